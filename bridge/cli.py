@@ -1,0 +1,114 @@
+"""The ``volley`` command line.
+
+``roll``, ``odds`` and ``schema`` are a contract other test-suites rely on:
+
+* ``volley roll [--seed N] [--repeat K]`` — one request as JSON on stdin, one result as JSON per line;
+  with ``--repeat K`` the seeds run N, N+1, ..., N+K-1. Scripted dice come in the request (``"dice"``).
+* ``volley odds`` — one request on stdin, ``{"targets": [{"id", "hits": [p0, p1, ...]}], "jam": p}``.
+* ``volley schema`` — the JSON Schema of every request and result.
+
+Bad JSON or an invalid request exits with code 2 and one line on stderr naming the field and the rule.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from collections.abc import Callable, Sequence
+
+import msgspec
+
+import rules
+from rules.errors import RuleError
+
+__all__ = ["main"]
+
+EXIT_USAGE = 2
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def _read_request() -> object:
+    data = sys.stdin.buffer.read()
+    if not data.strip():
+        raise RuleError("$", "no request on stdin (expected one JSON object)", code="json")
+    return rules.decode_request(data)
+
+
+def _write_json(obj: object) -> None:
+    sys.stdout.buffer.write(msgspec.json.encode(obj) + b"\n")
+    sys.stdout.flush()
+
+
+def cmd_roll(args: argparse.Namespace) -> int:
+    request = _read_request()
+    seed: int = args.seed if args.seed is not None else secrets.randbits(63)
+    # Resolve every repetition before printing any: a rule error on one roll must not leave half the output.
+    results = [rules.resolve(request, rules.dice_for(request, seed + k)) for k in range(args.repeat)]
+    for result in results:
+        _write_json(result)
+    return 0
+
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    _write_json(rules.odds(_read_request()))
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    sys.stdout.buffer.write(msgspec.json.format(msgspec.json.encode(rules.request_schema()), indent=2) + b"\n")
+    return 0
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="volley", description="Rate-of-fire automation for tabletop shooters.")
+    parser.add_argument("--version", action="version", version=f"volley {rules.__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    roll = commands.add_parser("roll", help="resolve one request from stdin; print the result as JSON")
+    roll.add_argument("--seed", type=int, default=None, help="seed for the dice (default: random)")
+    roll.add_argument("--repeat", type=_positive, default=1, help="roll K times with seeds N..N+K-1")
+    roll.set_defaults(run=cmd_roll)
+
+    odds = commands.add_parser("odds", help="print the exact odds of every outcome of a request from stdin")
+    odds.set_defaults(run=cmd_odds)
+
+    schema = commands.add_parser("schema", help="print the JSON Schema of every request and result")
+    schema.set_defaults(run=cmd_schema)
+
+    _add_bridge_commands(commands)
+    return parser
+
+
+def _add_bridge_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The server's own commands (serve, sessions, show, replay) live in ``bridge.commands``."""
+    try:
+        from bridge import commands as bridge_commands
+    except ImportError:  # pragma: no cover - only while the server package is being built
+        return
+    bridge_commands.register(commands)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    run: Command = args.run
+    try:
+        return run(args)
+    except RuleError as error:
+        print(f"volley {args.command}: {error.path}: {error.message}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,19 @@
+"""Volley's rules engine: pure functions from a request and dice to a result.
+
+No I/O, no clock, no global random: dice come in as an argument and every face used comes back in the
+result. Entry points:
+
+* ``decode_request(data)`` — JSON text, bytes or an already-parsed object to a typed request;
+* ``resolve(request, dice)`` — roll it;
+* ``odds(request)`` — the exact probability of every outcome;
+* ``dice_for(request, seed)`` — scripted dice when the request carries ``"dice"``, else seeded dice.
+"""
+
+from __future__ import annotations
+
+from rules.errors import RuleError
+from rules.registry import SYSTEMS, decode_request, dice_for, odds, request_schema, resolve
+
+__all__ = ["SYSTEMS", "RuleError", "decode_request", "dice_for", "odds", "request_schema", "resolve"]
+
+__version__ = "0.1.0"

@@ -1,0 +1,119 @@
+"""Dice are passed in, never global (d20's ``rand.py`` lesson), and every face is recorded.
+
+* ``SeededDice(seed)`` — the same seed gives the same faces on every machine and every Python
+  version: a SplitMix64 generator with rejection sampling, written out here rather than borrowed from
+  ``random`` so that a recorded session replays identically years from now.
+* ``ScriptedDice(faces)`` — faces consumed in the order the rule text rolls them, for tests, worked
+  examples and replays. Running out, or a face a die cannot show, is a ``RuleError``.
+
+Both record each die as a ``Roll`` with what it was rolled for; the result carries that list.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+
+from rules.errors import RuleError
+from rules.results import Roll
+
+__all__ = ["MAX_DICE_PER_REQUEST", "Dice", "ScriptedDice", "SeededDice"]
+
+#: A guard against requests that would roll without end (a typo'd "3000d6"): no resolution may roll more.
+MAX_DICE_PER_REQUEST = 10_000
+
+_MASK64 = (1 << 64) - 1
+
+
+class Dice(ABC):
+    """A source of die faces that records every face it gives out."""
+
+    def __init__(self) -> None:
+        self.rolls: list[Roll] = []
+
+    def d(self, sides: int, purpose: str) -> int:
+        """Roll one die with ``sides`` faces (1..sides) for ``purpose``."""
+        if sides < 1:
+            raise ValueError(f"a die needs at least one side, not {sides}")
+        if len(self.rolls) >= MAX_DICE_PER_REQUEST:
+            raise RuleError("$", f"more than {MAX_DICE_PER_REQUEST} dice in one request", code="dice")
+        face = self._face(sides, purpose)
+        self.rolls.append(Roll(die=sides, face=face, purpose=purpose))
+        return face
+
+    def roll(self, count: int, sides: int, purpose: str) -> list[int]:
+        """Roll ``count`` dice and return each face, in order."""
+        return [self.d(sides, purpose) for _ in range(count)]
+
+    def total(self, count: int, sides: int, purpose: str) -> int:
+        """Roll ``count`` dice and return their sum (``3d6`` is ``total(3, 6, ...)``)."""
+        return sum(self.roll(count, sides, purpose))
+
+    def finish(self) -> None:
+        """Called once a resolution is complete; scripted dice check nothing was left over."""
+
+    @abstractmethod
+    def _face(self, sides: int, purpose: str) -> int: ...
+
+
+class SeededDice(Dice):
+    """Reproducible dice: SplitMix64 (Steele, Lea & Flood 2014) with unbiased rejection sampling."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        self.seed = seed
+        self._state = seed & _MASK64
+
+    def _next64(self) -> int:
+        self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self._state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def _face(self, sides: int, purpose: str) -> int:
+        # Reject the top sliver of the 64-bit range that would favour low faces.
+        limit = (1 << 64) - ((1 << 64) % sides)
+        while True:
+            value = self._next64()
+            if value < limit:
+                return value % sides + 1
+
+
+class ScriptedDice(Dice):
+    """Faces given in advance, consumed in order; ``finish`` refuses faces left unused."""
+
+    def __init__(self, faces: Iterable[int], *, path: str = "$.dice") -> None:
+        super().__init__()
+        self.faces: Sequence[int] = list(faces)
+        self.path = path
+        self._next = 0
+
+    def _face(self, sides: int, purpose: str) -> int:
+        if self._next >= len(self.faces):
+            raise RuleError(
+                self.path,
+                f"scripted dice ran out: a d{sides} for {purpose} was needed after {len(self.faces)} faces",
+                code="dice",
+            )
+        face = self.faces[self._next]
+        if not 1 <= face <= sides:
+            raise RuleError(
+                f"{self.path}[{self._next}]",
+                f"face {face} cannot come from a d{sides} (rolled for {purpose})",
+                code="dice",
+            )
+        self._next += 1
+        return face
+
+    @property
+    def remaining(self) -> int:
+        return len(self.faces) - self._next
+
+    def finish(self) -> None:
+        if self.remaining:
+            raise RuleError(
+                self.path,
+                f"{self.remaining} scripted face(s) left unused after {self._next} were rolled",
+                code="dice",
+            )

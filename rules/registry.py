@@ -1,0 +1,94 @@
+"""The systems Volley knows, and the typed front door every request goes through."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from rules import gurps
+from rules.dice import Dice, ScriptedDice, SeededDice
+from rules.errors import RuleError, from_validation
+from rules.results import Odds, Result
+from rules.system import RuleSystem
+
+__all__ = ["SYSTEMS", "decode_request", "dice_for", "odds", "request_schema", "resolve"]
+
+SYSTEMS: Mapping[str, RuleSystem] = {
+    system.name: system
+    for system in (
+        gurps.SYSTEM,
+    )
+}
+
+
+def decode_request(data: bytes | str | Mapping[str, Any]) -> Any:
+    """Parse and validate one request; a ``RuleError`` names the offending field's path.
+
+    ``system`` picks the rule system, ``action`` the request type within it (the system's default
+    action when absent). Unknown extra fields are ignored, so a VTT may send more than a system needs.
+    """
+    if isinstance(data, (bytes, bytearray, str)):
+        try:
+            obj: Any = msgspec.json.decode(data)
+        except msgspec.DecodeError as error:
+            raise RuleError("$", f"not valid JSON: {error}", code="json") from None
+    else:
+        obj = data
+    if not isinstance(obj, dict):
+        raise RuleError("$", "a request must be a JSON object", code="invalid")
+    name = obj.get("system")
+    system = SYSTEMS.get(name) if isinstance(name, str) else None
+    if system is None:
+        known = ", ".join(sorted(SYSTEMS))
+        raise RuleError("$.system", f"unknown system {name!r}; expected one of {known}", code="invalid")
+    if "action" not in obj:
+        obj = {**obj, "action": system.default_action}
+    try:
+        return msgspec.convert(obj, system.request_type, strict=True)
+    except msgspec.ValidationError as error:
+        raise from_validation(error) from None
+
+
+def _system_of(request: Any) -> RuleSystem:
+    name = getattr(request, "system", None)
+    if not isinstance(name, str) or name not in SYSTEMS:
+        raise RuleError("$.system", f"unknown system {name!r}", code="invalid")
+    return SYSTEMS[name]
+
+
+def dice_for(request: Any, seed: int) -> Dice:
+    """Scripted dice when the request carries ``dice`` (tests, replays), otherwise seeded dice."""
+    faces = getattr(request, "dice", None)
+    if faces is not None:
+        return ScriptedDice(faces)
+    return SeededDice(seed)
+
+
+def resolve(request: Any, dice: Dice) -> Result:
+    """Resolve a decoded request. The request is not modified; the result carries every roll."""
+    result = _system_of(request).resolve(request, dice)
+    dice.finish()
+    return msgspec.structs.replace(result, rolls=list(dice.rolls))
+
+
+def odds(request: Any) -> Odds:
+    """Exact probabilities of every outcome of an attack request (no dice are rolled)."""
+    return _system_of(request).odds(request)
+
+
+def request_schema() -> dict[str, Any]:
+    """JSON Schema of every request and result type of every system, plus the odds shape."""
+    types: list[Any] = []
+    for system in SYSTEMS.values():
+        types.append(system.request_type)
+        types.extend(system.result_types)
+    types.append(Odds)
+    (_, components) = msgspec.json.schema_components(types, ref_template="#/$defs/{name}")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Volley rules requests and results",
+        "systems": {name: system.title for name, system in SYSTEMS.items()},
+        "$defs": components,
+    }

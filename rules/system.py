@@ -1,0 +1,28 @@
+"""What a rule system plugs into the core: its request union and two pure functions.
+
+Each system package (``rules.gurps``, ``rules.megatraveller``, ``rules.d100``) exposes one ``SYSTEM``.
+Its ``request_type`` is a union of ``msgspec.Struct`` types tagged on ``action``; a request that names
+no action gets ``default_action``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rules.dice import Dice
+from rules.results import Odds, Result
+
+__all__ = ["RuleSystem"]
+
+
+@dataclass(frozen=True)
+class RuleSystem:
+    name: str
+    title: str
+    request_type: Any
+    result_types: tuple[type[Result], ...]
+    default_action: str
+    resolve: Callable[[Any, Dice], Result]
+    odds: Callable[[Any], Odds]

@@ -1,0 +1,120 @@
+"""The `volley roll` / `odds` / `schema` contract, for every system, through the real command."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bridge.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*/*.json"))
+VOLLEY = Path(sys.executable).parent / "volley"
+
+
+def run_cli(args: list[str], stdin: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    import io
+
+    fake_stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))
+    old = sys.stdin
+    sys.stdin = fake_stdin
+    try:
+        code = main(args)
+    finally:
+        sys.stdin = old
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_there_are_examples_for_every_system() -> None:
+    import rules
+
+    systems = {path.parent.name for path in EXAMPLES}
+    assert systems == set(rules.SYSTEMS), "every registered system needs docs/examples/<system>/*.json"
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_roll_prints_the_common_result_shape(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(["roll", "--seed", "11"], example.read_text(), capsys)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert len(lines) == 1
+    result = json.loads(lines[0])
+    assert isinstance(result["targets"], list)
+    for target in result["targets"]:
+        assert isinstance(target["id"], str) and isinstance(target["hits"], int) and target["hits"] >= 0
+    if result["weapon"] is not None:
+        assert isinstance(result["weapon"]["loaded"], int)
+        assert isinstance(result["weapon"]["jammed"], bool)
+    assert all({"die", "face", "for"} <= set(roll) for roll in result["rolls"])
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_repeat_rolls_seed_after_seed(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    request = example.read_text()
+    code, out, _ = run_cli(["roll", "--seed", "5", "--repeat", "3"], request, capsys)
+    assert code == 0
+    repeated = out.splitlines()
+    singles = [run_cli(["roll", "--seed", str(5 + k)], request, capsys)[1].strip() for k in range(3)]
+    assert repeated == singles
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_odds_are_distributions(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(["odds"], example.read_text(), capsys)
+    assert code == 0, err
+    odds = json.loads(out)
+    assert set(odds) >= {"targets", "jam"}
+    assert 0.0 <= odds["jam"] <= 1.0
+    assert odds["targets"]
+    for target in odds["targets"]:
+        assert isinstance(target["id"], str)
+        assert all(p >= 0.0 for p in target["hits"])
+        assert sum(target["hits"]) == pytest.approx(1.0, abs=1e-9)
+
+
+def test_schema_names_every_system(capsys: pytest.CaptureFixture[str]) -> None:
+    import rules
+
+    code, out, _ = run_cli(["schema"], "", capsys)
+    assert code == 0
+    schema = json.loads(out)
+    assert set(schema["systems"]) == set(rules.SYSTEMS)
+    assert "Odds" in schema["$defs"]
+
+
+@pytest.mark.parametrize(
+    ("stdin", "needle"),
+    [
+        ("{not json", "not valid JSON"),
+        ("", "no request on stdin"),
+        ("[1, 2]", "must be a JSON object"),
+        ('{"system": "warhammer"}', "$.system: unknown system 'warhammer'"),
+        ('{"system": "gurps", "action": "teleport"}', "$.action"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(stdin: str, needle: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(["roll", "--seed", "1"], stdin, capsys)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert needle in err
+
+
+def test_the_console_script_is_installed_and_speaks_the_contract() -> None:
+    assert VOLLEY.exists(), "pip install -e . must install the `volley` console script"
+    example = next(p for p in EXAMPLES if p.parent.name == "gurps")
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run(
+        [str(VOLLEY), "roll", "--seed", "3"], input=example.read_bytes(), capture_output=True, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["targets"]
+    bad = subprocess.run([str(VOLLEY), "odds"], input=b"{", capture_output=True, check=False)
+    assert bad.returncode == 2
+    assert bad.stderr.decode().count("\n") == 1
