@@ -57,7 +57,9 @@ def cmd_odds(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    sys.stdout.buffer.write(msgspec.json.format(msgspec.json.encode(rules.request_schema()), indent=2) + b"\n")
+    sys.stdout.buffer.write(
+        msgspec.json.format(msgspec.json.encode(rules.request_schema()), indent=2) + b"\n"
+    )
     return 0
 
 
@@ -69,7 +71,9 @@ def _positive(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="volley", description="Rate-of-fire automation for tabletop shooters.")
+    parser = argparse.ArgumentParser(
+        prog="volley", description="Rate-of-fire automation for tabletop shooters."
+    )
     parser.add_argument("--version", action="version", version=f"volley {rules.__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

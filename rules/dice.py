@@ -49,7 +49,7 @@ class Dice(ABC):
         """Roll ``count`` dice and return their sum (``3d6`` is ``total(3, 6, ...)``)."""
         return sum(self.roll(count, sides, purpose))
 
-    def finish(self) -> None:
+    def finish(self) -> None:  # noqa: B027 - a hook with nothing to do for most dice
         """Called once a resolution is complete; scripted dice check nothing was left over."""
 
     @abstractmethod

@@ -66,7 +66,10 @@ def test_mangled_requests_raise_rule_errors_only(request: dict[str, Any], seed: 
         assert error.path.startswith("$") and error.message
         return
     before = msgspec.json.encode(decoded)
-    for attempt in (lambda: rules.odds(decoded), lambda: rules.resolve(decoded, rules.dice_for(decoded, seed))):
+    for attempt in (
+        lambda: rules.odds(decoded),
+        lambda: rules.resolve(decoded, rules.dice_for(decoded, seed)),
+    ):
         try:
             attempt()
         except rules.RuleError as error:
