@@ -17,9 +17,9 @@ __all__ = ["SYSTEMS", "decode_request", "dice_for", "odds", "request_schema", "r
 
 SYSTEMS: Mapping[str, RuleSystem] = {
     system.name: system
-    for system in (
+    for system in [
         gurps.SYSTEM,
-    )
+    ]
 }
 
 
