@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 
 from rules import gurps
+from rules import megatraveller
 from rules.dice import Dice, ScriptedDice, SeededDice
 from rules.errors import RuleError, from_validation
 from rules.results import Odds, Result
@@ -19,6 +20,7 @@ SYSTEMS: Mapping[str, RuleSystem] = {
     system.name: system
     for system in [
         gurps.SYSTEM,
+        megatraveller.SYSTEM,
     ]
 }
 

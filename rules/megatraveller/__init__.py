@@ -1,0 +1,49 @@
+"""MegaTraveller under the Rules for Combat System (RCS): targetting and firing, all five fire modes.
+
+``SYSTEM`` plugs it into the registry. Firing actions go through :mod:`.fire` (and :mod:`.chances` for
+the odds); the weapon-handling actions (draw, unsling, ready, select_mode, retarget, reload) through
+:mod:`.readiness`. Readings where the RCS text is silent are named constants in the modules and are
+listed in ``docs/rules/megatraveller.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.dice import Dice
+from rules.megatraveller.chances import fire_odds
+from rules.megatraveller.fire import resolve_fire
+from rules.megatraveller.readiness import handle
+from rules.megatraveller.requests import FireFields, HandlingFields, MegaTravellerRequest
+from rules.megatraveller.results import MegaTravellerResult
+from rules.results import Odds, Result
+from rules.system import RuleSystem
+
+__all__ = ["SYSTEM", "odds", "resolve"]
+
+
+def resolve(request: Any, dice: Dice) -> Result:
+    """Resolve one MegaTraveller request with ``dice``."""
+    if isinstance(request, FireFields):
+        return resolve_fire(request, dice)
+    if isinstance(request, HandlingFields):
+        return handle(request)
+    raise TypeError(f"not a MegaTraveller request: {type(request).__name__}")
+
+
+def odds(request: Any) -> Odds:
+    """Exact hit odds of a firing action; handling actions hit nobody, so their odds are empty."""
+    if isinstance(request, FireFields):
+        return fire_odds(request)
+    return Odds(targets=[], jam=0.0)
+
+
+SYSTEM = RuleSystem(
+    name="megatraveller",
+    title="MegaTraveller (Rules for Combat System)",
+    request_type=MegaTravellerRequest,
+    result_types=(MegaTravellerResult,),
+    default_action="fire",
+    resolve=resolve,
+    odds=odds,
+)

@@ -1,0 +1,201 @@
+"""How much an automatic weapon puts downrange (RCS: Automatic fire, Controlled fire).
+
+A full-automatic burst empties 3D+20 rounds (never more than the magazine holds, and the whole
+magazine if the shooter chooses when the roll comes within 10 of it); a controlled pulse is 1D+4. A
+chart then says how many rounds are wasted, and what is left is broken into clusters of 1D bullets
+that the shooter hands out between targets. This module rolls that pool and gives its exact
+distribution for the odds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from math import factorial
+
+from rules.dice import Dice
+from rules.odds import Dist, dice_sum, mixture
+
+__all__ = [
+    "AUTO_ROUNDS",
+    "CLUSTER_DIE",
+    "EMPTY_WITHIN",
+    "LOST_CHART",
+    "AutoPool",
+    "LostRow",
+    "cluster_multisets",
+    "fired_dist",
+    "lost_dist",
+    "lost_row",
+    "roll_auto_pool",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class LostRow:
+    """One row of the lost-rounds chart: from ``fired_from`` rounds fired, ``dice``D + ``modifier``."""
+
+    fired_from: int
+    dice: int
+    modifier: int
+
+    def describe(self) -> str:
+        sign = "+" if self.modifier >= 0 else "-"
+        return f"{self.dice}D{sign}{abs(self.modifier)}"
+
+
+#: RCS: Automatic fire, the lost-rounds chart. The seed prints overlapping rows "12-16" and "16-20";
+#: our reading gives 16 to the later row, so 12-15 lose 1D-2 and 16-20 lose 1D-1 (the worked example
+#: fires 20 and rolls 1D-1). A result never goes below 0 or above the rounds fired.
+LOST_CHART: tuple[LostRow, ...] = (
+    LostRow(0, 1, -3),
+    LostRow(12, 1, -2),
+    LostRow(16, 1, -1),
+    LostRow(21, 1, 1),
+    LostRow(24, 1, 3),
+    LostRow(27, 2, 2),
+    LostRow(31, 2, 4),
+    LostRow(34, 3, 3),
+)
+#: RCS: Automatic fire empties 3D+20 rounds.
+AUTO_ROUNDS = (3, 20)
+#: RCS: the shooter may empty the magazine when the roll is within this many rounds of it.
+EMPTY_WITHIN = 10
+#: RCS: the bullet pool is broken into clusters of 1D; the last cluster is whatever is left.
+CLUSTER_DIE = 6
+
+
+def lost_row(fired: int) -> LostRow:
+    row = LOST_CHART[0]
+    for candidate in LOST_CHART:
+        if fired >= candidate.fired_from:
+            row = candidate
+    return row
+
+
+@dataclass(frozen=True, slots=True)
+class AutoPool:
+    """The pool of one automatic or controlled discharge: what the dice said, step by step."""
+
+    rolled: int
+    fired: int
+    lost: int
+    clusters: tuple[int, ...]
+    log: tuple[str, ...]
+
+
+def _fired(rolled: int, loaded: int, empty_magazine: bool) -> int:
+    if empty_magazine and rolled < loaded and loaded - rolled <= EMPTY_WITHIN:
+        return loaded
+    return min(rolled, loaded)
+
+
+def roll_auto_pool(dice: Dice, *, loaded: int, controlled: bool, empty_magazine: bool) -> AutoPool:
+    """Roll rounds fired, rounds lost and the clusters, in that order (the order the text rolls them)."""
+    log: list[str] = []
+    if controlled:
+        rolled = dice.total(1, 6, "controlled fire rounds 1D+4") + 4
+        fired = min(rolled, loaded)
+        log.append(
+            f"controlled fire 1D+4 = {rolled}" + (f", magazine holds {loaded}" if fired < rolled else "")
+        )
+    else:
+        count, base = AUTO_ROUNDS
+        rolled = dice.total(count, 6, "automatic fire rounds 3D+20") + base
+        fired = _fired(rolled, loaded, empty_magazine)
+        note = ""
+        if fired == loaded and rolled > loaded:
+            note = f", magazine holds {loaded}"
+        elif fired == loaded and rolled < loaded:
+            note = f", within {EMPTY_WITHIN} of the magazine: empties all {loaded}"
+        log.append(f"automatic fire 3D+20 = {rolled}{note} -> {fired} rounds fired")
+    row = lost_row(fired)
+    raw = dice.total(row.dice, 6, f"rounds lost {row.describe()}") + row.modifier
+    lost = min(max(raw, 0), fired)
+    log.append(f"rounds lost {row.describe()} = {raw}" + (f" (taken as {lost})" if lost != raw else ""))
+    remaining = fired - lost
+    clusters: list[int] = []
+    while remaining > 0:
+        face = dice.d(CLUSTER_DIE, "cluster 1D")
+        clusters.append(min(face, remaining))
+        remaining -= clusters[-1]
+    if clusters:
+        log.append(f"{fired - lost} bullets in clusters of 1D: {', '.join(map(str, clusters))}")
+    else:
+        log.append("no bullets left to reach anyone")
+    return AutoPool(rolled, fired, lost, tuple(clusters), tuple(log))
+
+
+def fired_dist(*, loaded: int, controlled: bool, empty_magazine: bool) -> Dist:
+    """Exact distribution of rounds fired."""
+    out: Dist = {}
+    if controlled:
+        for face, p in dice_sum(1, 6).items():
+            fired = min(face + 4, loaded)
+            out[fired] = out.get(fired, 0.0) + p
+        return out
+    count, base = AUTO_ROUNDS
+    for total, p in dice_sum(count, 6).items():
+        fired = _fired(total + base, loaded, empty_magazine)
+        out[fired] = out.get(fired, 0.0) + p
+    return out
+
+
+def lost_dist(fired: int) -> Dist:
+    """Exact distribution of rounds lost when ``fired`` rounds are fired (clamped to 0..fired)."""
+    row = lost_row(fired)
+    out: Dist = {}
+    for total, p in dice_sum(row.dice, 6).items():
+        lost = min(max(total + row.modifier, 0), fired)
+        out[lost] = out.get(lost, 0.0) + p
+    return out
+
+
+def remaining_dist(*, loaded: int, controlled: bool, empty_magazine: bool) -> Dist:
+    """Exact distribution of bullets left for the clusters."""
+    parts = []
+    for fired, p in fired_dist(loaded=loaded, controlled=controlled, empty_magazine=empty_magazine).items():
+        parts.append((p, {fired - lost: q for lost, q in lost_dist(fired).items()}))
+    return mixture(parts)
+
+
+@lru_cache(maxsize=64)
+def cluster_multisets(bullets: int) -> tuple[tuple[tuple[int, ...], float], ...]:
+    """Every multiset of cluster sizes ``bullets`` can break into, largest first, with its probability.
+
+    Exact without walking every sequence: all clusters but the last are plain 1D faces smaller than
+    what was left (probability 1/6 each, in any order), and the last is what remained, capped, which
+    a die reaches with probability (7 - size)/6. So a multiset's probability is, summed over which
+    size came last, the number of orderings of the others times those factors.
+    """
+    if bullets <= 0:
+        return (((), 1.0),)
+    out: list[tuple[tuple[int, ...], float]] = []
+    sides = CLUSTER_DIE
+
+    def walk(size: int, left: int, counts: list[int]) -> None:
+        if size == 1:
+            counts[1] = left
+            out.append(_multiset(counts, sides))
+            return
+        for n in range(left // size + 1):
+            counts[size] = n
+            walk(size - 1, left - n * size, counts)
+        counts[size] = 0
+
+    walk(sides, bullets, [0] * (sides + 1))
+    return tuple(out)
+
+
+def _multiset(counts: list[int], sides: int) -> tuple[tuple[int, ...], float]:
+    total = sum(counts)
+    p = 0.0
+    for last in range(1, sides + 1):
+        if counts[last]:
+            orderings = factorial(total - 1)
+            for size in range(1, sides + 1):
+                orderings //= factorial(counts[size] - (size == last))
+            p += orderings * (sides + 1 - last) / sides
+    p /= sides ** (total - 1)
+    sizes = tuple(size for size in range(sides, 0, -1) for _ in range(counts[size]))
+    return sizes, p

@@ -1,0 +1,165 @@
+"""Exact odds of a firing action, for the attack dialog's live preview (no dice are rolled).
+
+Per target, the probability of each number of hits over everything random: the rapid-fire bullet
+roll, or the automatic pool (rounds, lost rounds, clusters), and every volley's chain of to-hit rolls,
+including bullets a natural 2 sends on down the line of fire. The split is the request's when it
+gives one (an explicit split means its pool was already rolled, so the odds are for that pool), the
+default policy's otherwise.
+
+Automatic fire is exact without walking every cluster sequence: the default split depends only on
+which cluster sizes came up, so the odds sum over multisets of sizes (a few thousand at most, see
+:func:`~rules.megatraveller.autofire.cluster_multisets`), and each target's share of bullets is
+cached per (bullets left, which targets are bystanders).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from rules.dice import ScriptedDice
+from rules.errors import RuleError
+from rules.megatraveller.allocation import (
+    check_bullet_split,
+    check_cluster_split,
+    cluster_bullets,
+    default_bullet_split,
+    default_cluster_split,
+)
+from rules.megatraveller.autofire import cluster_multisets, remaining_dist
+from rules.megatraveller.fire import FirePlan, plan_fire, roll_pool, split_dm, stray_task
+from rules.megatraveller.requests import FireFields
+from rules.megatraveller.tasks import characteristic_dm
+from rules.megatraveller.volley import hits_only, volley_dist
+from rules.odds import Dist, convolve, hits_list, mixture
+from rules.results import Odds, TargetOdds
+
+__all__ = ["fire_odds", "share_of_bullets"]
+
+
+def fire_odds(request: FireFields) -> Odds:
+    """Exact hit distributions for every token the attack can reach; RCS weapons never jam."""
+    plan = plan_fire(request)
+    dists = _clustered(plan) if plan.clustered else _volleys(plan)
+    return Odds(
+        targets=[TargetOdds(id=token, hits=hits_list(dist)) for token, dist in dists.items()], jam=0.0
+    )
+
+
+def _bullet_pool(plan: FirePlan) -> Dist:
+    request = plan.request
+    if plan.fixed_bullets is not None:
+        return {plan.fixed_bullets: 1.0}
+    top = plan.rapid_max
+    given = request.pool.bullets if request.pool is not None else None
+    if given is not None:
+        if given > top:
+            raise RuleError("$.pool.bullets", f"rapid fire gives at most {top} bullets, not {given}")
+        return {given: 1.0}
+    if isinstance(plan.explicit, list) and plan.explicit:
+        return {sum(int(x) for x in plan.explicit if isinstance(x, int)): 1.0}
+    dex_dm = characteristic_dm(request.attacker.dex)
+    out: Dist = {}
+    for face in range(1, 7):
+        bullets = min(max(face + dex_dm, 1), request.weapon.loaded)
+        out[bullets] = out.get(bullets, 0.0) + 1.0 / 6.0
+    return out
+
+
+def _volleys(plan: FirePlan) -> dict[str, Dist]:
+    """Single, rapid and burst fire: mix over the bullet roll; per bullet count, every volley and stray."""
+    ids = [p.target.id for p in plan.targets]
+    tokens = list(ids)
+    if plan.rule.strays:
+        for p in plan.targets:
+            if p.target.closer and p.target.closer[0] not in tokens:
+                tokens.append(p.target.closer[0])
+    totals: dict[str, Dist] = {token: {} for token in tokens}
+    explicit = [x for x in plan.explicit if isinstance(x, int)] if plan.explicit is not None else None
+    for bullets, weight in _bullet_pool(plan).items():
+        if explicit is not None:
+            check_bullet_split(explicit, bullets)
+        split = explicit if explicit is not None else default_bullet_split(bullets, len(ids))
+        extra = split_dm(plan, split)
+        per: dict[str, Dist] = {token: {0: 1.0} for token in tokens}
+        for k, (target_plan, count) in enumerate(zip(plan.targets, split, strict=True)):
+            if count == 0:
+                continue
+            own: Dist = {}
+            wild: Dist = {}
+            for (hits, left), q in volley_dist(count, target_plan.task.needed, target_plan.task.dm + extra):
+                own[hits] = own.get(hits, 0.0) + q
+                wild[left] = wild.get(left, 0.0) + q
+            token = target_plan.target.id
+            per[token] = convolve(per[token], own)
+            if plan.rule.strays and target_plan.target.closer:
+                into = target_plan.target.closer[0]
+                task = stray_task(plan, k, into)
+                stray = mixture((q, hits_only(left, task.needed, task.dm)) for left, q in wild.items())
+                per[into] = convolve(per[into], stray)
+        for token in tokens:
+            totals[token] = mixture([(1.0, totals[token]), (weight, per[token])])
+    return totals
+
+
+def _clusters_given(plan: FirePlan) -> list[int] | None:
+    """Clusters already rolled: from ``pool``, or replayed from the request's scripted dice."""
+    request = plan.request
+    if request.pool is not None and request.pool.clusters is not None:
+        return list(request.pool.clusters)
+    if plan.explicit is None:
+        return None
+    if request.dice is None:
+        raise RuleError(
+            "$.allocation",
+            "cluster indices refer to a rolled pool: send it as pool.clusters (or the step-one dice)",
+        )
+    rolled = roll_pool(plan, ScriptedDice(request.dice))
+    return list(rolled.pool.clusters or [])
+
+
+@lru_cache(maxsize=512)
+def share_of_bullets(
+    remaining: int, bystanders: tuple[bool, ...]
+) -> tuple[tuple[tuple[int, float], ...], ...]:
+    """Per target, the exact distribution of bullets the default split gives it from ``remaining``."""
+    shares: list[Dist] = [{} for _ in bystanders]
+    for sizes, p in cluster_multisets(remaining):
+        for k, bullets in enumerate(cluster_bullets(sizes, default_cluster_split(sizes, bystanders))):
+            shares[k][bullets] = shares[k].get(bullets, 0.0) + p
+    return tuple(tuple(sorted(share.items())) for share in shares)
+
+
+def _clustered(plan: FirePlan) -> dict[str, Dist]:
+    """Automatic and controlled fire: each target's bullets, then its volley."""
+    request = plan.request
+    bystanders = tuple(p.target.bystander for p in plan.targets)
+    clusters = _clusters_given(plan)
+    shares: Sequence[Dist]
+    if clusters is not None:
+        if plan.explicit is not None:
+            split = [list(x) for x in plan.explicit if isinstance(x, list)]
+            check_cluster_split(split, clusters)
+        else:
+            split = default_cluster_split(clusters, bystanders)
+        shares = [{bullets: 1.0} for bullets in cluster_bullets(clusters, split)]
+    else:
+        left = remaining_dist(
+            loaded=request.weapon.loaded,
+            controlled=plan.mode == "controlled",
+            empty_magazine=request.empty_magazine,
+        )
+        shares = [
+            mixture(
+                (weight, dict(share_of_bullets(remaining, bystanders)[k]))
+                for remaining, weight in left.items()
+            )
+            for k in range(len(bystanders))
+        ]
+    out: dict[str, Dist] = {}
+    for target_plan, share in zip(plan.targets, shares, strict=True):
+        task = target_plan.task
+        out[target_plan.target.id] = mixture(
+            (p, hits_only(bullets, task.needed, task.dm)) for bullets, p in share.items()
+        )
+    return out

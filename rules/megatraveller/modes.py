@@ -1,0 +1,90 @@
+"""The five ways to fire and what each costs (RCS: To-Hit, and its selector table).
+
+Every number here is data a referee could change in one place: which selector setting a mode needs,
+how many rungs it shifts the to-hit task, how many targets it may split between and the DM for
+splitting, and the DMs of the shooter's action (Fast Draw, Retarget and Fire).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.megatraveller.requests import FireMode, Selector, Weapon, WeaponKind
+
+__all__ = [
+    "BRING_TO_BEAR_DM",
+    "BURST_SIZES",
+    "CONTROLLED_BASE",
+    "FAST_DRAW_DM",
+    "FIRE_MODES",
+    "MODE_SWITCH_SHIFT",
+    "MULTI_TARGET_DM",
+    "ModeRule",
+    "missing_capability",
+    "selector_available",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ModeRule:
+    """One fire mode: the selector it needs, its difficulty shift and how targets are chosen.
+
+    ``max_targets`` of ``None`` means "up to the weapon's Auto Tgts rating"; ``clustered`` modes split
+    their bullets in 1D clusters with bystanders in the danger space (automatic and controlled);
+    ``strays`` modes send the bullets a natural 2 spoiled on at the nearest token in the line of fire.
+    """
+
+    selector: Selector
+    shift: int
+    max_targets: int | None
+    split_dm: bool
+    clustered: bool
+    exceptional: bool
+    strays: bool
+
+
+#: RCS: single fire is one bullet, the only mode where exceptional success exists; rapid fire adds a
+#: rung and may spread over three targets; a burst spreads likewise without the extra rung; automatic
+#: fire adds a rung and takes up to Auto Tgts targets with no splitting DM. Controlled fire is
+#: "otherwise exactly automatic fire", so it inherits automatic fire's rung (our reading).
+FIRE_MODES: dict[FireMode, ModeRule] = {
+    "single": ModeRule("single", 0, 1, split_dm=False, clustered=False, exceptional=True, strays=False),
+    "rapid": ModeRule("single", 1, 3, split_dm=True, clustered=False, exceptional=False, strays=True),
+    "burst": ModeRule("burst", 0, 3, split_dm=True, clustered=False, exceptional=False, strays=True),
+    "auto": ModeRule("auto", 1, None, split_dm=False, clustered=True, exceptional=False, strays=False),
+    "controlled": ModeRule("auto", 1, None, split_dm=False, clustered=True, exceptional=False, strays=False),
+}
+
+#: RCS: Mode Selection. Firing on a setting the selector is not on costs one rung (and moves it).
+MODE_SWITCH_SHIFT = 1
+#: RCS: rapid and burst fire, DM by the number of targets that receive bullets (1, 2, 3).
+MULTI_TARGET_DM: tuple[int, ...] = (0, -1, -3)
+#: RCS: Readying a Weapon. Drawing, aiming and firing in one action.
+FAST_DRAW_DM = -2
+#: RCS: Targetting and Firing. Swinging onto a new target as you fire.
+BRING_TO_BEAR_DM: dict[WeaponKind, int] = {"pistol": -1, "rifle": -2, "heavy": -4}
+#: RCS: Burst fire. A burst is always 2, 3 or 4 bullets, fixed by the weapon.
+BURST_SIZES: tuple[int, ...] = (2, 3, 4)
+#: RCS: Controlled fire. 1D+4 bullets per pulse.
+CONTROLLED_BASE = 4
+
+
+def selector_available(weapon: Weapon, selector: Selector) -> bool:
+    """Whether the weapon has this selector setting at all (every weapon has single)."""
+    if selector == "burst":
+        return weapon.burst is not None
+    if selector == "auto":
+        return weapon.auto
+    return True
+
+
+def missing_capability(weapon: Weapon, mode: FireMode) -> str | None:
+    """Why the weapon cannot fire in ``mode``, or ``None`` when it can."""
+    name = weapon.name or "the weapon"
+    if mode == "rapid" and not weapon.rapid:
+        return f"{name} has no /R on its Recoil, so it cannot rapid fire"
+    if mode == "burst" and weapon.burst is None:
+        return f"{name} has no burst setting"
+    if mode in ("auto", "controlled") and not weapon.auto:
+        return f"{name} is not capable of automatic fire"
+    return None

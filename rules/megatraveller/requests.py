@@ -1,0 +1,214 @@
+"""What a MegaTraveller request looks like: one tagged union of firing and weapon-handling actions.
+
+The VTT holds the shooter's state (readiness, fire selector, target lock, rounds loaded) and sends it
+with every request; each result hands the new values back. Firing actions (``fire``, ``fast_draw``,
+``retarget_and_fire``) share :class:`FireFields`; the rest change the shooter's state without dice.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from rules.megatraveller.tasks import EXCEPTIONAL_SUCCESS_MARGIN, Difficulty
+from rules.request import RequestBase
+
+__all__ = [
+    "Attacker",
+    "DrawRequest",
+    "FastDrawRequest",
+    "FireFields",
+    "FireMode",
+    "FireRequest",
+    "HandlingFields",
+    "MegaTravellerRequest",
+    "Pool",
+    "Readiness",
+    "ReadyRequest",
+    "ReloadRequest",
+    "RetargetAndFireRequest",
+    "RetargetRequest",
+    "SelectModeRequest",
+    "Selector",
+    "Target",
+    "UnslingRequest",
+    "Weapon",
+    "WeaponKind",
+    "action_of",
+]
+
+SYSTEM_NAME: Literal["megatraveller"] = "megatraveller"
+
+#: RCS: Entering Combat. Holstered pistols, slung rifles, rifles carried with the safety on, or ready.
+Readiness = Literal["holstered", "slung", "carried", "ready"]
+#: RCS: Mode Selection. Where the weapon's selector sits.
+Selector = Literal["single", "burst", "auto"]
+#: RCS: To-Hit. The five ways to fire.
+FireMode = Literal["single", "rapid", "burst", "auto", "controlled"]
+#: RCS: Retarget and Fire. The bring-to-bear penalty depends on the kind of weapon.
+WeaponKind = Literal["pistol", "rifle", "heavy"]
+
+NonNegative = Annotated[int, msgspec.Meta(ge=0)]
+Positive = Annotated[int, msgspec.Meta(ge=1)]
+Modifier = Annotated[int, msgspec.Meta(ge=-50, le=50)]
+Characteristic = Annotated[int, msgspec.Meta(ge=0, le=30)]
+SkillLevel = Annotated[int, msgspec.Meta(ge=-10, le=30)]
+
+
+class Attacker(msgspec.Struct, kw_only=True, frozen=True):
+    """The shooter: skill level with the weapon, Dexterity, and the state the VTT keeps for them.
+
+    ``target`` is the current lock (a token id); ``None`` means no lock has been recorded, which a
+    plain ``fire`` treats as already locked on the primary target (see docs/rules/megatraveller.md).
+    """
+
+    id: str
+    name: str | None = None
+    skill: SkillLevel = 0
+    dex: Characteristic = 7
+    readiness: Readiness = "ready"
+    selector: Selector = "single"
+    target: str | None = None
+
+
+class Weapon(msgspec.Struct, kw_only=True, frozen=True):
+    """The weapon's statistics and magazine.
+
+    ``rapid`` is a trailing "/R" on its Recoil, ``burst`` its fixed burst size (2, 3 or 4) if it has a
+    burst setting, ``auto`` whether it fires full-automatic and ``auto_targets`` its Auto Tgts rating.
+    """
+
+    name: str | None = None
+    kind: WeaponKind = "rifle"
+    rapid: bool = False
+    burst: int | None = None
+    auto: bool = False
+    auto_targets: NonNegative = 1
+    loaded: NonNegative
+    capacity: Positive | None = None
+
+
+class Target(msgspec.Struct, kw_only=True, frozen=True):
+    """One token fired at. ``targets[0]`` of a request is the primary target.
+
+    ``difficulty`` is the to-hit task before the RCS shifts it (Close-range fire is Routine), ``shift``
+    any further rungs other rules add, ``dm`` every other DM (range, cover, aim). ``closer`` lists the
+    tokens nearer the shooter in this target's line of fire, nearest first: after a natural 2 in rapid
+    or burst fire the rest of the volley goes on at the first of them. ``bystander`` marks a token
+    caught in an automatic weapon's danger space rather than chosen (allies included).
+    """
+
+    id: str
+    name: str | None = None
+    difficulty: Difficulty = "routine"
+    shift: Annotated[int, msgspec.Meta(ge=-4, le=10)] = 0
+    dm: Modifier = 0
+    closer: list[str] = msgspec.field(default_factory=list)
+    bystander: bool = False
+
+
+class Pool(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
+    """The rolled pool of a firing action, before it is split between targets.
+
+    ``bullets`` for single, rapid and burst fire; ``rounds`` fired, ``lost`` and ``clusters`` for
+    automatic and controlled fire. A two-step result returns it as ``pending``; a request may carry it
+    back as ``pool`` so that ``odds`` can preview a split and ``roll`` can check the dice agree.
+    """
+
+    bullets: int | None = None
+    rounds: int | None = None
+    lost: int | None = None
+    clusters: list[int] | None = None
+
+
+#: ``allocation`` is bullets per target (single, rapid, burst), cluster indices per target (automatic,
+#: controlled), ``"defer"`` to roll only the pool, or absent for the default split.
+Allocation = list[int | list[int]] | Literal["defer"] | None
+
+
+class FireFields(RequestBase, kw_only=True, frozen=True):
+    """Everything a firing action needs (RCS: To-Hit)."""
+
+    system: Literal["megatraveller"] = SYSTEM_NAME
+    mode: FireMode = "single"
+    attacker: Attacker
+    weapon: Weapon
+    targets: list[Target]
+    allocation: Allocation = None
+    #: RCS: Automatic fire. Empty the whole magazine when the 3D+20 roll falls within 10 of it.
+    empty_magazine: bool = False
+    pool: Pool | None = None
+    exceptional_margin: Annotated[int, msgspec.Meta(ge=0, le=30)] = EXCEPTIONAL_SUCCESS_MARGIN
+
+
+class FireRequest(FireFields, kw_only=True, frozen=True, tag="fire"):
+    """Fire at the locked target (and others, in the multi-target modes)."""
+
+
+class FastDrawRequest(FireFields, kw_only=True, frozen=True, tag="fast_draw"):
+    """Draw a holstered pistol, lock ``targets[0]`` and fire at -2 DM, on the selector as it is."""
+
+
+class RetargetAndFireRequest(FireFields, kw_only=True, frozen=True, tag="retarget_and_fire"):
+    """Swing onto ``targets[0]`` and fire at once, paying the bring-to-bear DM."""
+
+
+class HandlingFields(RequestBase, kw_only=True, frozen=True):
+    system: Literal["megatraveller"] = SYSTEM_NAME
+    attacker: Attacker
+    weapon: Weapon
+
+
+class DrawRequest(HandlingFields, kw_only=True, frozen=True, tag="draw"):
+    """Draw a Small Weapon: holstered to ready; a target and a selector setting come free."""
+
+    target: str | None = None
+    selector: Selector | None = None
+
+
+class UnslingRequest(HandlingFields, kw_only=True, frozen=True, tag="unsling"):
+    """Unsling Rifle: slung to carried (safety still on)."""
+
+
+class ReadyRequest(HandlingFields, kw_only=True, frozen=True, tag="ready"):
+    """Ready Rifle: carried to ready; a target and a selector setting come free."""
+
+    target: str | None = None
+    selector: Selector | None = None
+
+
+class SelectModeRequest(HandlingFields, kw_only=True, frozen=True, tag="select_mode"):
+    """Select Fire Mode: move the selector without firing and without any penalty."""
+
+    selector: Selector
+
+
+class RetargetRequest(HandlingFields, kw_only=True, frozen=True, tag="retarget"):
+    """Retarget: lock onto ``target`` without firing (no bring-to-bear DM)."""
+
+    target: str
+
+
+class ReloadRequest(HandlingFields, kw_only=True, frozen=True, tag="reload"):
+    """Fill the magazine: to ``rounds`` if given, else to the weapon's capacity."""
+
+    rounds: NonNegative | None = None
+
+
+def action_of(request: RequestBase) -> str:
+    """The ``action`` tag a request was decoded from (``fire``, ``fast_draw``...)."""
+    return str(type(request).__struct_config__.tag)
+
+
+MegaTravellerRequest = (
+    FireRequest
+    | FastDrawRequest
+    | RetargetAndFireRequest
+    | DrawRequest
+    | UnslingRequest
+    | ReadyRequest
+    | SelectModeRequest
+    | RetargetRequest
+    | ReloadRequest
+)

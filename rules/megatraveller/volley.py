@@ -1,0 +1,113 @@
+"""One target's volley: the bullets aimed at it, rolled one after another until the first miss.
+
+RCS: Rapid-fire. Each bullet beyond the first adds +1 to the first roll; every roll after that halves
+the bullet DM (rounding down). A hit lets the next bullet roll; the first miss ends the volley and the
+rest miss too. A natural 2 also ends it, but in rapid and burst fire the bullets it spoiled fly on at
+the nearest token in the line of fire (see :mod:`rules.megatraveller.fire`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import msgspec
+
+from rules.dice import Dice
+from rules.megatraveller.tasks import NATURAL_MISS, Task, chance
+
+__all__ = ["ToHit", "VolleyOutcome", "bullet_dm", "roll_volley", "volley_dist"]
+
+
+def bullet_dm(bullets: int) -> int:
+    """The volley's opening bonus: +1 for every bullet beyond the first."""
+    return max(bullets - 1, 0)
+
+
+class ToHit(msgspec.Struct, kw_only=True):
+    """One to-hit roll of a volley, as the log shows it."""
+
+    dice: list[int]
+    roll: int
+    dm: int
+    bullet_dm: int
+    total: int
+    needed: int
+    hit: bool
+    natural_two: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class VolleyOutcome:
+    """Hits scored, the rolls made, and the bullets a natural 2 sent on (``wild``)."""
+
+    hits: int
+    rolls: tuple[ToHit, ...]
+    wild: int
+
+
+def roll_volley(dice: Dice, bullets: int, task: Task, purpose: str) -> VolleyOutcome:
+    """Roll one volley of ``bullets`` against ``task`` (two faces per 2D roll, in order)."""
+    hits = 0
+    bonus = bullet_dm(bullets)
+    rolls: list[ToHit] = []
+    left = bullets
+    while left > 0:
+        faces = dice.roll(2, 6, purpose)
+        roll = sum(faces)
+        dm = task.dm + bonus
+        hit = task.succeeds(roll, bonus)
+        natural = roll == NATURAL_MISS
+        rolls.append(
+            ToHit(
+                dice=faces,
+                roll=roll,
+                dm=dm,
+                bullet_dm=bonus,
+                total=roll + dm,
+                needed=task.needed,
+                hit=hit,
+                natural_two=natural,
+            )
+        )
+        if not hit:
+            return VolleyOutcome(hits, tuple(rolls), left if natural else 0)
+        hits += 1
+        left -= 1
+        bonus //= 2
+    return VolleyOutcome(hits, tuple(rolls), 0)
+
+
+@lru_cache(maxsize=4096)
+def volley_dist(bullets: int, needed: int, dm: int) -> tuple[tuple[tuple[int, int], float], ...]:
+    """Exact distribution of ``(hits, wild)`` for one volley, as sorted pairs.
+
+    ``wild`` is the number of bullets a natural 2 spoiled (0 when the volley ended any other way).
+    """
+    out: dict[tuple[int, int], float] = {}
+    p_two = 1.0 / 36.0
+
+    def walk(left: int, bonus: int, hits: int, p: float) -> None:
+        if left == 0:
+            out[(hits, 0)] = out.get((hits, 0), 0.0) + p
+            return
+        p_hit = chance(needed, dm + bonus)
+        p_miss = 1.0 - p_hit - p_two
+        out[(hits, left)] = out.get((hits, left), 0.0) + p * p_two
+        out[(hits, 0)] = out.get((hits, 0), 0.0) + p * p_miss
+        if p_hit > 0.0:
+            walk(left - 1, bonus // 2, hits + 1, p * p_hit)
+
+    if bullets > 0:
+        walk(bullets, bullet_dm(bullets), 0, 1.0)
+    else:
+        out[(0, 0)] = 1.0
+    return tuple(sorted(out.items()))
+
+
+def hits_only(bullets: int, needed: int, dm: int) -> dict[int, float]:
+    """Exact distribution of hits for one volley, ignoring where spoiled bullets go."""
+    out: dict[int, float] = {}
+    for (hits, _wild), p in volley_dist(bullets, needed, dm):
+        out[hits] = out.get(hits, 0.0) + p
+    return out
