@@ -7,6 +7,7 @@ from typing import Any
 
 import msgspec
 
+from rules import d100
 from rules import gurps
 from rules import megatraveller
 from rules.dice import Dice, ScriptedDice, SeededDice
@@ -21,6 +22,7 @@ SYSTEMS: Mapping[str, RuleSystem] = {
     for system in [
         gurps.SYSTEM,
         megatraveller.SYSTEM,
+        d100.SYSTEM,
     ]
 }
 

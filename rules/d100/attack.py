@@ -1,0 +1,117 @@
+"""The ``attack`` action: one attack in any mode (seed 004, "Shooting" and "Suppressing fire")."""
+
+from __future__ import annotations
+
+from rules.d100.magazine import Magazine
+from rules.d100.plan import FirePlan, keeps_brace, plan_fire
+from rules.d100.requests import Attack, Attacker, Target, Weapon
+from rules.d100.results import AttackerState, D100Result, D100Target, D100Weapon
+from rules.d100.salvo import Salvo, fire
+from rules.d100.tables import SUPPRESSED_BS_MODIFIER
+from rules.d100.updates import target_update, token_update, weapon_changes
+from rules.dice import Dice
+from rules.results import TokenUpdate
+
+__all__ = ["attacker_state", "finish", "plan_attack", "resolve_attack"]
+
+
+def plan_attack(request: Attack) -> FirePlan:
+    return plan_fire(
+        mode_name=request.mode,
+        attacker=request.attacker,
+        weapon=request.weapon,
+        targets=request.targets,
+        paths=[f"$.targets[{i}]" for i in range(len(request.targets))],
+        modifier=request.modifier,
+        rate=request.rate,
+        range_modifiers=request.range_modifiers,
+        gm_allows_wider=request.gm_allows_wider,
+        fire_at_feet=request.fire_at_feet,
+        room_size=request.room_size,
+    )
+
+
+def attacker_state(attacker: Attacker, log: list[str], *, overwatch_cleared: bool = False) -> AttackerState:
+    """The shooter's card: a suppressed shooter (not in melee) has 1 AP a turn and -20 BS."""
+    suppressed = attacker.suppressed and not attacker.in_melee
+    if suppressed:
+        log.append(f"shooter is suppressed: 1 action point a turn, {SUPPRESSED_BS_MODIFIER:+d} BS")
+    return AttackerState(
+        id=attacker.id,
+        suppressed=attacker.suppressed,
+        prone=attacker.prone,
+        overwatch=None if overwatch_cleared else attacker.overwatch,
+        action_points=1 if suppressed else None,
+        bs_modifier=SUPPRESSED_BS_MODIFIER if suppressed else 0,
+    )
+
+
+def finish(
+    *,
+    action: str,
+    plan: FirePlan,
+    salvos: list[Salvo],
+    targets: list[D100Target],
+    weapon: Weapon,
+    magazine: Magazine,
+    attacker: AttackerState,
+    log: list[str],
+    clear_overwatch: bool = False,
+    originals: list[Target],
+) -> D100Result:
+    """Gather the salvos into the result and its token updates."""
+    after = D100Weapon(
+        loaded=magazine.loaded,
+        jammed=magazine.jammed,
+        spoiled=magazine.spoiled,
+        braced=keeps_brace(plan),
+        reserve=weapon.reserve,
+    )
+    changes = weapon_changes(weapon, after)
+    if clear_overwatch:
+        changes["overwatch"] = None
+    updates: list[TokenUpdate] = []
+    own = token_update(plan.attacker.id, changes, [], [])
+    if own is not None:
+        updates.append(own)
+    by_id = {t.id: t for t in originals}
+    for result in targets:
+        update = target_update(by_id[result.id], result)
+        if update is not None:
+            updates.append(update)
+    return D100Result(
+        system="d100",
+        action=action,
+        mode=plan.mode.name,
+        targets=targets,
+        weapon=after,
+        test=salvos[0].test if len(salvos) == 1 else None,
+        spent=sum(s.spent for s in salvos),
+        spoiled=sum(s.spoiled for s in salvos),
+        scatter=[spot for s in salvos for spot in s.scatter],
+        attacker=attacker,
+        enclosed=plan.room.enclosed,
+        grenade_at_feet=any(s.grenade_at_feet for s in salvos),
+        updates=updates,
+        log=log,
+    )
+
+
+def resolve_attack(request: Attack, dice: Dice) -> D100Result:
+    plan = plan_attack(request)
+    log: list[str] = []
+    state = attacker_state(request.attacker, log)
+    weapon = request.weapon
+    magazine = Magazine(weapon.loaded, weapon.spoiled, weapon.jammed)
+    salvo = fire(plan, dice, magazine, [t.cover_ap for t in request.targets], log)
+    return finish(
+        action="attack",
+        plan=plan,
+        salvos=[salvo],
+        targets=salvo.targets,
+        weapon=weapon,
+        magazine=salvo.magazine,
+        attacker=state,
+        log=log,
+        originals=list(request.targets),
+    )

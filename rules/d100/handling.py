@@ -1,0 +1,56 @@
+"""Weapon classes (seed 004, "Types of ranged weapon") and the shooter's own condition.
+
+* pistol: one hand, fires in melee without penalty;
+* rifle: two hands, may fire in melee but dodges against it there gain +30;
+* long rifle and heavy: cannot fire in melee at all;
+* heavy: -30 unless braced, and -10 more when the bearer moved this turn (moving loses the brace, so a
+  heavy weapon fired after moving is always unbraced: -40);
+* thrown weapons and grenades: one hand, spent with each throw, reach Strength bonus x3 m; thrown weapons
+  add the Strength bonus to damage and never jam; a fumbled grenade falls at the thrower's feet;
+* a suppressed shooter takes -20 on BS (not in melee, where suppression does not apply).
+"""
+
+from __future__ import annotations
+
+from rules.d100.requests import Attacker, Weapon
+from rules.d100.tables import (
+    DODGE_MODIFIER_RIFLE_IN_MELEE,
+    HEAVY_MOVED_MODIFIER,
+    HEAVY_UNBRACED_MODIFIER,
+    SUPPRESSED_BS_MODIFIER,
+)
+from rules.errors import RuleError
+
+__all__ = ["braced_after", "class_modifiers", "dodge_modifier_in_melee", "may_fire"]
+
+_NO_MELEE = {"long_rifle": "a long rifle", "heavy": "a heavy weapon"}
+
+
+def may_fire(attacker: Attacker, weapon: Weapon) -> None:
+    if weapon.jammed:
+        raise RuleError("$.weapon.jammed", "weapon is jammed; clear it first (unjam)")
+    if attacker.in_melee and weapon.weapon_class in _NO_MELEE:
+        raise RuleError("$.attacker.in_melee", f"{_NO_MELEE[weapon.weapon_class]} cannot fire in melee")
+
+
+def braced_after(attacker: Attacker, weapon: Weapon) -> bool:
+    """Moving breaks a brace."""
+    return weapon.braced and not attacker.moved
+
+
+def class_modifiers(attacker: Attacker, weapon: Weapon) -> list[tuple[str, int]]:
+    """Test modifiers from the weapon class and the shooter's state, labelled for the log."""
+    out: list[tuple[str, int]] = []
+    if weapon.weapon_class == "heavy" and not braced_after(attacker, weapon):
+        out.append(("heavy, unbraced", HEAVY_UNBRACED_MODIFIER))
+        if attacker.moved:
+            out.append(("heavy, moved this turn", HEAVY_MOVED_MODIFIER))
+    if attacker.suppressed and not attacker.in_melee:
+        out.append(("suppressed", SUPPRESSED_BS_MODIFIER))
+    return out
+
+
+def dodge_modifier_in_melee(attacker: Attacker, weapon: Weapon) -> int:
+    if attacker.in_melee and weapon.weapon_class == "rifle":
+        return DODGE_MODIFIER_RIFLE_IN_MELEE
+    return 0

@@ -1,0 +1,80 @@
+"""The attack modes and how degrees of success become hits (seed 004, "Shooting").
+
+* single shot: +10, needs S, one hit;
+* short burst: +0, one hit per odd degree (1st, 3rd, 5th...) up to the short-burst RoF;
+* long burst: -10, one hit per degree up to the long-burst RoF;
+* wide burst: a short or long burst whose hit cap drops by 2 (the rounds spent do not), -20 to every
+  dodge against it, unusable when that RoF is below 3;
+* suppressing fire: -20, one hit per odd degree up to the chosen RoF, hits to random targets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from rules.d100.rof import POSITION_NAMES, RateOfFire
+from rules.d100.tables import MODE_MODIFIERS, WIDE_BURST_MIN_ROF, WIDE_BURST_ROF_LOSS
+from rules.errors import RuleError
+
+__all__ = ["MODES", "FireMode", "hits_for_degrees", "mode_rof", "suppressing_mode"]
+
+HitRule = Literal["one", "odd", "each"]
+
+
+@dataclass(frozen=True)
+class FireMode:
+    name: str
+    label: str
+    position: int
+    hit_rule: HitRule
+    wide: bool = False
+
+    @property
+    def modifier(self) -> int:
+        return MODE_MODIFIERS[self.name]
+
+
+MODES: dict[str, FireMode] = {
+    "single": FireMode("single", "single shot", 0, "one"),
+    "short_burst": FireMode("short_burst", "short burst", 1, "odd"),
+    "long_burst": FireMode("long_burst", "long burst", 2, "each"),
+    "wide_short_burst": FireMode("wide_short_burst", "wide short burst", 1, "odd", wide=True),
+    "wide_long_burst": FireMode("wide_long_burst", "wide long burst", 2, "each", wide=True),
+}
+
+
+def suppressing_mode(rate: str) -> FireMode:
+    """Suppressing fire uses the semi-automatic (short) or fully automatic (long) position."""
+    position = 1 if rate == "semi" else 2
+    return FireMode("suppressing", f"suppressing fire ({rate})", position, "odd")
+
+
+def mode_rof(mode: FireMode, rof: RateOfFire, weapon_name: str) -> tuple[int, int]:
+    """(rounds spent, hit cap) for firing ``mode``; a missing position is an error that names it."""
+    value = rof.position(mode.position)
+    if value is None:
+        raise RuleError(
+            "$.mode",
+            f"{weapon_name} has no {POSITION_NAMES[mode.position]} RoF ({rof.text}); {mode.label} needs it",
+        )
+    if not mode.wide:
+        return value, value
+    if value < WIDE_BURST_MIN_ROF:
+        raise RuleError(
+            "$.mode",
+            f"{mode.label} needs a {POSITION_NAMES[mode.position]} RoF of at least {WIDE_BURST_MIN_ROF}, "
+            f"{weapon_name} has {value}",
+        )
+    return value, value - WIDE_BURST_ROF_LOSS
+
+
+def hits_for_degrees(rule: HitRule, degrees: int, cap: int) -> int:
+    """Hits a successful attack lands, before dodges."""
+    if rule == "one":
+        count = 1
+    elif rule == "odd":
+        count = (degrees + 1) // 2
+    else:
+        count = degrees
+    return min(count, cap)

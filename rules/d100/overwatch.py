@@ -1,0 +1,166 @@
+"""Overwatch (seed 004, "Overwatch"): a standing order, kept as token state, and the fire it triggers.
+
+* ``overwatch`` (a full action) sets the order: a sector of at most 45 degrees, a trigger and the mode
+  to answer it with; ``clear`` lifts it. The order lives in the ``overwatch`` flag until it fires or
+  the shooter's next turn begins.
+* ``overwatch_fire``: the trigger is met. The shooter fires a single shot, a short burst or a long
+  burst. Single shots may go to several targets, one shot each: at most half the BS bonus (rounded
+  down), and no more than the weapon's highest RoF; each is its own attack roll. Every target shot at
+  tests suppression at +20 straight after its shot. A jam ends the volley: later targets are not shot.
+  Firing uses the order up.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from rules.d100.attack import attacker_state, finish
+from rules.d100.magazine import Magazine
+from rules.d100.modes import MODES, mode_rof
+from rules.d100.plan import FirePlan, check_weapon, plan_fire
+from rules.d100.requests import Overwatch, OverwatchFire, OverwatchOrder, Target
+from rules.d100.results import AttackerState, D100Result, D100Target, Shot
+from rules.d100.rof import parse_rof
+from rules.d100.salvo import Salvo, fire
+from rules.d100.tables import OVERWATCH_SUPPRESSION_MODIFIER
+from rules.dice import Dice
+from rules.errors import RuleError
+from rules.results import TokenUpdate
+
+__all__ = ["max_single_shots", "plan_overwatch", "resolve_overwatch_fire", "set_overwatch"]
+
+MAX_ARC = 45.0
+
+
+def set_overwatch(request: Overwatch) -> D100Result:
+    log: list[str] = []
+    if request.clear:
+        order = None
+        log.append("overwatch order lifted")
+    else:
+        order = request.order or OverwatchOrder()
+        if not 0 < order.arc <= MAX_ARC:
+            raise RuleError("$.order.arc", f"an overwatch sector is at most {MAX_ARC:g} degrees wide")
+        if request.weapon is not None:
+            check_weapon(request.weapon)
+            mode_rof(MODES[order.mode], parse_rof(request.weapon.rof), request.weapon.name or "the weapon")
+        log.append(
+            f"overwatch (full action): {order.mode} at {order.arc:g} degrees facing {order.facing:g}"
+            + (f", trigger: {order.trigger}" if order.trigger else "")
+        )
+    value = None if order is None else msgspec.to_builtins(order)
+    return D100Result(
+        system="d100",
+        action="overwatch",
+        attacker=AttackerState(
+            id=request.attacker.id,
+            suppressed=request.attacker.suppressed,
+            prone=request.attacker.prone,
+            overwatch=order,
+        ),
+        updates=[TokenUpdate(token=request.attacker.id, state={"overwatch": value})],
+        log=log,
+    )
+
+
+def max_single_shots(bs: int, highest_rof: int) -> int:
+    """Half the BS bonus (tens digit of BS), rounded down, but no more than the highest RoF."""
+    return min((bs // 10) // 2, highest_rof)
+
+
+def _order(request: OverwatchFire) -> OverwatchOrder:
+    if request.attacker.overwatch is None:
+        raise RuleError("$.attacker.overwatch", "no standing overwatch order to fire on (set one: overwatch)")
+    return request.attacker.overwatch
+
+
+def plan_overwatch(request: OverwatchFire) -> list[FirePlan]:
+    """One plan per attack roll: one per target for single shots, one for a burst."""
+    mode = request.mode or _order(request).mode
+    paths = [f"$.targets[{i}]" for i in range(len(request.targets))]
+
+    def plan(mode_name: str, targets: list[Target], where: list[str]) -> FirePlan:
+        return plan_fire(
+            mode_name=mode_name,
+            attacker=request.attacker,
+            weapon=request.weapon,
+            targets=targets,
+            paths=where,
+            modifier=request.modifier,
+            range_modifiers=request.range_modifiers,
+            gm_allows_wider=request.gm_allows_wider,
+            room_size=request.room_size,
+            suppression_modifier=OVERWATCH_SUPPRESSION_MODIFIER,
+        )
+
+    if mode != "single":
+        return [plan(mode, request.targets, paths)]
+    if not request.targets:
+        raise RuleError("$.targets", "overwatch fire needs at least one target")
+    ids = [t.id for t in request.targets]
+    if len(set(ids)) != len(ids):
+        raise RuleError("$.targets", "single-shot overwatch fires at different targets, each once")
+    check_weapon(request.weapon)
+    highest = parse_rof(request.weapon.rof).highest
+    limit = max_single_shots(request.attacker.bs, highest)
+    if len(request.targets) > limit:
+        raise RuleError(
+            "$.targets",
+            f"single-shot overwatch allows {limit} shot(s) (half BS bonus {request.attacker.bs // 10}, "
+            f"highest RoF {highest}), not {len(request.targets)}",
+        )
+    if request.weapon.loaded < len(request.targets):
+        raise RuleError(
+            "$.targets",
+            f"magazine has {request.weapon.loaded} rounds, {len(request.targets)} single shots need them",
+        )
+    return [plan("single", [target], [path]) for target, path in zip(request.targets, paths, strict=True)]
+
+
+def resolve_overwatch_fire(request: OverwatchFire, dice: Dice) -> D100Result:
+    plans = plan_overwatch(request)
+    log: list[str] = [f"overwatch triggered: {plans[0].mode.label}"]
+    state = attacker_state(request.attacker, log, overwatch_cleared=True)
+    weapon = request.weapon
+    magazine = Magazine(weapon.loaded, weapon.spoiled, weapon.jammed)
+    salvos: list[Salvo] = []
+    targets: list[D100Target] = []
+    shots: list[Shot] = []
+    for plan in plans:
+        if magazine.jammed:
+            for target in plan.targets:
+                log.append(f"{target.name or target.id} is not shot: the weapon jammed")
+                targets.append(_unshot(target))
+            continue
+        salvo = fire(plan, dice, magazine, [t.cover_ap for t in plan.targets], log)
+        magazine = salvo.magazine
+        salvos.append(salvo)
+        targets.extend(salvo.targets)
+        if len(plans) > 1:
+            shots.append(
+                Shot(
+                    target=plan.targets[0].id,
+                    test=salvo.test,
+                    hits=salvo.targets[0].hits,
+                    jammed=salvo.jammed,
+                )
+            )
+    result = finish(
+        action="overwatch_fire",
+        plan=plans[0],
+        salvos=salvos,
+        targets=targets,
+        weapon=weapon,
+        magazine=magazine,
+        attacker=state,
+        log=log,
+        clear_overwatch=True,
+        originals=list(request.targets),
+    )
+    return msgspec.structs.replace(result, shots=shots)
+
+
+def _unshot(target: Target) -> D100Target:
+    return D100Target(
+        id=target.id, name=target.name, hits=0, suppressed=target.suppressed, prone=target.prone
+    )

@@ -1,0 +1,243 @@
+"""Everything about an attack that is known before a die is rolled, checked once.
+
+Both the dice (``volley_fire``) and the exact odds (``chances``) start from the same ``FirePlan``, so the
+preview and the roll cannot disagree. Building a plan is where every bad input becomes a ``RuleError``:
+nothing is rolled, spent or changed before it succeeds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules.d100.blast import RoomEffect, cover_multiplier, room_effect
+from rules.d100.damage import DamageRoll, check_locations, parse_damage
+from rules.d100.handling import braced_after, class_modifiers, dodge_modifier_in_melee, may_fire
+from rules.d100.modes import MODES, FireMode, mode_rof, suppressing_mode
+from rules.d100.ranges import band_of, range_modifier, weapon_range
+from rules.d100.reliability import jam_threshold
+from rules.d100.requests import Attacker, Target, Weapon
+from rules.d100.rof import parse_rof
+from rules.d100.suppression import SuppressionTest
+from rules.d100.tables import (
+    DODGE_MODIFIER_WIDE_BURST,
+    FIRE_AT_FEET_MODIFIER,
+    RANGE_MODIFIERS,
+    SECONDARY_REACH_METRES,
+    SUPPRESSING_TEST_MODIFIERS,
+    SUPPRESSION_TEST_BANDS,
+)
+from rules.errors import RuleError
+
+__all__ = ["FirePlan", "check_target", "check_weapon", "keeps_brace", "plan_fire"]
+
+
+@dataclass(frozen=True)
+class FirePlan:
+    """One attack roll's worth of fire: its mode, its target number and who it can touch."""
+
+    attacker: Attacker
+    weapon: Weapon
+    targets: tuple[Target, ...]
+    paths: tuple[str, ...]
+    mode: FireMode
+    rounds: int
+    cap: int
+    modifiers: tuple[tuple[str, int], ...]
+    jam_at: int | None
+    shares: tuple[int, ...]
+    random_targets: bool
+    dodge_modifier: int
+    suppression: tuple[SuppressionTest | None, ...]
+    damage: DamageRoll | None
+    cover_multiplier: int
+    room: RoomEffect
+    fire_at_feet: bool = False
+
+    @property
+    def target_number(self) -> int:
+        return self.attacker.bs + sum(value for _, value in self.modifiers)
+
+    @property
+    def thrown(self) -> bool:
+        return self.weapon.weapon_class in ("thrown", "grenade")
+
+    @property
+    def weapon_name(self) -> str:
+        return self.weapon.name or "the weapon"
+
+
+def check_weapon(weapon: Weapon) -> None:
+    """Shape checks on the weapon's state that apply to every action."""
+    if weapon.loaded < 0:
+        raise RuleError("$.weapon.loaded", "rounds loaded cannot be negative", code="invalid")
+    if weapon.capacity is not None and not 0 <= weapon.loaded <= weapon.capacity:
+        raise RuleError("$.weapon.loaded", f"{weapon.loaded} rounds loaded > capacity {weapon.capacity}")
+    if weapon.spoiled < 0:
+        raise RuleError("$.weapon.spoiled", "spoiled rounds cannot be negative", code="invalid")
+    if weapon.reserve is not None and weapon.reserve < 0:
+        raise RuleError("$.weapon.reserve", "reserve rounds cannot be negative", code="invalid")
+    if weapon.jam_at is not None and not 1 <= weapon.jam_at <= 101:
+        raise RuleError("$.weapon.jam_at", "jam_at is a d100 face 1..100 (101: never jams)", code="invalid")
+    if weapon.pen < 0:
+        raise RuleError("$.weapon.pen", "penetration cannot be negative", code="invalid")
+    if weapon.blast is not None and weapon.blast <= 0:
+        raise RuleError("$.weapon.blast", "a blast radius must be positive", code="invalid")
+    jam_threshold(weapon)  # names a bad reliability property
+
+
+def _check_attacker(attacker: Attacker) -> None:
+    if not 0 <= attacker.bs <= 200:
+        raise RuleError("$.attacker.bs", f"BS {attacker.bs} is outside 0..200", code="invalid")
+
+
+def check_target(target: Target, path: str) -> None:
+    if target.wp is not None and not 0 <= target.wp <= 200:
+        raise RuleError(f"{path}.wp", f"WP {target.wp} is outside 0..200", code="invalid")
+    if target.share < 0:
+        raise RuleError(f"{path}.share", "a share of hits cannot be negative", code="invalid")
+    if target.cover_ap < 0:
+        raise RuleError(f"{path}.cover_ap", "cover armour cannot be negative", code="invalid")
+    if target.tb < 0:
+        raise RuleError(f"{path}.tb", "Toughness bonus cannot be negative", code="invalid")
+    check_locations(target.covered, f"{path}.covered")
+    if isinstance(target.armour, dict):
+        check_locations(list(target.armour), f"{path}.armour")
+
+
+def _mode_and_rate(mode_name: str, rate: str | None, weapon: Weapon) -> tuple[FireMode, str | None]:
+    if mode_name != "suppressing":
+        return MODES[mode_name], None
+    rof = parse_rof(weapon.rof)
+    chosen = rate or ("full" if rof.long is not None else "semi")
+    return suppressing_mode(chosen), chosen
+
+
+def plan_fire(
+    *,
+    mode_name: str,
+    attacker: Attacker,
+    weapon: Weapon,
+    targets: Sequence[Target],
+    paths: Sequence[str],
+    modifier: int,
+    rate: str | None = None,
+    range_modifiers: dict[str, int] | None = None,
+    gm_allows_wider: bool = False,
+    fire_at_feet: bool = False,
+    room_size: float | None = None,
+    suppression_modifier: int | None = None,
+) -> FirePlan:
+    """Validate an attack and fix everything the dice will not decide."""
+    _check_attacker(attacker)
+    check_weapon(weapon)
+    if not targets:
+        raise RuleError("$.targets", "an attack needs at least one target")
+    ids = [t.id for t in targets]
+    if len(set(ids)) != len(ids):
+        raise RuleError("$.targets", "each target may be listed once", code="invalid")
+    for target, path in zip(targets, paths, strict=True):
+        check_target(target, path)
+    may_fire(attacker, weapon)
+    for band_name in range_modifiers or {}:
+        if band_name not in RANGE_MODIFIERS:
+            raise RuleError(
+                f"$.range_modifiers.{band_name}",
+                f"unknown range band; expected one of {', '.join(RANGE_MODIFIERS)}",
+            )
+
+    mode, rate_used = _mode_and_rate(mode_name, rate, weapon)
+    rof = parse_rof(weapon.rof)
+    thrown = weapon.weapon_class in ("thrown", "grenade")
+    if thrown and mode.name != "single":
+        raise RuleError("$.mode", f"a {weapon.weapon_class} weapon is thrown one at a time (mode single)")
+    rounds, cap = (1, 1) if thrown else mode_rof(mode, rof, weapon.name or "the weapon")
+    if mode.name == "single" and len(targets) > 1:
+        raise RuleError("$.targets", "a single shot has one target")
+    if weapon.loaded < rounds:
+        noun = "round" if weapon.loaded == 1 else "rounds"
+        raise RuleError("$.mode", f"magazine has {weapon.loaded} {noun}, {mode.label} needs {rounds}")
+
+    rng = weapon_range(weapon, attacker)
+    bands = [band_of(t, rng, p) for t, p in zip(targets, paths, strict=True)]
+    modifiers: list[tuple[str, int]] = [(mode.label, mode.modifier)]
+    if mode.name != "suppressing":
+        if attacker.in_melee:
+            modifiers.append(("shooting in melee (as combat range)", 0))
+        elif bands[0] is not None:
+            modifiers.append((f"range {bands[0]}", range_modifier(bands[0], range_modifiers)))
+    modifiers.extend(class_modifiers(attacker, weapon))
+    if fire_at_feet:
+        if weapon.blast is None:
+            raise RuleError("$.fire_at_feet", "only a blast weapon is aimed at the ground under a target")
+        modifiers.append(("aimed at the ground under the target", FIRE_AT_FEET_MODIFIER))
+    if modifier:
+        modifiers.append(("other modifiers", modifier))
+
+    shares: tuple[int, ...] = ()
+    random_targets = mode.name == "suppressing"
+    if not random_targets:
+        for target, path in list(zip(targets, paths, strict=True))[1:]:
+            reach = target.to_primary
+            if reach is not None and reach > SECONDARY_REACH_METRES and not gm_allows_wider:
+                raise RuleError(
+                    f"{path}.to_primary",
+                    f"{reach:g} m from the primary; extra hits reach {SECONDARY_REACH_METRES:g} m "
+                    "(gm_allows_wider for a narrow angle)",
+                )
+        shares = tuple(t.share for t in targets[1:])
+
+    dodge = DODGE_MODIFIER_WIDE_BURST if mode.wide else 0
+    dodge += dodge_modifier_in_melee(attacker, weapon)
+
+    tests: list[SuppressionTest | None] = []
+    if mode.name == "suppressing":
+        assert rate_used is not None
+        suppression_modifier = SUPPRESSING_TEST_MODIFIERS[rate_used]
+    for target, path, band in zip(targets, paths, bands, strict=True):
+        in_reach = mode.name != "suppressing" or band is None or band in SUPPRESSION_TEST_BANDS
+        if suppression_modifier is None or not in_reach:
+            tests.append(None)
+            continue
+        test = SuppressionTest(target, suppression_modifier, path)
+        test.check()
+        tests.append(test)
+
+    if room_size is not None and room_size <= 0:
+        raise RuleError("$.room_size", "a room's size must be positive", code="invalid")
+    damage = None
+    if weapon.damage is not None:
+        base = parse_damage(weapon.damage)
+        bonus = base.bonus
+        if weapon.weapon_class == "thrown":
+            if attacker.sb is None:
+                raise RuleError(
+                    "$.attacker.sb", "a thrown weapon adds the thrower's Strength bonus to damage"
+                )
+            bonus += attacker.sb
+        room = room_effect(weapon, room_size)
+        damage = DamageRoll(base.count, base.sides, bonus, room.extra_d10, room.tearing)
+
+    return FirePlan(
+        attacker=attacker,
+        weapon=weapon,
+        targets=tuple(targets),
+        paths=tuple(paths),
+        mode=mode,
+        rounds=rounds,
+        cap=cap,
+        modifiers=tuple(modifiers),
+        jam_at=jam_threshold(weapon),
+        shares=shares,
+        random_targets=random_targets,
+        dodge_modifier=dodge,
+        suppression=tuple(tests),
+        damage=damage,
+        cover_multiplier=cover_multiplier(weapon),
+        room=room_effect(weapon, room_size),
+        fire_at_feet=fire_at_feet,
+    )
+
+
+def keeps_brace(plan: FirePlan) -> bool:
+    return braced_after(plan.attacker, plan.weapon)

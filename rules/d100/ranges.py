@@ -1,0 +1,56 @@
+"""Range bands and their modifiers. The seed's range table is missing; this is Volley's reading.
+
+A request gives each target a ``band`` outright, or a ``distance`` in metres that the weapon's Rng turns
+into a band (``tables.RANGE_BANDS``); the attack takes the primary target's band. Thrown weapons and
+grenades reach the thrower's Strength bonus times 3 metres. Shooting in melee counts as point blank
+but takes the combat-range modifier (seed 004, "Range").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules.d100.requests import Attacker, Target, Weapon
+from rules.d100.tables import POINT_BLANK_METRES, RANGE_BANDS, RANGE_MODIFIERS, THROWN_RANGE_PER_SB
+from rules.errors import RuleError
+
+__all__ = ["band_of", "range_modifier", "weapon_range"]
+
+
+def weapon_range(weapon: Weapon, attacker: Attacker) -> float | None:
+    """The weapon's Rng in metres: given, or Strength bonus x3 for thrown weapons and grenades."""
+    if weapon.weapon_class in ("thrown", "grenade") and attacker.sb is not None:
+        return float(attacker.sb * THROWN_RANGE_PER_SB)
+    return weapon.range
+
+
+def band_of(target: Target, rng: float | None, path: str) -> str | None:
+    """The target's range band, or None when the request says neither band nor distance."""
+    if target.band is not None:
+        return target.band
+    if target.distance is None:
+        return None
+    if target.distance < 0:
+        raise RuleError(
+            f"{path}.distance", f"distance {target.distance} m cannot be negative", code="invalid"
+        )
+    if target.distance <= POINT_BLANK_METRES:
+        return "point_blank"
+    if rng is None or rng <= 0:
+        raise RuleError(
+            f"{path}.distance", "a distance needs the weapon's range ($.weapon.range) to find its band"
+        )
+    for band, multiple in RANGE_BANDS:
+        if target.distance <= rng * multiple:
+            return band
+    outer = RANGE_BANDS[-1][1]
+    raise RuleError(
+        f"{path}.distance", f"{target.distance:g} m is beyond extreme range ({outer:g} x Rng {rng:g} m)"
+    )
+
+
+def range_modifier(band: str | None, overrides: Mapping[str, int] | None) -> int:
+    if band is None:
+        return 0
+    table = {**RANGE_MODIFIERS, **(overrides or {})}
+    return table.get(band, 0)

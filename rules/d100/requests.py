@@ -1,0 +1,217 @@
+"""The d100 request shapes: one tagged Struct per action, decoded in one typed pass.
+
+The VTT is the source of truth for token state, so each request carries what the rule needs (rounds
+loaded, a jam, suppression, a standing overwatch order) and the result hands back new absolute values.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from rules.request import RequestBase
+
+__all__ = [
+    "Attack",
+    "Attacker",
+    "Brace",
+    "D100Request",
+    "EnterMelee",
+    "Overwatch",
+    "OverwatchFire",
+    "OverwatchOrder",
+    "RangeBand",
+    "Recover",
+    "RecoverAmmo",
+    "Reload",
+    "SuppressionTestRequest",
+    "Target",
+    "Unjam",
+    "Weapon",
+    "WeaponClass",
+]
+
+WeaponClass = Literal["pistol", "rifle", "long_rifle", "heavy", "thrown", "grenade"]
+RangeBand = Literal["point_blank", "short", "combat", "long", "extreme"]
+AttackMode = Literal[
+    "single", "short_burst", "long_burst", "wide_short_burst", "wide_long_burst", "suppressing"
+]
+OverwatchMode = Literal["single", "short_burst", "long_burst"]
+DamageType = Literal["I", "R", "X", "E", "X(Fr)"]
+Reliability = int | str | list[int | str]
+
+
+class OverwatchOrder(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
+    """A standing overwatch order (seed 004, "Overwatch"): a sector, a trigger and the mode to fire."""
+
+    mode: OverwatchMode = "single"
+    trigger: str = ""
+    facing: float = 0.0
+    arc: float = 45.0
+
+
+class Attacker(msgspec.Struct, kw_only=True, frozen=True):
+    id: str
+    name: str | None = None
+    bs: int
+    moved: bool = False
+    in_melee: bool = False
+    suppressed: bool = False
+    prone: bool = False
+    sb: int | None = None
+    overwatch: OverwatchOrder | None = None
+
+
+class Weapon(msgspec.Struct, kw_only=True, frozen=True):
+    name: str | None = None
+    weapon_class: WeaponClass = msgspec.field(default="rifle", name="class")
+    rof: str = "S/-/-"
+    loaded: int
+    capacity: int | None = None
+    reserve: int | None = None
+    reliability: Reliability = 0
+    jam_at: int | None = None
+    jammed: bool = False
+    spoiled: int = 0
+    braced: bool = False
+    range: float | None = None
+    damage: str | None = None
+    pen: int = 0
+    damage_type: DamageType = "I"
+    blast: float | None = None
+    concussive: int | None = None
+
+
+class Target(msgspec.Struct, kw_only=True, frozen=True):
+    id: str
+    name: str | None = None
+    wp: int | None = None
+    in_cover: bool = False
+    can_reach_cover: bool = True
+    in_melee: bool = False
+    unharmable: bool = False
+    suppressed: bool = False
+    prone: bool = False
+    distance: float | None = None
+    band: RangeBand | None = None
+    to_primary: float | None = None
+    share: int = 0
+    dodge: int | None = None
+    armour: int | dict[str, int] | None = None
+    tb: int = 0
+    cover_ap: int = 0
+    covered: list[str] | None = None
+
+
+class Attack(RequestBase, tag="attack", kw_only=True, frozen=True):
+    """Fire one attack in ``mode`` (seed 004: single, short/long/wide burst, suppressing fire)."""
+
+    system: Literal["d100"]
+    mode: AttackMode = "single"
+    attacker: Attacker
+    weapon: Weapon
+    targets: list[Target]
+    modifier: int = 0
+    rate: Literal["semi", "full"] | None = None
+    range_modifiers: dict[str, int] | None = None
+    gm_allows_wider: bool = False
+    fire_at_feet: bool = False
+    room_size: float | None = None
+
+
+class OverwatchFire(RequestBase, tag="overwatch_fire", kw_only=True, frozen=True):
+    """The trigger of a standing order fires: the order's mode at the targets that met it."""
+
+    system: Literal["d100"]
+    attacker: Attacker
+    weapon: Weapon
+    targets: list[Target]
+    modifier: int = 0
+    mode: OverwatchMode | None = None
+    range_modifiers: dict[str, int] | None = None
+    gm_allows_wider: bool = False
+    room_size: float | None = None
+
+
+class Overwatch(RequestBase, tag="overwatch", kw_only=True, frozen=True):
+    """Set (or with ``clear`` lift) a standing overwatch order: a full action."""
+
+    system: Literal["d100"]
+    attacker: Attacker
+    weapon: Weapon | None = None
+    order: OverwatchOrder | None = None
+    clear: bool = False
+
+
+class Reload(RequestBase, tag="reload", kw_only=True, frozen=True):
+    system: Literal["d100"]
+    attacker: Attacker
+    weapon: Weapon
+
+
+class Unjam(RequestBase, tag="unjam", kw_only=True, frozen=True):
+    """Clear a jam: Tech-Use or Trade (Weaponsmith) +0 against ``skill``, a full action."""
+
+    system: Literal["d100"]
+    attacker: Attacker
+    weapon: Weapon
+    skill: int
+    modifier: int = 0
+
+
+class RecoverAmmo(RequestBase, tag="recover_ammo", kw_only=True, frozen=True):
+    """Win back rounds a jam spoiled: Trade (Weaponsmith) +10 against ``skill``."""
+
+    system: Literal["d100"]
+    attacker: Attacker
+    weapon: Weapon
+    skill: int
+    modifier: int = 0
+
+
+class Brace(RequestBase, tag="brace", kw_only=True, frozen=True):
+    """Brace a heavy weapon (half action); ``release`` lifts it (the bearer moved or turned)."""
+
+    system: Literal["d100"]
+    attacker: Attacker
+    weapon: Weapon
+    release: bool = False
+
+
+class SuppressionTestRequest(RequestBase, tag="suppression_test", kw_only=True, frozen=True):
+    """A suppression test the GM calls for (massed fire, a sniper): Willpower at ``modifier``."""
+
+    system: Literal["d100"]
+    targets: list[Target]
+    modifier: int = 0
+
+
+class Recover(RequestBase, tag="recover", kw_only=True, frozen=True):
+    """End-of-turn Willpower test to shake off suppression; +30 when ``quiet``."""
+
+    system: Literal["d100"]
+    targets: list[Target]
+    quiet: bool = False
+    modifier: int = 0
+
+
+class EnterMelee(RequestBase, tag="enter_melee", kw_only=True, frozen=True):
+    """Characters locked in melee are not subject to suppression: entering melee ends it."""
+
+    system: Literal["d100"]
+    targets: list[Target]
+
+
+D100Request = (
+    Attack
+    | OverwatchFire
+    | Overwatch
+    | Reload
+    | Unjam
+    | RecoverAmmo
+    | Brace
+    | SuppressionTestRequest
+    | Recover
+    | EnterMelee
+)

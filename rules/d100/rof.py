@@ -1,0 +1,61 @@
+"""Rate of fire in the book's notation: ``S/3/10``, ``S/2/-``, ``-/-/6`` (seed 004, "Shooting").
+
+Three positions: single shot (``S`` or a dash), the short-burst RoF and the long-burst RoF. Printed
+rulebooks use an en or em dash for a missing position; all three dashes are read the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.errors import RuleError
+
+__all__ = ["POSITION_NAMES", "RateOfFire", "parse_rof"]
+
+_DASHES = {"-", "\u2013", "\u2014", "\u2212"}
+#: What each position is called in an error message.
+POSITION_NAMES = ("single-shot", "short-burst", "long-burst")
+
+
+@dataclass(frozen=True)
+class RateOfFire:
+    """``single`` is True when the weapon may fire single shots; a burst position is None when absent."""
+
+    single: bool
+    short: int | None
+    long: int | None
+    text: str
+
+    def position(self, index: int) -> int | None:
+        """RoF at position 0, 1 or 2 (a single shot is RoF 1)."""
+        if index == 0:
+            return 1 if self.single else None
+        return self.short if index == 1 else self.long
+
+    @property
+    def highest(self) -> int:
+        return max((value for value in (self.position(i) for i in range(3)) if value is not None), default=0)
+
+
+def parse_rof(text: str, path: str = "$.weapon.rof") -> RateOfFire:
+    parts = [part.strip() for part in text.split("/")]
+    if len(parts) != 3:
+        raise RuleError(path, f"RoF {text!r} must have three positions, like S/3/10", code="invalid")
+    first, *bursts = parts
+    if first.upper() == "S":
+        single = True
+    elif first in _DASHES:
+        single = False
+    else:
+        raise RuleError(
+            path, f"RoF {text!r}: the first position is S or a dash, not {first!r}", code="invalid"
+        )
+    values: list[int | None] = []
+    for name, part in zip(POSITION_NAMES[1:], bursts, strict=True):
+        if part in _DASHES:
+            values.append(None)
+        elif part.isdigit() and int(part) > 0:
+            values.append(int(part))
+        else:
+            raise RuleError(path, f"RoF {text!r}: the {name} position must be a positive number or a dash")
+    return RateOfFire(single=single, short=values[0], long=values[1], text=text)

@@ -1,0 +1,191 @@
+"""One attack roll and everything that follows from it, in the order the dice are rolled.
+
+Dice order (scripted dice follow it exactly):
+
+1. the attack d100 (one face 1..100; "00" is 100);
+2. suppressing fire only: a d``n`` per hit picking its target among the ``n`` in the sector (none when
+   ``n`` is 1);
+3. dodges, targets in request order, for each target with a ``dodge`` that took at least one hit;
+4. hit locations, a d100 per hit that landed on the primary (secondaries are hit in the body);
+5. suppression tests, targets in request order (none for targets that pass automatically);
+6. a missed blast: d10 metres of scatter, then the d8 compass;
+7. damage, when the weapon has a damage roll: per target in request order, per hit in order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rules.d100.blast import scatter
+from rules.d100.checks import degrees, describe, judge, roll_test
+from rules.d100.damage import strike
+from rules.d100.locations import roll_locations
+from rules.d100.magazine import Magazine
+from rules.d100.modes import hits_for_degrees
+from rules.d100.plan import FirePlan
+from rules.d100.requests import Target
+from rules.d100.results import Check, D100Target, HitRecord, Scatter, Suppression
+from rules.d100.suppression import aftermath
+from rules.d100.tables import ATTACK_ALWAYS_MISSES_AT, GRENADE_SAFE_DEGREES
+from rules.d100.volley import allocate
+from rules.dice import Dice
+
+__all__ = ["Salvo", "attack_outcome", "fire"]
+
+
+@dataclass
+class Salvo:
+    test: Check
+    hits: int
+    jammed: bool
+    magazine: Magazine
+    spent: int
+    spoiled: int
+    targets: list[D100Target]
+    scatter: list[Scatter] = field(default_factory=list)
+    grenade_at_feet: bool = False
+
+
+def attack_outcome(plan: FirePlan, face: int) -> tuple[Check, bool, int]:
+    """(the judged test, whether it jams, hits before dodges) for one attack face.
+
+    A roll at or past the jam threshold is a critical failure: it misses even under the target number.
+    """
+    target_number = plan.target_number
+    check = judge(face, target_number, attack=True)
+    jams = plan.jam_at is not None and face >= plan.jam_at
+    if jams:
+        check = Check(
+            roll=face,
+            target=target_number,
+            success=False,
+            degrees=degrees(face, target_number, False),
+            note=f"critical failure at {plan.jam_at}+: the weapon jams",
+        )
+    hits = hits_for_degrees(plan.mode.hit_rule, check.degrees, plan.cap) if check.success else 0
+    return check, jams, hits
+
+
+def _name(target: Target) -> str:
+    return target.name or target.id
+
+
+def _counts(plan: FirePlan, hits: int, dice: Dice, log: list[str]) -> list[int]:
+    if not plan.random_targets:
+        return allocate(hits, plan.shares)
+    counts = [0] * len(plan.targets)
+    for _ in range(hits):
+        pick = dice.d(len(plan.targets), "suppressing fire: which target") - 1 if len(plan.targets) > 1 else 0
+        counts[pick] += 1
+    if hits:
+        spread = ", ".join(f"{_name(t)} {c}" for t, c in zip(plan.targets, counts, strict=True))
+        log.append(f"suppressing fire hits fall at random: {spread}")
+    return counts
+
+
+def fire(plan: FirePlan, dice: Dice, magazine: Magazine, cover_aps: list[int], log: list[str]) -> Salvo:
+    """Roll one attack of ``plan``; ``cover_aps`` (per target) is worn down in place."""
+    for label, value in plan.modifiers:
+        log.append(f"modifier: {label} {value:+d}")
+    check, jams, hits = attack_outcome(plan, dice.d(100, f"attack ({plan.mode.label})"))
+    noun = "hit" if hits == 1 else "hits"
+    log.append(f"{describe(check, f'attack (BS {plan.attacker.bs})')} -> {hits} {noun}")
+
+    counts = _counts(plan, hits, dice, log)
+    dodges: list[Check | None] = []
+    dodged: list[int] = []
+    for target, count in zip(plan.targets, counts, strict=True):
+        if count == 0 or target.dodge is None:
+            dodges.append(None)
+            dodged.append(0)
+            continue
+        record = roll_test(dice, target.dodge + plan.dodge_modifier, f"dodge by {_name(target)}")
+        negated = min(count, record.degrees) if record.success else 0
+        log.append(
+            f"{describe(record, f'dodge by {_name(target)} ({plan.dodge_modifier:+d})')} -> {negated} negated"
+        )
+        dodges.append(record)
+        dodged.append(negated)
+    landed = [count - gone for count, gone in zip(counts, dodged, strict=True)]
+
+    locations: list[list[str]] = []
+    for index, (target, count) in enumerate(zip(plan.targets, landed, strict=True)):
+        if index == 0 and not plan.random_targets:
+            rolled = roll_locations(dice, count, _name(target))
+            if rolled:
+                log.append(f"hit locations on {_name(target)}: {', '.join(rolled)}")
+            locations.append(rolled)
+        else:
+            locations.append(["body"] * count)
+
+    outcomes: list[Suppression | None] = [test.roll(dice, log) if test else None for test in plan.suppression]
+
+    at_feet = plan.weapon.weapon_class == "grenade" and check.roll >= ATTACK_ALWAYS_MISSES_AT
+    scatters: list[Scatter] = []
+    if at_feet:
+        log.append("fumbled grenade: it drops at the thrower's feet and goes off")
+    elif plan.weapon.blast is not None and not check.success:
+        landed_at = scatter(dice, plan.room.radius)
+        scatters.append(landed_at)
+        log.append(f"blast scatters {landed_at.metres} m {landed_at.direction}")
+    in_melee_grenade = plan.weapon.weapon_class == "grenade" and plan.attacker.in_melee
+    if in_melee_grenade and check.success and check.degrees >= GRENADE_SAFE_DEGREES:
+        log.append(f"{GRENADE_SAFE_DEGREES}+ degrees in melee: the thrower is clear of the blast")
+
+    records: list[list[HitRecord]] = [[HitRecord(location=loc) for loc in locs] for locs in locations]
+    if plan.damage is not None:
+        for index, target in enumerate(plan.targets):
+            for slot, location in enumerate(locations[index]):
+                amount = plan.damage.roll(dice, _name(target))
+                hit = strike(
+                    amount,
+                    target,
+                    location,
+                    cover_ap=cover_aps[index],
+                    multiplier=plan.cover_multiplier,
+                    pen=plan.weapon.pen,
+                )
+                if hit.cover_penetrated:
+                    cover_aps[index] = max(0, cover_aps[index] - 1)
+                records[index][slot] = hit
+                log.append(_damage_line(target, hit))
+
+    spent = 0 if in_melee_grenade and not check.success else plan.rounds
+    after, spoiled = magazine.fire(spent, jams=jams)
+    if jams:
+        log.append(
+            f"JAM: {spoiled} rounds spoiled; clear it (Tech-Use or Trade (Weaponsmith) +0, full action)"
+        )
+
+    results: list[D100Target] = []
+    for index, target in enumerate(plan.targets):
+        state = aftermath(target, outcomes[index])
+        wounds = [r.wounds for r in records[index] if r.wounds is not None]
+        results.append(
+            D100Target(
+                id=target.id,
+                name=target.name,
+                hits=landed[index],
+                primary=index == 0 and not plan.random_targets,
+                locations=locations[index],
+                hit_records=records[index] if plan.damage is not None else [],
+                dodge=dodges[index],
+                dodge_modifier=plan.dodge_modifier,
+                dodged=dodged[index],
+                suppression=outcomes[index],
+                suppressed=state.suppressed,
+                prone=state.prone,
+                must_seek_cover=state.must_seek_cover,
+                cover_ap=cover_aps[index] if target.in_cover else None,
+                wounds=sum(wounds) if plan.damage is not None else None,
+            )
+        )
+    return Salvo(check, hits, jams, after, spent, spoiled, results, scatters, at_feet)
+
+
+def _damage_line(target: Target, record: HitRecord) -> str:
+    line = f"damage on {_name(target)} ({record.location}): {record.damage}, armour {record.armour}"
+    if record.cover is not None:
+        state = "through" if record.cover_penetrated else "stopped"
+        line += f", cover {record.cover} ({state})"
+    return f"{line}, TB {target.tb} -> {record.wounds} wounds"

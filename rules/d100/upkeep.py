@@ -1,0 +1,120 @@
+"""Looking after the weapon (seed 004, "Reload", "Clearing a jam", "Bracing", "Jams and reliability").
+
+* ``reload``: fill the magazine to capacity, from ``reserve`` when the request tracks one; a jammed
+  weapon must be cleared first (Volley's reading).
+* ``unjam``: a full action, Tech-Use or Trade (Weaponsmith) +0 against ``skill``; success clears it.
+* ``recover_ammo``: Trade (Weaponsmith) +10; success returns every spoiled round to the reserve.
+* ``brace``: a half action that braces the weapon until its bearer moves; ``release`` lifts it.
+"""
+
+from __future__ import annotations
+
+from rules.d100.checks import describe, roll_test
+from rules.d100.plan import check_weapon
+from rules.d100.requests import Brace, RecoverAmmo, Reload, Unjam, Weapon
+from rules.d100.results import D100Result, D100Weapon
+from rules.d100.tables import RECOVER_AMMO_MODIFIER, UNJAM_MODIFIER
+from rules.d100.updates import token_update, weapon_changes
+from rules.dice import Dice
+from rules.errors import RuleError
+
+__all__ = ["brace", "recover_ammo", "reload", "unjam"]
+
+
+def _state(weapon: Weapon, **changes: object) -> D100Weapon:
+    values: dict[str, object] = {
+        "loaded": weapon.loaded,
+        "jammed": weapon.jammed,
+        "spoiled": weapon.spoiled,
+        "braced": weapon.braced,
+        "reserve": weapon.reserve,
+    }
+    values.update(changes)
+    return D100Weapon(**values)  # type: ignore[arg-type]
+
+
+def _result(
+    action: str, token: str, before: Weapon, after: D100Weapon, log: list[str], **extra: int
+) -> D100Result:
+    update = token_update(token, weapon_changes(before, after), [], [])
+    return D100Result(
+        system="d100",
+        action=action,
+        weapon=after,
+        updates=[update] if update else [],
+        log=log,
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+def _check_skill(skill: int) -> None:
+    if not 0 <= skill <= 200:
+        raise RuleError("$.skill", f"skill {skill} is outside 0..200", code="invalid")
+
+
+def reload(request: Reload, dice: Dice) -> D100Result:
+    weapon = request.weapon
+    check_weapon(weapon)
+    if weapon.jammed:
+        raise RuleError("$.weapon.jammed", "weapon is jammed; clear it first (unjam)")
+    if weapon.capacity is None:
+        raise RuleError("$.weapon.capacity", "reloading needs the magazine's capacity")
+    wanted = weapon.capacity - weapon.loaded
+    taken = wanted if weapon.reserve is None else min(wanted, weapon.reserve)
+    reserve = None if weapon.reserve is None else weapon.reserve - taken
+    if wanted > 0 and taken == 0:
+        raise RuleError("$.weapon.reserve", "no rounds in reserve to reload with")
+    after = _state(weapon, loaded=weapon.loaded + taken, reserve=reserve)
+    log = [f"reload: {taken} rounds in, {after.loaded}/{weapon.capacity} loaded"]
+    return _result("reload", request.attacker.id, weapon, after, log, spent=0)
+
+
+def unjam(request: Unjam, dice: Dice) -> D100Result:
+    weapon = request.weapon
+    check_weapon(weapon)
+    _check_skill(request.skill)
+    if not weapon.jammed:
+        raise RuleError("$.weapon.jammed", "the weapon is not jammed")
+    record = roll_test(dice, request.skill + UNJAM_MODIFIER + request.modifier, "clearing the jam")
+    log = [describe(record, "clear jam (Tech-Use / Trade (Weaponsmith) +0, full action)")]
+    log.append("jam cleared" if record.success else "still jammed")
+    after = _state(weapon, jammed=not record.success)
+    result = _result("unjam", request.attacker.id, weapon, after, log)
+    result.test = record
+    return result
+
+
+def recover_ammo(request: RecoverAmmo, dice: Dice) -> D100Result:
+    weapon = request.weapon
+    check_weapon(weapon)
+    _check_skill(request.skill)
+    if weapon.spoiled == 0:
+        raise RuleError("$.weapon.spoiled", "no spoiled rounds to recover")
+    record = roll_test(
+        dice, request.skill + RECOVER_AMMO_MODIFIER + request.modifier, "recovering spoiled rounds"
+    )
+    log = [describe(record, "recover rounds (Trade (Weaponsmith) +10)")]
+    if not record.success:
+        log.append(f"{weapon.spoiled} rounds stay spoiled")
+        result = _result("recover_ammo", request.attacker.id, weapon, _state(weapon), log)
+    else:
+        reserve = None if weapon.reserve is None else weapon.reserve + weapon.spoiled
+        log.append(f"{weapon.spoiled} rounds recovered")
+        after = _state(weapon, spoiled=0, reserve=reserve)
+        result = _result("recover_ammo", request.attacker.id, weapon, after, log, recovered=weapon.spoiled)
+    result.test = record
+    return result
+
+
+def brace(request: Brace, dice: Dice) -> D100Result:
+    weapon = request.weapon
+    check_weapon(weapon)
+    if request.release:
+        log = ["brace released"]
+        after = _state(weapon, braced=False)
+    else:
+        if request.attacker.in_melee:
+            raise RuleError("$.attacker.in_melee", "no weapon can be braced while locked in melee")
+        log = ["braced (half action): holds until the bearer moves or turns out of the sector"]
+        after = _state(weapon, braced=True)
+    return _result("brace", request.attacker.id, weapon, after, log)
