@@ -1,0 +1,373 @@
+/**
+ * The referee's one websocket to the bridge (ThreeHats' webSocketManager pattern, slimmed down).
+ *
+ * - Handshake: `hello` with the access token, then wait for `welcome`; nothing else is sent before it.
+ * - Requests wait in a map keyed by their id, each with its own timeout. If the socket drops, the
+ *   unanswered ones are sent again after the next `welcome` with the same id: the bridge treats the id
+ *   as an idempotency key, so a retry can never roll the dice twice.
+ * - Reconnects back off exponentially (1 s, 2 s, 4 s ... capped at 30 s) and the count resets on welcome.
+ * - An `error` before `welcome` means the bridge refused us (a wrong token): no reconnect loop, the
+ *   status says so until `start()` is called again (the settings changed).
+ * - Messages that answer no request go to a type-to-handler map.
+ *
+ * The WebSocket constructor and the timers are injected so node:test can drive it with fakes.
+ */
+
+import { INCOMING, hello, parseMessage, ProtocolError } from "./protocol.js";
+
+/** Reconnect delays: `initialMs * factor^attempt`, never more than `maxMs`. */
+export const BACKOFF = Object.freeze({ initialMs: 1000, factor: 2, maxMs: 30_000 });
+
+/** How long a request waits for its answer, and the handshake for `welcome`. */
+export const REQUEST_TIMEOUT_MS = 15_000;
+export const HELLO_TIMEOUT_MS = 10_000;
+
+const OPEN = 1;
+
+/**
+ * @param {number} attempt 0 for the first reconnect
+ * @param {{initialMs: number, factor: number, maxMs: number}} [policy]
+ */
+export function backoffDelay(attempt, policy = BACKOFF) {
+  return Math.min(policy.maxMs, policy.initialMs * policy.factor ** Math.max(0, attempt));
+}
+
+/** A failed request: the bridge's own error (code, message, JSON path) or a local one. */
+export class BridgeError extends Error {
+  /** @param {{code: string, message: string, path?: string | null}} details */
+  constructor({ code, message, path = null }) {
+    super(path ? `${path}: ${message}` : message);
+    this.name = "BridgeError";
+    this.code = code;
+    this.path = path;
+    this.reason = message;
+  }
+}
+
+/**
+ * @typedef {{
+ *   send(data: string): void, close(code?: number, reason?: string): void, readyState: number,
+ *   onopen: ((event: unknown) => void) | null, onmessage: ((event: {data: unknown}) => void) | null,
+ *   onclose: ((event: {code?: number, reason?: string}) => void) | null, onerror: ((event: unknown) => void) | null
+ * }} SocketLike
+ * @typedef {new (url: string) => SocketLike} SocketConstructor
+ * @typedef {{setTimeout: (fn: () => void, ms: number) => unknown, clearTimeout: (handle: any) => void}} Timers
+ * @typedef {"idle" | "connecting" | "ready" | "waiting" | "refused" | "stopped"} ConnectionState
+ * @typedef {{state: ConnectionState, attempt: number, delayMs?: number, error?: BridgeError, welcome?: Record<string, unknown>}} ConnectionStatus
+ * @typedef {import("./protocol.js").BridgeMessage} BridgeMessage
+ * @typedef {{message: BridgeMessage, resolve: (reply: BridgeMessage) => void,
+ *   reject: (error: Error) => void, timer: unknown, promise: Promise<BridgeMessage>}} PendingRequest
+ */
+
+/** @type {Timers} */
+const realTimers = {
+  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle),
+};
+
+export class BridgeConnection {
+  /** @type {SocketLike | null} */
+  #socket = null;
+  /** @type {ConnectionState} */
+  #state = "idle";
+  #attempt = 0;
+  /** @type {unknown} */
+  #reconnectTimer = null;
+  /** @type {unknown} */
+  #helloTimer = null;
+  /** @type {Map<string, PendingRequest>} */
+  #pending = new Map();
+  /** @type {Map<string, (message: BridgeMessage) => void>} */
+  #handlers = new Map();
+  /** @type {Set<(status: ConnectionStatus) => void>} */
+  #listeners = new Set();
+  /** @type {Record<string, unknown> | undefined} */
+  #welcome = undefined;
+
+  /**
+   * @param {{
+   *   url: string, token: string, WebSocket: SocketConstructor, timers?: Timers,
+   *   requestTimeoutMs?: number, helloTimeoutMs?: number,
+   *   backoff?: {initialMs: number, factor: number, maxMs: number},
+   *   client?: string | null, log?: (...args: unknown[]) => void
+   * }} options
+   */
+  constructor({
+    url,
+    token,
+    WebSocket,
+    timers = realTimers,
+    requestTimeoutMs = REQUEST_TIMEOUT_MS,
+    helloTimeoutMs = HELLO_TIMEOUT_MS,
+    backoff = BACKOFF,
+    client = null,
+    log = () => {},
+  }) {
+    this.url = url;
+    this.token = token;
+    this.SocketClass = WebSocket;
+    this.timers = timers;
+    this.requestTimeoutMs = requestTimeoutMs;
+    this.helloTimeoutMs = helloTimeoutMs;
+    this.backoff = backoff;
+    this.client = client;
+    this.log = log;
+  }
+
+  /** @returns {ConnectionState} */
+  get state() {
+    return this.#state;
+  }
+
+  /** What the bridge said in its `welcome` (version, session...), once connected. */
+  get welcome() {
+    return this.#welcome;
+  }
+
+  /** How many requests are waiting for an answer. */
+  get pendingCount() {
+    return this.#pending.size;
+  }
+
+  /** Open the connection (again). Harmless when already connecting or connected. */
+  start() {
+    if (this.#socket || this.#state === "waiting") return;
+    this.#attempt = 0;
+    this.#open();
+  }
+
+  /**
+   * Close for good: no reconnect, every waiting request fails with code `closed`.
+   * @param {string} [reason]
+   */
+  stop(reason = "connection closed") {
+    this.#clearTimers();
+    const socket = this.#socket;
+    this.#socket = null;
+    this.#setState("stopped");
+    if (socket) {
+      this.#detach(socket);
+      socket.close(1000, reason);
+    }
+    this.#rejectAll(new BridgeError({ code: "closed", message: reason }));
+  }
+
+  /**
+   * Handle a message type that answers no request (e.g. a bridge-initiated notice).
+   * @param {string} type
+   * @param {(message: BridgeMessage) => void} handler
+   * @returns {() => void} unsubscribe
+   */
+  on(type, handler) {
+    this.#handlers.set(type, handler);
+    return () => {
+      if (this.#handlers.get(type) === handler) this.#handlers.delete(type);
+    };
+  }
+
+  /**
+   * @param {(status: ConnectionStatus) => void} listener
+   * @returns {() => void} unsubscribe
+   */
+  onStatus(listener) {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Send a message with an `id` and wait for the bridge's answer to that id.
+   *
+   * The promise resolves with the answer (`result`, `odds`, `pending`, `pong`) and rejects with a
+   * BridgeError for an `error` answer, a timeout or `stop()`. A second call with an id that is still
+   * waiting returns the first call's promise instead of sending twice.
+   * @param {BridgeMessage} message
+   * @returns {Promise<BridgeMessage>}
+   */
+  request(message) {
+    const id = message.id;
+    if (typeof id !== "string" || !id) {
+      return Promise.reject(new BridgeError({ code: "invalid", message: "a request needs an id" }));
+    }
+    const waiting = this.#pending.get(id);
+    if (waiting) return waiting.promise;
+    if (this.#state === "stopped" || this.#state === "refused") {
+      const why = this.#state === "refused" ? "the bridge refused the access token" : "not connected";
+      return Promise.reject(new BridgeError({ code: this.#state, message: why }));
+    }
+    /** @type {PendingRequest} */
+    const entry = /** @type {any} */ ({ message });
+    entry.promise = new Promise((resolve, reject) => {
+      entry.resolve = resolve;
+      entry.reject = reject;
+    });
+    entry.timer = this.timers.setTimeout(() => {
+      if (this.#pending.get(id) !== entry) return;
+      this.#pending.delete(id);
+      const seconds = this.requestTimeoutMs / 1000;
+      entry.reject(new BridgeError({ code: "timeout", message: `no answer from the bridge in ${seconds} s` }));
+    }, this.requestTimeoutMs);
+    this.#pending.set(id, entry);
+    if (this.#state === "ready") this.#send(message);
+    return entry.promise;
+  }
+
+  #open() {
+    this.#setState("connecting");
+    /** @type {SocketLike} */
+    let socket;
+    try {
+      socket = new this.SocketClass(this.url);
+    } catch (error) {
+      this.log("volley: cannot open", this.url, error);
+      this.#scheduleReconnect();
+      return;
+    }
+    this.#socket = socket;
+    socket.onopen = () => {
+      socket.send(JSON.stringify(hello(this.token, this.client)));
+      this.#helloTimer = this.timers.setTimeout(() => {
+        this.log("volley: no welcome from the bridge; reconnecting");
+        socket.close(4000, "no welcome");
+        this.#onClose(socket);
+      }, this.helloTimeoutMs);
+    };
+    socket.onmessage = (event) => this.#onMessage(event.data);
+    socket.onclose = () => this.#onClose(socket);
+    socket.onerror = () => {}; // a close event always follows; reconnecting happens there
+  }
+
+  /** @param {unknown} data */
+  #onMessage(data) {
+    let message;
+    try {
+      message = parseMessage(data);
+    } catch (error) {
+      if (error instanceof ProtocolError) {
+        this.log("volley: ignoring a frame:", error.message);
+        return;
+      }
+      throw error;
+    }
+    if (this.#state !== "ready") {
+      this.#handshake(message);
+      return;
+    }
+    const entry = typeof message.id === "string" ? this.#pending.get(message.id) : undefined;
+    if (entry) {
+      this.#pending.delete(/** @type {string} */ (message.id));
+      this.timers.clearTimeout(entry.timer);
+      if (message.type === INCOMING.ERROR) entry.reject(errorFrom(message));
+      else entry.resolve(message);
+      return;
+    }
+    const handler = this.#handlers.get(message.type);
+    if (handler) handler(message);
+    else this.log("volley: no handler for", message.type, message.id ?? "");
+  }
+
+  /** @param {BridgeMessage} message */
+  #handshake(message) {
+    if (message.type === INCOMING.WELCOME) {
+      this.timers.clearTimeout(this.#helloTimer);
+      this.#helloTimer = null;
+      this.#attempt = 0;
+      this.#welcome = message;
+      this.#setState("ready");
+      this.#handlers.get(INCOMING.WELCOME)?.(message);
+      // Unanswered requests go (again) with the same id: the bridge answers a known id from its log.
+      for (const entry of this.#pending.values()) this.#send(entry.message);
+      return;
+    }
+    if (message.type === INCOMING.ERROR) {
+      const error = errorFrom(message);
+      this.log("volley: the bridge refused the connection:", error.message);
+      this.#clearTimers();
+      const socket = this.#socket;
+      this.#socket = null;
+      if (socket) {
+        this.#detach(socket);
+        socket.close(1000, "refused");
+      }
+      this.#setState("refused", { error });
+      this.#rejectAll(error);
+      return;
+    }
+    this.log("volley: ignoring", message.type, "before welcome");
+  }
+
+  /** @param {SocketLike} socket */
+  #onClose(socket) {
+    if (socket !== this.#socket) return; // an old socket we already gave up on
+    this.#detach(socket);
+    this.#socket = null;
+    this.timers.clearTimeout(this.#helloTimer);
+    this.#helloTimer = null;
+    if (this.#state === "stopped" || this.#state === "refused") return;
+    this.#scheduleReconnect();
+  }
+
+  #scheduleReconnect() {
+    const delayMs = backoffDelay(this.#attempt, this.backoff);
+    this.#attempt += 1;
+    this.#setState("waiting", { delayMs });
+    this.#reconnectTimer = this.timers.setTimeout(() => {
+      this.#reconnectTimer = null;
+      if (this.#state === "waiting") this.#open();
+    }, delayMs);
+  }
+
+  /** @param {BridgeMessage} message */
+  #send(message) {
+    const socket = this.#socket;
+    if (socket && socket.readyState === OPEN) socket.send(JSON.stringify(message));
+  }
+
+  /** @param {SocketLike} socket */
+  #detach(socket) {
+    socket.onopen = null;
+    socket.onmessage = null;
+    socket.onclose = null;
+    socket.onerror = null;
+  }
+
+  #clearTimers() {
+    this.timers.clearTimeout(this.#reconnectTimer);
+    this.timers.clearTimeout(this.#helloTimer);
+    this.#reconnectTimer = null;
+    this.#helloTimer = null;
+  }
+
+  /** @param {Error} error */
+  #rejectAll(error) {
+    const entries = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const entry of entries) {
+      this.timers.clearTimeout(entry.timer);
+      entry.reject(error);
+    }
+  }
+
+  /**
+   * @param {ConnectionState} state
+   * @param {{delayMs?: number, error?: BridgeError}} [extra]
+   */
+  #setState(state, extra = {}) {
+    this.#state = state;
+    /** @type {ConnectionStatus} */
+    const status = { state, attempt: this.#attempt, ...extra };
+    if (state === "ready") status.welcome = this.#welcome;
+    for (const listener of this.#listeners) listener(status);
+  }
+}
+
+/**
+ * @param {BridgeMessage} message an `error` message
+ * @returns {BridgeError}
+ */
+export function errorFrom(message) {
+  return new BridgeError({
+    code: typeof message.code === "string" ? message.code : "error",
+    message: typeof message.message === "string" ? message.message : "the bridge reported an error",
+    path: typeof message.path === "string" ? message.path : null,
+  });
+}
