@@ -1,0 +1,65 @@
+"""The shared secret between the referee's browser and the bridge.
+
+Only the referee's Foundry client should be able to make the bridge roll dice, so every connection
+must present a token in its ``hello``. On first start the bridge makes one up, keeps it in a file only
+the referee's account can read (mode 0600), and shows it once so it can be pasted into the module's
+settings; ``--token`` or ``VOLLEY_TOKEN`` replace it for scripted setups.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["TOKEN_ENV", "AccessToken", "load_or_create_token", "token_matches"]
+
+TOKEN_ENV = "VOLLEY_TOKEN"
+TOKEN_FILE = "token"
+#: 32 random bytes, URL-safe: long enough that guessing is hopeless, short enough to paste.
+TOKEN_BYTES = 32
+
+
+@dataclass(frozen=True)
+class AccessToken:
+    """The token in force and where it came from (``file``, ``new file``, ``--token`` or the env)."""
+
+    value: str
+    source: str
+    path: Path | None = None
+
+    @property
+    def created(self) -> bool:
+        return self.source == "new file"
+
+
+def load_or_create_token(config: Path, explicit: str | None = None) -> AccessToken:
+    """``--token`` first, then ``$VOLLEY_TOKEN``, then the token file (created on first start)."""
+    if explicit:
+        return AccessToken(explicit, "--token")
+    from_env = os.environ.get(TOKEN_ENV, "")
+    if from_env:
+        return AccessToken(from_env, TOKEN_ENV)
+    path = config / TOKEN_FILE
+    if path.exists():
+        value = path.read_text(encoding="utf-8").strip()
+        if value:
+            os.chmod(path, 0o600)  # tighten a file someone loosened by hand
+            return AccessToken(value, "file", path)
+    config.mkdir(parents=True, exist_ok=True)
+    value = secrets.token_urlsafe(TOKEN_BYTES)
+    # Created with mode 0600 from birth, so the secret is never readable by others, not even briefly.
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(value + "\n")
+    os.chmod(path, 0o600)  # the umask can only remove bits, but be explicit
+    return AccessToken(value, "new file", path)
+
+
+def token_matches(expected: str, offered: object) -> bool:
+    """Constant-time comparison, so the token cannot be found a character at a time."""
+    if not isinstance(offered, str):
+        return False
+    return hmac.compare_digest(expected.encode("utf-8"), offered.encode("utf-8"))

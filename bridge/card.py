@@ -1,0 +1,104 @@
+"""The chat card: a structured summary of a result that the VTT module renders with its own template.
+
+Built only from the fields every system's result shares (Avrae's lesson: resolve first, render after),
+so the bridge stays ignorant of any system's mechanics: a title from who fired what, one row per
+target with its hits, the weapon line, the statuses the result adds, and the rules engine's own log
+lines. The module owns wording and layout; this owns what is said.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+__all__ = ["Card", "CardRow", "WeaponLine", "build_card"]
+
+
+class CardRow(msgspec.Struct, kw_only=True):
+    """One target's line on the card."""
+
+    target: str
+    name: str | None
+    hits: int
+    statuses_add: list[str] = msgspec.field(default_factory=list)
+    statuses_remove: list[str] = msgspec.field(default_factory=list)
+
+
+class WeaponLine(msgspec.Struct, kw_only=True):
+    name: str | None
+    loaded: int
+    jammed: bool
+
+
+class Card(msgspec.Struct, kw_only=True):
+    """What the module shows in chat for one result (or for the first step of a two-step attack)."""
+
+    title: str
+    system: str
+    system_title: str
+    action: str
+    attacker: str | None
+    weapon: WeaponLine | None
+    rows: list[CardRow]
+    log: list[str]
+    pending: Any = None
+
+
+def _name(request: Mapping[str, Any], key: str) -> str | None:
+    part = request.get(key)
+    if isinstance(part, Mapping):
+        for field in ("name", "id"):
+            value = part.get(field)
+            if isinstance(value, str) and value:
+                return value
+    return None
+
+
+def _title(attacker: str | None, weapon: str | None, action: str, default_action: str) -> str:
+    who = attacker or "Someone"
+    if action == default_action:
+        return f"{who} fires {weapon}" if weapon else f"{who} fires"
+    return f"{who}: {action} ({weapon})" if weapon else f"{who}: {action}"
+
+
+def build_card(request: Mapping[str, Any], result: Any, *, system_title: str, default_action: str) -> Card:
+    """Summarise ``result`` (a rules ``Result``) of ``request`` (the JSON object the client sent)."""
+    action = str(getattr(result, "action", "") or request.get("action") or default_action)
+    attacker = _name(request, "attacker")
+    weapon_name = _name(request, "weapon")
+    statuses: dict[str, tuple[list[str], list[str]]] = {}
+    for update in getattr(result, "updates", None) or []:
+        added, removed = statuses.setdefault(update.token, ([], []))
+        added.extend(update.statuses_add)
+        removed.extend(update.statuses_remove)
+    rows = []
+    for target in getattr(result, "targets", None) or []:
+        added, removed = statuses.get(target.id, ([], []))
+        rows.append(
+            CardRow(
+                target=target.id,
+                name=target.name,
+                hits=target.hits,
+                statuses_add=list(added),
+                statuses_remove=list(removed),
+            )
+        )
+    weapon_state = getattr(result, "weapon", None)
+    weapon = (
+        None
+        if weapon_state is None
+        else WeaponLine(name=weapon_name, loaded=weapon_state.loaded, jammed=weapon_state.jammed)
+    )
+    return Card(
+        title=_title(attacker, weapon_name, action, default_action),
+        system=str(getattr(result, "system", "")),
+        system_title=system_title,
+        action=action,
+        attacker=attacker,
+        weapon=weapon,
+        rows=rows,
+        log=list(getattr(result, "log", None) or []),
+        pending=getattr(result, "pending", None),
+    )

@@ -1,0 +1,201 @@
+"""The server's subcommands of ``volley``: ``serve``, ``sessions``, ``show`` and ``replay``.
+
+``bridge.cli`` builds the parser and calls ``register``; each subcommand sets ``run`` to a function
+returning the exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ipaddress
+import logging
+import os
+import sys
+from typing import Any
+
+import bridge
+from bridge.access import TOKEN_ENV, load_or_create_token
+from bridge.journal import read_session
+from bridge.paths import config_dir, data_dir, sessions_dir
+from bridge.replay import print_report, replay_against, replay_session
+from bridge.sessions import find_session, list_sessions, print_session, print_sessions
+
+__all__ = ["register"]
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+EXIT_MISMATCH = 1
+EXIT_USAGE = 2
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _configure_logging(level: str) -> None:
+    logging.basicConfig(
+        level=getattr(logging, level.upper(), logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    _configure_logging(args.log_level)
+    if not is_loopback(args.host):
+        if not args.allow_remote:
+            print(
+                f"volley serve: refusing to listen on {args.host}: it is not loopback. The bridge rolls dice "
+                "for anyone holding the token; pass --allow-remote if you really mean it.",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        print(
+            f"WARNING: listening on {args.host}, reachable from other machines. Anyone with the token can "
+            "roll at your table; prefer 127.0.0.1 and a tunnel.",
+            file=sys.stderr,
+        )
+    token = load_or_create_token(config_dir(args.config_dir), args.token)
+    settings_data = data_dir(args.data_dir)
+    if args.allow_scripted_dice:
+        print("NOTE: scripted dice allowed (--allow-scripted-dice): clients may choose their own rolls.")
+
+    from bridge.server import BridgeSettings, run_server
+
+    settings = BridgeSettings(
+        token=token.value,
+        data_dir=settings_data,
+        allow_scripted_dice=args.allow_scripted_dice,
+        seed_base=args.seed_base,
+    )
+
+    def ready(url: str) -> None:
+        print(f"Volley bridge {bridge.__version__} listening on {url}")
+        if token.created:
+            print(f"New access token (saved to {token.path}, readable only by you): {token.value}")
+            print("Paste it into Foundry: Game Settings > Configure Settings > Volley > Bridge access token.")
+        elif token.path is not None:
+            print(f"Access token: the one saved in {token.path}")
+        else:
+            print(f"Access token: from {token.source}")
+        print(f"Journal: {sessions_dir(settings_data)}", flush=True)
+
+    return asyncio.run(run_server(settings, args.host, args.port, ready))
+
+
+def cmd_sessions(args: argparse.Namespace) -> int:
+    print_sessions(list_sessions(sessions_dir(data_dir(args.data_dir))), sys.stdout)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    try:
+        path = find_session(args.session, sessions_dir(data_dir(args.data_dir)))
+    except LookupError as error:
+        print(f"volley show: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print_session(read_session(path), sys.stdout)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        path = find_session(args.session, sessions_dir(data_dir(args.data_dir)))
+    except LookupError as error:
+        print(f"volley replay: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    progress = args.progress if args.progress is not None else sys.stderr.isatty()
+    if args.against:
+        token = args.token or os.environ.get(TOKEN_ENV) or _saved_token(args.config_dir)
+        if not token:
+            print(
+                "volley replay: --against needs the server's token (--token or VOLLEY_TOKEN)", file=sys.stderr
+            )
+            return EXIT_USAGE
+        try:
+            report = asyncio.run(replay_against(path, args.against, token, progress=progress))
+        except (OSError, ConnectionError) as error:
+            print(f"volley replay: cannot reach {args.against}: {error}", file=sys.stderr)
+            return EXIT_USAGE
+    else:
+        report = replay_session(path, progress=progress)
+    print_report(report, sys.stdout, max_differences=args.max_differences)
+    return 0 if report.ok else EXIT_MISMATCH
+
+
+def _saved_token(config: str | None) -> str | None:
+    path = config_dir(config) / "token"
+    try:
+        return path.read_text(encoding="utf-8").strip() or None
+    except OSError:
+        return None
+
+
+def _add_data_dir(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--data-dir", default=None, help="where sessions are kept (default: $XDG_DATA_HOME/volley)"
+    )
+
+
+def register(commands: Any) -> None:
+    """Add ``serve``, ``sessions``, ``show`` and ``replay`` to ``volley``'s subcommands."""
+    serve = commands.add_parser("serve", help="run the websocket bridge the VTT module talks to")
+    serve.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})")
+    serve.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 = any)"
+    )
+    serve.add_argument("--allow-remote", action="store_true", help="allow a non-loopback --host")
+    serve.add_argument(
+        "--token", default=None, help=f"access token to require (default: ${TOKEN_ENV}, else saved)"
+    )
+    serve.add_argument(
+        "--config-dir", default=None, help="where the token is kept (default: $XDG_CONFIG_HOME/volley)"
+    )
+    _add_data_dir(serve)
+    serve.add_argument(
+        "--allow-scripted-dice",
+        action="store_true",
+        help="accept requests that bring their own dice (tests and replays only)",
+    )
+    serve.add_argument(
+        "--seed-base",
+        type=int,
+        default=None,
+        help="draw seeds N, N+1, ... instead of random ones (for recording reproducible sessions)",
+    )
+    serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    serve.set_defaults(run=cmd_serve)
+
+    sessions = commands.add_parser("sessions", help="list recorded sessions (date, requests, systems)")
+    _add_data_dir(sessions)
+    sessions.set_defaults(run=cmd_sessions)
+
+    show = commands.add_parser("show", help="print a readable log of one session")
+    show.add_argument("session", help="session name (or a unique prefix), or a path to its .jsonl")
+    _add_data_dir(show)
+    show.set_defaults(run=cmd_show)
+
+    replay = commands.add_parser("replay", help="re-resolve a session and compare every result")
+    replay.add_argument("session", help="a .jsonl journal, or a session name in the data directory")
+    _add_data_dir(replay)
+    replay.add_argument(
+        "--against", metavar="URL", default=None, help="replay over the wire, e.g. ws://127.0.0.1:8765/ws"
+    )
+    replay.add_argument(
+        "--token", default=None, help="token for --against (default: $VOLLEY_TOKEN, else saved)"
+    )
+    replay.add_argument("--config-dir", default=None, help="where the saved token is (for --against)")
+    replay.add_argument("--max-differences", type=int, default=10, help="how many differences to print")
+    replay.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar (default: on a tty)",
+    )
+    replay.set_defaults(run=cmd_replay)

@@ -1,0 +1,257 @@
+"""The wire protocol between the VTT module and the bridge: every message a tagged ``msgspec.Struct``.
+
+Following msgspec's ``asyncio-kv`` example, each message is a Struct tagged on ``type``; the client's
+messages form one union decoded by a single ``Decoder`` built once, and the server dispatches with
+``match``. A field of the wrong shape comes back as an ``error`` message naming its JSON path.
+
+Rules requests travel as plain JSON objects inside ``request``: the bridge does not know any system's
+fields, it hands them to ``rules.decode_request``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+
+__all__ = [
+    "MAX_FRAME_BYTES",
+    "MAX_TARGETS",
+    "PROTOCOL_VERSION",
+    "Action",
+    "Allocate",
+    "Attack",
+    "ClientMessage",
+    "Error",
+    "ErrorCode",
+    "Hello",
+    "OddsReply",
+    "OddsRequest",
+    "Pending",
+    "Ping",
+    "Pong",
+    "ProtocolError",
+    "ResultReply",
+    "ServerMessage",
+    "SystemInfo",
+    "Welcome",
+    "decode_client",
+    "encode",
+    "protocol_schema",
+]
+
+#: Bumped when a message changes shape in a way an older module would misread.
+PROTOCOL_VERSION = 1
+#: Largest text frame the bridge reads; larger ones get a ``too_large`` error.
+MAX_FRAME_BYTES = 64 * 1024
+#: A request naming more targets than this is refused before the rules see it.
+MAX_TARGETS = 32
+
+#: Request ids are the idempotency key: short, non-empty strings chosen by the client.
+RequestId = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
+
+
+class ErrorCode:
+    """The ``code`` values an ``error`` message can carry (see docs/protocol.md)."""
+
+    BAD_JSON = "bad_json"
+    UNKNOWN_TYPE = "unknown_type"
+    INVALID = "invalid"
+    RULE = "rule"
+    DICE = "dice"
+    SCRIPTED_DICE_REFUSED = "scripted_dice_refused"
+    TOO_LARGE = "too_large"
+    TOO_MANY_TARGETS = "too_many_targets"
+    RATE_LIMITED = "rate_limited"
+    UNKNOWN_PENDING = "unknown_pending"
+    ALREADY_ALLOCATED = "already_allocated"
+    UNAUTHORIZED = "unauthorized"
+    JOURNAL_FAILED = "journal_failed"
+    SHUTTING_DOWN = "shutting_down"
+    INTERNAL = "internal"
+
+
+class ProtocolError(Exception):
+    """A message the bridge refuses; becomes an ``error`` reply, never a disconnect."""
+
+    def __init__(self, code: str, message: str, path: str | None = None, id: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.path = path
+        self.id = id
+
+
+# --- client -> bridge ---------------------------------------------------------------------------
+
+
+class Hello(msgspec.Struct, tag="hello"):
+    """First message on every socket: proves the client holds the access token."""
+
+    token: str
+    client: str | None = None
+
+
+class Attack(msgspec.Struct, tag="attack"):
+    """Fire a weapon: a rules request whose action is a firing action (usually the default)."""
+
+    id: RequestId
+    request: dict[str, Any]
+
+
+class Action(msgspec.Struct, tag="action"):
+    """Any other rules action (reload, unjam, ready, recover...); resolved exactly like ``attack``."""
+
+    id: RequestId
+    request: dict[str, Any]
+
+
+class OddsRequest(msgspec.Struct, tag="odds"):
+    """Exact outcome probabilities for the attack dialog's preview; nothing is rolled or logged."""
+
+    id: RequestId
+    request: dict[str, Any]
+
+
+class Allocate(msgspec.Struct, tag="allocate"):
+    """Second step of a two-step attack: how the pooled bullets of ``pending_id`` are shared out.
+
+    ``dice`` (scripted faces for the whole resolution, pool first) is only accepted when the server
+    allows scripted dice, as for any request.
+    """
+
+    id: RequestId
+    pending_id: RequestId
+    allocation: Any
+    dice: list[int] | None = None
+
+
+class Ping(msgspec.Struct, tag="ping"):
+    """Keep-alive and latency probe."""
+
+    id: str | None = None
+
+
+ClientMessage = Hello | Attack | Action | OddsRequest | Allocate | Ping
+
+
+# --- bridge -> client ---------------------------------------------------------------------------
+
+
+class SystemInfo(msgspec.Struct):
+    name: str
+    title: str
+    default_action: str
+
+
+class Welcome(msgspec.Struct, tag="welcome"):
+    """Answer to a good ``hello``."""
+
+    server_version: str
+    protocol_version: int
+    rules_version: str
+    systems: list[SystemInfo]
+    session: str
+    scripted_dice: bool
+
+
+class ResultReply(msgspec.Struct, tag="result"):
+    """A resolved request: the rules result, a chat card to render and token updates to apply."""
+
+    id: str
+    result: Any
+    card: Any
+    updates: list[Any]
+
+
+class Pending(msgspec.Struct, tag="pending"):
+    """First step of a two-step attack: the pool is rolled, nothing spent; send ``allocate`` next."""
+
+    id: str
+    pending: Any
+    card: Any
+    result: Any = None
+
+
+class OddsReply(msgspec.Struct, tag="odds"):
+    id: str
+    odds: Any
+
+
+class Error(msgspec.Struct, tag="error"):
+    """A refused message; the connection stays open."""
+
+    id: str | None
+    code: str
+    message: str
+    path: str | None = None
+
+
+class Pong(msgspec.Struct, tag="pong"):
+    id: str | None = None
+
+
+ServerMessage = Welcome | ResultReply | Pending | OddsReply | Error | Pong
+
+_decoder = msgspec.json.Decoder(ClientMessage)
+_encoder = msgspec.json.Encoder()
+
+
+def encode(message: Any) -> bytes:
+    """One JSON text frame."""
+    return _encoder.encode(message)
+
+
+def _loose_id(frame: bytes) -> str | None:
+    """The ``id`` of a message that failed to decode, so its error can still be matched to it."""
+    try:
+        obj = msgspec.json.decode(frame)
+    except msgspec.DecodeError:
+        return None
+    if isinstance(obj, dict):
+        value = obj.get("id")
+        if isinstance(value, str):
+            return value
+    return None
+
+
+def decode_client(frame: bytes) -> ClientMessage:
+    """Decode one client frame; a ``ProtocolError`` names what was wrong and where."""
+    try:
+        return _decoder.decode(frame)
+    except msgspec.ValidationError as error:
+        text = str(error)
+        message, _, where = text.partition(" - at `")
+        path = where.rstrip("`") if where else "$"
+        id = _loose_id(frame)
+        if path == "$.type":
+            code = ErrorCode.UNKNOWN_TYPE
+            message = f"unknown message type; expected one of {', '.join(_CLIENT_TAGS)}"
+        elif message.startswith("Object missing required field `type`"):
+            code, path = ErrorCode.UNKNOWN_TYPE, "$.type"
+            message = "a message needs a 'type'"
+        else:
+            code = ErrorCode.INVALID
+        raise ProtocolError(code, message, path, id) from None
+    except msgspec.DecodeError as error:
+        raise ProtocolError(ErrorCode.BAD_JSON, f"not valid JSON: {error}", "$") from None
+
+
+_CLIENT_TAGS: tuple[str, ...] = tuple(
+    str(kind.__struct_config__.tag) for kind in (Hello, Attack, Action, OddsRequest, Allocate, Ping)
+)
+
+
+def protocol_schema() -> dict[str, Any]:
+    """JSON Schema of every message in both directions (served at ``GET /schema``)."""
+    (client, server), components = msgspec.json.schema_components(
+        [ClientMessage, ServerMessage], ref_template="#/$defs/{name}"
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Volley bridge protocol",
+        "protocol_version": PROTOCOL_VERSION,
+        "client_message": client,
+        "server_message": server,
+        "$defs": components,
+    }

@@ -1,0 +1,198 @@
+"""The bridge's referee: answers each request once, writes it down, and repeats itself on retries.
+
+For every ``attack``, ``action`` and ``allocate`` the referee
+
+1. returns the journaled reply, byte for byte, if the id was already resolved (in any session);
+2. waits for the first copy if the same id is being resolved right now (a retry racing the original);
+3. otherwise checks the server's limits, decodes, draws a seed, resolves, journals (fsync) and only
+   then hands back the reply bytes.
+
+Nothing here knows a game system; mechanics live in ``rules``. Errors are ``ProtocolError``s that the
+connection turns into ``error`` messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+
+import rules
+from bridge.journal import Entry, Journal, JournalError
+from bridge.ledger import Ledger
+from bridge.protocol import (
+    Action,
+    Allocate,
+    Attack,
+    Error,
+    ErrorCode,
+    OddsReply,
+    OddsRequest,
+    ProtocolError,
+    encode,
+)
+from bridge.resolution import SeedSource, check_limits, decode, dice_for, reply_for, resolve, under
+
+__all__ = ["Referee"]
+
+log = logging.getLogger("volley.bridge")
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class Referee:
+    def __init__(
+        self, journal: Journal, ledger: Ledger, *, allow_scripted_dice: bool, seeds: SeedSource
+    ) -> None:
+        self.journal = journal
+        self.ledger = ledger
+        self.allow_scripted_dice = allow_scripted_dice
+        self.seeds = seeds
+        self.resolved = 0
+        self.retries = 0
+        self._in_flight: dict[str, asyncio.Future[bytes]] = {}
+        self._claimed: set[str] = set()
+
+    async def answer(self, message: Attack | Action | Allocate | OddsRequest) -> bytes:
+        """The reply frame for one request; never raises for a bad request (it becomes an ``error``)."""
+        try:
+            match message:
+                case OddsRequest():
+                    return self._odds(message)
+                case Attack() | Action() | Allocate():
+                    return await self._once(message)
+        except ProtocolError as error:
+            return encode(Error(id=error.id, code=error.code, message=error.message, path=error.path))
+        except Exception:  # a bug in a rules system must not take the connection down
+            log.exception("request %s failed", message.id)
+            return encode(
+                Error(id=message.id, code=ErrorCode.INTERNAL, message="internal error; see the server log")
+            )
+
+    def _odds(self, message: OddsRequest) -> bytes:
+        check_limits(message.request, allow_scripted_dice=True, id=message.id)
+        request = decode(message.request, id=message.id)
+        try:
+            odds = rules.odds(request)
+        except rules.RuleError as error:
+            raise ProtocolError(
+                ErrorCode.RULE, error.message, under("$.request", error.path), message.id
+            ) from None
+        return encode(OddsReply(id=message.id, odds=odds))
+
+    async def _once(self, message: Attack | Action | Allocate) -> bytes:
+        """Idempotency: one resolution per id, whoever asks and however often."""
+        done = self.ledger.replies.get(message.id)
+        if done is not None:
+            self.retries += 1
+            return done
+        running = self._in_flight.get(message.id)
+        if running is not None:
+            self.retries += 1
+            return await asyncio.shield(running)
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._in_flight[message.id] = future
+        try:
+            if isinstance(message, Allocate):
+                reply = await self._allocate(message)
+            else:
+                reply = await self._resolve(message)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except Exception as error:
+            # A refusal is not remembered: the same id may be sent again, corrected.
+            future.set_exception(error)
+            future.exception()  # mark it retrieved; a racing retry still gets it through shield
+            raise
+        else:
+            future.set_result(reply)
+            return reply
+        finally:
+            del self._in_flight[message.id]
+
+    async def _resolve(self, message: Attack | Action) -> bytes:
+        check_limits(message.request, allow_scripted_dice=self.allow_scripted_dice, id=message.id)
+        request = decode(message.request, id=message.id)
+        scripted = getattr(request, "dice", None)
+        seed = None if scripted is not None else self.seeds.draw()
+        result = resolve(request, dice_for(request, seed), id=message.id)
+        return await self._record(
+            message, message.request, result=result, seed=seed, dice=scripted, pending_id=None
+        )
+
+    async def _allocate(self, message: Allocate) -> bytes:
+        """Second step of a two-step attack: same request, same seed, now with the allocation."""
+        pending_id = message.pending_id
+        pending = self.ledger.pending.get(pending_id)
+        if pending is None or pending_id in self._claimed:
+            if pending_id in self.ledger.allocated or pending_id in self._claimed:
+                settled = self.ledger.allocated.get(pending_id, "another request in flight")
+                raise ProtocolError(
+                    ErrorCode.ALREADY_ALLOCATED,
+                    f"attack {pending_id!r} was already allocated (by {settled!r})",
+                    "$.pending_id",
+                    message.id,
+                )
+            raise ProtocolError(
+                ErrorCode.UNKNOWN_PENDING,
+                f"no pending attack with id {pending_id!r}",
+                "$.pending_id",
+                message.id,
+            )
+        self._claimed.add(pending_id)
+        try:
+            request_json: dict[str, Any] = {**pending.request, "allocation": message.allocation}
+            keep: tuple[str, ...] = ("$.allocation",)
+            if message.dice is not None:
+                if not self.allow_scripted_dice:
+                    check_limits({"dice": message.dice}, allow_scripted_dice=False, id=message.id)
+                request_json["dice"] = message.dice
+                keep = ("$.allocation", "$.dice")
+            request = decode(request_json, id=message.id, keep=keep)
+            scripted = getattr(request, "dice", None)
+            seed = None if scripted is not None else pending.seed
+            result = resolve(request, dice_for(request, seed), id=message.id, keep=keep)
+            return await self._record(
+                message, request_json, result=result, seed=seed, dice=scripted, pending_id=pending_id
+            )
+        finally:
+            self._claimed.discard(pending_id)
+
+    async def _record(
+        self,
+        message: Attack | Action | Allocate,
+        request_json: dict[str, Any],
+        *,
+        result: Any,
+        seed: int | None,
+        dice: list[int] | None,
+        pending_id: str | None,
+    ) -> bytes:
+        """Journal first, then remember, then answer: an acknowledged result is always on disk."""
+        outcome, reply = reply_for(message.id, request_json, result)
+        kind = type(message).__struct_config__.tag
+        entry = Entry(
+            id=message.id,
+            type=str(kind),
+            at=_now(),
+            outcome=outcome,
+            request=request_json,
+            seed=seed,
+            dice=list(dice) if dice is not None else None,
+            pending_id=pending_id,
+            reply=msgspec.Raw(reply),
+        )
+        try:
+            await self.journal.append(entry)
+        except JournalError as error:
+            log.error("%s", error)
+            raise ProtocolError(ErrorCode.JOURNAL_FAILED, str(error), None, message.id) from None
+        self.ledger.record(entry)
+        self.resolved += 1
+        return reply

@@ -1,0 +1,246 @@
+"""Replay: re-resolve a recorded session and check every outcome comes out as it did at the table.
+
+Each journal line holds the request, the seed (or scripted dice) and the reply that was sent. Locally,
+the request is resolved again with the same dice through the same code path as the server
+(``bridge.resolution``), and the two replies are compared field by field. ``--against`` does the same
+over the wire: each request is sent to a running bridge with its recorded faces as scripted dice
+(the server must allow them) under a fresh id, and the answer is compared with the record.
+
+A rules change that alters an old outcome therefore shows up as a difference, with its JSON path.
+"""
+
+from __future__ import annotations
+
+import sys
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+import msgspec
+
+import rules
+from bridge.journal import Entry, read_session
+from bridge.protocol import ProtocolError
+from bridge.resolution import decode, dice_for, reply_for, resolve
+
+__all__ = [
+    "Difference",
+    "Mismatch",
+    "ProgressBar",
+    "ReplayReport",
+    "differences",
+    "print_report",
+    "replay_against",
+    "replay_entry",
+    "replay_session",
+]
+
+
+@dataclass(frozen=True)
+class Difference:
+    path: str
+    recorded: Any
+    replayed: Any
+
+    def __str__(self) -> str:
+        return f"{self.path}: recorded {_show(self.recorded)}, replayed {_show(self.replayed)}"
+
+
+_MISSING = object()
+
+
+def _show(value: Any) -> str:
+    if value is _MISSING:
+        return "(absent)"
+    text = msgspec.json.encode(value).decode()
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def differences(recorded: Any, replayed: Any, path: str = "$") -> list[Difference]:
+    """Every leaf where two decoded JSON values differ, in document order."""
+    if isinstance(recorded, dict) and isinstance(replayed, dict):
+        found: list[Difference] = []
+        for key in list(recorded) + [k for k in replayed if k not in recorded]:
+            found.extend(
+                differences(recorded.get(key, _MISSING), replayed.get(key, _MISSING), f"{path}.{key}")
+            )
+        return found
+    if isinstance(recorded, list) and isinstance(replayed, list):
+        found = []
+        for index in range(max(len(recorded), len(replayed))):
+            left = recorded[index] if index < len(recorded) else _MISSING
+            right = replayed[index] if index < len(replayed) else _MISSING
+            found.extend(differences(left, right, f"{path}[{index}]"))
+        return found
+    if recorded is replayed or (type(recorded) is type(replayed) and recorded == replayed):
+        return []
+    return [Difference(path, recorded, replayed)]
+
+
+@dataclass
+class Mismatch:
+    entry: Entry
+    differences: list[Difference]
+    error: str | None = None
+
+
+@dataclass
+class ReplayReport:
+    session: str
+    total: int = 0
+    matched: int = 0
+    mismatches: list[Mismatch] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.total > 0 and not self.mismatches and not self.problems
+
+
+class ProgressBar:
+    """A one-line bar on stderr for long logs (only on a terminal, unless forced)."""
+
+    WIDTH = 30
+
+    def __init__(self, total: int, *, enabled: bool, stream: TextIO | None = None) -> None:
+        self.total = total
+        self.enabled = enabled and total > 0
+        self.stream = stream or sys.stderr
+        self.done = 0
+
+    def advance(self) -> None:
+        self.done += 1
+        if self.enabled and (self.done == self.total or self.done % max(1, self.total // 100) == 0):
+            filled = self.WIDTH * self.done // self.total
+            bar = "#" * filled + "." * (self.WIDTH - filled)
+            self.stream.write(f"\rreplay [{bar}] {self.done}/{self.total}")
+            if self.done == self.total:
+                self.stream.write("\n")
+            self.stream.flush()
+
+
+def replay_entry(entry: Entry) -> bytes:
+    """Resolve a journaled request again with its journaled dice; the reply bytes it gives now."""
+    request = decode(entry.request, id=entry.id)
+    result = resolve(request, dice_for(request, entry.seed), id=entry.id)
+    return reply_for(entry.id, entry.request, result)[1]
+
+
+def _compare(report: ReplayReport, entry: Entry, replayed: Any, error: str | None) -> None:
+    report.total += 1
+    if error is not None:
+        report.mismatches.append(Mismatch(entry, [], error))
+        return
+    found = differences(msgspec.json.decode(entry.reply), replayed)
+    if found:
+        report.mismatches.append(Mismatch(entry, found))
+    else:
+        report.matched += 1
+
+
+def replay_session(path: Path, *, progress: bool = False) -> ReplayReport:
+    log = read_session(path)
+    report = ReplayReport(session=log.name, problems=list(log.problems))
+    if log.header is None:
+        report.problems.append(f"{path.name}: no header line; not a Volley session journal")
+    bar = ProgressBar(len(log.entries), enabled=progress)
+    for entry in log.entries:
+        try:
+            replayed: Any = msgspec.json.decode(replay_entry(entry))
+            error = None
+        except ProtocolError as refused:
+            replayed, error = None, f"now refused: {refused.code} at {refused.path}: {refused.message}"
+        except rules.RuleError as refused:
+            replayed, error = None, f"now refused: {refused.path}: {refused.message}"
+        _compare(report, entry, replayed, error)
+        bar.advance()
+    return report
+
+
+def _recorded_faces(entry: Entry) -> list[int]:
+    reply = msgspec.json.decode(entry.reply)
+    result = reply.get("result") if isinstance(reply, dict) else None
+    rolls = result.get("rolls", []) if isinstance(result, dict) else []
+    return [int(roll["face"]) for roll in rolls]
+
+
+def _wire_message(entry: Entry, prefix: str) -> dict[str, Any]:
+    """The request as it would be sent again, under a fresh id, with its recorded faces scripted."""
+    faces = _recorded_faces(entry)
+    if entry.type == "allocate":
+        return {
+            "type": "allocate",
+            "id": prefix + entry.id,
+            "pending_id": prefix + (entry.pending_id or ""),
+            "allocation": entry.request.get("allocation"),
+            "dice": faces,
+        }
+    return {"type": entry.type, "id": prefix + entry.id, "request": {**entry.request, "dice": faces}}
+
+
+async def replay_against(path: Path, url: str, token: str, *, progress: bool = False) -> ReplayReport:
+    """Replay every entry of ``path`` through a running bridge at ``url`` (it needs scripted dice on)."""
+    from websockets.asyncio.client import connect
+
+    log = read_session(path)
+    report = ReplayReport(session=log.name, problems=list(log.problems))
+    prefix = f"replay-{uuid.uuid4().hex[:12]}-"
+    bar = ProgressBar(len(log.entries), enabled=progress)
+    async with connect(url, max_size=2**22) as socket:
+        await socket.send(msgspec.json.encode({"type": "hello", "token": token, "client": "volley replay"}))
+        welcome = msgspec.json.decode(await socket.recv())
+        if welcome.get("type") != "welcome":
+            report.problems.append(f"the server refused us: {welcome.get('message')}")
+            return report
+        if not welcome.get("scripted_dice"):
+            report.problems.append(
+                "the server does not allow scripted dice; start it with --allow-scripted-dice"
+            )
+            return report
+        for entry in log.entries:
+            await socket.send(msgspec.json.encode(_wire_message(entry, prefix)))
+            reply = msgspec.json.decode(await socket.recv())
+            if isinstance(reply, dict) and reply.get("type") == "error":
+                _compare(report, entry, None, f"server error {reply.get('code')}: {reply.get('message')}")
+            else:
+                if isinstance(reply, dict):
+                    reply["id"] = entry.id
+                _compare(report, entry, reply, None)
+            bar.advance()
+    return report
+
+
+def print_report(report: ReplayReport, out: TextIO, *, max_differences: int = 10) -> None:
+    """Summary line, then the first differences field by field."""
+    for problem in report.problems:
+        print(f"problem: {problem}", file=out)
+    verdict = "all match" if report.ok else f"{len(report.mismatches)} differ"
+    print(
+        f"{report.session}: {report.matched}/{report.total} requests replayed identically ({verdict})",
+        file=out,
+    )
+    shown = 0
+    for mismatch in report.mismatches:
+        if shown >= max_differences:
+            print(f"... and more ({len(report.mismatches)} requests differ in all)", file=out)
+            break
+        entry = mismatch.entry
+        print(f"request {entry.id!r} ({entry.type}, {_system_action(entry)}):", file=out)
+        if mismatch.error is not None:
+            print(f"  {mismatch.error}", file=out)
+            shown += 1
+        for difference in _first(mismatch.differences, max_differences - shown):
+            print(f"  {difference}", file=out)
+            shown += 1
+
+
+def _first(items: Iterable[Difference], count: int) -> list[Difference]:
+    return list(items)[: max(count, 1)]
+
+
+def _system_action(entry: Entry) -> str:
+    system = entry.request.get("system", "?")
+    action = entry.request.get("action", "default action")
+    return f"{system}/{action}"

@@ -1,0 +1,119 @@
+"""From a client's JSON request to the reply bytes: the one path both the server and replay take.
+
+The bridge knows no game mechanics. It checks the limits that protect the server (target count,
+scripted dice), hands the request to ``rules``, and wraps the result in a reply with a chat card.
+Replay calls the same functions, so a recorded reply and a re-resolved one are built identically.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+import rules
+from bridge.card import build_card
+from bridge.protocol import MAX_TARGETS, ErrorCode, Pending, ProtocolError, ResultReply, encode
+from rules.dice import Dice
+
+__all__ = ["SeedSource", "check_limits", "decode", "dice_for", "is_pending", "reply_for", "resolve", "under"]
+
+
+class SeedSource:
+    """A fresh unpredictable seed per request, or ``base, base+1, ...`` when recording replays."""
+
+    def __init__(self, base: int | None = None) -> None:
+        self._next = base
+
+    @property
+    def deterministic(self) -> bool:
+        return self._next is not None
+
+    def draw(self) -> int:
+        if self._next is None:
+            return secrets.randbits(63)
+        seed = self._next
+        self._next += 1
+        return seed
+
+
+def under(prefix: str, path: str, keep: tuple[str, ...] = ()) -> str:
+    """Re-root a JSON path from the rules request into the message (``$.x`` -> ``$.request.x``).
+
+    Paths under a ``keep`` root already point into the message (an ``allocate``'s ``$.allocation``).
+    """
+    for root in keep:
+        if path == root or path.startswith((root + ".", root + "[")):
+            return path
+    if path == "$":
+        return prefix
+    if path.startswith("$"):
+        return prefix + path[1:]
+    return path
+
+
+def check_limits(request: Mapping[str, Any], *, allow_scripted_dice: bool, id: str | None) -> None:
+    """Refuse what the server will not do, before the rules see the request."""
+    targets = request.get("targets")
+    if isinstance(targets, list) and len(targets) > MAX_TARGETS:
+        raise ProtocolError(
+            ErrorCode.TOO_MANY_TARGETS,
+            f"{len(targets)} targets > {MAX_TARGETS}, the most one request may name",
+            "$.request.targets",
+            id,
+        )
+    if request.get("dice") is not None and not allow_scripted_dice:
+        raise ProtocolError(
+            ErrorCode.SCRIPTED_DICE_REFUSED,
+            "scripted dice are refused: this server rolls its own (start it with --allow-scripted-dice "
+            "for tests and replays)",
+            "$.request.dice",
+            id,
+        )
+
+
+def decode(request: Mapping[str, Any], *, id: str | None, keep: tuple[str, ...] = ()) -> Any:
+    """``rules.decode_request`` with its error paths pointing into the client's message."""
+    try:
+        return rules.decode_request(request)
+    except rules.RuleError as error:
+        raise ProtocolError(_code(error), error.message, under("$.request", error.path, keep), id) from None
+
+
+def _code(error: rules.RuleError) -> str:
+    return {"json": ErrorCode.BAD_JSON, "invalid": ErrorCode.INVALID, "dice": ErrorCode.DICE}.get(
+        error.code, ErrorCode.RULE
+    )
+
+
+def dice_for(decoded: Any, seed: int | None) -> Dice:
+    """Scripted dice when the request carries them, otherwise seeded dice."""
+    return rules.dice_for(decoded, seed if seed is not None else 0)
+
+
+def resolve(decoded: Any, dice: Dice, *, id: str | None, keep: tuple[str, ...] = ()) -> Any:
+    """``rules.resolve``; a rule the request breaks becomes a ``ProtocolError`` with a message path."""
+    try:
+        return rules.resolve(decoded, dice)
+    except rules.RuleError as error:
+        raise ProtocolError(_code(error), error.message, under("$.request", error.path, keep), id) from None
+
+
+def is_pending(result: Any) -> bool:
+    """A two-step attack's first step: the pool is rolled and allocation deferred (generic check)."""
+    return getattr(result, "pending", None) is not None
+
+
+def reply_for(id: str, request: Mapping[str, Any], result: Any) -> tuple[str, bytes]:
+    """(outcome, bytes) of the reply to a resolved request: ``result``, or ``pending`` if deferred."""
+    system = rules.SYSTEMS.get(str(getattr(result, "system", "")))
+    card = build_card(
+        request,
+        result,
+        system_title=system.title if system else str(getattr(result, "system", "")),
+        default_action=system.default_action if system else "",
+    )
+    if is_pending(result):
+        return "pending", encode(Pending(id=id, pending=result.pending, card=card, result=result))
+    updates = list(getattr(result, "updates", None) or [])
+    return "result", encode(ResultReply(id=id, result=result, card=card, updates=updates))
