@@ -8,55 +8,13 @@ reading Volley chose where the seed is silent.
 
 from __future__ import annotations
 
-from rules.d100.attack import resolve_attack
+from rules.d100.actions import resolve
 from rules.d100.chances import d100_odds
-from rules.d100.morale import enter_melee, resolve_recover, resolve_suppression_test
-from rules.d100.overwatch import resolve_overwatch_fire, set_overwatch
-from rules.d100.requests import (
-    Attack,
-    Brace,
-    D100Request,
-    EnterMelee,
-    Overwatch,
-    OverwatchFire,
-    Recover,
-    RecoverAmmo,
-    Reload,
-    SuppressionTestRequest,
-    Unjam,
-)
+from rules.d100.requests import D100Request
 from rules.d100.results import D100Result
-from rules.d100.upkeep import brace, recover_ammo, reload, unjam
-from rules.dice import Dice
 from rules.system import RuleSystem
 
-__all__ = ["SYSTEM", "resolve"]
-
-
-def resolve(request: D100Request, dice: Dice) -> D100Result:
-    """Dispatch one decoded request to its action."""
-    match request:
-        case Attack():
-            return resolve_attack(request, dice)
-        case OverwatchFire():
-            return resolve_overwatch_fire(request, dice)
-        case Overwatch():
-            return set_overwatch(request)
-        case Reload():
-            return reload(request, dice)
-        case Unjam():
-            return unjam(request, dice)
-        case RecoverAmmo():
-            return recover_ammo(request, dice)
-        case Brace():
-            return brace(request, dice)
-        case SuppressionTestRequest():
-            return resolve_suppression_test(request, dice)
-        case Recover():
-            return resolve_recover(request, dice)
-        case EnterMelee():
-            return enter_melee(request, dice)
-    raise TypeError(f"not a d100 request: {type(request).__name__}")
+__all__ = ["SYSTEM", "D100Request", "D100Result", "resolve"]
 
 
 SYSTEM = RuleSystem(

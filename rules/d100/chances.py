@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from math import comb
 
+from rules.d100.actions import resolve
 from rules.d100.attack import plan_attack
 from rules.d100.checks import judge
 from rules.d100.morale import recovery_target, suppression_tests
 from rules.d100.overwatch import plan_overwatch
-from rules.d100.plan import FirePlan, check_weapon
+from rules.d100.plan import FirePlan, check_modifier, check_target
 from rules.d100.requests import (
     Attack,
     D100Request,
@@ -29,8 +30,9 @@ from rules.d100.requests import (
 from rules.d100.results import D100Odds, D100TargetOdds
 from rules.d100.salvo import attack_outcome
 from rules.d100.suppression import SuppressionTest, fail_chance, pass_chance
-from rules.d100.tables import RECOVER_AMMO_MODIFIER, UNJAM_MODIFIER
+from rules.d100.upkeep import ammo_recovery_target, unjam_target
 from rules.d100.volley import allocate
+from rules.dice import ScriptedDice
 from rules.errors import RuleError
 from rules.odds import Dist, hits_list, mixture
 
@@ -118,6 +120,11 @@ def _suppression_odds(request: SuppressionTestRequest) -> D100Odds:
 
 
 def _recover_odds(request: Recover) -> D100Odds:
+    if not request.targets:
+        raise RuleError("$.targets", "name at least one character")
+    check_modifier(request.modifier)
+    for index, target in enumerate(request.targets):
+        check_target(target, f"$.targets[{index}]")
     out = []
     for index, target in enumerate(request.targets):
         number = recovery_target(request, index)
@@ -125,8 +132,6 @@ def _recover_odds(request: Recover) -> D100Odds:
         if not target.suppressed:
             stays = 0.0
         out.append(D100TargetOdds(id=target.id, hits=[1.0], suppressed=stays, prone=float(target.prone)))
-    if not out:
-        raise RuleError("$.targets", "name at least one character")
     return D100Odds(targets=out)
 
 
@@ -144,14 +149,11 @@ def d100_odds(request: D100Request) -> D100Odds:
             targets = [D100TargetOdds(id=t.id, hits=[1.0], prone=float(t.prone)) for t in request.targets]
             return D100Odds(targets=targets)
         case Unjam():
-            check_weapon(request.weapon)
-            if not request.weapon.jammed:
-                raise RuleError("$.weapon.jammed", "the weapon is not jammed")
-            stays = 1.0 - pass_chance(request.skill + UNJAM_MODIFIER + request.modifier)
+            stays = 1.0 - pass_chance(unjam_target(request))
             return D100Odds(targets=[], jam=stays, success=1.0 - stays)
         case RecoverAmmo():
-            check_weapon(request.weapon)
-            passed = pass_chance(request.skill + RECOVER_AMMO_MODIFIER + request.modifier)
+            passed = pass_chance(ammo_recovery_target(request))
             return D100Odds(targets=[], jam=float(request.weapon.jammed), success=passed)
-    weapon = getattr(request, "weapon", None)
-    return D100Odds(targets=[], jam=float(weapon.jammed) if weapon is not None else 0.0)
+    # The rest roll no dice: resolving them is exact, and checks them exactly as a roll would.
+    result = resolve(request, ScriptedDice([]))
+    return D100Odds(targets=[], jam=float(result.weapon.jammed) if result.weapon is not None else 0.0)

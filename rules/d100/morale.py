@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.d100.checks import describe, roll_test
-from rules.d100.plan import check_target
+from rules.d100.plan import check_modifier, check_target
 from rules.d100.requests import EnterMelee, Recover, SuppressionTestRequest, Target
 from rules.d100.results import D100Result, D100Target, Suppression
 from rules.d100.suppression import SuppressionTest, aftermath
@@ -40,6 +40,7 @@ def _checked(targets: list[Target]) -> None:
 
 def suppression_tests(request: SuppressionTestRequest) -> list[SuppressionTest]:
     _checked(request.targets)
+    check_modifier(request.modifier)
     tests = [SuppressionTest(t, request.modifier, f"$.targets[{i}]") for i, t in enumerate(request.targets)]
     for test in tests:
         test.check()
@@ -79,6 +80,7 @@ def recovery_target(request: Recover, index: int) -> int | None:
 
 def resolve_recover(request: Recover, dice: Dice) -> D100Result:
     _checked(request.targets)
+    check_modifier(request.modifier)
     numbers = [recovery_target(request, i) for i in range(len(request.targets))]
     log: list[str] = []
     after: list[D100Target] = []

@@ -29,7 +29,18 @@ from rules.d100.tables import (
 )
 from rules.errors import RuleError
 
-__all__ = ["FirePlan", "check_target", "check_weapon", "keeps_brace", "plan_fire"]
+#: Characteristics, skills and summed modifiers beyond this are typing mistakes, not heroes.
+CHARACTERISTIC_MAX = 200
+
+__all__ = [
+    "CHARACTERISTIC_MAX",
+    "FirePlan",
+    "check_modifier",
+    "check_target",
+    "check_weapon",
+    "keeps_brace",
+    "plan_fire",
+]
 
 
 @dataclass(frozen=True)
@@ -87,13 +98,25 @@ def check_weapon(weapon: Weapon) -> None:
 
 
 def _check_attacker(attacker: Attacker) -> None:
-    if not 0 <= attacker.bs <= 200:
-        raise RuleError("$.attacker.bs", f"BS {attacker.bs} is outside 0..200", code="invalid")
+    if not 0 <= attacker.bs <= CHARACTERISTIC_MAX:
+        raise RuleError(
+            "$.attacker.bs", f"BS {attacker.bs} is outside 0..{CHARACTERISTIC_MAX}", code="invalid"
+        )
+
+
+def check_modifier(modifier: int, path: str = "$.modifier") -> None:
+    if abs(modifier) > CHARACTERISTIC_MAX:
+        raise RuleError(
+            path, f"a modifier of {modifier:+d} is beyond +/-{CHARACTERISTIC_MAX}", code="invalid"
+        )
 
 
 def check_target(target: Target, path: str) -> None:
-    if target.wp is not None and not 0 <= target.wp <= 200:
-        raise RuleError(f"{path}.wp", f"WP {target.wp} is outside 0..200", code="invalid")
+    for name, value in (("wp", target.wp), ("dodge", target.dodge)):
+        if value is not None and not 0 <= value <= CHARACTERISTIC_MAX:
+            raise RuleError(
+                f"{path}.{name}", f"{name} {value} is outside 0..{CHARACTERISTIC_MAX}", code="invalid"
+            )
     if target.share < 0:
         raise RuleError(f"{path}.share", "a share of hits cannot be negative", code="invalid")
     if target.cover_ap < 0:
@@ -130,6 +153,7 @@ def plan_fire(
 ) -> FirePlan:
     """Validate an attack and fix everything the dice will not decide."""
     _check_attacker(attacker)
+    check_modifier(modifier)
     check_weapon(weapon)
     if not targets:
         raise RuleError("$.targets", "an attack needs at least one target")

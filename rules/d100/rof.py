@@ -10,9 +10,11 @@ from dataclasses import dataclass
 
 from rules.errors import RuleError
 
-__all__ = ["POSITION_NAMES", "RateOfFire", "parse_rof"]
+__all__ = ["MAX_ROF", "POSITION_NAMES", "RateOfFire", "parse_rof"]
 
 _DASHES = {"-", "\u2013", "\u2014", "\u2212"}
+#: No weapon of the family fires more per attack; larger numbers are typing mistakes.
+MAX_ROF = 100
 #: What each position is called in an error message.
 POSITION_NAMES = ("single-shot", "short-burst", "long-burst")
 
@@ -54,8 +56,8 @@ def parse_rof(text: str, path: str = "$.weapon.rof") -> RateOfFire:
     for name, part in zip(POSITION_NAMES[1:], bursts, strict=True):
         if part in _DASHES:
             values.append(None)
-        elif part.isdigit() and int(part) > 0:
+        elif part.isdigit() and 0 < int(part) <= MAX_ROF:
             values.append(int(part))
         else:
-            raise RuleError(path, f"RoF {text!r}: the {name} position must be a positive number or a dash")
+            raise RuleError(path, f"RoF {text!r}: the {name} position must be 1..{MAX_ROF} or a dash")
     return RateOfFire(single=single, short=values[0], long=values[1], text=text)

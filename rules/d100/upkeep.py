@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from rules.d100.checks import describe, roll_test
-from rules.d100.plan import check_weapon
+from rules.d100.plan import CHARACTERISTIC_MAX, check_modifier, check_weapon
 from rules.d100.requests import Brace, RecoverAmmo, Reload, Unjam, Weapon
 from rules.d100.results import D100Result, D100Weapon
 from rules.d100.tables import RECOVER_AMMO_MODIFIER, UNJAM_MODIFIER
@@ -18,7 +18,7 @@ from rules.d100.updates import token_update, weapon_changes
 from rules.dice import Dice
 from rules.errors import RuleError
 
-__all__ = ["brace", "recover_ammo", "reload", "unjam"]
+__all__ = ["ammo_recovery_target", "brace", "recover_ammo", "reload", "unjam", "unjam_target"]
 
 
 def _state(weapon: Weapon, **changes: object) -> D100Weapon:
@@ -47,9 +47,10 @@ def _result(
     )
 
 
-def _check_skill(skill: int) -> None:
-    if not 0 <= skill <= 200:
-        raise RuleError("$.skill", f"skill {skill} is outside 0..200", code="invalid")
+def _check_skill(skill: int, modifier: int) -> None:
+    if not 0 <= skill <= CHARACTERISTIC_MAX:
+        raise RuleError("$.skill", f"skill {skill} is outside 0..{CHARACTERISTIC_MAX}", code="invalid")
+    check_modifier(modifier)
 
 
 def reload(request: Reload, dice: Dice) -> D100Result:
@@ -69,13 +70,18 @@ def reload(request: Reload, dice: Dice) -> D100Result:
     return _result("reload", request.attacker.id, weapon, after, log, spent=0)
 
 
+def unjam_target(request: Unjam) -> int:
+    """Validate a jam-clearing attempt and give its target number."""
+    check_weapon(request.weapon)
+    _check_skill(request.skill, request.modifier)
+    if not request.weapon.jammed:
+        raise RuleError("$.weapon.jammed", "the weapon is not jammed")
+    return request.skill + UNJAM_MODIFIER + request.modifier
+
+
 def unjam(request: Unjam, dice: Dice) -> D100Result:
     weapon = request.weapon
-    check_weapon(weapon)
-    _check_skill(request.skill)
-    if not weapon.jammed:
-        raise RuleError("$.weapon.jammed", "the weapon is not jammed")
-    record = roll_test(dice, request.skill + UNJAM_MODIFIER + request.modifier, "clearing the jam")
+    record = roll_test(dice, unjam_target(request), "clearing the jam")
     log = [describe(record, "clear jam (Tech-Use / Trade (Weaponsmith) +0, full action)")]
     log.append("jam cleared" if record.success else "still jammed")
     after = _state(weapon, jammed=not record.success)
@@ -84,15 +90,18 @@ def unjam(request: Unjam, dice: Dice) -> D100Result:
     return result
 
 
+def ammo_recovery_target(request: RecoverAmmo) -> int:
+    """Validate an attempt to win back spoiled rounds and give its target number."""
+    check_weapon(request.weapon)
+    _check_skill(request.skill, request.modifier)
+    if request.weapon.spoiled == 0:
+        raise RuleError("$.weapon.spoiled", "no spoiled rounds to recover")
+    return request.skill + RECOVER_AMMO_MODIFIER + request.modifier
+
+
 def recover_ammo(request: RecoverAmmo, dice: Dice) -> D100Result:
     weapon = request.weapon
-    check_weapon(weapon)
-    _check_skill(request.skill)
-    if weapon.spoiled == 0:
-        raise RuleError("$.weapon.spoiled", "no spoiled rounds to recover")
-    record = roll_test(
-        dice, request.skill + RECOVER_AMMO_MODIFIER + request.modifier, "recovering spoiled rounds"
-    )
+    record = roll_test(dice, ammo_recovery_target(request), "recovering spoiled rounds")
     log = [describe(record, "recover rounds (Trade (Weaponsmith) +10)")]
     if not record.success:
         log.append(f"{weapon.spoiled} rounds stay spoiled")
