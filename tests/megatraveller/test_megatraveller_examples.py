@@ -1,0 +1,73 @@
+"""The RCS worked examples, to the number: scripted dice in, the book's rolls and hits out."""
+
+from __future__ import annotations
+
+from megatraveller_helpers import honjo, jong_wu, roll, to_hit
+
+# Honjo's autorifle holds 20: any 3D+20 empties it. The faces for the rounds roll are therefore
+# arbitrary; then 1D-1 lost (5 -> 4), then clusters 3, 6, 6, 1.
+HONJO_POOL = [1, 1, 1, 5, 3, 6, 6, 1]
+# To-hit rolls as the example gives them: main bird 5, 11, 6; second bird 7, 7, 4; the ally 8.
+HONJO_TO_HIT = to_hit(5, 11, 6, 7, 7, 4, 8)
+
+
+def test_jong_wu_fast_draw_rapid_fire_at_three_guards() -> None:
+    # 1D+2 bullets = 4 (a 2 on the die); to-hit 8 and 12 at the first guard, 3 and 9 at the others.
+    result = roll(jong_wu(dice=[2, *to_hit(8, 12, 3, 9)]))
+
+    assert result.pool is not None and result.pool.bullets == 4
+    assert result.allocation == [2, 1, 1]
+    first, left, right = result.targets
+    # Difficult 11+ after the rapid-fire shift; DMs +5 skill, +2 Dex, -2 Fast Draw, -3 three targets:
+    # a net 9+, and 8+ on the first guard's first roll thanks to the +1 bullet DM.
+    assert first.needed == 11 and first.dm == 2
+    assert first.needed - first.dm == 9
+    assert [r.roll for r in first.to_hit] == [8, 12]
+    assert [r.needed - r.dm for r in first.to_hit] == [8, 9]
+    assert [r.hit for r in first.to_hit] == [True, True]
+    assert (first.hits, left.hits, right.hits) == (2, 0, 1)
+    assert [r.roll for r in left.to_hit] == [3] and [r.roll for r in right.to_hit] == [9]
+    # Exactly the four bullets leave the magazine; the pistol is out, still on single, locked on g2.
+    assert result.weapon is not None and (result.weapon.loaded, result.weapon.fired) == (11, 4)
+    assert (result.readiness, result.selector, result.target) == ("ready", "single", "g2")
+    assert result.updates[0].token == "jw"
+    assert result.updates[0].state == {"readiness": "ready", "selector": "single", "target": "g2", "weapon.loaded": 11}
+    assert not any(t.exceptional for t in result.targets)
+
+
+def test_honjo_boram_automatic_fire_with_an_ally_in_the_danger_space() -> None:
+    # Boram's split: clusters 0 and 1 (3 + 6) at the main bird, cluster 2 (6) at the second, 3 (1) at the ally.
+    result = roll(honjo(allocation=[[0, 1], [2], [3]], dice=HONJO_POOL + HONJO_TO_HIT))
+
+    assert result.pool is not None
+    assert (result.pool.rounds, result.pool.lost, result.pool.clusters) == (20, 4, [3, 6, 6, 1])
+    main, second, ally = result.targets
+    assert (main.bullets, second.bullets, ally.bullets) == (9, 6, 1)
+    # Every roll against Difficult 11+ with the DMs the example lists: +10, +6, +4; +7, +4, +3; +2.
+    assert {main.needed, second.needed, ally.needed} == {11}
+    assert [r.dm for r in main.to_hit] == [10, 6, 4]
+    assert [r.bullet_dm for r in main.to_hit] == [8, 4, 2]
+    assert [r.total for r in main.to_hit] == [15, 17, 10]
+    assert [r.dm for r in second.to_hit] == [7, 4, 3]
+    assert [r.total for r in second.to_hit] == [14, 11, 7]
+    assert [r.dm for r in ally.to_hit] == [2] and ally.to_hit[0].total == 10
+    assert (main.hits, second.hits, ally.hits) == (2, 2, 0)
+    assert ally.bystander
+    assert result.weapon is not None and result.weapon.loaded == 0
+    assert (result.selector, result.target) == ("auto", "bird1")
+
+
+def test_honjo_default_split_is_the_one_boram_chose() -> None:
+    result = roll(honjo(dice=HONJO_POOL + HONJO_TO_HIT))
+    assert result.allocation == [[1, 0], [2], [3]]
+    assert [t.bullets for t in result.targets] == [9, 6, 1]
+    assert [t.hits for t in result.targets] == [2, 2, 0]
+
+
+def test_the_log_reads_like_the_example() -> None:
+    result = roll(jong_wu(dice=[2, *to_hit(8, 12, 3, 9)]))
+    text = "\n".join(result.log)
+    assert "bullets 1D+2 = 4" in text
+    assert "split 2/1/1 over 3 target(s): -3 DM" in text
+    assert "to-hit 2D = 8 +3 (bullet DM +1) = 11 vs 11+: hit" in text
+    assert len(result.rolls) == 9  # the bullet die and four 2D rolls, every face recorded
