@@ -7,6 +7,9 @@ result. Entry points:
 * ``resolve(request, dice)`` — roll it;
 * ``odds(request)`` — the exact probability of every outcome;
 * ``dice_for(request, seed)`` — scripted dice when the request carries ``"dice"``, else seeded dice.
+
+``rules.odds`` is the function above; the distribution helpers live in the module of the same name and
+are imported by name (``from rules.odds import dice_sum``).
 """
 
 from __future__ import annotations

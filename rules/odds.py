@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from functools import lru_cache
-from typing import TypeVar
+from typing import Any, TypeVar
 
 __all__ = [
     "Dist",
@@ -101,7 +101,7 @@ def hits_list(dist: Mapping[int, float], length: int | None = None) -> list[floa
     return [dist.get(k, 0.0) for k in range(size)]
 
 
-def normalise_check(dist: Mapping[object, float], *, tolerance: float = 1e-9) -> None:
+def normalise_check(dist: Mapping[Any, float], *, tolerance: float = 1e-9) -> None:
     """Assert a distribution sums to one: a cheap guard against a lost branch."""
     total = sum(dist.values())
     if abs(total - 1.0) > tolerance:

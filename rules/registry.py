@@ -83,16 +83,28 @@ def odds(request: Any) -> Odds:
 
 
 def request_schema() -> dict[str, Any]:
-    """JSON Schema of every request and result type of every system, plus the odds shape."""
-    types: list[Any] = []
-    for system in SYSTEMS.values():
-        types.append(system.request_type)
-        types.extend(system.result_types)
-    types.append(Odds)
-    (_, components) = msgspec.json.schema_components(types, ref_template="#/$defs/{name}")
+    """JSON Schema of every request and result type of every system, plus the odds shape.
+
+    Systems reuse type names (each has an ``Attacker`` and a ``Weapon``), so each system's definitions
+    are named ``<system>.<Type>``; ``requests[<system>]`` is the schema of that system's request union.
+    """
+    definitions: dict[str, Any] = {}
+    requests: dict[str, Any] = {}
+    results: dict[str, Any] = {}
+    for name, system in SYSTEMS.items():
+        types = [system.request_type, *system.result_types]
+        schemas, components = msgspec.json.schema_components(types, ref_template=f"#/$defs/{name}.{{name}}")
+        definitions.update({f"{name}.{key}": value for key, value in components.items()})
+        requests[name] = schemas[0]
+        results[name] = {"anyOf": schemas[1:]}
+    (odds_schema,), odds_components = msgspec.json.schema_components([Odds], ref_template="#/$defs/{name}")
+    definitions.update(odds_components)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Volley rules requests and results",
         "systems": {name: system.title for name, system in SYSTEMS.items()},
-        "$defs": components,
+        "requests": requests,
+        "results": results,
+        "odds": odds_schema,
+        "$defs": definitions,
     }

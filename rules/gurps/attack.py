@@ -1,0 +1,196 @@
+"""Resolve a rapid-fire attack with dice, or give its exact odds without them.
+
+Order of the dice (and of scripted faces): for each target in request order, the to-hit 3d6; then, if
+that roll is at or above Malf, the malfunction table's 3d6 (and no further targets are fired at);
+otherwise, if the target dodges a hit that is not critical, its dodge 3d6.
+
+Malfunction (B407) is read off the unmodified to-hit roll before anything else, so it takes the place
+of a critical failure on the same roll.
+"""
+
+from __future__ import annotations
+
+from rules.dice import Dice
+from rules.gurps.requests import AttackRequest
+from rules.gurps.results import AttackResult, GurpsTarget, GurpsWeapon, Outcome, weapon_update
+from rules.gurps.success import Check, judge
+from rules.gurps.tables import EXPLOSION_RISK, ROUNDS_SPENT, Malfunction, malfunction_kind
+from rules.gurps.volley import FirePlan, Volley, dodge_score, dodged_hits, label, plan_attack
+from rules.odds import Dist, constant, dice_sum, hits_list, map_outcomes, mixture
+from rules.results import Odds, TargetOdds
+
+__all__ = ["attack_odds", "resolve_attack"]
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _describe(check: Check) -> str:
+    if check.critical == "success":
+        return f"rolled {check.roll}: critical success"
+    if check.critical == "failure":
+        return f"rolled {check.roll}: critical failure"
+    if check.success:
+        return f"rolled {check.roll}, made it by {check.margin}"
+    return f"rolled {check.roll}, missed by {-check.margin}"
+
+
+def _aim_line(request: AttackRequest, plan: FirePlan, volley: Volley) -> str:
+    shooter = request.attacker.name or request.attacker.id
+    pellets = f" ({volley.projectiles} pellets)" if plan.rof.pellets > 1 else ""
+    return (
+        f"{shooter} fires {_plural(volley.shots, 'shot')}{pellets} from {label(request.weapon)} "
+        f"at {volley.name}: skill {request.attacker.skill} {volley.bonus:+d} rapid fire "
+        f"{volley.target.modifier:+d} modifiers = {volley.effective}"
+    )
+
+
+def _target(
+    volley: Volley,
+    outcome: Outcome,
+    *,
+    hits: int = 0,
+    attack: Check | None = None,
+    scored: int = 0,
+    dodge: Check | None = None,
+    dodged: int = 0,
+) -> GurpsTarget:
+    return GurpsTarget(
+        id=volley.target.id,
+        name=volley.target.name,
+        hits=hits,
+        outcome=outcome,
+        shots=volley.shots,
+        projectiles=volley.projectiles,
+        bonus=volley.bonus,
+        effective=volley.effective,
+        attack=attack,
+        scored=scored,
+        dodge=dodge,
+        dodged=dodged,
+    )
+
+
+def _fire(
+    request: AttackRequest, plan: FirePlan, volley: Volley, roll: int, *, dice: Dice, log: list[str]
+) -> GurpsTarget:
+    """One target's attack roll that did not malfunction, and its dodge."""
+    attack = judge(roll, volley.effective)
+    if not attack.success:
+        missed: Outcome = "critical miss" if attack.critical == "failure" else "miss"
+        log.append(f"{_aim_line(request, plan, volley)}; {_describe(attack)}: {missed}.")
+        return _target(volley, missed, attack=attack)
+    scored = volley.hits(attack, plan.rcl)
+    critical = attack.critical == "success"
+    log.append(
+        f"{_aim_line(request, plan, volley)}; {_describe(attack)}: "
+        f"{_plural(scored, 'critical hit' if critical else 'hit')} (Rcl {plan.rcl})."
+    )
+    dodge: Check | None = None
+    dodged = 0
+    score = dodge_score(volley, attack, scored)
+    if score is not None:
+        dodge = judge(dice.total(3, 6, "dodge"), score)
+        dodged = dodged_hits(scored, dodge)
+        log.append(
+            f"{volley.name} dodges ({score}): {_describe(dodge)}: "
+            f"avoids {dodged}, {scored - dodged} of {_plural(scored, 'hit')} land."
+        )
+    elif critical and volley.target.dodge is not None:
+        log.append(f"{volley.name} cannot dodge a critical hit.")
+    hits = scored - dodged
+    outcome: Outcome = "dodged" if hits == 0 else ("critical hit" if critical else "hit")
+    return _target(volley, outcome, hits=hits, attack=attack, scored=scored, dodge=dodge, dodged=dodged)
+
+
+def resolve_attack(request: AttackRequest, dice: Dice) -> AttackResult:
+    plan = plan_attack(request)
+    weapon = request.weapon
+    log: list[str] = []
+    targets: list[GurpsTarget] = []
+    spent = 0
+    fault: Malfunction | None = None
+    explosion_risk = False
+    for volley in plan.volleys:
+        if fault is not None:
+            log.append(f"{volley.name}: not fired at, {label(weapon)} is jammed.")
+            targets.append(_target(volley, "not fired"))
+            continue
+        roll = dice.total(3, 6, "to-hit")
+        if roll >= plan.malf:
+            table_roll = dice.total(3, 6, "malfunction")
+            fault = malfunction_kind(table_roll)
+            explosion_risk = fault == "mechanical" and table_roll in EXPLOSION_RISK
+            used = min(ROUNDS_SPENT[fault], volley.shots)
+            spent += used
+            log.append(
+                f"{_aim_line(request, plan, volley)}; rolled {roll}, at or above Malf {plan.malf}: "
+                f"{label(weapon)} malfunctions (3d6 = {table_roll}: {fault}), "
+                f"{_plural(used, 'round')} fired, no hits; it stays jammed until unjammed."
+            )
+            if explosion_risk:
+                log.append("B407: this mechanical problem may be an explosion; the referee decides.")
+            targets.append(_target(volley, "malfunction"))
+            continue
+        spent += volley.shots
+        targets.append(_fire(request, plan, volley, roll, dice=dice, log=log))
+    state = GurpsWeapon(
+        name=weapon.name,
+        loaded=weapon.loaded - spent,
+        capacity=weapon.capacity,
+        jammed=fault is not None,
+        malfunction=fault,
+        spent=spent,
+        explosion_risk=explosion_risk,
+    )
+    log.append(f"{label(weapon)}: {state.loaded} loaded" + (f", jammed ({fault})." if fault else "."))
+    return AttackResult(
+        system="gurps",
+        action="attack",
+        targets=targets,
+        weapon=state,
+        updates=[weapon_update(request.attacker.id, state)],
+        log=log,
+    )
+
+
+def _after_dodge(scored: int, dodge: int) -> Dist:
+    """Hits that land out of ``scored`` once a target with ``dodge`` rolls against them."""
+    return map_outcomes(dice_sum(3, 6), lambda face: scored - dodged_hits(scored, judge(face, dodge)))
+
+
+def _volley_odds(plan: FirePlan, volley: Volley) -> tuple[float, Dist]:
+    """P(this roll malfunctions), and the hits that land on this target given it is fired at."""
+    three_d6 = dice_sum(3, 6)
+    malfunction = 0.0
+    parts: list[tuple[float, Dist]] = []
+    for roll, p in three_d6.items():
+        if roll >= plan.malf:
+            malfunction += p
+            parts.append((p, constant(0)))
+            continue
+        attack = judge(roll, volley.effective)
+        scored = volley.hits(attack, plan.rcl)
+        score = dodge_score(volley, attack, scored)
+        parts.append((p, constant(scored) if score is None else _after_dodge(scored, score)))
+    return malfunction, mixture(parts)
+
+
+def attack_odds(request: AttackRequest) -> Odds:
+    """Exact: each target's hits after its dodge, and the chance the weapon ends the attack jammed.
+
+    A target is fired at only if no earlier target's roll malfunctioned, so its distribution is a
+    mixture of its own and "no hits" weighted by that chance.
+    """
+    plan = plan_attack(request)
+    reached = 1.0  # the chance no earlier roll malfunctioned
+    jam = 0.0
+    targets: list[TargetOdds] = []
+    for volley in plan.volleys:
+        malfunction, hits = _volley_odds(plan, volley)
+        dist = mixture([(reached, hits), (1.0 - reached, constant(0))])
+        targets.append(TargetOdds(id=volley.target.id, hits=hits_list(dist, volley.projectiles + 1)))
+        jam += reached * malfunction
+        reached *= 1.0 - malfunction
+    return Odds(targets=targets, jam=jam)

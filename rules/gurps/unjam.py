@@ -1,0 +1,82 @@
+"""Unjam: one attempt to clear the weapon's malfunction (B407), a 3d6 roll on the ``FIXES`` table.
+
+A misfire or a stoppage yields to Armoury+2 or IQ-based weapon skill; a mechanical problem only to
+Armoury, an hour per attempt. Success clears the jam; a critical failure makes it worse (a misfire or
+stoppage becomes a mechanical problem, a mechanical problem destroys the weapon); any other failure
+leaves it as it was, to be tried again.
+"""
+
+from __future__ import annotations
+
+from rules.dice import Dice
+from rules.errors import RuleError
+from rules.gurps.requests import UnjamRequest
+from rules.gurps.results import GurpsWeapon, UnjamAttempt, UnjamResult, weapon_update
+from rules.gurps.success import judge
+from rules.gurps.tables import FIXES, Fix, Malfunction
+from rules.gurps.volley import check_magazine, label
+from rules.odds import dice_sum
+from rules.results import Odds
+
+__all__ = ["resolve_unjam", "unjam_odds"]
+
+
+def _plan(request: UnjamRequest) -> tuple[Malfunction, Fix, int]:
+    """The malfunction being fixed, how, and the number to roll against."""
+    weapon = request.weapon
+    check_magazine(weapon)
+    if not weapon.jammed:
+        raise RuleError("$.weapon.jammed", f"{label(weapon)} is not jammed: there is nothing to clear")
+    kind = weapon.malfunction
+    if kind is None:
+        raise RuleError(
+            "$.weapon.malfunction", f"say what jammed {label(weapon)}: misfire, stoppage or mechanical"
+        )
+    if kind == "destroyed":
+        raise RuleError("$.weapon.malfunction", f"{label(weapon)} was destroyed by a botched repair")
+    fix = FIXES[kind]
+    if request.using == "weapon" and not fix.weapon_skill:
+        raise RuleError(
+            "$.using", f"a {kind} problem needs an Armoury roll; weapon skill clears misfires and stoppages"
+        )
+    bonus = fix.armoury_bonus if request.using == "armoury" else 0
+    return kind, fix, request.skill + request.modifier + bonus
+
+
+def resolve_unjam(request: UnjamRequest, dice: Dice) -> UnjamResult:
+    kind, fix, target = _plan(request)
+    weapon = request.weapon
+    check = judge(dice.total(3, 6, "unjam"), target)
+    if check.success:
+        jammed, fault, verdict = False, None, "cleared"
+    elif check.critical == "failure":
+        jammed, fault, verdict = True, fix.botch, f"critical failure: now {fix.botch}"
+    else:
+        jammed, fault, verdict = True, kind, "still jammed"
+    state = GurpsWeapon(
+        name=weapon.name,
+        loaded=weapon.loaded,
+        capacity=weapon.capacity,
+        jammed=jammed,
+        malfunction=fault,
+    )
+    shooter = request.attacker.name or request.attacker.id
+    skill = "Armoury" if request.using == "armoury" else "IQ-based weapon skill"
+    return UnjamResult(
+        system="gurps",
+        action="unjam",
+        weapon=state,
+        unjam=UnjamAttempt(fixing=kind, using=request.using, time=fix.time, check=check),
+        updates=[weapon_update(request.attacker.id, state)],
+        log=[
+            f"{shooter} works on {label(weapon)} ({kind}, {fix.time}): {skill} {target}, "
+            f"rolled {check.roll}: {verdict}."
+        ],
+    )
+
+
+def unjam_odds(request: UnjamRequest) -> Odds:
+    """``jam`` is the chance the weapon is still (or worse) jammed after this attempt."""
+    _, _, target = _plan(request)
+    failing = sum(p for roll, p in dice_sum(3, 6).items() if not judge(roll, target).success)
+    return Odds(targets=[], jam=failing)

@@ -1,0 +1,175 @@
+"""One rapid-fire attack, planned and judged: the rules both ``resolve`` and ``odds`` go through.
+
+Seed 001 (B373): fire 1..RoF shots, never more than are loaded; the number of shots gives a bonus to
+hit; success scores one hit plus one per full multiple of Rcl in the margin, never more than shots
+fired. A shotgun's ``"3x9"`` fires 3 shots of 9 pellets: pellets count for the bonus and the hit cap,
+shots for ammunition (B409).
+
+Several targets (B373-374): each gets the number of shots the request gives it and its own attack roll,
+with the bonus for its own shots. Targets are fired at in request order.
+
+Dodging rapid fire (B375): a success avoids one hit plus one per point of margin; a critical success
+avoids them all; a critical hit cannot be dodged.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rules.errors import RuleError
+from rules.gurps.requests import AttackRequest, Target, WeaponStatus
+from rules.gurps.success import Check
+from rules.gurps.tables import rapid_fire_bonus
+
+__all__ = [
+    "FirePlan",
+    "RateOfFire",
+    "Volley",
+    "check_can_fire",
+    "check_magazine",
+    "dodge_score",
+    "dodged_hits",
+    "label",
+    "parse_rof",
+    "plan_attack",
+]
+
+_ROF_TEXT = re.compile(r"^\s*(?P<shots>\d+)\s*(?:[xX×*]\s*(?P<pellets>\d+))?\s*$")
+
+
+@dataclass(frozen=True)
+class RateOfFire:
+    """``shots`` per attack at most, each of ``pellets`` projectiles (1 for anything but a shotgun)."""
+
+    shots: int
+    pellets: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.shots}x{self.pellets}" if self.pellets > 1 else str(self.shots)
+
+
+def parse_rof(value: int | str) -> RateOfFire:
+    """``13`` or ``"13"`` is RoF 13; ``"3x9"`` (or ``3×9``) is 3 shots of 9 pellets."""
+    if isinstance(value, int):
+        rof = RateOfFire(value)
+    else:
+        match = _ROF_TEXT.match(value)
+        if match is None:
+            raise RuleError(
+                "$.weapon.rof", f'RoF {value!r} is neither a number nor shots x pellets like "3x9"'
+            )
+        rof = RateOfFire(int(match["shots"]), int(match["pellets"] or 1))
+    if rof.shots < 1 or rof.pellets < 1:
+        raise RuleError("$.weapon.rof", f"RoF {value!r} must fire at least one shot of one projectile")
+    return rof
+
+
+def label(weapon: WeaponStatus) -> str:
+    return weapon.name or "the weapon"
+
+
+def check_can_fire(weapon: WeaponStatus) -> None:
+    """A jammed weapon fires nothing until an unjam action clears it."""
+    if weapon.malfunction == "destroyed":
+        raise RuleError("$.weapon.malfunction", f"{label(weapon)} was destroyed by a botched repair")
+    if weapon.jammed:
+        why = f" ({weapon.malfunction})" if weapon.malfunction else ""
+        raise RuleError("$.weapon.jammed", f"{label(weapon)} is jammed{why}: unjam it first")
+
+
+def check_magazine(weapon: WeaponStatus) -> None:
+    if weapon.capacity is not None and weapon.loaded > weapon.capacity:
+        raise RuleError("$.weapon.loaded", f"loaded {weapon.loaded} > capacity {weapon.capacity}")
+
+
+@dataclass(frozen=True)
+class Volley:
+    """One target's share of the attack: its shots, its bonus, the skill it is rolled against."""
+
+    index: int
+    target: Target
+    shots: int
+    projectiles: int
+    bonus: int
+    effective: int
+
+    @property
+    def name(self) -> str:
+        return self.target.name or self.target.id
+
+    def hits(self, attack: Check, rcl: int) -> int:
+        """Hits scored before any defence: one, plus one per full Rcl of margin, capped at projectiles."""
+        if not attack.success:
+            return 0
+        return min(self.projectiles, 1 + max(attack.margin, 0) // rcl)
+
+
+@dataclass(frozen=True)
+class FirePlan:
+    rof: RateOfFire
+    rcl: int
+    malf: int
+    volleys: tuple[Volley, ...]
+
+
+def _shares(request: AttackRequest) -> list[int]:
+    """Shots per target: all of them for a lone target, else what each target says, summing to shots."""
+    targets = request.targets
+    if not targets:
+        raise RuleError("$.targets", "an attack needs at least one target")
+    if len(targets) == 1:
+        given = targets[0].shots
+        if given is not None and given != request.shots:
+            raise RuleError("$.targets[0].shots", f"target shots {given} != shots {request.shots}")
+        return [request.shots]
+    shares: list[int] = []
+    for index, target in enumerate(targets):
+        path = f"$.targets[{index}].shots"
+        if target.shots is None:
+            raise RuleError(path, "with several targets, say how many shots go to each")
+        if target.shots < 1:
+            raise RuleError(path, f"shots {target.shots}: each target takes at least one shot")
+        shares.append(target.shots)
+    if sum(shares) != request.shots:
+        raise RuleError("$.targets", f"target shots add up to {sum(shares)}, not shots {request.shots}")
+    return shares
+
+
+def plan_attack(request: AttackRequest) -> FirePlan:
+    """Check the request against the rules and work out every target's roll; nothing is rolled."""
+    weapon = request.weapon
+    check_can_fire(weapon)
+    check_magazine(weapon)
+    rof = parse_rof(weapon.rof)
+    shots = request.shots
+    if shots < 1:
+        raise RuleError("$.shots", f"shots {shots}: an attack fires at least one shot")
+    if shots > rof.shots:
+        raise RuleError("$.shots", f"shots {shots} > RoF {rof.shots}")
+    if shots > weapon.loaded:
+        raise RuleError("$.shots", f"shots {shots} > {weapon.loaded} loaded")
+    volleys: list[Volley] = []
+    for index, (target, share) in enumerate(zip(request.targets, _shares(request), strict=True)):
+        projectiles = share * rof.pellets
+        bonus = rapid_fire_bonus(projectiles)
+        effective = request.attacker.skill + bonus + target.modifier
+        volleys.append(Volley(index, target, share, projectiles, bonus, effective))
+    return FirePlan(rof=rof, rcl=weapon.rcl, malf=weapon.malf, volleys=tuple(volleys))
+
+
+def dodge_score(volley: Volley, attack: Check, scored: int) -> int | None:
+    """The Dodge the target rolls against the hits scored, or None when it makes no roll: it has no
+    dodge, nothing hit, or the hit was critical."""
+    if scored == 0 or attack.critical == "success":
+        return None
+    return volley.target.dodge
+
+
+def dodged_hits(scored: int, dodge: Check) -> int:
+    """Hits a dodge avoids: one plus one per point of margin; all of them on a critical success."""
+    if not dodge.success:
+        return 0
+    if dodge.critical == "success":
+        return scored
+    return min(scored, 1 + max(dodge.margin, 0))
