@@ -71,7 +71,14 @@ def honjo(**top: Any) -> dict[str, Any]:
             "selector": "auto",
             "target": "bird0",
         },
-        "weapon": {"name": "Autorifle", "kind": "rifle", "auto": True, "auto_targets": 2, "loaded": 20, "capacity": 20},
+        "weapon": {
+            "name": "Autorifle",
+            "kind": "rifle",
+            "auto": True,
+            "auto_targets": 2,
+            "loaded": 20,
+            "capacity": 20,
+        },
         "targets": [
             {"id": "bird1", "difficulty": "routine"},
             {"id": "bird2", "difficulty": "routine"},

@@ -31,12 +31,17 @@ def test_jong_wu_fast_draw_rapid_fire_at_three_guards() -> None:
     assert result.weapon is not None and (result.weapon.loaded, result.weapon.fired) == (11, 4)
     assert (result.readiness, result.selector, result.target) == ("ready", "single", "g2")
     assert result.updates[0].token == "jw"
-    assert result.updates[0].state == {"readiness": "ready", "selector": "single", "target": "g2", "weapon.loaded": 11}
+    assert result.updates[0].state == {
+        "readiness": "ready",
+        "selector": "single",
+        "target": "g2",
+        "weapon.loaded": 11,
+    }
     assert not any(t.exceptional for t in result.targets)
 
 
 def test_honjo_boram_automatic_fire_with_an_ally_in_the_danger_space() -> None:
-    # Boram's split: clusters 0 and 1 (3 + 6) at the main bird, cluster 2 (6) at the second, 3 (1) at the ally.
+    # Boram's split: clusters 0 and 1 (3 + 6) at the main bird, 2 (6) at the second, 3 (1) at the ally.
     result = roll(honjo(allocation=[[0, 1], [2], [3]], dice=HONJO_POOL + HONJO_TO_HIT))
 
     assert result.pool is not None
