@@ -94,10 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_bridge_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The server's own commands (serve, sessions, show, replay) live in ``bridge.commands``."""
-    try:
-        from bridge import commands as bridge_commands
-    except ImportError:  # pragma: no cover - only while the server package is being built
-        return
+    from bridge import commands as bridge_commands
+
     bridge_commands.register(commands)
 
 
