@@ -44,7 +44,7 @@ class Ledger:
         if entry.pending_id is not None:
             self.pending.pop(entry.pending_id, None)
             self.allocated[entry.pending_id] = entry.id
-        if entry.outcome == "pending":
+        if entry.outcome == "pending" and entry.id not in self.allocated:  # order-proof rebuild
             self.pending[entry.id] = PendingAttack(entry.id, entry.request, entry.seed, entry.dice)
 
     @classmethod

@@ -151,7 +151,12 @@ class Referee:
             keep: tuple[str, ...] = ("$.allocation",)
             if message.dice is not None:
                 if not self.allow_scripted_dice:
-                    check_limits({"dice": message.dice}, allow_scripted_dice=False, id=message.id)
+                    raise ProtocolError(
+                        ErrorCode.SCRIPTED_DICE_REFUSED,
+                        "scripted dice are refused: this server rolls its own",
+                        "$.dice",
+                        message.id,
+                    )
                 request_json["dice"] = message.dice
                 keep = ("$.allocation", "$.dice")
             request = decode(request_json, id=message.id, keep=keep)

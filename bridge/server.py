@@ -61,7 +61,8 @@ CONNECTIONS = web.AppKey[set[Connection]]("connections")
 
 
 def _session_name() -> str:
-    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ") + "-" + secrets.token_hex(3)
+    # Microseconds, so that sessions started within one second still sort in start order.
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ") + "-" + secrets.token_hex(3)
 
 
 async def _journal_context(app: web.Application) -> AsyncIterator[None]:

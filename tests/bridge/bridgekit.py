@@ -1,0 +1,65 @@
+"""Helpers for talking to a bridge in tests: an authenticated socket and the journal on disk."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp.test_utils import TestClient
+
+TOKEN = "test-token-0123456789"
+GURPS_MP5: dict[str, Any] = {
+    "system": "gurps",
+    "attacker": {"id": "a1", "name": "Kane", "skill": 12},
+    "weapon": {"name": "MP5", "rof": 13, "rcl": 2, "loaded": 30, "capacity": 30, "malf": 17},
+    "shots": 10,
+    "targets": [{"id": "t1", "name": "Ganger", "modifier": -2, "dodge": 9}],
+}
+
+
+class Session:
+    """One authenticated websocket, with helpers that read like the protocol."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse, welcome: dict[str, Any]) -> None:
+        self.ws = ws
+        self.welcome = welcome
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        await self.ws.send_str(message if isinstance(message, str) else json.dumps(message))
+
+    async def reply(self) -> dict[str, Any]:
+        frame = await self.ws.receive(timeout=10)
+        assert frame.type == aiohttp.WSMsgType.TEXT, frame
+        data: dict[str, Any] = json.loads(frame.data)
+        return data
+
+    async def raw_reply(self) -> str:
+        frame = await self.ws.receive(timeout=10)
+        assert frame.type == aiohttp.WSMsgType.TEXT, frame
+        return str(frame.data)
+
+    async def ask(self, message: dict[str, Any] | str) -> dict[str, Any]:
+        await self.send(message)
+        return await self.reply()
+
+
+async def open_session(client: TestClient[Any, Any], token: str = TOKEN) -> Session:
+    ws = await client.ws_connect("/ws")
+    await ws.send_str(json.dumps({"type": "hello", "token": token, "client": "pytest"}))
+    welcome = json.loads((await ws.receive(timeout=10)).data)
+    assert welcome["type"] == "welcome", welcome
+    return Session(ws, welcome)
+
+
+def journal_lines(data_dir: Path) -> list[dict[str, Any]]:
+    """Every line of every session journal, decoded, in order."""
+    lines = []
+    for path in sorted((data_dir / "sessions").glob("*.jsonl")):
+        lines.extend(json.loads(line) for line in path.read_text().splitlines() if line.strip())
+    return lines
+
+
+def entries(data_dir: Path) -> list[dict[str, Any]]:
+    return [line for line in journal_lines(data_dir) if line["kind"] == "resolved"]

@@ -1,0 +1,47 @@
+"""Real bridges on real sockets for the tests: aiohttp test servers with temporary directories."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+import skirmish
+from aiohttp.test_utils import TestClient
+from bridgekit import TOKEN
+
+import rules.registry
+from bridge.server import BridgeSettings, create_app
+
+
+@pytest.fixture(autouse=True)
+def skirmish_system(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test-only system, registered for this test alone."""
+    monkeypatch.setitem(rules.registry.SYSTEMS, skirmish.NAME, skirmish.SYSTEM)  # type: ignore[index]
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> BridgeSettings:
+    return BridgeSettings(token=TOKEN, data_dir=tmp_path / "data", allow_scripted_dice=True)
+
+
+Start = Callable[..., Awaitable[TestClient[Any, Any]]]
+
+
+@pytest.fixture
+def start_bridge(aiohttp_client: Any, settings: BridgeSettings) -> Start:
+    """Start a bridge (``start_bridge(allow_scripted_dice=False)`` changes a setting)."""
+
+    async def start(**changes: Any) -> TestClient[Any, Any]:
+        client: TestClient[Any, Any] = await aiohttp_client(create_app(replace(settings, **changes)))
+        return client
+
+    return start
+
+
+@pytest_asyncio.fixture
+async def bridge_client(start_bridge: Start) -> AsyncIterator[TestClient[Any, Any]]:
+    yield await start_bridge()

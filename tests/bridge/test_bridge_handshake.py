@@ -1,0 +1,108 @@
+"""Start and connect: the hello/welcome handshake, refusals, /healthz and /schema, over a real socket."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import aiohttp
+import pytest
+from aiohttp.test_utils import TestClient
+from bridgekit import GURPS_MP5, TOKEN, entries, journal_lines, open_session
+from conftest import Start
+
+import bridge
+import rules
+from bridge.protocol import PROTOCOL_VERSION
+from bridge.server import BridgeSettings
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_welcome_names_versions_systems_and_session(
+    bridge_client: TestClient[Any, Any], settings: BridgeSettings
+) -> None:
+    session = await open_session(bridge_client)
+    welcome = session.welcome
+    assert welcome["server_version"] == bridge.__version__
+    assert welcome["protocol_version"] == PROTOCOL_VERSION
+    assert welcome["rules_version"] == rules.__version__
+    names = [system["name"] for system in welcome["systems"]]
+    assert "gurps" in names and "skirmish" in names
+    assert {"name": "skirmish", "title": "Skirmish (test-only)", "default_action": "fire"} in welcome[
+        "systems"
+    ]
+    # The session id is the journal file's name.
+    (journal,) = (settings.data_dir / "sessions").glob("*.jsonl")
+    assert welcome["session"] == journal.stem
+    assert welcome["scripted_dice"] is True
+
+
+async def _refused(client: TestClient[Any, Any], first: str | None) -> tuple[dict[str, Any], int | None]:
+    ws = await client.ws_connect("/ws")
+    if first is not None:
+        await ws.send_str(first)
+    error = json.loads((await ws.receive(timeout=10)).data)
+    closing = await ws.receive(timeout=10)
+    assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
+    return error, ws.close_code
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        json.dumps({"type": "hello", "token": "not-the-token"}),
+        json.dumps({"type": "hello"}),
+        json.dumps({"type": "attack", "id": "r1", "request": GURPS_MP5}),
+        "{not json",
+    ],
+    ids=["wrong token", "missing token", "attack before hello", "garbage"],
+)
+async def test_a_bad_hello_closes_with_policy_violation_and_resolves_nothing(
+    bridge_client: TestClient[Any, Any], settings: BridgeSettings, first: str
+) -> None:
+    error, code = await _refused(bridge_client, first)
+    assert error["type"] == "error" and error["code"] == "unauthorized"
+    assert code == aiohttp.WSCloseCode.POLICY_VIOLATION
+    assert entries(settings.data_dir) == []  # nothing resolved, nothing logged
+    assert [line["kind"] for line in journal_lines(settings.data_dir)] == ["header"]
+
+
+async def test_silence_past_the_hello_deadline_is_refused(start_bridge: Start) -> None:
+    client = await start_bridge(hello_timeout=0.2)
+    error, code = await _refused(client, None)
+    assert error["code"] == "unauthorized" and "no hello within 0.2 s" in error["message"]
+    assert code == aiohttp.WSCloseCode.POLICY_VIOLATION
+
+
+async def test_a_second_hello_is_an_error_not_a_disconnect(bridge_client: TestClient[Any, Any]) -> None:
+    session = await open_session(bridge_client)
+    error = await session.ask({"type": "hello", "token": TOKEN})
+    assert error["code"] == "invalid" and error["message"] == "already authenticated"
+    assert await session.ask({"type": "ping", "id": "p1"}) == {"type": "pong", "id": "p1"}
+
+
+async def test_healthz_reports_session_and_journal(bridge_client: TestClient[Any, Any]) -> None:
+    session = await open_session(bridge_client)
+    await session.ask({"type": "attack", "id": "h1", "request": GURPS_MP5})
+    response = await bridge_client.get("/healthz")
+    assert response.status == 200
+    health = await response.json()
+    assert health["status"] == "ok"
+    assert health["session"] == session.welcome["session"]
+    assert health["connections"] == 1
+    assert health["resolved"] == 1
+    assert health["journal"]["lines"] == 1 and health["journal"]["batches"] == 1
+
+
+async def test_schema_describes_every_message_and_the_rules(bridge_client: TestClient[Any, Any]) -> None:
+    response = await bridge_client.get("/schema")
+    assert response.status == 200
+    schema = await response.json()
+    defs = schema["protocol"]["$defs"]
+    for name in ("Hello", "Attack", "Action", "OddsRequest", "Allocate", "Ping"):
+        assert name in defs
+    for name in ("Welcome", "ResultReply", "Pending", "OddsReply", "Error", "Pong"):
+        assert name in defs
+    assert defs["Attack"]["properties"]["type"]["enum"] == ["attack"]
+    assert "gurps" in schema["rules"]["systems"]

@@ -1,0 +1,238 @@
+"""Every message type and every error path, through a real socket; the connection stays usable."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import skirmish
+from aiohttp.test_utils import TestClient
+from bridgekit import GURPS_MP5, Session, entries, open_session
+from conftest import Start
+
+from bridge.protocol import MAX_FRAME_BYTES, MAX_TARGETS
+from bridge.server import BridgeSettings
+
+pytestmark = pytest.mark.asyncio
+
+
+async def still_usable(session: Session) -> None:
+    assert await session.ask({"type": "ping", "id": "alive"}) == {"type": "pong", "id": "alive"}
+
+
+async def test_attack_returns_result_card_and_updates(bridge_client: TestClient[Any, Any]) -> None:
+    session = await open_session(bridge_client)
+    # Skirmish, scripted: pool 5,4,1,6 -> 3 bullets, all to the Drone; Drone to-hit 3 (hits), Walker 2.
+    request = skirmish.fire(dice=[5, 4, 1, 6, 3, 2], allocation=[3, 0])
+    reply = await session.ask({"type": "attack", "id": "r1", "request": request})
+    assert reply["type"] == "result" and reply["id"] == "r1"
+    result = reply["result"]
+    assert [(t["id"], t["hits"]) for t in result["targets"]] == [("t1", 3), ("t2", 0)]
+    assert result["weapon"] == {"loaded": 6, "jammed": False}
+    assert [roll["face"] for roll in result["rolls"]] == [5, 4, 1, 6, 3, 2]
+    assert reply["updates"] == result["updates"]
+    assert reply["updates"][0] == {"token": "a1", "state": {"weapon.loaded": 6}}
+    card = reply["card"]
+    assert card["title"] == "Vasquez fires Smartgun"
+    assert card["system_title"] == "Skirmish (test-only)"
+    assert card["weapon"] == {"name": "Smartgun", "loaded": 6, "jammed": False}
+    assert card["rows"][0] == {
+        "target": "t1",
+        "name": "Drone",
+        "hits": 3,
+        "statuses_add": ["wounded"],
+        "statuses_remove": [],
+    }
+    assert card["log"] == ["pool 4d6: 3 bullets", "t1: to-hit 3 -> 3 hits", "t2: to-hit 2 -> 0 hits"]
+
+
+async def test_action_resolves_a_non_firing_action(bridge_client: TestClient[Any, Any]) -> None:
+    session = await open_session(bridge_client)
+    request = {"system": "skirmish", "action": "reload", "attacker": {"id": "a1"}, "weapon": {"id": "w"}}
+    reply = await session.ask({"type": "action", "id": "r2", "request": {**request, "capacity": 30}})
+    assert reply["type"] == "result"
+    assert reply["updates"] == [{"token": "a1", "state": {"weapon.loaded": 30}}]
+    assert reply["card"]["title"] == "a1: reload (w)"
+
+
+async def test_a_real_gurps_attack_goes_through(bridge_client: TestClient[Any, Any]) -> None:
+    session = await open_session(bridge_client)
+    reply = await session.ask({"type": "attack", "id": "g1", "request": GURPS_MP5})
+    assert reply["type"] == "result"
+    assert reply["result"]["system"] == "gurps"
+    assert reply["result"]["weapon"]["loaded"] == 20  # ten shots from a full 30-round magazine
+    assert reply["card"]["title"] == "Kane fires MP5"
+
+
+async def test_odds_are_answered_and_not_journaled(
+    bridge_client: TestClient[Any, Any], settings: BridgeSettings
+) -> None:
+    session = await open_session(bridge_client)
+    reply = await session.ask({"type": "odds", "id": "o1", "request": GURPS_MP5})
+    assert reply["type"] == "odds" and reply["id"] == "o1"
+    (target,) = reply["odds"]["targets"]
+    assert target["id"] == "t1"
+    assert sum(target["hits"]) == pytest.approx(1.0)
+    assert entries(settings.data_dir) == []
+
+
+async def test_ping_pong(bridge_client: TestClient[Any, Any]) -> None:
+    session = await open_session(bridge_client)
+    assert await session.ask({"type": "ping"}) == {"type": "pong", "id": None}
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "path"),
+    [
+        ("{nope", "bad_json", "$"),
+        ({"type": "teleport", "id": "x1"}, "unknown_type", "$.type"),
+        ({"id": "x2"}, "unknown_type", "$.type"),
+        ({"type": "attack", "request": GURPS_MP5}, "invalid", "$"),
+        ({"type": "attack", "id": 7, "request": GURPS_MP5}, "invalid", "$.id"),
+        ({"type": "attack", "id": "", "request": GURPS_MP5}, "invalid", "$.id"),
+        ({"type": "attack", "id": "x3", "request": []}, "invalid", "$.request"),
+        ({"type": "attack", "id": "x4", "request": {**GURPS_MP5, "shots": 14}}, "rule", "$.request.shots"),
+        (
+            {"type": "attack", "id": "x5", "request": {**GURPS_MP5, "system": "d6"}},
+            "invalid",
+            "$.request.system",
+        ),
+        (
+            {
+                "type": "attack",
+                "id": "x6",
+                "request": {**GURPS_MP5, "weapon": {**GURPS_MP5["weapon"], "rcl": "x"}},
+            },
+            "invalid",
+            "$.request.weapon.rcl",
+        ),
+        ({"type": "odds", "id": "x7", "request": {**GURPS_MP5, "shots": 14}}, "rule", "$.request.shots"),
+        (
+            {"type": "allocate", "id": "x8", "pending_id": "nobody", "allocation": [1]},
+            "unknown_pending",
+            "$.pending_id",
+        ),
+    ],
+    ids=[
+        "bad json",
+        "unknown type",
+        "no type",
+        "no id",
+        "id not a string",
+        "empty id",
+        "request not an object",
+        "rule violation",
+        "unknown system",
+        "wrong field type",
+        "odds rule violation",
+        "unknown pending",
+    ],
+)
+async def test_errors_are_messages_naming_code_and_path(
+    bridge_client: TestClient[Any, Any], settings: BridgeSettings, message: Any, code: str, path: str
+) -> None:
+    session = await open_session(bridge_client)
+    error = await session.ask(message)
+    assert error["type"] == "error"
+    assert (error["code"], error["path"]) == (code, path), error
+    assert error["message"]
+    if isinstance(message, dict) and isinstance(message.get("id"), str) and message["id"]:
+        assert error["id"] == message["id"]
+    await still_usable(session)
+    assert entries(settings.data_dir) == []
+
+
+async def test_rule_errors_carry_the_rules_message(bridge_client: TestClient[Any, Any]) -> None:
+    session = await open_session(bridge_client)
+    error = await session.ask({"type": "attack", "id": "x9", "request": {**GURPS_MP5, "shots": 14}})
+    assert error["message"] == "shots 14 > RoF 13"
+
+
+async def test_a_refused_id_may_be_sent_again_corrected(bridge_client: TestClient[Any, Any]) -> None:
+    session = await open_session(bridge_client)
+    error = await session.ask({"type": "attack", "id": "fix", "request": {**GURPS_MP5, "shots": 14}})
+    assert error["type"] == "error"
+    reply = await session.ask({"type": "attack", "id": "fix", "request": GURPS_MP5})
+    assert reply["type"] == "result"
+
+
+async def test_frames_over_64_kib_get_too_large_and_keep_the_connection(
+    bridge_client: TestClient[Any, Any],
+) -> None:
+    session = await open_session(bridge_client)
+    padding = "x" * MAX_FRAME_BYTES
+    error = await session.ask({"type": "attack", "id": "big", "request": {**GURPS_MP5, "note": padding}})
+    assert error["code"] == "too_large"
+    assert str(MAX_FRAME_BYTES) in error["message"]
+    await still_usable(session)
+
+
+async def test_more_than_32_targets_is_refused_before_the_rules(
+    bridge_client: TestClient[Any, Any], settings: BridgeSettings
+) -> None:
+    session = await open_session(bridge_client)
+    crowd = [{"id": f"t{k}", "name": "Zombie"} for k in range(MAX_TARGETS + 1)]
+    error = await session.ask({"type": "attack", "id": "many", "request": skirmish.fire(targets=crowd)})
+    assert (error["code"], error["path"], error["id"]) == ("too_many_targets", "$.request.targets", "many")
+    # Exactly 32 is fine.
+    reply = await session.ask(
+        {"type": "attack", "id": "ok", "request": skirmish.fire(targets=crowd[:MAX_TARGETS], shots=1)}
+    )
+    assert reply["type"] == "result"
+
+
+async def test_scripted_dice_are_refused_unless_allowed(
+    start_bridge: Start, settings: BridgeSettings
+) -> None:
+    client = await start_bridge(allow_scripted_dice=False)
+    session = await open_session(client)
+    assert session.welcome["scripted_dice"] is False
+    error = await session.ask(
+        {"type": "attack", "id": "cheat", "request": skirmish.fire(dice=[6, 6, 6, 6, 6, 6])}
+    )
+    assert (error["code"], error["path"]) == ("scripted_dice_refused", "$.request.dice")
+    assert entries(settings.data_dir) == []
+    # Without dice the server rolls, and journals the seed it drew.
+    reply = await session.ask({"type": "attack", "id": "fair", "request": skirmish.fire()})
+    assert reply["type"] == "result"
+    (entry,) = entries(settings.data_dir)
+    assert isinstance(entry["seed"], int) and entry["dice"] is None
+
+
+async def test_scripted_dice_that_do_not_fit_are_a_dice_error(bridge_client: TestClient[Any, Any]) -> None:
+    session = await open_session(bridge_client)
+    error = await session.ask({"type": "attack", "id": "short", "request": skirmish.fire(dice=[6])})
+    assert error["code"] == "dice" and error["path"] == "$.request.dice"
+    error = await session.ask(
+        {"type": "attack", "id": "seven", "request": skirmish.fire(dice=[7, 1, 1, 1, 1, 1])}
+    )
+    assert error["code"] == "dice" and error["path"] == "$.request.dice[0]"
+
+
+async def test_floods_are_rate_limited_not_disconnected(start_bridge: Start) -> None:
+    client = await start_bridge(rate=0.001, burst=5)
+    session = await open_session(client)
+    for k in range(8):
+        await session.send({"type": "ping", "id": f"p{k}"})
+    replies = [await session.reply() for _ in range(8)]
+    assert [r["type"] for r in replies] == ["pong"] * 5 + ["error"] * 3
+    assert {r["code"] for r in replies[5:]} == {"rate_limited"}
+    assert [r["id"] for r in replies[5:]] == ["p5", "p6", "p7"]
+    assert not session.ws.closed
+
+
+async def test_binary_frames_are_an_error(bridge_client: TestClient[Any, Any]) -> None:
+    session = await open_session(bridge_client)
+    await session.ws.send_bytes(json.dumps({"type": "ping"}).encode())
+    error = await session.reply()
+    assert error["code"] == "invalid" and "binary" in error["message"]
+    await still_usable(session)
+
+
+async def test_one_connection_survives_every_error_in_a_row(bridge_client: TestClient[Any, Any]) -> None:
+    session = await open_session(bridge_client)
+    for bad in ("[]", "null", '{"type": 1}', '{"type": "ping", "id": 3}'):
+        reply = await session.ask(bad)
+        assert reply["type"] == "error", bad
+    await still_usable(session)
