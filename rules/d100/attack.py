@@ -92,6 +92,8 @@ def finish(
         attacker=attacker,
         enclosed=plan.room.enclosed,
         grenade_at_feet=any(s.grenade_at_feet for s in salvos),
+        blast_radius=plan.room.radius,
+        concussive=plan.room.concussive,
         updates=updates,
         log=log,
     )

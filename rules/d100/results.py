@@ -116,6 +116,8 @@ class D100Result(Result, kw_only=True):
     attacker: AttackerState | None = None
     enclosed: bool = False
     grenade_at_feet: bool = False
+    blast_radius: float | None = None
+    concussive: int | None = None
 
 
 class D100TargetOdds(TargetOdds, kw_only=True):

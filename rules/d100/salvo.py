@@ -121,14 +121,16 @@ def fire(plan: FirePlan, dice: Dice, magazine: Magazine, cover_aps: list[int], l
     outcomes: list[Suppression | None] = [test.roll(dice, log) if test else None for test in plan.suppression]
 
     at_feet = plan.weapon.weapon_class == "grenade" and check.roll >= ATTACK_ALWAYS_MISSES_AT
+    in_melee_grenade = plan.weapon.weapon_class == "grenade" and plan.attacker.in_melee
     scatters: list[Scatter] = []
     if at_feet:
         log.append("fumbled grenade: it drops at the thrower's feet and goes off")
+    elif in_melee_grenade and not check.success:
+        log.append("the grenade missed in melee: it stays in hand, not spent")
     elif plan.weapon.blast is not None and not check.success:
         landed_at = scatter(dice, plan.room.radius)
         scatters.append(landed_at)
         log.append(f"blast scatters {landed_at.metres} m {landed_at.direction}")
-    in_melee_grenade = plan.weapon.weapon_class == "grenade" and plan.attacker.in_melee
     if in_melee_grenade and check.success and check.degrees >= GRENADE_SAFE_DEGREES:
         log.append(f"{GRENADE_SAFE_DEGREES}+ degrees in melee: the thrower is clear of the blast")
 
@@ -150,7 +152,7 @@ def fire(plan: FirePlan, dice: Dice, magazine: Magazine, cover_aps: list[int], l
                 records[index][slot] = hit
                 log.append(_damage_line(target, hit))
 
-    spent = 0 if in_melee_grenade and not check.success else plan.rounds
+    spent = 0 if in_melee_grenade and not check.success and not at_feet else plan.rounds
     after, spoiled = magazine.fire(spent, jams=jams)
     if jams:
         log.append(

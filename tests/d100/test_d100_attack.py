@@ -1,0 +1,410 @@
+"""Attack modes, ammunition, jams, weapon classes, range, cover and blasts: scripted dice, the book's numbers.
+
+Vex (BS 45) and her Autogun (S/3/10, 30 rounds) from the issue fire at a Heretic unless a test says
+otherwise. With no range given, a long burst tests BS 45 - 10 = 35.
+"""
+
+from __future__ import annotations
+
+import math
+
+import msgspec
+import pytest
+from d100_helpers import VEX, refused, roll, vex
+
+from rules import RuleError, decode_request
+
+
+def test_long_burst_lands_a_hit_per_degree() -> None:
+    """12 against 35: 1 + 3 - 1 = 3 degrees, 3 hits; each hit on the primary rolls its location."""
+    result = roll(VEX, [12, 5, 50, 90])
+    [target] = result.targets
+    assert target.hits == 3
+    assert target.locations == ["head", "body", "left_leg"]
+    assert result.weapon is not None and result.weapon.loaded == 20
+    assert result.spent == 10
+    assert "attack (BS 45) d100 = 12 vs 35: success, 3 degrees -> 3 hits" in result.log
+    assert [u.state for u in result.updates] == [{"weapon.loaded": 20}]
+    assert [r.purpose for r in result.rolls] == ["attack (long burst)"] + ["hit location on Heretic"] * 3
+
+
+def test_long_burst_is_capped_by_its_rof() -> None:
+    """BS 95 - 10 = 85, roll 03: nine degrees, but RoF 4 lets only four rounds hit."""
+    request = vex(attacker={"bs": 95}, weapon={"rof": "S/3/4"})
+    result = roll(request, [3, 31, 32, 33, 34])
+    assert result.targets[0].hits == 4
+    assert result.weapon is not None and result.weapon.loaded == 26
+
+
+@pytest.mark.parametrize(("face", "hits"), [(5, 3), (15, 2), (25, 2), (35, 1), (45, 1), (46, 0)])
+def test_short_burst_lands_a_hit_per_odd_degree(face: int, hits: int) -> None:
+    """BS 45 +0: 05 is 5 degrees (1st, 3rd, 5th: 3 hits), 15 is 4 (2 hits), 35 is 2 (1 hit)."""
+    result = roll(vex(mode="short_burst"), [face] + [50] * hits)
+    assert result.targets[0].hits == hits
+    assert result.weapon is not None and result.weapon.loaded == 27
+
+
+def test_short_burst_is_capped_by_its_rof() -> None:
+    result = roll(vex(mode="short_burst", attacker={"bs": 90}, weapon={"rof": "S/2/-"}), [1, 50, 50])
+    assert result.test is not None and result.test.degrees == 10
+    assert result.targets[0].hits == 2
+
+
+def test_single_shot_is_plus_ten_and_one_hit() -> None:
+    result = roll(vex(mode="single"), [55, 75])
+    assert result.test is not None and result.test.target == 55
+    assert result.targets[0].hits == 1 and result.targets[0].locations == ["right_leg"]
+    assert result.weapon is not None and result.weapon.loaded == 29
+    missed = roll(vex(mode="single"), [56])
+    assert missed.targets[0].hits == 0 and missed.weapon is not None and missed.weapon.loaded == 29
+
+
+def test_single_shot_has_one_target() -> None:
+    request = vex(mode="single", targets=[{"id": "t1"}, {"id": "t2", "to_primary": 1}])
+    refused(request, "$.targets", "single shot has one target")
+
+
+@pytest.mark.parametrize(
+    ("mode", "rof", "named"),
+    [
+        ("single", "-/-/6", "single-shot"),
+        ("short_burst", "S/-/10", "short-burst"),
+        ("long_burst", "S/3/-", "long-burst"),
+    ],
+)
+def test_a_missing_rof_position_is_an_error_naming_it(mode: str, rof: str, named: str) -> None:
+    error = refused(vex(mode=mode, weapon={"rof": rof}), "$.mode", named)
+    assert rof in error.message
+
+
+def test_wide_short_burst_loses_two_rof_but_spends_it_all() -> None:
+    """05 is five degrees, three odd ones, but RoF 3 - 2 = 1 caps it; all three rounds are spent."""
+    result = roll(vex(mode="wide_short_burst"), [5, 40])
+    assert result.targets[0].hits == 1
+    assert result.targets[0].dodge_modifier == -20
+    assert result.weapon is not None and result.weapon.loaded == 27
+
+
+def test_wide_long_burst_tests_at_minus_ten() -> None:
+    result = roll(vex(mode="wide_long_burst"), [5, 40, 40, 40, 40])
+    assert result.test is not None and result.test.target == 35
+    assert result.targets[0].hits == 4
+    assert result.weapon is not None and result.weapon.loaded == 20
+
+
+def test_wide_burst_needs_rof_three() -> None:
+    refused(vex(mode="wide_short_burst", weapon={"rof": "S/2/-"}), "$.mode", "at least 3")
+
+
+def test_dodges_against_a_wide_burst_take_minus_twenty() -> None:
+    """Four hits; the Heretic's Dodge 45 - 20 = 25, rolled 05: three degrees negate three hits."""
+    request = vex(mode="wide_long_burst", targets=[{"id": "t1", "name": "Heretic", "dodge": 45}])
+    result = roll(request, [5, 5, 50])
+    target = result.targets[0]
+    assert target.dodge is not None and target.dodge.target == 25 and target.dodge.degrees == 3
+    assert (target.dodged, target.hits) == (3, 1)
+    assert target.locations == ["body"]
+
+
+def test_extra_hits_spread_to_secondaries_no_one_above_the_primary() -> None:
+    """BS 95 long burst (85), roll 45: five hits; two secondaries each ask for two: 2 / 2 / 1."""
+    request = vex(
+        attacker={"bs": 95},
+        targets=[
+            {"id": "t1", "name": "Heretic"},
+            {"id": "t2", "to_primary": 1, "share": 2},
+            {"id": "t3", "to_primary": 2, "share": 2},
+        ],
+    )
+    result = roll(request, [45, 10, 60])
+    assert [t.hits for t in result.targets] == [2, 2, 1]
+    assert result.targets[0].locations == ["head", "body"]
+    assert result.targets[1].locations == ["body", "body"], "secondaries are always hit in the body"
+    assert [t.primary for t in result.targets] == [True, False, False]
+
+
+def test_a_greedy_secondary_never_outscores_the_primary() -> None:
+    request = vex(attacker={"bs": 95}, targets=[{"id": "t1"}, {"id": "t2", "share": 5}])
+    result = roll(request, [65, 50, 50])  # 3 degrees, 3 hits
+    assert [t.hits for t in result.targets] == [2, 1]
+
+
+def test_without_shares_every_hit_goes_to_the_primary() -> None:
+    request = vex(attacker={"bs": 95}, targets=[{"id": "t1"}, {"id": "t2", "to_primary": 1}])
+    result = roll(request, [65, 50, 50, 50])
+    assert [t.hits for t in result.targets] == [3, 0]
+
+
+def test_secondaries_must_be_within_two_metres() -> None:
+    request = vex(targets=[{"id": "t1"}, {"id": "t2", "to_primary": 3, "share": 1}])
+    refused(request, "$.targets[1].to_primary", "2 m")
+    allowed = roll(dict(request, gm_allows_wider=True), [12, 50, 50])  # 3 hits, the GM allows 3 m
+    assert [t.hits for t in allowed.targets] == [2, 1]
+
+
+def test_not_enough_rounds_is_an_error_and_nothing_is_spent() -> None:
+    error = refused(vex(weapon={"loaded": 2}), "$.mode", "magazine has 2 rounds, long burst needs 10")
+    assert error.message == "magazine has 2 rounds, long burst needs 10"
+
+
+def test_a_critical_failure_jams_and_spoils_twice_the_rof() -> None:
+    """97 with reliability 0: a jam. Ten rounds fired, twenty of the twenty left spoiled."""
+    result = roll(VEX, [97])
+    assert result.test is not None and not result.test.success
+    assert result.weapon is not None
+    assert (result.weapon.loaded, result.weapon.jammed, result.weapon.spoiled) == (0, True, 20)
+    assert result.updates[0].state == {"weapon.loaded": 0, "weapon.jammed": True, "weapon.spoiled": 20}
+    assert any(line.startswith("JAM: 20 rounds spoiled") for line in result.log)
+
+
+def test_spoilage_stops_at_an_empty_magazine() -> None:
+    result = roll(vex(weapon={"loaded": 15}), [99])
+    assert result.weapon is not None and (result.weapon.loaded, result.weapon.spoiled) == (0, 5)
+    assert result.spoiled == 5
+
+
+def test_a_single_shot_jam_spoils_two_and_adds_to_earlier_spoilage() -> None:
+    result = roll(vex(mode="single", weapon={"reliability": -2, "spoiled": 4}), [91])
+    assert result.weapon is not None
+    assert (result.weapon.loaded, result.weapon.spoiled, result.weapon.jammed) == (27, 6, True)
+
+
+def test_an_unreliable_weapon_jams_at_94_even_under_the_target() -> None:
+    request = vex(mode="single", attacker={"bs": 95}, weapon={"reliability": "Unreliable"})
+    jammed = roll(request, [94])
+    assert jammed.test is not None and jammed.test.target == 105 and not jammed.test.success
+    assert jammed.targets[0].hits == 0 and jammed.weapon is not None and jammed.weapon.jammed
+    assert roll(request, [93, 50]).targets[0].hits == 1
+
+
+def test_a_reliable_weapon_still_misses_on_96_but_never_jams() -> None:
+    result = roll(vex(mode="single", attacker={"bs": 120}, weapon={"reliability": "Reliable"}), [99])
+    assert result.targets[0].hits == 0
+    assert result.weapon is not None and not result.weapon.jammed and result.weapon.loaded == 29
+
+
+def test_a_jammed_weapon_cannot_fire() -> None:
+    refused(vex(weapon={"jammed": True}), "$.weapon.jammed", "weapon is jammed; clear it first (unjam)")
+
+
+def _heavy(**changes: object) -> dict[str, object]:
+    return vex(weapon={"name": "Heavy stubber", "class": "heavy", "rof": "-/-/10", **changes})
+
+
+def test_heavy_weapons_take_minus_thirty_unbraced_and_ten_more_after_moving() -> None:
+    assert roll(_heavy(), [50]).test.target == 5  # type: ignore[union-attr]
+    assert roll(_heavy(braced=True), [50]).test.target == 35  # type: ignore[union-attr]
+    moved = roll({**_heavy(braced=True), "attacker": {**VEX["attacker"], "moved": True}}, [50])
+    assert moved.test is not None and moved.test.target == -5
+    assert "modifier: heavy, moved this turn -10" in moved.log
+    assert moved.weapon is not None and not moved.weapon.braced, "moving loses the brace"
+    assert moved.updates[0].state["weapon.braced"] is False
+
+
+@pytest.mark.parametrize(
+    ("weapon_class", "named"), [("heavy", "a heavy weapon"), ("long_rifle", "a long rifle")]
+)
+def test_heavy_weapons_and_long_rifles_cannot_fire_in_melee(weapon_class: str, named: str) -> None:
+    request = vex(attacker={"in_melee": True}, weapon={"class": weapon_class})
+    refused(request, "$.attacker.in_melee", f"{named} cannot fire in melee")
+
+
+def test_a_rifle_in_melee_gives_dodges_plus_thirty_and_ignores_point_blank() -> None:
+    """Single shot in melee: +10, combat-range +0 (not point blank). Dodge 20 + 30 = 50, rolled 30."""
+    request = vex(
+        mode="single",
+        attacker={"in_melee": True},
+        weapon={"range": 90},
+        targets=[{"id": "t1", "distance": 1, "dodge": 20}],
+    )
+    result = roll(request, [50, 30])
+    assert result.test is not None and result.test.target == 55
+    target = result.targets[0]
+    assert target.dodge_modifier == 30 and target.dodge is not None and target.dodge.target == 50
+    assert (target.dodged, target.hits) == (1, 0)
+
+
+def test_a_pistol_fires_in_melee_without_penalty() -> None:
+    request = vex(mode="single", attacker={"in_melee": True}, weapon={"class": "pistol"})
+    result = roll(request, [50, 50])
+    assert result.targets[0].dodge_modifier == 0 and result.targets[0].hits == 1
+
+
+def test_a_suppressed_shooter_takes_minus_twenty_shown_on_the_card() -> None:
+    result = roll(vex(attacker={"suppressed": True}), [50])
+    assert result.test is not None and result.test.target == 15
+    assert "modifier: suppressed -20" in result.log
+    assert result.attacker is not None
+    assert (result.attacker.action_points, result.attacker.bs_modifier) == (1, -20)
+    in_melee = roll(vex(mode="single", attacker={"suppressed": True, "in_melee": True}), [50, 50])
+    assert in_melee.test is not None and in_melee.test.target == 55, "melee lifts suppression"
+
+
+@pytest.mark.parametrize(
+    ("distance", "band", "target"),
+    [(1, "point_blank", 85), (30, "short", 65), (60, "combat", 55), (150, "long", 45), (250, "extreme", 25)],
+)
+def test_range_bands_from_distance_and_rng(distance: float, band: str, target: int) -> None:
+    request = vex(mode="single", weapon={"range": 90}, targets=[{"id": "t1", "distance": distance}])
+    result = roll(request, [99])
+    assert result.test is not None and result.test.target == target
+    assert f"range {band}" in " ".join(result.log)
+
+
+def test_range_band_given_outright_and_overridden() -> None:
+    request = vex(mode="single", targets=[{"id": "t1", "band": "long"}])
+    assert roll(request, [99]).test.target == 45  # type: ignore[union-attr]
+    custom = dict(request, range_modifiers={"long": -20})
+    assert roll(custom, [99]).test.target == 35  # type: ignore[union-attr]
+
+
+def test_range_errors() -> None:
+    far = vex(mode="single", weapon={"range": 90}, targets=[{"id": "t1", "distance": 300}])
+    refused(far, "$.targets[0].distance", "beyond extreme range")
+    no_rng = vex(mode="single", targets=[{"id": "t1", "distance": 30}])
+    refused(no_rng, "$.targets[0].distance", "weapon's range")
+    refused(dict(vex(), range_modifiers={"far": -50}), "$.range_modifiers.far", "unknown range band")
+
+
+def _knife(**attacker: object) -> dict[str, object]:
+    return vex(
+        mode="single",
+        attacker={"sb": 3, **attacker},
+        weapon={"name": "Throwing knife", "class": "thrown", "rof": "S/-/-", "loaded": 3, "damage": "1d5"},
+        targets=[{"id": "t1", "distance": 8}],
+    )
+
+
+def test_thrown_weapons_reach_sb_times_three_add_sb_and_are_spent() -> None:
+    """SB 3: Rng 9 m, so 8 m is combat range (+0); 1d5 rolled 4, +3 = 7 damage."""
+    result = roll(_knife(), [30, 50, 4])
+    assert result.test is not None and result.test.target == 55
+    assert result.targets[0].hit_records[0].damage == 7
+    assert result.weapon is not None and result.weapon.loaded == 2
+
+
+def test_thrown_weapons_do_not_jam() -> None:
+    result = roll(_knife(), [99])
+    assert result.weapon is not None and not result.weapon.jammed and result.weapon.loaded == 2
+    refused(dict(_knife(), mode="long_burst"), "$.mode", "thrown one at a time")
+
+
+def _grenade(**changes: object) -> dict[str, object]:
+    return vex(
+        mode="single",
+        attacker={"sb": 4, **changes},
+        weapon={
+            "name": "Frag grenade",
+            "class": "grenade",
+            "rof": "S/-/-",
+            "loaded": 2,
+            "blast": 3,
+            "damage_type": "X",
+            "damage": "2d10",
+        },
+        targets=[{"id": "t1", "distance": 10}],
+    )
+
+
+def test_a_fumbled_grenade_drops_at_the_throwers_feet() -> None:
+    result = roll(_grenade(), [97])
+    assert result.grenade_at_feet and result.scatter == []
+    assert result.weapon is not None and result.weapon.loaded == 1 and not result.weapon.jammed
+
+
+@pytest.mark.parametrize(
+    ("face", "direction", "east", "north"), [(3, "E", 7.0, 0.0), (2, "NE", 4.95, 4.95), (5, "S", 0.0, -7.0)]
+)
+def test_a_missed_blast_scatters_d10_metres_by_the_d8_compass(
+    face: int, direction: str, east: float, north: float
+) -> None:
+    result = roll(_grenade(), [80, 7, face])
+    [spot] = result.scatter
+    assert (spot.metres, spot.direction, spot.east, spot.north) == (7, direction, east, north)
+    assert math.isclose(math.hypot(spot.east, spot.north), 7.0, abs_tol=0.01)
+
+
+def test_a_grenade_that_misses_in_melee_is_not_spent() -> None:
+    result = roll(_grenade(in_melee=True), [80])
+    assert result.weapon is not None and result.weapon.loaded == 2 and result.updates == []
+    safe = roll(_grenade(in_melee=True), [20, 50, 5, 5])  # 55 vs 20: 4 degrees
+    assert any("clear of the blast" in line for line in safe.log)
+
+
+def test_blasts_in_an_enclosed_room() -> None:
+    """A 3 m X blast in a 10 m room (<= 4 x 3): radius 5 (4.5 up), +1d10 damage: 4 + 5 + 6 = 15."""
+    result = roll(dict(_grenade(), room_size=10), [30, 50, 4, 5, 6])
+    assert result.enclosed and result.blast_radius == 5
+    assert result.targets[0].hit_records[0].damage == 15
+    open_air = roll(dict(_grenade(), room_size=13), [30, 50, 4, 5])
+    assert not open_air.enclosed and open_air.blast_radius == 3
+
+
+def test_e_blasts_tear_and_concussion_grows_in_a_room() -> None:
+    request = vex(
+        mode="single",
+        weapon={
+            "class": "pistol",
+            "rof": "S/-/-",
+            "blast": 2,
+            "damage_type": "E",
+            "damage": "1d10",
+            "concussive": 1,
+        },
+        room_size=8,
+    )
+    result = roll(request, [30, 50, 3, 9])  # Tearing: two dice, the 3 dropped
+    assert result.targets[0].hit_records[0].damage == 9
+    assert result.concussive == 2
+
+
+def _covered(**target: object) -> dict[str, object]:
+    return vex(
+        mode="single",
+        weapon={"damage": "1d10+3"},
+        targets=[{"id": "t1", "in_cover": True, "cover_ap": 4, "armour": {"body": 2}, "tb": 4, **target}],
+    )
+
+
+def test_a_hit_through_cover_wears_one_ap_off_it() -> None:
+    """Body hit for 8 + 3 = 11 against cover 4: through; 11 - (4 + 2) - TB 4 = 1 wound; cover now 3."""
+    result = roll(_covered(), [30, 50, 8])
+    record = result.targets[0].hit_records[0]
+    assert (record.cover, record.cover_penetrated, record.wounds) == (4, True, 1)
+    assert result.targets[0].cover_ap == 3
+    assert result.updates[-1].token == "t1" and result.updates[-1].state == {"cover.ap": 3}
+
+
+def test_cover_that_holds_keeps_its_armour_and_the_head_is_exposed() -> None:
+    held = roll(_covered(), [30, 50, 1])  # 4 damage does not beat cover 4
+    assert held.targets[0].hit_records[0].cover_penetrated is False and held.targets[0].cover_ap == 4
+    head = roll(_covered(), [30, 5, 8])  # head is out of cover: 11 - 0 - 4
+    record = head.targets[0].hit_records[0]
+    assert record.cover is None and record.wounds == 7
+
+
+def test_cover_counts_triple_against_x_blasts() -> None:
+    request = dict(_grenade(), targets=[{"id": "t1", "distance": 10, "in_cover": True, "cover_ap": 4}])
+    result = roll(request, [30, 50, 6, 6])
+    assert result.targets[0].hit_records[0].cover == 12
+
+
+def test_fire_at_feet_is_for_blast_weapons() -> None:
+    refused(dict(vex(), fire_at_feet=True), "$.fire_at_feet", "blast weapon")
+    result = roll(dict(_grenade(), fire_at_feet=True), [40, 6, 1])
+    assert result.test is not None and result.test.target == 35 and result.scatter[0].direction == "N"
+
+
+def test_each_target_once() -> None:
+    refused(vex(targets=[{"id": "t1"}, {"id": "t1"}]), "$.targets", "once")
+
+
+def test_unknown_modes_are_refused_at_decode() -> None:
+    with pytest.raises(RuleError) as caught:
+        decode_request(msgspec.json.encode(vex(mode="burst")))
+    assert caught.value.path == "$.mode"
+
+
+def test_the_request_is_the_default_action() -> None:
+    decoded = decode_request(msgspec.json.encode(VEX))
+    assert type(decoded).__name__ == "Attack"
