@@ -33,7 +33,11 @@ export default [
     rules,
   },
   { files: ["vtt_module/scripts/volley.js"], languageOptions: { globals: foundryGlobals } },
-  { files: ["vtt_module/eslint.config.js"], languageOptions: { globals: { ...globals.node } } },
+  {
+    files: ["vtt_module/eslint.config.js", "vtt_module/tools/**/*.mjs"],
+    languageOptions: { ecmaVersion: 2023, sourceType: "module", globals: { ...globals.node } },
+    rules,
+  },
   {
     files: ["tests/js/**/*.mjs"],
     languageOptions: { ecmaVersion: 2023, sourceType: "module", globals: { ...globals.node } },

@@ -47,9 +47,9 @@ export class BridgeError extends Error {
 /**
  * @typedef {{
  *   send(data: string): void, close(code?: number, reason?: string): void, readyState: number,
- *   onopen: ((event: unknown) => void) | null, onmessage: ((event: {data: unknown}) => void) | null,
- *   onclose: ((event: {code?: number, reason?: string}) => void) | null, onerror: ((event: unknown) => void) | null
- * }} SocketLike
+ *   onopen: ((event: any) => void) | null, onmessage: ((event: any) => void) | null,
+ *   onclose: ((event: any) => void) | null, onerror: ((event: any) => void) | null
+ * }} SocketLike the part of the browser's WebSocket the connection uses
  * @typedef {new (url: string) => SocketLike} SocketConstructor
  * @typedef {{setTimeout: (fn: () => void, ms: number) => unknown, clearTimeout: (handle: any) => void}} Timers
  * @typedef {"idle" | "connecting" | "ready" | "waiting" | "refused" | "stopped"} ConnectionState

@@ -32,7 +32,10 @@ export const INCOMING = Object.freeze({
   PONG: "pong",
 });
 
-/** Request types a rules request may travel in (players may relay these through the GM). */
+/**
+ * Request types a rules request may travel in (players may relay these through the GM).
+ * @type {readonly string[]}
+ */
 export const REQUEST_TYPES = Object.freeze([OUTGOING.ATTACK, OUTGOING.ACTION, OUTGOING.ODDS]);
 
 /** Raised for a frame that is not a protocol message (not JSON, not an object, no type). */
