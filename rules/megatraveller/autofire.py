@@ -9,8 +9,8 @@ distribution for the odds.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from math import factorial
 
 from rules.dice import Dice
@@ -159,43 +159,42 @@ def remaining_dist(*, loaded: int, controlled: bool, empty_magazine: bool) -> Di
     return mixture(parts)
 
 
-@lru_cache(maxsize=64)
-def cluster_multisets(bullets: int) -> tuple[tuple[tuple[int, ...], float], ...]:
+_FACTORIAL = [factorial(n) for n in range(64)]
+
+
+def cluster_multisets(bullets: int) -> Iterator[tuple[list[int], float]]:
     """Every multiset of cluster sizes ``bullets`` can break into, largest first, with its probability.
 
-    Exact without walking every sequence: all clusters but the last are plain 1D faces smaller than
-    what was left (probability 1/6 each, in any order), and the last is what remained, capped, which
-    a die reaches with probability (7 - size)/6. So a multiset's probability is, summed over which
-    size came last, the number of orderings of the others times those factors.
+    Exact without walking every sequence of rolls: all clusters but the last are plain 1D faces
+    (1/6 each, in any order) and the last is whatever remained, which a die reaches with probability
+    (7 - size)/6. Summed over which size came last, a multiset with ``n[v]`` clusters of size ``v``
+    (``C`` in all) has probability ``(C-1)! / prod(n[v]!) * sum(n[v] * (7 - v)) / 6**C``; the walk
+    below builds the product and the sum size by size, largest size first.
     """
     if bullets <= 0:
-        return (((), 1.0),)
-    out: list[tuple[tuple[int, ...], float]] = []
+        yield [], 1.0
+        return
     sides = CLUSTER_DIE
+    counts = [0] * (sides + 1)
 
-    def walk(size: int, left: int, counts: list[int]) -> None:
+    def walk(
+        size: int, left: int, weight: float, reach: int, total: int
+    ) -> Iterator[tuple[list[int], float]]:
         if size == 1:
             counts[1] = left
-            out.append(_multiset(counts, sides))
+            total += left
+            weight /= _FACTORIAL[left]
+            reach += left * sides
+            sizes: list[int] = []
+            for v in range(sides, 0, -1):
+                sizes += [v] * counts[v]
+            yield sizes, _FACTORIAL[total - 1] * weight * reach / float(sides) ** total
             return
         for n in range(left // size + 1):
             counts[size] = n
-            walk(size - 1, left - n * size, counts)
+            yield from walk(
+                size - 1, left - n * size, weight / _FACTORIAL[n], reach + n * (sides + 1 - size), total + n
+            )
         counts[size] = 0
 
-    walk(sides, bullets, [0] * (sides + 1))
-    return tuple(out)
-
-
-def _multiset(counts: list[int], sides: int) -> tuple[tuple[int, ...], float]:
-    total = sum(counts)
-    p = 0.0
-    for last in range(1, sides + 1):
-        if counts[last]:
-            orderings = factorial(total - 1)
-            for size in range(1, sides + 1):
-                orderings //= factorial(counts[size] - (size == last))
-            p += orderings * (sides + 1 - last) / sides
-    p /= sides ** (total - 1)
-    sizes = tuple(size for size in range(sides, 0, -1) for _ in range(counts[size]))
-    return sizes, p
+    yield from walk(sides, bullets, 1.0, 0, 0)

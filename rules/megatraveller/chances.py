@@ -118,16 +118,45 @@ def _clusters_given(plan: FirePlan) -> list[int] | None:
     return list(rolled.pool.clusters or [])
 
 
-@lru_cache(maxsize=512)
-def share_of_bullets(
-    remaining: int, bystanders: tuple[bool, ...]
-) -> tuple[tuple[tuple[int, float], ...], ...]:
-    """Per target, the exact distribution of bullets the default split gives it from ``remaining``."""
-    shares: list[Dist] = [{} for _ in bystanders]
+@lru_cache(maxsize=1024)
+def share_of_bullets(remaining: int, chosen: int, caught: int) -> tuple[tuple[tuple[int, float], ...], ...]:
+    """Exact distribution of the bullets the default split gives each target from ``remaining``.
+
+    Targets are numbered as the default split sees them: the ``chosen`` targets (primary first), then
+    the ``caught`` bystanders. With sizes sorted largest first, that split gives bystanders the
+    smallest clusters and deals the rest round the chosen targets, so a target's share is a slice sum.
+    """
+    targets = chosen + caught
+    if targets == 1 or remaining <= 0:
+        return tuple(((remaining if k == 0 else 0, 1.0),) for k in range(targets))
+    shares: list[Dist] = [{} for _ in range(targets)]
     for sizes, p in cluster_multisets(remaining):
-        for k, bullets in enumerate(cluster_bullets(sizes, default_cluster_split(sizes, bystanders))):
-            shares[k][bullets] = shares[k].get(bullets, 0.0) + p
+        count = len(sizes)
+        if count >= targets:
+            top = count - caught
+            for k in range(chosen):
+                bullets = sum(sizes[k:top:chosen])
+                shares[k][bullets] = shares[k].get(bullets, 0.0) + p
+            for y in range(caught):
+                bullets = sizes[count - 1 - y]
+                shares[chosen + y][bullets] = shares[chosen + y].get(bullets, 0.0) + p
+        else:
+            for k in range(targets):
+                bullets = sizes[k] if k < count else 0
+                shares[k][bullets] = shares[k].get(bullets, 0.0) + p
     return tuple(tuple(sorted(share.items())) for share in shares)
+
+
+@lru_cache(maxsize=1024)
+def _default_shares(remaining: int, bystanders: tuple[bool, ...]) -> list[Dist]:
+    """:func:`share_of_bullets` mapped back to request order (cached; callers must not mutate)."""
+    chosen = [k for k, by in enumerate(bystanders) if not by]
+    caught = [k for k, by in enumerate(bystanders) if by]
+    table = share_of_bullets(remaining, len(chosen), len(caught))
+    out: list[Dist] = [{} for _ in bystanders]
+    for rank, k in enumerate(chosen + caught):
+        out[k] = dict(table[rank])
+    return out
 
 
 def _clustered(plan: FirePlan) -> dict[str, Dist]:
@@ -149,12 +178,11 @@ def _clustered(plan: FirePlan) -> dict[str, Dist]:
             controlled=plan.mode == "controlled",
             empty_magazine=request.empty_magazine,
         )
+        by_remaining = [
+            (weight, _default_shares(remaining, bystanders)) for remaining, weight in left.items()
+        ]
         shares = [
-            mixture(
-                (weight, dict(share_of_bullets(remaining, bystanders)[k]))
-                for remaining, weight in left.items()
-            )
-            for k in range(len(bystanders))
+            mixture((weight, split[k]) for weight, split in by_remaining) for k in range(len(bystanders))
         ]
     out: dict[str, Dist] = {}
     for target_plan, share in zip(plan.targets, shares, strict=True):
