@@ -268,6 +268,7 @@ def plan_fire(request: FireFields) -> FirePlan:
     action = action_of(request)
     rule = FIRE_MODES[mode]
     log: list[str] = []
+    switch = ""
     who = attacker.name or attacker.id
     check_selector(weapon, attacker.selector, "$.attacker.selector")
     if isinstance(request, FastDrawRequest):
@@ -296,9 +297,9 @@ def plan_fire(request: FireFields) -> FirePlan:
             )
         shift += MODE_SWITCH_SHIFT
         selector = rule.selector
-        log.append(
+        switch = (
             f"selector flipped {attacker.selector} -> {selector} while firing: "
-            f"+{MODE_SWITCH_SHIFT} difficulty"
+            f"+{MODE_SWITCH_SHIFT} difficulty level"
         )
     action_dm = 0
     if isinstance(request, FastDrawRequest):
@@ -319,6 +320,8 @@ def plan_fire(request: FireFields) -> FirePlan:
             )
         note = "" if attacker.target is not None else " (no lock recorded: taking the primary as locked)"
         log.append(f"{who}: Fire at {primary}{note}")
+    if switch:
+        log.append(switch)
     explicit = _check_allocation(request, rule, fixed)
     _check_pool(request, rule)
     dex_dm = characteristic_dm(attacker.dex)
@@ -328,7 +331,9 @@ def plan_fire(request: FireFields) -> FirePlan:
         f"action {action_dm:+d} = {base_dm:+d}"
     )
     if shift:
-        log.append(f"{mode} fire: difficulty shifted {shift} level(s)")
+        levels = sorted({DIFFICULTIES.index(t.difficulty) + t.shift for t in request.targets})
+        moves = ", ".join(f"{difficulty_name(n)} -> {difficulty_name(n + shift)}" for n in levels)
+        log.append(f"difficulty +{shift} level(s): {moves}")
     plans = tuple(
         TargetPlan(
             target, Task(DIFFICULTIES.index(target.difficulty) + target.shift + shift, base_dm + target.dm)
