@@ -1,0 +1,104 @@
+// The dialog's odds summary and its debounced, latest-wins fetching.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import { formatPercent, OddsPreview, summariseOdds } from "../../vtt_module/scripts/odds-preview.js";
+import { FakeClock, flush } from "./fakes.mjs";
+
+describe("summariseOdds", () => {
+  it("gives expected hits, the chance of at least one hit and the jam chance", () => {
+    // 3 shots at Rcl 2: 0, 1, 2 or 3 hits with these probabilities.
+    const summary = summariseOdds({ targets: [{ id: "raider", hits: [0.375, 0.125, 0.25, 0.25] }], jam: 0.0185 });
+    const [raider] = summary.targets;
+    assert.equal(raider.id, "raider");
+    assert.ok(Math.abs(raider.expected - (0.125 + 0.5 + 0.75)) < 1e-12);
+    assert.ok(Math.abs(raider.atLeastOne - 0.625) < 1e-12);
+    assert.equal(raider.mostLikely, 0);
+    assert.equal(summary.jam, 0.0185);
+    assert.ok(Math.abs(summary.expectedTotal - 1.375) < 1e-12);
+  });
+
+  it("adds up several targets and tolerates junk", () => {
+    const summary = summariseOdds({ targets: [{ id: "a", hits: [0.5, 0.5] }, { id: "b", hits: [0, 0, 1] }, "junk"], jam: "x" });
+    assert.deepEqual(
+      summary.targets.map((t) => [t.id, t.expected, t.atLeastOne, t.mostLikely]),
+      [
+        ["a", 0.5, 0.5, 0],
+        ["b", 2, 1, 2],
+        ["", 0, 0, 0],
+      ],
+    );
+    assert.equal(summary.expectedTotal, 2.5);
+    assert.equal(summary.jam, 0);
+    assert.deepEqual(summariseOdds(null), { targets: [], expectedTotal: 0, jam: 0 });
+  });
+});
+
+describe("formatPercent", () => {
+  it("keeps small and near-certain chances honest", () => {
+    assert.deepEqual(
+      [0, 0.0004, 0.0186, 0.625, 0.9996, 1].map(formatPercent),
+      ["0%", "<0.1%", "1.9%", "63%", ">99.9%", "100%"],
+    );
+  });
+});
+
+describe("OddsPreview", () => {
+  function setup() {
+    const clock = new FakeClock();
+    const asked = [];
+    const answers = [];
+    /** Each fetch waits until the test resolves it. */
+    const resolvers = [];
+    const preview = new OddsPreview({
+      fetchOdds: (request) => {
+        asked.push(request);
+        return new Promise((resolve, reject) => resolvers.push({ resolve, reject }));
+      },
+      onSummary: (summary, error) => answers.push({ summary, error }),
+      delayMs: 200,
+      timers: clock,
+    });
+    return { clock, asked, answers, resolvers, preview };
+  }
+
+  it("asks once after the form has been still for the delay", () => {
+    const { clock, asked, preview } = setup();
+    preview.update({ shots: 1 });
+    clock.advance(100);
+    preview.update({ shots: 12 });
+    clock.advance(199);
+    assert.deepEqual(asked, []);
+    clock.advance(1);
+    assert.deepEqual(asked, [{ shots: 12 }]);
+  });
+
+  it("drops an answer that arrives after a newer question", async () => {
+    const { clock, answers, resolvers, preview } = setup();
+    preview.update({ shots: 3 });
+    clock.advance(200);
+    preview.update({ shots: 5 });
+    clock.advance(200);
+    resolvers[1].resolve({ targets: [{ id: "t", hits: [0, 1] }], jam: 0 });
+    resolvers[0].resolve({ targets: [{ id: "t", hits: [1] }], jam: 0 });
+    await flush();
+    assert.equal(answers.length, 1);
+    assert.equal(answers[0].summary.targets[0].expected, 1);
+  });
+
+  it("reports a failed fetch, clears on null and goes quiet after cancel", async () => {
+    const { clock, answers, resolvers, preview, asked } = setup();
+    preview.update({ shots: 99 });
+    clock.advance(200);
+    resolvers[0].reject(new Error("$.shots: shots 99 > RoF 10"));
+    await flush();
+    assert.equal(answers[0].summary, null);
+    assert.match(answers[0].error.message, /RoF 10/);
+    preview.update(null);
+    assert.deepEqual(answers[1], { summary: null, error: undefined });
+    preview.update({ shots: 2 });
+    preview.cancel();
+    clock.advance(1000);
+    assert.equal(asked.length, 1);
+  });
+});
