@@ -180,6 +180,11 @@ def _wire_message(entry: Entry, prefix: str) -> dict[str, Any]:
     return {"type": entry.type, "id": prefix + entry.id, "request": {**entry.request, "dice": faces}}
 
 
+def _text(message: dict[str, Any]) -> str:
+    """The protocol is JSON *text* frames (``websockets`` would send bytes as a binary frame)."""
+    return msgspec.json.encode(message).decode()
+
+
 async def replay_against(path: Path, url: str, token: str, *, progress: bool = False) -> ReplayReport:
     """Replay every entry of ``path`` through a running bridge at ``url`` (it needs scripted dice on)."""
     from websockets.asyncio.client import connect
@@ -189,7 +194,7 @@ async def replay_against(path: Path, url: str, token: str, *, progress: bool = F
     prefix = f"replay-{uuid.uuid4().hex[:12]}-"
     bar = ProgressBar(len(log.entries), enabled=progress)
     async with connect(url, max_size=2**22) as socket:
-        await socket.send(msgspec.json.encode({"type": "hello", "token": token, "client": "volley replay"}))
+        await socket.send(_text({"type": "hello", "token": token, "client": "volley replay"}))
         welcome = msgspec.json.decode(await socket.recv())
         if welcome.get("type") != "welcome":
             report.problems.append(f"the server refused us: {welcome.get('message')}")
@@ -200,7 +205,7 @@ async def replay_against(path: Path, url: str, token: str, *, progress: bool = F
             )
             return report
         for entry in log.entries:
-            await socket.send(msgspec.json.encode(_wire_message(entry, prefix)))
+            await socket.send(_text(_wire_message(entry, prefix)))
             reply = msgspec.json.decode(await socket.recv())
             if isinstance(reply, dict) and reply.get("type") == "error":
                 _compare(report, entry, None, f"server error {reply.get('code')}: {reply.get('message')}")

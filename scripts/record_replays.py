@@ -1,0 +1,104 @@
+"""Record ``tests/replays/<system>.jsonl``: a real bridge session driven with every example request.
+
+For each system with examples in ``docs/examples/<system>/*.json`` this starts a bridge on a free
+loopback port (temporary data directory, scripted dice allowed, seeds drawn as ``--seed-base`` N,
+N+1, ...), sends every example over a websocket in file-name order, and copies the session journal
+to ``tests/replays/<system>.jsonl``. The test suite replays those files, so a rules change that alters
+an old outcome fails loudly; re-record only when the change is intended.
+
+An example whose ``action`` is the system's default action goes as ``attack``, any other as
+``action``. A two-step example (``pending`` reply) is recorded as its first step only.
+
+Usage::
+
+    .venv/bin/python scripts/record_replays.py            # every system with examples
+    .venv/bin/python scripts/record_replays.py gurps d100 # just these
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from aiohttp import web
+from websockets.asyncio.client import connect
+
+import rules
+from bridge.server import BridgeSettings, create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "docs" / "examples"
+REPLAYS = ROOT / "tests" / "replays"
+#: Seeds of a recording start here, so re-recording an unchanged system gives the same dice.
+SEED_BASE = 20_261_129
+TOKEN = "recording"
+
+
+async def record(system: str, examples: list[Path], out: Path) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp)
+        settings = BridgeSettings(token=TOKEN, data_dir=data, allow_scripted_dice=True, seed_base=SEED_BASE)
+        runner = web.AppRunner(create_app(settings), access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = runner.addresses[0][1]
+        recorded = 0
+        try:
+            async with connect(f"ws://127.0.0.1:{port}/ws") as ws:
+                await ws.send(json.dumps({"type": "hello", "token": TOKEN, "client": "record_replays"}))
+                json.loads(await ws.recv())
+                default = rules.SYSTEMS[system].default_action
+                for path in examples:
+                    request = json.loads(path.read_text(encoding="utf-8"))
+                    kind = "attack" if request.get("action", default) == default else "action"
+                    message = {"type": kind, "id": f"{system}/{path.stem}", "request": request}
+                    await ws.send(json.dumps(message))
+                    reply = json.loads(await ws.recv())
+                    if reply["type"] == "error":
+                        print(
+                            f"  {path.name}: refused ({reply['code']} at {reply['path']}: {reply['message']})"
+                        )
+                        continue
+                    recorded += 1
+                    print(f"  {path.name}: {reply['type']}")
+        finally:
+            await runner.cleanup()
+        (journal,) = (data / "sessions").glob("*.jsonl")
+        shutil.copyfile(journal, out)
+    return recorded
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("systems", nargs="*", help="systems to record (default: every one with examples)")
+    args = parser.parse_args(argv)
+    systems = args.systems or sorted(
+        path.name for path in EXAMPLES.iterdir() if path.is_dir() and any(path.glob("*.json"))
+    )
+    REPLAYS.mkdir(parents=True, exist_ok=True)
+    status = 0
+    for system in systems:
+        if system not in rules.SYSTEMS:
+            print(f"{system}: not a registered system; skipped", file=sys.stderr)
+            status = 1
+            continue
+        examples = sorted((EXAMPLES / system).glob("*.json"))
+        if not examples:
+            print(f"{system}: no examples in {EXAMPLES / system}; skipped", file=sys.stderr)
+            status = 1
+            continue
+        out = REPLAYS / f"{system}.jsonl"
+        print(f"{system}: {len(examples)} examples")
+        count = asyncio.run(record(system, examples, out))
+        print(f"{system}: {count} requests recorded in {out.relative_to(ROOT)}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

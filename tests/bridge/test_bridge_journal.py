@@ -1,0 +1,201 @@
+"""The journal on disk: header, torn-line repair, group commit, failures, and the access token file."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from bridge.access import load_or_create_token, token_matches
+from bridge.journal import FORMAT_VERSION, Entry, Header, Journal, JournalError, read_session, repair
+from bridge.ledger import Ledger
+from bridge.paths import config_dir, data_dir
+
+HEADER = Header(
+    format=FORMAT_VERSION,
+    session="20261129T200000.000000Z-abcdef",
+    started="2026-11-29T20:00:00Z",
+    rules_version="0.1.0",
+    bridge_version="0.1.0",
+)
+
+
+def entry(id: str, **changes: object) -> Entry:
+    fields: dict[str, object] = {
+        "id": id,
+        "type": "attack",
+        "at": "2026-11-29T20:00:01.000Z",
+        "outcome": "result",
+        "request": {"system": "gurps"},
+        "seed": 7,
+        "reply": msgspec.Raw(json.dumps({"type": "result", "id": id}).encode()),
+    }
+    fields.update(changes)
+    return Entry(**fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.asyncio
+async def test_a_session_file_is_a_header_then_one_line_per_request(tmp_path: Path) -> None:
+    journal = Journal.create(tmp_path, HEADER)
+    await journal.append(entry("r1"))
+    await journal.append(entry("r2", seed=None, dice=[1, 2, 3]))
+    await journal.close()
+    lines = [json.loads(line) for line in journal.path.read_text().splitlines()]
+    assert lines[0]["kind"] == "header" and lines[0]["format"] == FORMAT_VERSION
+    assert [line["id"] for line in lines[1:]] == ["r1", "r2"]
+    assert lines[2]["dice"] == [1, 2, 3] and lines[2]["seed"] is None
+    assert stat.S_IMODE(journal.path.stat().st_mode) == 0o600
+    log = read_session(journal.path)
+    assert log.header == HEADER and [e.id for e in log.entries] == ["r1", "r2"] and not log.problems
+
+
+@pytest.mark.asyncio
+async def test_concurrent_appends_share_one_fsync(tmp_path: Path) -> None:
+    import asyncio
+
+    journal = Journal.create(tmp_path, HEADER)
+    await asyncio.gather(*(journal.append(entry(f"r{k}")) for k in range(50)))
+    await journal.close()
+    assert journal.stats.lines == 50
+    # All fifty were queued before the writer woke, so they went out in a single batch.
+    assert journal.stats.batches == 1 and journal.stats.largest_batch == 50
+
+
+@pytest.mark.asyncio
+async def test_a_failed_write_is_reported_and_leaves_no_partial_line(tmp_path: Path) -> None:
+    journal = Journal.create(tmp_path, HEADER)
+    await journal.append(entry("r1"))
+    good = journal.path.read_bytes()
+    real_fsync = os.fsync
+
+    def broken_fsync(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    os.fsync = broken_fsync
+    try:
+        with pytest.raises(JournalError, match="Input/output error"):
+            await journal.append(entry("r2"))
+    finally:
+        os.fsync = real_fsync
+    assert journal.path.read_bytes() == good  # the batch was taken back out
+    await journal.append(entry("r3"))  # and the journal keeps working
+    await journal.close()
+    assert [e.id for e in read_session(journal.path).entries] == ["r1", "r3"]
+
+
+def write_session(path: Path, *entries: Entry) -> bytes:
+    data = msgspec.json.encode(HEADER) + b"\n" + b"".join(msgspec.json.encode(e) + b"\n" for e in entries)
+    path.write_bytes(data)
+    return data
+
+
+def test_repair_cuts_a_torn_last_line(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    whole = write_session(path, entry("r1"), entry("r2"))
+    torn = msgspec.json.encode(entry("r3"))[:40]
+    path.write_bytes(whole + torn)
+    warning = repair(path)
+    assert warning is not None and "torn last line" in warning and "line 4" in warning
+    assert path.read_bytes() == whole
+    assert repair(path) is None  # idempotent
+
+
+def test_repair_cuts_zero_filled_tail(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    whole = write_session(path, entry("r1"))
+    path.write_bytes(whole + b"\x00" * 300)
+    assert repair(path) is not None
+    assert path.read_bytes() == whole
+
+
+def test_repair_finishes_a_whole_record_missing_its_newline(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    whole = write_session(path, entry("r1"))
+    last = msgspec.json.encode(entry("r2"))
+    path.write_bytes(whole + last)
+    assert repair(path) is None
+    assert path.read_bytes() == whole + last + b"\n"
+
+
+def test_a_corrupt_middle_line_is_reported_and_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(
+        msgspec.json.encode(HEADER)
+        + b"\n"
+        + msgspec.json.encode(entry("r1"))
+        + b"\n{garbage\n"
+        + msgspec.json.encode(entry("r2"))
+        + b"\n"
+    )
+    assert repair(path) is None  # only a tail is ever cut
+    log = read_session(path)
+    assert [e.id for e in log.entries] == ["r1", "r2"]
+    assert len(log.problems) == 1 and ":3:" in log.problems[0]
+
+
+def test_ledger_rebuilds_replies_and_open_pending_attacks(tmp_path: Path) -> None:
+    write_session(
+        tmp_path / "20261129T200000.000000Z-aaaaaa.jsonl",
+        entry("r1"),
+        entry("p1", outcome="pending", request={"system": "x", "allocation": "defer"}, seed=42),
+        entry("p2", outcome="pending", seed=43),
+    )
+    # A later session settled p1.
+    write_session(
+        tmp_path / "20261129T210000.000000Z-bbbbbb.jsonl", entry("a1", type="allocate", pending_id="p1")
+    )
+    warnings: list[str] = []
+    ledger = Ledger.rebuild(tmp_path, warnings.append)
+    assert set(ledger.replies) == {"r1", "p1", "p2", "a1"}
+    assert ledger.replies["r1"] == b'{"type": "result", "id": "r1"}'
+    assert set(ledger.pending) == {"p2"} and ledger.pending["p2"].seed == 43
+    assert ledger.allocated == {"p1": "a1"}
+    assert warnings == []
+
+
+def test_the_token_file_is_created_once_with_mode_0600(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("VOLLEY_TOKEN", raising=False)
+    config = tmp_path / "config"
+    first = load_or_create_token(config)
+    assert first.created and first.path == config / "token"
+    assert stat.S_IMODE((config / "token").stat().st_mode) == 0o600
+    assert len(first.value) >= 40
+    second = load_or_create_token(config)
+    assert second.value == first.value and not second.created
+    # --token and VOLLEY_TOKEN override the file, and are not written anywhere.
+    assert load_or_create_token(config, "explicit").value == "explicit"
+    monkeypatch.setenv("VOLLEY_TOKEN", "from-env")
+    assert load_or_create_token(config).value == "from-env"
+    assert (config / "token").read_text().strip() == first.value
+
+
+def test_a_loosened_token_file_is_tightened_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("VOLLEY_TOKEN", raising=False)
+    token = load_or_create_token(tmp_path)
+    assert token.path is not None
+    token.path.chmod(0o644)
+    load_or_create_token(tmp_path)
+    assert stat.S_IMODE(token.path.stat().st_mode) == 0o600
+
+
+def test_token_comparison() -> None:
+    assert token_matches("abc", "abc")
+    assert not token_matches("abc", "abd")
+    assert not token_matches("abc", None)
+    assert not token_matches("abc", 123)
+
+
+def test_xdg_directories(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    assert config_dir() == tmp_path / "cfg" / "volley"
+    assert data_dir() == tmp_path / "share" / "volley"
+    assert config_dir("/elsewhere") == Path("/elsewhere")
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/is/ignored")
+    assert data_dir() == Path.home() / ".local/share/volley"

@@ -1,0 +1,223 @@
+"""``volley serve`` as a real process: killed mid-stream, restarted, stopped with SIGTERM / Ctrl-C.
+
+The promise under test: a result the client received is on disk, whatever happens to the server
+afterwards; a torn last line from a crash is cut on the next start, with a warning; a polite stop
+finishes the requests in flight and exits 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bridgekit import GURPS_MP5
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+TOKEN = "process-test-token"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Server:
+    def __init__(self, data: Path, config: Path) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env.pop("VOLLEY_TOKEN", None)
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "bridge.cli",
+                "serve",
+                "--port",
+                "0",
+                "--token",
+                TOKEN,
+                "--data-dir",
+                str(data),
+                "--config-dir",
+                str(config),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=env,
+        )
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            if "listening on" in line:
+                self.url = line.split("listening on ", 1)[1].strip()
+                return
+        raise AssertionError(
+            f"server did not start: {self.process.stderr.read() if self.process.stderr else ''}"
+        )
+
+    def stop(self, signum: int, timeout: float = 15) -> tuple[int, str]:
+        self.process.send_signal(signum)
+        _, err = self.process.communicate(timeout=timeout)
+        return self.process.returncode, err
+
+
+@pytest.fixture
+def dirs(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
+    yield tmp_path / "data", tmp_path / "config"
+
+
+async def hello(url: str) -> ClientConnection:
+    ws = await connect(url)
+    await ws.send(json.dumps({"type": "hello", "token": TOKEN}))
+    welcome = json.loads(await ws.recv())
+    assert welcome["type"] == "welcome"
+    return ws
+
+
+async def fire_and_collect(url: str, prefix: str, count: int, acked: dict[str, str]) -> None:
+    """Send ``count`` attacks and record every reply the moment it arrives, until the socket dies."""
+    try:
+        ws = await hello(url)
+        for k in range(count):
+            await ws.send(json.dumps({"type": "attack", "id": f"{prefix}-{k}", "request": GURPS_MP5}))
+        async for frame in ws:
+            reply = json.loads(frame)
+            if reply["type"] == "result":
+                acked[reply["id"]] = str(frame)
+    except (ConnectionClosed, OSError):
+        pass
+
+
+def journal(data: Path) -> dict[str, Any]:
+    """id -> journaled reply (as decoded JSON), over every session."""
+    found: dict[str, Any] = {}
+    for path in sorted((data / "sessions").glob("*.jsonl")):
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            if record["kind"] == "resolved":
+                found[record["id"]] = record["reply"]
+    return found
+
+
+@pytest.mark.asyncio
+async def test_every_acknowledged_result_survives_sigkill_and_a_torn_line_is_repaired(
+    dirs: tuple[Path, Path],
+) -> None:
+    data, config = dirs
+    server = Server(data, config)
+    acked: dict[str, str] = {}
+    clients = [asyncio.create_task(fire_and_collect(server.url, f"c{n}", 35, acked)) for n in range(8)]
+    while len(acked) < 60:
+        await asyncio.sleep(0.001)
+    server.process.kill()  # SIGKILL mid-stream: no cleanup, no flush
+    server.process.communicate(timeout=15)
+    await asyncio.gather(*clients)
+
+    on_disk = journal(data)
+    assert len(acked) >= 60
+    assert len(on_disk) < 8 * 35, "the kill came too late to be mid-stream"
+    print(f"acknowledged {len(acked)}, journaled {len(on_disk)} of {8 * 35} sent")
+    missing = [id for id in acked if id not in on_disk]
+    assert missing == [], f"{len(missing)} acknowledged results were not on disk"
+    for id, frame in acked.items():
+        assert on_disk[id] == json.loads(frame)
+
+    # A crash mid-write leaves half a line; the next start cuts it and says so.
+    (session,) = (data / "sessions").glob("*.jsonl")
+    intact = session.read_bytes()
+    session.write_bytes(intact + b'{"kind":"resolved","id":"torn-1","type":"att')
+    restarted = Server(data, config)
+    ws = await hello(restarted.url)
+    some_id, some_frame = next(iter(acked.items()))
+    await ws.send(json.dumps({"type": "attack", "id": some_id, "request": GURPS_MP5}))
+    assert await ws.recv() == some_frame  # retried after the crash: same bytes, not re-rolled
+    await ws.close()
+    code, err = restarted.stop(signal.SIGTERM)
+    assert code == 0
+    assert "cut a torn last line" in err and session.name in err
+    assert session.read_bytes() == intact
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+async def test_a_polite_stop_finishes_requests_in_flight_and_exits_0(
+    dirs: tuple[Path, Path], signum: int
+) -> None:
+    data, config = dirs
+    server = Server(data, config)
+    acked: dict[str, str] = {}
+    clients = [asyncio.create_task(fire_and_collect(server.url, f"s{n}", 30, acked)) for n in range(4)]
+    while len(acked) < 10:
+        await asyncio.sleep(0.001)
+    code, err = server.stop(signum)
+    await asyncio.gather(*clients)
+    assert code == 0, err
+    assert "journal flushed" in err
+    on_disk = journal(data)
+    assert all(id in on_disk for id in acked)
+    # Every request the server read was finished and answered before the sockets closed.
+    assert set(on_disk) == set(acked)
+
+
+def test_a_non_loopback_host_needs_allow_remote(dirs: tuple[Path, Path]) -> None:
+    data, config = dirs
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bridge.cli",
+            "serve",
+            "--host",
+            "0.0.0.0",
+            "--token",
+            TOKEN,
+            "--data-dir",
+            str(data),
+            "--config-dir",
+            str(config),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=30,
+    )
+    assert result.returncode == 2
+    assert "--allow-remote" in result.stderr
+
+
+def test_first_start_creates_and_prints_the_token(dirs: tuple[Path, Path]) -> None:
+    data, config = dirs
+    env = {key: value for key, value in os.environ.items() if key != "VOLLEY_TOKEN"}
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bridge.cli",
+            "serve",
+            "--port",
+            "0",
+            "--data-dir",
+            str(data),
+            "--config-dir",
+            str(config),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**env, "PYTHONUNBUFFERED": "1"},
+    )
+    assert process.stdout is not None
+    lines = [process.stdout.readline() for _ in range(3)]
+    process.send_signal(signal.SIGTERM)
+    process.communicate(timeout=15)
+    assert process.returncode == 0
+    token = (config / "token").read_text().strip()
+    assert oct((config / "token").stat().st_mode & 0o777) == "0o600"
+    assert any(token in line for line in lines)
+    assert any("Paste it into Foundry" in line for line in lines)

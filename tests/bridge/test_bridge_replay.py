@@ -1,0 +1,207 @@
+"""Replay: recorded sessions re-resolve identically; a tampered one fails with a field-by-field diff."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import skirmish
+from aiohttp.test_utils import TestClient
+from bridgekit import GURPS_MP5, TOKEN, open_session
+from conftest import Start
+
+from bridge.cli import main
+from bridge.replay import ProgressBar, differences, replay_session
+from bridge.server import BridgeSettings
+
+ROOT = Path(__file__).resolve().parents[2]
+REPLAYS = sorted((ROOT / "tests" / "replays").glob("*.jsonl"))
+EXAMPLES = ROOT / "docs" / "examples"
+
+
+def test_there_are_recorded_sessions() -> None:
+    assert REPLAYS, "tests/replays/ is empty: run .venv/bin/python scripts/record_replays.py"
+
+
+def test_every_system_with_examples_has_a_recorded_session() -> None:
+    with_examples = {path.parent.name for path in EXAMPLES.glob("*/*.json")}
+    recorded = {path.stem for path in REPLAYS}
+    missing = sorted(with_examples - recorded)
+    assert not missing, f"record them: .venv/bin/python scripts/record_replays.py {' '.join(missing)}"
+
+
+@pytest.mark.parametrize("recording", REPLAYS, ids=lambda path: path.stem)
+def test_recorded_session_replays_identically(recording: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["replay", str(recording), "--no-progress"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "all match" in out
+
+
+def _tamper(source: Path, target: Path) -> tuple[str, int]:
+    """Add 5 to the first target's hits in the first reply; returns (request id, the true hits)."""
+    lines = source.read_text().splitlines()
+    for number, line in enumerate(lines):
+        record = json.loads(line)
+        if record["kind"] == "resolved" and record["outcome"] == "result":
+            true_hits = record["reply"]["result"]["targets"][0]["hits"]
+            record["reply"]["result"]["targets"][0]["hits"] = true_hits + 5
+            lines[number] = json.dumps(record)
+            target.write_text("\n".join(lines) + "\n")
+            return record["id"], true_hits
+    raise AssertionError(f"{source} has no result to tamper with")
+
+
+def test_a_tampered_session_fails_with_a_field_diff(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = ROOT / "tests" / "replays" / "gurps.jsonl"
+    tampered = tmp_path / "gurps-tampered.jsonl"
+    id, hits = _tamper(source, tampered)
+    code = main(["replay", str(tampered), "--no-progress"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "1 differ" in out
+    assert f"request {id!r}" in out
+    assert f"$.result.targets[0].hits: recorded {hits + 5}, replayed {hits}" in out
+
+
+def test_a_rules_change_that_refuses_an_old_request_is_a_difference(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = ROOT / "tests" / "replays" / "gurps.jsonl"
+    broken = tmp_path / "broken.jsonl"
+    lines = source.read_text().splitlines()
+    record = json.loads(lines[1])
+    record["request"]["shots"] = 999  # what the rules now say about this old request
+    lines[1] = json.dumps(record)
+    broken.write_text("\n".join(lines) + "\n")
+    assert main(["replay", str(broken), "--no-progress"]) == 1
+    assert "now refused: rule at $.request.shots" in capsys.readouterr().out
+
+
+def test_a_file_that_is_not_a_journal_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert main(["replay", str(empty), "--no-progress"]) == 1
+
+
+def test_differences_walk_every_field() -> None:
+    recorded = {"a": [1, 2, {"b": True}], "c": "x", "gone": 1}
+    replayed = {"a": [1, 3, {"b": 1}], "c": "x", "new": 2}
+    assert [(d.path, d.recorded, d.replayed) for d in differences(recorded, replayed)][:3] == [
+        ("$.a[1]", 2, 3),
+        ("$.a[2].b", True, 1),  # true and 1 are not the same JSON
+        ("$.gone", 1, differences.__globals__["_MISSING"]),
+    ]
+    assert differences(recorded, recorded) == []
+
+
+def test_progress_bar_draws_on_long_logs() -> None:
+    stream = io.StringIO()
+    bar = ProgressBar(200, enabled=True, stream=stream)
+    for _ in range(200):
+        bar.advance()
+    text = stream.getvalue()
+    assert text.endswith(f"replay [{'#' * 30}] 200/200\n")
+    assert "100/200" in text
+    quiet = io.StringIO()
+    ProgressBar(5, enabled=False, stream=quiet).advance()
+    assert quiet.getvalue() == ""
+
+
+@pytest.mark.asyncio
+async def test_a_live_session_with_a_two_step_attack_replays(
+    bridge_client: TestClient[Any, Any], settings: BridgeSettings
+) -> None:
+    session = await open_session(bridge_client)
+    await session.ask({"type": "attack", "id": "g", "request": GURPS_MP5})
+    pending = await session.ask({"type": "attack", "id": "p", "request": skirmish.fire(allocation="defer")})
+    bullets = pending["pending"]["bullets"]
+    await session.ask({"type": "allocate", "id": "a", "pending_id": "p", "allocation": [0, bullets]})
+    await session.ask({"type": "attack", "id": "s", "request": skirmish.fire(dice=[6, 6, 1, 1, 4, 4])})
+    (journal,) = (settings.data_dir / "sessions").glob("*.jsonl")
+    report = replay_session(journal)
+    assert (report.total, report.matched, report.ok) == (4, 4, True)
+
+
+@pytest.mark.asyncio
+async def test_replay_against_a_running_server(
+    start_bridge: Start, settings: BridgeSettings, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Record a session (seeded dice, a two-step attack) on one server...
+    recorder = await start_bridge(allow_scripted_dice=False)
+    session = await open_session(recorder)
+    await session.ask({"type": "attack", "id": "g", "request": GURPS_MP5})
+    pending = await session.ask({"type": "attack", "id": "p", "request": skirmish.fire(allocation="defer")})
+    await session.ask(
+        {"type": "allocate", "id": "a", "pending_id": "p", "allocation": [pending["pending"]["bullets"], 0]}
+    )
+    (journal,) = (settings.data_dir / "sessions").glob("*.jsonl")
+    recording = tmp_path / "recorded.jsonl"
+    shutil.copyfile(journal, recording)
+    await recorder.close()
+
+    # ...and replay it over the wire against another, which allows scripted dice.
+    live = await start_bridge(allow_scripted_dice=True, data_dir=tmp_path / "other")
+    url = str(live.make_url("/ws")).replace("http://", "ws://")
+    code = await asyncio.to_thread(
+        main, ["replay", str(recording), "--against", url, "--token", TOKEN, "--no-progress"]
+    )
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "3/3 requests replayed identically" in out
+
+    # A tampered recording fails over the wire too.
+    tampered = tmp_path / "tampered.jsonl"
+    _tamper(recording, tampered)
+    code = await asyncio.to_thread(
+        main, ["replay", str(tampered), "--against", url, "--token", TOKEN, "--no-progress"]
+    )
+    assert code == 1
+    assert ".hits: recorded" in capsys.readouterr().out
+
+
+@pytest.mark.asyncio
+async def test_replay_against_a_server_without_scripted_dice_says_why(
+    start_bridge: Start, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    live = await start_bridge(allow_scripted_dice=False)
+    url = str(live.make_url("/ws")).replace("http://", "ws://")
+    args = ["replay", str(REPLAYS[0]), "--against", url, "--token", TOKEN, "--no-progress"]
+    assert await asyncio.to_thread(main, args) == 1
+    assert "--allow-scripted-dice" in capsys.readouterr().out
+
+
+@pytest.mark.asyncio
+async def test_sessions_and_show(
+    bridge_client: TestClient[Any, Any], settings: BridgeSettings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    session = await open_session(bridge_client)
+    await session.ask({"type": "attack", "id": "g1", "request": GURPS_MP5})
+    await session.ask({"type": "attack", "id": "s1", "request": skirmish.fire(dice=[6, 6, 1, 1, 4, 4])})
+    data = str(settings.data_dir)
+
+    assert main(["sessions", "--data-dir", data]) == 0
+    listing = capsys.readouterr().out.splitlines()
+    assert listing[0].split() == ["SESSION", "STARTED", "REQUESTS", "SYSTEMS"]
+    name = session.welcome["session"]
+    row = next(line for line in listing if line.startswith(name))
+    assert row.split()[2:] == ["2", "gurps,", "skirmish"]
+
+    assert main(["show", name[:12], "--data-dir", data]) == 0
+    shown = capsys.readouterr().out
+    assert f"Session {name}" in shown
+    assert "g1  attack -> result  (seed " in shown
+    assert "Kane fires MP5  [GURPS 4e rapid fire]" in shown
+    assert "s1  attack -> result  (dice [6, 6, 1, 1, 4, 4])" in shown
+    assert "    pool 4d6: 2 bullets" in shown
+    assert "  - Drone: 2 hit(s)  +wounded" in shown
+    assert "  weapon Smartgun: 6 loaded, ready" in shown
+
+    assert main(["show", "no-such-session", "--data-dir", data]) == 2
