@@ -43,7 +43,12 @@ def set_overwatch(request: Overwatch) -> D100Result:
             raise RuleError("$.order.arc", f"an overwatch sector is at most {MAX_ARC:g} degrees wide")
         if request.weapon is not None:
             check_weapon(request.weapon)
-            mode_rof(MODES[order.mode], parse_rof(request.weapon.rof), request.weapon.name or "the weapon")
+            try:
+                mode_rof(
+                    MODES[order.mode], parse_rof(request.weapon.rof), request.weapon.name or "the weapon"
+                )
+            except RuleError as error:
+                raise RuleError("$.order.mode", error.message) from None
         log.append(
             f"overwatch (full action): {order.mode} at {order.arc:g} degrees facing {order.facing:g}"
             + (f", trigger: {order.trigger}" if order.trigger else "")

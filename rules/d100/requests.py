@@ -42,7 +42,7 @@ DamageType = Literal["I", "R", "X", "E", "X(Fr)"]
 Reliability = int | str | list[int | str]
 
 
-class OverwatchOrder(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
+class OverwatchOrder(msgspec.Struct, kw_only=True, frozen=True):
     """A standing overwatch order (seed 004, "Overwatch"): a sector, a trigger and the mode to fire."""
 
     mode: OverwatchMode = "single"

@@ -7,6 +7,7 @@ rulebooks use an en or em dash for a missing position; all three dashes are read
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rules.errors import RuleError
 
@@ -39,7 +40,9 @@ class RateOfFire:
         return max((value for value in (self.position(i) for i in range(3)) if value is not None), default=0)
 
 
+@lru_cache(maxsize=256)
 def parse_rof(text: str, path: str = "$.weapon.rof") -> RateOfFire:
+    """Read the notation once per distinct text (the live preview asks again and again)."""
     parts = [part.strip() for part in text.split("/")]
     if len(parts) != 3:
         raise RuleError(path, f"RoF {text!r} must have three positions, like S/3/10", code="invalid")
