@@ -26,6 +26,7 @@ from rules.megatraveller.modes import (
     BURST_SIZES,
     FAST_DRAW_DM,
     FIRE_MODES,
+    MAX_TOKENS,
     MODE_SWITCH_SHIFT,
     MULTI_TARGET_DM,
     ModeRule,
@@ -131,6 +132,8 @@ def _check_targets(request: FireFields, rule: ModeRule, mode: FireMode) -> None:
     targets = request.targets
     if not targets:
         raise RuleError("$.targets", "fire at whom? give at least one target (targets[0] is the primary)")
+    if len(targets) > MAX_TOKENS:
+        raise RuleError("$.targets", f"{len(targets)} tokens in one attack; at most {MAX_TOKENS}")
     seen: set[str] = set()
     for k, target in enumerate(targets):
         if target.id in seen:

@@ -17,6 +17,7 @@ __all__ = [
     "CONTROLLED_BASE",
     "FAST_DRAW_DM",
     "FIRE_MODES",
+    "MAX_TOKENS",
     "MODE_SWITCH_SHIFT",
     "MULTI_TARGET_DM",
     "ModeRule",
@@ -65,6 +66,8 @@ FAST_DRAW_DM = -2
 BRING_TO_BEAR_DM: dict[WeaponKind, int] = {"pistol": -1, "rifle": -2, "heavy": -4}
 #: RCS: Burst fire. A burst is always 2, 3 or 4 bullets, fixed by the weapon.
 BURST_SIZES: tuple[int, ...] = (2, 3, 4)
+#: Not a rule, a guard: the most tokens one attack may list (chosen targets and bystanders together).
+MAX_TOKENS = 24
 #: RCS: Controlled fire. 1D+4 bullets per pulse.
 CONTROLLED_BASE = 4
 
