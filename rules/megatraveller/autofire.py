@@ -9,8 +9,8 @@ distribution for the odds.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from math import factorial
 
 from rules.dice import Dice
@@ -162,7 +162,8 @@ def remaining_dist(*, loaded: int, controlled: bool, empty_magazine: bool) -> Di
 _FACTORIAL = [factorial(n) for n in range(64)]
 
 
-def cluster_multisets(bullets: int) -> Iterator[tuple[list[int], float]]:
+@lru_cache(maxsize=128)
+def cluster_multisets(bullets: int) -> tuple[tuple[tuple[int, ...], float], ...]:
     """Every multiset of cluster sizes ``bullets`` can break into, largest first, with its probability.
 
     Exact without walking every sequence of rolls: all clusters but the last are plain 1D faces
@@ -172,29 +173,30 @@ def cluster_multisets(bullets: int) -> Iterator[tuple[list[int], float]]:
     below builds the product and the sum size by size, largest size first.
     """
     if bullets <= 0:
-        yield [], 1.0
-        return
+        return (((), 1.0),)
     sides = CLUSTER_DIE
-    counts = [0] * (sides + 1)
+    out: list[tuple[tuple[int, ...], float]] = []
 
-    def walk(
-        size: int, left: int, weight: float, reach: int, total: int
-    ) -> Iterator[tuple[list[int], float]]:
+    def walk(size: int, left: int, prefix: tuple[int, ...], weight: float, reach: int) -> None:
         if size == 1:
-            counts[1] = left
-            total += left
-            weight /= _FACTORIAL[left]
-            reach += left * sides
-            sizes: list[int] = []
-            for v in range(sides, 0, -1):
-                sizes += [v] * counts[v]
-            yield sizes, _FACTORIAL[total - 1] * weight * reach / float(sides) ** total
+            total = len(prefix) + left
+            p = (
+                _FACTORIAL[total - 1]
+                * weight
+                / _FACTORIAL[left]
+                * (reach + left * sides)
+                / float(sides) ** total
+            )
+            out.append((prefix + (1,) * left, p))
             return
         for n in range(left // size + 1):
-            counts[size] = n
-            yield from walk(
-                size - 1, left - n * size, weight / _FACTORIAL[n], reach + n * (sides + 1 - size), total + n
+            walk(
+                size - 1,
+                left - n * size,
+                prefix + (size,) * n,
+                weight / _FACTORIAL[n],
+                reach + n * (sides + 1 - size),
             )
-        counts[size] = 0
 
-    yield from walk(sides, bullets, 1.0, 0, 0)
+    walk(sides, bullets, (), 1.0, 0)
+    return tuple(out)
