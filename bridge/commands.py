@@ -18,6 +18,7 @@ import bridge
 from bridge.access import TOKEN_ENV, load_or_create_token
 from bridge.journal import read_session
 from bridge.paths import config_dir, data_dir, sessions_dir
+from bridge.ratelimit import BURST, RATE
 from bridge.replay import print_report, replay_against, replay_session
 from bridge.sessions import find_session, list_sessions, print_session, print_sessions
 
@@ -73,6 +74,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         data_dir=settings_data,
         allow_scripted_dice=args.allow_scripted_dice,
         seed_base=args.seed_base,
+        rate=args.rate,
+        burst=args.burst,
     )
 
     def ready(url: str) -> None:
@@ -168,6 +171,12 @@ def register(commands: Any) -> None:
         type=int,
         default=None,
         help="draw seeds N, N+1, ... instead of random ones (for recording reproducible sessions)",
+    )
+    serve.add_argument(
+        "--rate", type=float, default=RATE, help=f"messages/s allowed per connection (default {RATE:g})"
+    )
+    serve.add_argument(
+        "--burst", type=int, default=BURST, help=f"burst allowed per connection (default {BURST})"
     )
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     serve.set_defaults(run=cmd_serve)
