@@ -7,7 +7,10 @@ to ``tests/replays/<system>.jsonl``. The test suite replays those files, so a ru
 an old outcome fails loudly; re-record only when the change is intended.
 
 An example whose ``action`` is the system's default action goes as ``attack``, any other as
-``action``. A two-step example (``pending`` reply) is recorded as its first step only.
+``action``. For systems with two-step attacks (``TWO_STEP``) each firing example is also sent with
+``"allocation": "defer"`` and then allocated (a simple split, ``simple_allocation``), so the recording
+covers ``pending`` and ``allocate`` too. That split is test data, not a rule: the bridge itself
+knows nothing of pools.
 
 Usage::
 
@@ -24,6 +27,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 from websockets.asyncio.client import connect
@@ -37,6 +41,35 @@ REPLAYS = ROOT / "tests" / "replays"
 #: Seeds of a recording start here, so re-recording an unchanged system gives the same dice.
 SEED_BASE = 20_261_129
 TOKEN = "recording"
+#: Systems whose firing requests accept ``"allocation": "defer"`` (the two-step attack).
+TWO_STEP = {"megatraveller"}
+
+
+def simple_allocation(pending: dict[str, Any], targets: int) -> list[Any]:
+    """Bullets all to the first target; clusters dealt round the targets in order (auto, controlled)."""
+    if pending.get("clusters") is not None:
+        dealt: list[list[int]] = [[] for _ in range(targets)]
+        for index in range(len(pending["clusters"])):
+            dealt[index % targets].append(index)
+        return dealt
+    return [pending.get("bullets", 0)] + [0] * (targets - 1)
+
+
+async def two_step(ws: Any, system: str, path: Path, request: dict[str, Any]) -> int:
+    """Send the deferred copy of a firing example and allocate it; how many requests were recorded."""
+    id = f"{system}/{path.stem}/defer"
+    await ws.send(json.dumps({"type": "attack", "id": id, "request": {**request, "allocation": "defer"}}))
+    reply = json.loads(await ws.recv())
+    if reply["type"] != "pending":
+        print(f"  {path.name} deferred: {reply['type']} ({reply.get('message', '')})")
+        return 1 if reply["type"] == "result" else 0
+    allocation = simple_allocation(reply["pending"], len(request.get("targets", [])))
+    message = {"type": "allocate", "id": f"{id}/allocate", "pending_id": id, "allocation": allocation}
+    await ws.send(json.dumps(message))
+    answer = json.loads(await ws.recv())
+    outcome = answer["type"] if answer["type"] != "error" else f"error: {answer['path']}: {answer['message']}"
+    print(f"  {path.name} deferred: pending {reply['pending']} -> allocate {allocation}: {outcome}")
+    return 2 if answer["type"] == "result" else 1
 
 
 async def record(system: str, examples: list[Path], out: Path) -> int:
@@ -67,6 +100,8 @@ async def record(system: str, examples: list[Path], out: Path) -> int:
                         continue
                     recorded += 1
                     print(f"  {path.name}: {reply['type']}")
+                    if system in TWO_STEP and kind == "attack":
+                        recorded += await two_step(ws, system, path, request)
         finally:
             await runner.cleanup()
         (journal,) = (data / "sessions").glob("*.jsonl")
