@@ -19,6 +19,7 @@ from rules.odds import Dist, dice_sum, mixture
 __all__ = [
     "AUTO_ROUNDS",
     "CLUSTER_DIE",
+    "CONTROLLED_ROUNDS",
     "EMPTY_WITHIN",
     "LOST_CHART",
     "AutoPool",
@@ -28,6 +29,7 @@ __all__ = [
     "lost_dist",
     "lost_row",
     "roll_auto_pool",
+    "rounds_roll_is_moot",
 ]
 
 
@@ -57,8 +59,9 @@ LOST_CHART: tuple[LostRow, ...] = (
     LostRow(31, 2, 4),
     LostRow(34, 3, 3),
 )
-#: RCS: Automatic fire empties 3D+20 rounds.
+#: RCS: Automatic fire empties 3D+20 rounds; controlled fire 1D+4.
 AUTO_ROUNDS = (3, 20)
+CONTROLLED_ROUNDS = (1, 4)
 #: RCS: the shooter may empty the magazine when the roll is within this many rounds of it.
 EMPTY_WITHIN = 10
 #: RCS: the bullet pool is broken into clusters of 1D; the last cluster is whatever is left.
@@ -90,11 +93,28 @@ def _fired(rolled: int, loaded: int, empty_magazine: bool) -> int:
     return min(rolled, loaded)
 
 
-def roll_auto_pool(dice: Dice, *, loaded: int, controlled: bool, empty_magazine: bool) -> AutoPool:
-    """Roll rounds fired, rounds lost and the clusters, in that order (the order the text rolls them)."""
+def rounds_roll_is_moot(*, loaded: int, controlled: bool, empty_magazine: bool) -> bool:
+    """Whether the magazine is emptied whatever the rounds roll shows (Honjo's 20-round autorifle)."""
+    count, base = CONTROLLED_ROUNDS if controlled else AUTO_ROUNDS
+    least = count + base
+    return loaded <= least or (not controlled and empty_magazine and loaded <= least + EMPTY_WITHIN)
+
+
+def roll_auto_pool(
+    dice: Dice, *, loaded: int, controlled: bool, empty_magazine: bool, roll_rounds: bool = True
+) -> AutoPool:
+    """Roll rounds fired, rounds lost and the clusters, in that order (the order the text rolls them).
+
+    ``roll_rounds=False`` skips a rounds roll that cannot matter (see :func:`rounds_roll_is_moot`); only
+    scripted dice that leave its faces out ask for that.
+    """
     log: list[str] = []
-    if controlled:
-        rolled = dice.total(1, 6, "controlled fire rounds 1D+4") + 4
+    if not roll_rounds:
+        rolled = fired = loaded
+        log.append(f"the {loaded}-round magazine empties whatever the rounds roll shows (not rolled)")
+    elif controlled:
+        count, base = CONTROLLED_ROUNDS
+        rolled = dice.total(count, 6, "controlled fire rounds 1D+4") + base
         fired = min(rolled, loaded)
         log.append(
             f"controlled fire 1D+4 = {rolled}" + (f", magazine holds {loaded}" if fired < rolled else "")
@@ -130,8 +150,9 @@ def fired_dist(*, loaded: int, controlled: bool, empty_magazine: bool) -> Dist:
     """Exact distribution of rounds fired."""
     out: Dist = {}
     if controlled:
-        for face, p in dice_sum(1, 6).items():
-            fired = min(face + 4, loaded)
+        count, base = CONTROLLED_ROUNDS
+        for face, p in dice_sum(count, 6).items():
+            fired = min(face + base, loaded)
             out[fired] = out.get(fired, 0.0) + p
         return out
     count, base = AUTO_ROUNDS

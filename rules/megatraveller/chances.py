@@ -27,7 +27,7 @@ from rules.megatraveller.allocation import (
     default_cluster_split,
 )
 from rules.megatraveller.autofire import cluster_multisets, remaining_dist
-from rules.megatraveller.fire import FirePlan, plan_fire, roll_pool, split_dm, stray_task
+from rules.megatraveller.fire import FirePlan, moot_rounds_skipped, plan_fire, roll_pool, split_dm, stray_task
 from rules.megatraveller.requests import FireFields
 from rules.megatraveller.tasks import characteristic_dm
 from rules.megatraveller.volley import hits_only, volley_dist
@@ -114,7 +114,8 @@ def _clusters_given(plan: FirePlan) -> list[int] | None:
             "$.allocation",
             "cluster indices refer to a rolled pool: send it as pool.clusters (or the step-one dice)",
         )
-    rolled = roll_pool(plan, ScriptedDice(request.dice))
+    skip = moot_rounds_skipped(plan, ScriptedDice(request.dice))
+    rolled = roll_pool(plan, ScriptedDice(request.dice), skip_rounds=skip)
     return list(rolled.pool.clusters or [])
 
 

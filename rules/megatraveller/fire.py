@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules.dice import Dice
+from rules.dice import Dice, ScriptedDice
 from rules.errors import RuleError
 from rules.megatraveller.allocation import (
     check_bullet_split,
@@ -20,7 +20,7 @@ from rules.megatraveller.allocation import (
     default_bullet_split,
     default_cluster_split,
 )
-from rules.megatraveller.autofire import roll_auto_pool
+from rules.megatraveller.autofire import roll_auto_pool, rounds_roll_is_moot
 from rules.megatraveller.modes import (
     BRING_TO_BEAR_DM,
     BURST_SIZES,
@@ -59,7 +59,16 @@ from rules.megatraveller.tasks import (
 )
 from rules.megatraveller.volley import ToHit, roll_volley
 
-__all__ = ["FirePlan", "TargetPlan", "plan_fire", "resolve_fire", "roll_pool", "split_dm", "stray_task"]
+__all__ = [
+    "FirePlan",
+    "TargetPlan",
+    "moot_rounds_skipped",
+    "plan_fire",
+    "resolve_fire",
+    "roll_pool",
+    "split_dm",
+    "stray_task",
+]
 
 ACTION_NAMES = {"fire": "Fire", "fast_draw": "Fast Draw", "retarget_and_fire": "Retarget and Fire"}
 
@@ -369,7 +378,7 @@ class RolledPool:
     log: tuple[str, ...]
 
 
-def roll_pool(plan: FirePlan, dice: Dice) -> RolledPool:
+def roll_pool(plan: FirePlan, dice: Dice, *, skip_rounds: bool = False) -> RolledPool:
     """Roll what the mode puts downrange. Always the first dice of a firing action."""
     request = plan.request
     if plan.fixed_bullets is not None:
@@ -380,6 +389,7 @@ def roll_pool(plan: FirePlan, dice: Dice) -> RolledPool:
             loaded=request.weapon.loaded,
             controlled=plan.mode == "controlled",
             empty_magazine=request.empty_magazine,
+            roll_rounds=not skip_rounds,
         )
         return RolledPool(
             Pool(rounds=auto.fired, lost=auto.lost, clusters=list(auto.clusters)), auto.fired, auto.log
@@ -461,10 +471,41 @@ def _pending_result(plan: FirePlan, rolled: RolledPool) -> MegaTravellerResult:
     )
 
 
+def moot_rounds_skipped(plan: FirePlan, dice: Dice) -> bool:
+    """Whether scripted dice leave out a rounds roll that cannot matter.
+
+    When the magazine empties whatever 3D+20 (or 1D+4) shows, as with Honjo Boram's 20-round
+    autorifle, the worked example never rolls it. Scripted dice may therefore include its faces (the
+    documented order, tried first) or leave them out; whichever reading consumes the script exactly
+    is used. Seeded dice always roll it, so the sequence of a seed never depends on the magazine.
+    """
+    request = plan.request
+    if not (plan.clustered and isinstance(dice, ScriptedDice)) or not rounds_roll_is_moot(
+        loaded=request.weapon.loaded,
+        controlled=plan.mode == "controlled",
+        empty_magazine=request.empty_magazine,
+    ):
+        return False
+    for skip in (False, True):
+        trial = ScriptedDice(dice.faces)
+        try:
+            _resolve(plan, trial, skip_rounds=skip)
+            trial.finish()
+        except RuleError:
+            continue
+        return skip
+    return False
+
+
 def resolve_fire(request: FireFields, dice: Dice) -> MegaTravellerResult:
     """Resolve a firing action: plan, roll the pool, split it, roll each volley in request order."""
     plan = plan_fire(request)
-    rolled = roll_pool(plan, dice)
+    return _resolve(plan, dice, skip_rounds=moot_rounds_skipped(plan, dice))
+
+
+def _resolve(plan: FirePlan, dice: Dice, *, skip_rounds: bool) -> MegaTravellerResult:
+    request = plan.request
+    rolled = roll_pool(plan, dice, skip_rounds=skip_rounds)
     _check_pool_matches(plan, rolled.pool)
     if plan.defer:
         return _pending_result(plan, rolled)

@@ -14,7 +14,6 @@ from rules.megatraveller.requests import FireMode, Selector, Weapon, WeaponKind
 __all__ = [
     "BRING_TO_BEAR_DM",
     "BURST_SIZES",
-    "CONTROLLED_BASE",
     "FAST_DRAW_DM",
     "FIRE_MODES",
     "MAX_TOKENS",
@@ -68,8 +67,6 @@ BRING_TO_BEAR_DM: dict[WeaponKind, int] = {"pistol": -1, "rifle": -2, "heavy": -
 BURST_SIZES: tuple[int, ...] = (2, 3, 4)
 #: Not a rule, a guard: the most tokens one attack may list (chosen targets and bystanders together).
 MAX_TOKENS = 24
-#: RCS: Controlled fire. 1D+4 bullets per pulse.
-CONTROLLED_BASE = 4
 
 
 def selector_available(weapon: Weapon, selector: Selector) -> bool:

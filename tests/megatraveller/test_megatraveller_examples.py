@@ -76,3 +76,19 @@ def test_the_log_reads_like_the_example() -> None:
     assert "split 2/1/1 over 3 target(s): -3 DM" in text
     assert "to-hit 2D = 8 +3 (bullet DM +1) = 11 vs 11+: hit" in text
     assert len(result.rolls) == 9  # the bullet die and four 2D rolls, every face recorded
+
+
+def test_honjo_script_may_leave_out_the_rounds_roll_the_magazine_makes_moot() -> None:
+    # The example never rolls 3D+20: the 20-round magazine empties whatever it shows. A script that
+    # starts straight at the lost-rounds die gives the same attack.
+    with_rounds = roll(honjo(allocation=[[0, 1], [2], [3]], dice=HONJO_POOL + HONJO_TO_HIT))
+    without = roll(honjo(allocation=[[0, 1], [2], [3]], dice=HONJO_POOL[3:] + HONJO_TO_HIT))
+    assert without.pool == with_rounds.pool
+    assert [t.hits for t in without.targets] == [2, 2, 0]
+    assert [[r.total for r in t.to_hit] for t in without.targets] == [[15, 17, 10], [14, 11, 7], [10]]
+    assert len(without.rolls) == len(with_rounds.rolls) - 3
+
+
+def test_seeded_dice_always_roll_the_rounds() -> None:
+    result = roll(honjo(), seed=4)
+    assert result.rolls[0].purpose.startswith("automatic fire rounds") and len(result.rolls) >= 5
