@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.d100.attack import resolve_attack
 from rules.d100.morale import enter_melee, resolve_recover, resolve_suppression_test
-from rules.d100.overwatch import resolve_overwatch_fire, set_overwatch
+from rules.d100.overwatch import as_overwatch_order, resolve_overwatch_fire, set_overwatch
 from rules.d100.requests import (
     Attack,
     Brace,
@@ -28,6 +28,8 @@ __all__ = ["resolve"]
 def resolve(request: D100Request, dice: Dice) -> D100Result:
     """Dispatch one decoded request to its action."""
     match request:
+        case Attack(mode="overwatch"):
+            return set_overwatch(as_overwatch_order(request))
         case Attack():
             return resolve_attack(request, dice)
         case OverwatchFire():

@@ -10,14 +10,26 @@ from rules.d100.salvo import Salvo, fire
 from rules.d100.tables import SUPPRESSED_BS_MODIFIER
 from rules.d100.updates import target_update, token_update, weapon_changes
 from rules.dice import Dice
+from rules.errors import RuleError
 from rules.results import TokenUpdate
 
-__all__ = ["attacker_state", "finish", "plan_attack", "resolve_attack"]
+__all__ = ["attacker_state", "finish", "mode_name", "plan_attack", "resolve_attack"]
+
+
+def mode_name(request: Attack) -> str:
+    """The mode to plan: ``wide_burst`` needs its ``base`` burst."""
+    if request.mode != "wide_burst":
+        return request.mode
+    if request.base is None:
+        raise RuleError("$.base", "a wide burst widens a short_burst or a long_burst: say which in base")
+    return f"wide_{request.base}"
 
 
 def plan_attack(request: Attack) -> FirePlan:
+    if request.mode == "overwatch":
+        raise RuleError("$.mode", "overwatch sets up an order and fires nothing yet")
     return plan_fire(
-        mode_name=request.mode,
+        mode_name=mode_name(request),
         attacker=request.attacker,
         weapon=request.weapon,
         targets=request.targets,

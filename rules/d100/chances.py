@@ -137,6 +137,8 @@ def _recover_odds(request: Recover) -> D100Odds:
 
 def d100_odds(request: D100Request) -> D100Odds:
     match request:
+        case Attack(mode="overwatch"):
+            pass
         case Attack():
             return _fire_odds([plan_attack(request)])
         case OverwatchFire():
@@ -156,4 +158,5 @@ def d100_odds(request: D100Request) -> D100Odds:
             return D100Odds(targets=[], jam=float(request.weapon.jammed), success=passed)
     # The rest roll no dice: resolving them is exact, and checks them exactly as a roll would.
     result = resolve(request, ScriptedDice([]))
-    return D100Odds(targets=[], jam=float(result.weapon.jammed) if result.weapon is not None else 0.0)
+    weapon = result.weapon if result.weapon is not None else getattr(request, "weapon", None)
+    return D100Odds(targets=[], jam=float(weapon.jammed) if weapon is not None else 0.0)

@@ -18,7 +18,7 @@ from rules.d100.attack import attacker_state, finish
 from rules.d100.magazine import Magazine
 from rules.d100.modes import MODES, mode_rof
 from rules.d100.plan import FirePlan, check_weapon, plan_fire
-from rules.d100.requests import Overwatch, OverwatchFire, OverwatchOrder, Target
+from rules.d100.requests import Attack, Overwatch, OverwatchFire, OverwatchOrder, Target
 from rules.d100.results import AttackerState, D100Result, D100Target, Shot
 from rules.d100.rof import parse_rof
 from rules.d100.salvo import Salvo, fire
@@ -27,7 +27,13 @@ from rules.dice import Dice
 from rules.errors import RuleError
 from rules.results import TokenUpdate
 
-__all__ = ["max_single_shots", "plan_overwatch", "resolve_overwatch_fire", "set_overwatch"]
+__all__ = [
+    "as_overwatch_order",
+    "max_single_shots",
+    "plan_overwatch",
+    "resolve_overwatch_fire",
+    "set_overwatch",
+]
 
 MAX_ARC = 45.0
 
@@ -66,6 +72,11 @@ def set_overwatch(request: Overwatch) -> D100Result:
         updates=[TokenUpdate(token=request.attacker.id, state={"overwatch": value})],
         log=log,
     )
+
+
+def as_overwatch_order(request: Attack) -> Overwatch:
+    """An ``attack`` in mode ``overwatch`` is the ``overwatch`` action under another name."""
+    return Overwatch(system="d100", attacker=request.attacker, weapon=request.weapon, order=request.order)
 
 
 def max_single_shots(bs: int, highest_rof: int) -> int:

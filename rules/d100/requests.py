@@ -35,7 +35,14 @@ __all__ = [
 WeaponClass = Literal["pistol", "rifle", "long_rifle", "heavy", "thrown", "grenade"]
 RangeBand = Literal["point_blank", "short", "combat", "long", "extreme"]
 AttackMode = Literal[
-    "single", "short_burst", "long_burst", "wide_short_burst", "wide_long_burst", "suppressing"
+    "single",
+    "short_burst",
+    "long_burst",
+    "wide_short_burst",
+    "wide_long_burst",
+    "wide_burst",
+    "suppressing",
+    "overwatch",
 ]
 OverwatchMode = Literal["single", "short_burst", "long_burst"]
 DamageType = Literal["I", "R", "X", "E", "X(Fr)"]
@@ -105,15 +112,21 @@ class Target(msgspec.Struct, kw_only=True, frozen=True):
 
 
 class Attack(RequestBase, tag="attack", kw_only=True, frozen=True):
-    """Fire one attack in ``mode`` (seed 004: single, short/long/wide burst, suppressing fire)."""
+    """Fire one attack in ``mode`` (seed 004: single, short/long/wide burst, suppressing fire).
+
+    ``wide_burst`` with ``base`` is another spelling of ``wide_short_burst``/``wide_long_burst``;
+    ``overwatch`` sets up the standing ``order`` (the ``overwatch`` action does the same).
+    """
 
     system: Literal["d100"]
     mode: AttackMode = "single"
     attacker: Attacker
     weapon: Weapon
-    targets: list[Target]
+    targets: list[Target] = msgspec.field(default_factory=list)
     modifier: int = 0
     rate: Literal["semi", "full"] | None = None
+    base: Literal["short_burst", "long_burst"] | None = None
+    order: OverwatchOrder | None = None
     range_modifiers: dict[str, int] | None = None
     gm_allows_wider: bool = False
     fire_at_feet: bool = False

@@ -92,6 +92,12 @@ def test_wide_long_burst_tests_at_minus_ten() -> None:
     assert result.weapon is not None and result.weapon.loaded == 20
 
 
+def test_wide_burst_may_also_be_spelt_with_its_base() -> None:
+    result = roll(vex(mode="wide_burst", base="long_burst"), [5, 40, 40, 40, 40])
+    assert result.mode == "wide_long_burst" and result.targets[0].hits == 4
+    refused(vex(mode="wide_burst"), "$.base", "short_burst or a long_burst")
+
+
 def test_wide_burst_needs_rof_three() -> None:
     refused(vex(mode="wide_short_burst", weapon={"rof": "S/2/-"}), "$.mode", "at least 3")
 

@@ -199,6 +199,20 @@ def test_setting_an_overwatch_order_is_token_state() -> None:
     refused(merged(request, {"weapon": {"rof": "-/-/6"}}), "$.order.mode", "short-burst")
 
 
+def test_an_attack_in_mode_overwatch_sets_the_order() -> None:
+    request = {
+        "system": "d100",
+        "mode": "overwatch",
+        "attacker": {"id": "s1", "bs": 48},
+        "weapon": SCOUT["weapon"],
+        "order": {"mode": "long_burst", "trigger": "movement", "arc": 45},
+    }
+    result = roll(request, [])
+    assert result.action == "overwatch"
+    assert result.updates[0].state["overwatch"]["mode"] == "long_burst"
+    assert chances(request).jam == 0.0
+
+
 def test_single_shot_overwatch_fires_once_at_each_target_each_tests_at_plus_twenty() -> None:
     """BS 48: half the bonus 4 is 2 shots. h1 at short range (68), h2 at combat range (58)."""
     result = roll(SCOUT, [66, 15, 91, 36, 50, 49])
