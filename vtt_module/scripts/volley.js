@@ -40,6 +40,8 @@ let connection = null;
 let relay = null;
 /** @type {string | null} */
 let lastNotice = null;
+/** Settings can change before `ready` (and do, in init); the connection waits for `ready`. */
+let isReady = false;
 
 /** @param {string} key @param {Record<string, string>} [data] */
 const t = (key, data) => (data ? game.i18n.format(key, data) : game.i18n.localize(key));
@@ -80,6 +82,7 @@ Hooks.once("init", () => {
 });
 
 Hooks.once("ready", () => {
+  isReady = true;
   relay = new Relay({
     socket: game.socket,
     userId: () => game.user.id,
@@ -100,6 +103,7 @@ Hooks.once("ready", () => {
  * @param {boolean} [restart] the settings changed: reconnect with the new ones
  */
 function syncConnection(restart = false) {
+  if (!isReady) return;
   if (!game.user || !isElectedGm(game.users.contents, game.user.id)) {
     connection?.stop("another GM holds the bridge connection");
     connection = null;
