@@ -25,6 +25,7 @@ from rules.megatraveller.modes import (
     BRING_TO_BEAR_DM,
     BURST_SIZES,
     FAST_DRAW_DM,
+    FAST_DRAW_FROM,
     FIRE_MODES,
     MAX_TOKENS,
     MODE_SWITCH_SHIFT,
@@ -32,7 +33,7 @@ from rules.megatraveller.modes import (
     ModeRule,
     missing_capability,
 )
-from rules.megatraveller.readiness import check_ready_to_fire, check_selector, shooter_update
+from rules.megatraveller.readiness import BEFORE_FIRING, check_ready_to_fire, check_selector, shooter_update
 from rules.megatraveller.requests import (
     FastDrawRequest,
     FireFields,
@@ -284,11 +285,11 @@ def plan_fire(request: FireFields) -> FirePlan:
     who = attacker.name or attacker.id
     check_selector(weapon, attacker.selector, "$.attacker.selector")
     if isinstance(request, FastDrawRequest):
-        if attacker.readiness != "holstered":
+        if attacker.readiness not in FAST_DRAW_FROM:
             raise RuleError(
                 "$.attacker.readiness",
-                f"Fast Draw draws a holstered weapon; this one is {attacker.readiness}"
-                + (": use fire" if attacker.readiness == "ready" else ""),
+                f"Fast Draw draws a holstered small weapon; this one is {attacker.readiness}: "
+                + BEFORE_FIRING[attacker.readiness],
             )
     else:
         check_ready_to_fire(attacker)
@@ -316,7 +317,8 @@ def plan_fire(request: FireFields) -> FirePlan:
     action_dm = 0
     if isinstance(request, FastDrawRequest):
         action_dm = FAST_DRAW_DM
-        log.append(f"{who}: Fast Draw, locked on {primary}, {FAST_DRAW_DM:+d} DM")
+        drawn = " (already in hand)" if attacker.readiness == "ready" else ""
+        log.append(f"{who}: Fast Draw{drawn}, locked on {primary}, {FAST_DRAW_DM:+d} DM")
     elif isinstance(request, RetargetAndFireRequest):
         action_dm = BRING_TO_BEAR_DM[weapon.kind]
         was = f" (from {attacker.target})" if attacker.target else ""

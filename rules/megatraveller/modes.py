@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.megatraveller.requests import FireMode, Selector, Weapon, WeaponKind
+from rules.megatraveller.requests import FireMode, Readiness, Selector, Weapon, WeaponKind
 
 __all__ = [
     "BRING_TO_BEAR_DM",
     "BURST_SIZES",
     "FAST_DRAW_DM",
+    "FAST_DRAW_FROM",
     "FIRE_MODES",
     "MAX_TOKENS",
     "MODE_SWITCH_SHIFT",
@@ -61,6 +62,9 @@ MODE_SWITCH_SHIFT = 1
 MULTI_TARGET_DM: tuple[int, ...] = (0, -1, -3)
 #: RCS: Readying a Weapon. Drawing, aiming and firing in one action.
 FAST_DRAW_DM = -2
+#: Reading: Fast Draw is meant for a holstered weapon; one already in hand may still use it (paying the
+#: DM to lock and fire in one action). Slung or carried-safe weapons cannot be fast-drawn.
+FAST_DRAW_FROM: tuple[Readiness, ...] = ("holstered", "ready")
 #: RCS: Targetting and Firing. Swinging onto a new target as you fire.
 BRING_TO_BEAR_DM: dict[WeaponKind, int] = {"pistol": -1, "rifle": -2, "heavy": -4}
 #: RCS: Burst fire. A burst is always 2, 3 or 4 bullets, fixed by the weapon.

@@ -66,7 +66,13 @@ def test_firing_from_the_wrong_readiness_says_what_comes_first(readiness: str, a
 
 @pytest.mark.parametrize(
     ("action", "readiness"),
-    [("draw", "ready"), ("unsling", "carried"), ("ready", "slung"), ("fast_draw", "ready")],
+    [
+        ("draw", "ready"),
+        ("unsling", "carried"),
+        ("ready", "slung"),
+        ("fast_draw", "slung"),
+        ("fast_draw", "carried"),
+    ],
 )
 def test_handling_actions_need_the_state_they_start_from(action: str, readiness: str) -> None:
     extra: dict[str, Any] = {"targets": [{"id": "t1"}]} if action == "fast_draw" else {}
@@ -116,6 +122,12 @@ def test_fast_draw_draws_locks_and_fires_at_minus_two() -> None:
     result = roll(fire)
     assert result.targets[0].dm == 2 - 2
     assert state(result) == {"readiness": "ready", "selector": "single", "target": "t3", "weapon.loaded": 5}
+
+
+def test_fast_draw_of_a_weapon_already_in_hand_still_pays_minus_two() -> None:
+    fire = request("fast_draw", pistol(), attacker={"target": "t1"}, targets=[{"id": "t4"}], dice=to_hit(7))
+    result = roll(fire)
+    assert result.targets[0].dm == 0 and state(result)["target"] == "t4"
 
 
 def test_no_recorded_lock_means_the_primary_is_taken_as_locked() -> None:
