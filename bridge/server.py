@@ -178,24 +178,26 @@ def create_app(settings: BridgeSettings) -> web.Application:
 
 async def run_server(settings: BridgeSettings, host: str, port: int, ready: Callable[[str], None]) -> int:
     """Serve until SIGINT/SIGTERM; then stop accepting, finish requests, flush the journal, return 0."""
-    runner = web.AppRunner(create_app(settings), access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT)
-    await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    await site.start()
-    bound_host, bound_port = runner.addresses[0][:2]
-    ready(f"ws://{_url_host(str(bound_host))}:{bound_port}/ws")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    # Handlers go in before anything is announced: a stop signal sent the moment we say "listening"
+    # must get the graceful path, not the default kill.
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
+    runner = web.AppRunner(create_app(settings), access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT)
     try:
+        await runner.setup()
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        bound_host, bound_port = runner.addresses[0][:2]
+        ready(f"ws://{_url_host(str(bound_host))}:{bound_port}/ws")
         await stop.wait()
         log.info("stopping: finishing requests in flight")
     finally:
+        await runner.cleanup()
         for signum in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(Exception):
                 loop.remove_signal_handler(signum)
-        await runner.cleanup()
     return 0
 
 
