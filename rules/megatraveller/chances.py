@@ -27,7 +27,8 @@ from rules.megatraveller.allocation import (
     default_cluster_split,
 )
 from rules.megatraveller.autofire import cluster_multisets, remaining_dist
-from rules.megatraveller.fire import FirePlan, moot_rounds_skipped, plan_fire, roll_pool, split_dm, stray_task
+from rules.megatraveller.fire import moot_rounds_skipped, roll_pool
+from rules.megatraveller.plan import FirePlan, plan_fire, split_dm, stray_task
 from rules.megatraveller.requests import FireFields
 from rules.megatraveller.tasks import characteristic_dm
 from rules.megatraveller.volley import hits_only, volley_dist

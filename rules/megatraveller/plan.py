@@ -1,0 +1,337 @@
+"""Everything about a firing action that is decided before a die is rolled (RCS: To-Hit).
+
+:func:`plan_fire` checks the request against every rule that needs no dice (readiness, target lock,
+selector, the weapon's modes, targets, ammunition, the shape of an explicit split) and works out each
+target's task: its rung on the difficulty ladder and its DMs other than splitting and bullets. A
+request that fails here has rolled nothing and spent nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules.errors import RuleError
+from rules.megatraveller.allocation import check_bullet_split
+from rules.megatraveller.modes import (
+    BRING_TO_BEAR_DM,
+    BURST_SIZES,
+    FAST_DRAW_DM,
+    FAST_DRAW_FROM,
+    FIRE_MODES,
+    MAX_TOKENS,
+    MODE_SWITCH_SHIFT,
+    MULTI_TARGET_DM,
+    ModeRule,
+    missing_capability,
+)
+from rules.megatraveller.readiness import BEFORE_FIRING, check_ready_to_fire, check_selector
+from rules.megatraveller.requests import (
+    FastDrawRequest,
+    FireFields,
+    FireMode,
+    RetargetAndFireRequest,
+    Selector,
+    Target,
+    action_of,
+)
+from rules.megatraveller.tasks import DIFFICULTIES, Task, characteristic_dm, difficulty_name
+
+__all__ = ["FirePlan", "TargetPlan", "plan_fire", "split_dm", "stray_task"]
+
+
+@dataclass(frozen=True, slots=True)
+class TargetPlan:
+    """One target's task before the split: its rung and its DMs other than splitting and bullets."""
+
+    target: Target
+    task: Task
+
+
+@dataclass(frozen=True, slots=True)
+class FirePlan:
+    """Everything decided before the dice: the mode, each target's task, the state afterwards."""
+
+    request: FireFields
+    action: str
+    mode: FireMode
+    rule: ModeRule
+    shift: int
+    base_dm: int
+    targets: tuple[TargetPlan, ...]
+    selector: Selector
+    lock: str
+    fixed_bullets: int | None
+    explicit: list[int] | list[list[int]] | None
+    defer: bool
+    log: tuple[str, ...]
+
+    @property
+    def clustered(self) -> bool:
+        return self.rule.clustered
+
+    @property
+    def rapid_max(self) -> int:
+        """The most bullets rapid fire can put out: 6 + Dex DM, never more than loaded."""
+        return min(6 + characteristic_dm(self.request.attacker.dex), self.request.weapon.loaded)
+
+    def index_of(self, token: str) -> int | None:
+        for k, plan in enumerate(self.targets):
+            if plan.target.id == token:
+                return k
+        return None
+
+
+def split_dm(plan: FirePlan, split: Sequence[int]) -> int:
+    """RCS: rapid and burst fire, the DM for the number of targets that actually receive bullets."""
+    if not plan.rule.split_dm:
+        return 0
+    receiving = sum(1 for bullets in split if bullets > 0)
+    return MULTI_TARGET_DM[max(receiving, 1) - 1]
+
+
+def stray_task(plan: FirePlan, source: int, token: str) -> Task:
+    """The task for bullets a natural 2 sent on to ``token`` (our reading of "a normal attack").
+
+    A token that is itself a target keeps its own rung and DMs; any other token is rolled against the
+    source target's rung (with the mode's shifts) and the shooter's own DMs only. The splitting DM does
+    not apply: nobody chose to split fire at a stray.
+    """
+    k = plan.index_of(token)
+    if k is not None:
+        return plan.targets[k].task
+    source_target = plan.targets[source].target
+    return Task(DIFFICULTIES.index(source_target.difficulty) + plan.shift, plan.base_dm)
+
+
+def _check_targets(request: FireFields, rule: ModeRule, mode: FireMode) -> None:
+    targets = request.targets
+    if not targets:
+        raise RuleError("$.targets", "fire at whom? give at least one target (targets[0] is the primary)")
+    if len(targets) > MAX_TOKENS:
+        raise RuleError("$.targets", f"{len(targets)} tokens in one attack; at most {MAX_TOKENS}")
+    seen: set[str] = set()
+    for k, target in enumerate(targets):
+        if target.id in seen:
+            raise RuleError(f"$.targets[{k}].id", f"{target.id} is listed twice")
+        seen.add(target.id)
+        if target.id in target.closer:
+            raise RuleError(f"$.targets[{k}].closer", f"{target.id} cannot be in its own line of fire")
+        if target.bystander and not rule.clustered:
+            raise RuleError(
+                f"$.targets[{k}].bystander",
+                f"only automatic fire has a danger space; {mode} fire picks its targets",
+            )
+    if targets[0].bystander:
+        raise RuleError("$.targets[0].bystander", "the primary target is the one aimed at, not a bystander")
+    chosen = sum(1 for t in targets if not t.bystander)
+    if rule.max_targets is not None and chosen > rule.max_targets:
+        raise RuleError("$.targets", f"{mode} fire takes at most {rule.max_targets} target(s), got {chosen}")
+    if rule.clustered:
+        rating = request.weapon.auto_targets
+        if rating < 1:
+            raise RuleError(
+                "$.weapon.auto_targets", "an automatic weapon needs an Auto Tgts rating of at least 1"
+            )
+        if chosen > rating:
+            raise RuleError(
+                "$.targets",
+                f"{chosen} chosen targets > Auto Tgts {rating} "
+                "(mark those caught in the danger space as bystanders)",
+            )
+
+
+def _check_ammunition(request: FireFields, mode: FireMode) -> int | None:
+    weapon = request.weapon
+    if weapon.capacity is not None and weapon.loaded > weapon.capacity:
+        raise RuleError(
+            "$.weapon.loaded", f"{weapon.loaded} rounds loaded in a {weapon.capacity}-round magazine"
+        )
+    if weapon.loaded < 1:
+        raise RuleError("$.weapon.loaded", "the magazine is empty: Reload (reload) first")
+    if mode == "single":
+        return 1
+    if mode == "burst":
+        size = weapon.burst
+        if size not in BURST_SIZES:
+            raise RuleError("$.weapon.burst", f"a burst is 2, 3 or 4 bullets, not {size}")
+        if weapon.loaded < size:
+            raise RuleError(
+                "$.mode", f"magazine has {weapon.loaded} rounds, a {size}-round burst needs {size}"
+            )
+        return size
+    return None
+
+
+def _check_allocation(
+    request: FireFields, rule: ModeRule, fixed: int | None
+) -> list[int] | list[list[int]] | None:
+    """Everything about an explicit split that does not depend on the pool."""
+    allocation = request.allocation
+    if allocation is None or allocation == "defer":
+        return None
+    if len(allocation) != len(request.targets):
+        raise RuleError(
+            "$.allocation",
+            f"{len(allocation)} entries for {len(request.targets)} targets (one per target, in order)",
+        )
+    if rule.clustered:
+        split: list[list[int]] = []
+        for k, entry in enumerate(allocation):
+            if not isinstance(entry, list):
+                raise RuleError(
+                    f"$.allocation[{k}]", "automatic fire allocates clusters: give a list of cluster indices"
+                )
+            for j, index in enumerate(entry):
+                if index < 0:
+                    raise RuleError(f"$.allocation[{k}][{j}]", f"cluster index {index} is negative")
+            split.append(list(entry))
+        counts = [len(entry) for entry in split]
+        for k, count in enumerate(counts[1:], start=1):
+            if count > counts[0]:
+                raise RuleError(
+                    f"$.allocation[{k}]",
+                    f"{count} clusters here but only {counts[0]} at the primary target, "
+                    "which must get at least as many as any other",
+                )
+        return split
+    bullets: list[int] = []
+    for k, entry in enumerate(allocation):
+        if not isinstance(entry, int):
+            raise RuleError(
+                f"$.allocation[{k}]", "rapid, burst and single fire allocate bullets: give a count"
+            )
+        if entry < 0:
+            raise RuleError(f"$.allocation[{k}]", f"{entry} bullets is negative")
+        bullets.append(entry)
+    for k, count in enumerate(bullets[1:], start=1):
+        if count > bullets[0]:
+            raise RuleError(
+                f"$.allocation[{k}]",
+                f"{count} bullets here but only {bullets[0]} at the primary target, "
+                "which must get at least as many as any other",
+            )
+    if fixed is not None:
+        check_bullet_split(bullets, fixed)
+    elif sum(bullets) < 1 or sum(bullets) > min(
+        6 + characteristic_dm(request.attacker.dex), request.weapon.loaded
+    ):
+        top = min(6 + characteristic_dm(request.attacker.dex), request.weapon.loaded)
+        raise RuleError(
+            "$.allocation", f"allocation fires {sum(bullets)} bullets; rapid fire gives 1 to {top}"
+        )
+    return bullets
+
+
+def _check_pool(request: FireFields, rule: ModeRule) -> None:
+    pool = request.pool
+    if pool is None:
+        return
+    if rule.clustered:
+        if pool.clusters is None:
+            raise RuleError("$.pool.clusters", "automatic fire's pool is its clusters")
+        for k, size in enumerate(pool.clusters):
+            if not 1 <= size <= 6:
+                raise RuleError(f"$.pool.clusters[{k}]", f"a cluster is 1D bullets, not {size}")
+        if sum(pool.clusters) > request.weapon.loaded:
+            raise RuleError(
+                "$.pool.clusters", f"{sum(pool.clusters)} bullets from a magazine of {request.weapon.loaded}"
+            )
+    elif pool.bullets is None or pool.bullets < 1:
+        raise RuleError("$.pool.bullets", "give the bullets rolled (at least 1)")
+
+
+def plan_fire(request: FireFields) -> FirePlan:
+    """Check a firing request against every rule that does not need dice, and set up each task."""
+    attacker, weapon, mode = request.attacker, request.weapon, request.mode
+    action = action_of(request)
+    rule = FIRE_MODES[mode]
+    log: list[str] = []
+    switch = ""
+    who = attacker.name or attacker.id
+    check_selector(weapon, attacker.selector, "$.attacker.selector")
+    if isinstance(request, FastDrawRequest):
+        if attacker.readiness not in FAST_DRAW_FROM:
+            raise RuleError(
+                "$.attacker.readiness",
+                f"Fast Draw draws a holstered small weapon; this one is {attacker.readiness}: "
+                + BEFORE_FIRING[attacker.readiness],
+            )
+    else:
+        check_ready_to_fire(attacker)
+    why = missing_capability(weapon, mode)
+    if why is not None:
+        raise RuleError("$.mode", why)
+    _check_targets(request, rule, mode)
+    primary = request.targets[0].id
+    fixed = _check_ammunition(request, mode)
+    shift = rule.shift
+    selector: Selector = attacker.selector
+    if rule.selector != attacker.selector:
+        if isinstance(request, FastDrawRequest):
+            raise RuleError(
+                "$.mode",
+                f"{mode} fire needs the selector on {rule.selector}, it is on {attacker.selector}, "
+                "and Fast Draw cannot change it",
+            )
+        shift += MODE_SWITCH_SHIFT
+        selector = rule.selector
+        switch = (
+            f"selector flipped {attacker.selector} -> {selector} while firing: "
+            f"+{MODE_SWITCH_SHIFT} difficulty level"
+        )
+    action_dm = 0
+    if isinstance(request, FastDrawRequest):
+        action_dm = FAST_DRAW_DM
+        drawn = " (already in hand)" if attacker.readiness == "ready" else ""
+        log.append(f"{who}: Fast Draw{drawn}, locked on {primary}, {FAST_DRAW_DM:+d} DM")
+    elif isinstance(request, RetargetAndFireRequest):
+        action_dm = BRING_TO_BEAR_DM[weapon.kind]
+        was = f" (from {attacker.target})" if attacker.target else ""
+        log.append(
+            f"{who}: Retarget and Fire onto {primary}{was}, bring-to-bear {weapon.kind} {action_dm:+d} DM"
+        )
+    else:
+        if attacker.target is not None and attacker.target != primary:
+            raise RuleError(
+                "$.targets[0].id",
+                f"locked on {attacker.target}, not {primary}: Retarget and Fire (retarget_and_fire), "
+                "or Retarget (retarget) first",
+            )
+        note = "" if attacker.target is not None else " (no lock recorded: taking the primary as locked)"
+        log.append(f"{who}: Fire at {primary}{note}")
+    if switch:
+        log.append(switch)
+    explicit = _check_allocation(request, rule, fixed)
+    _check_pool(request, rule)
+    dex_dm = characteristic_dm(attacker.dex)
+    base_dm = attacker.skill + dex_dm + action_dm
+    log.append(
+        f"DMs: skill {attacker.skill:+d}, Dex {attacker.dex} {dex_dm:+d}, "
+        f"action {action_dm:+d} = {base_dm:+d}"
+    )
+    if shift:
+        levels = sorted({DIFFICULTIES.index(t.difficulty) + t.shift for t in request.targets})
+        moves = ", ".join(f"{difficulty_name(n)} -> {difficulty_name(n + shift)}" for n in levels)
+        log.append(f"difficulty +{shift} level(s): {moves}")
+    plans = tuple(
+        TargetPlan(
+            target, Task(DIFFICULTIES.index(target.difficulty) + target.shift + shift, base_dm + target.dm)
+        )
+        for target in request.targets
+    )
+    return FirePlan(
+        request=request,
+        action=action,
+        mode=mode,
+        rule=rule,
+        shift=shift,
+        base_dm=base_dm,
+        targets=plans,
+        selector=selector,
+        lock=primary,
+        fixed_bullets=fixed,
+        explicit=explicit,
+        defer=request.allocation == "defer",
+        log=tuple(log),
+    )
