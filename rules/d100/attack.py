@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.d100.magazine import Magazine
 from rules.d100.plan import FirePlan, keeps_brace, plan_fire
-from rules.d100.requests import Attack, Attacker, Target, Weapon
+from rules.d100.requests import Attack, Attacker, Target, Weapon, attack_range
 from rules.d100.results import AttackerState, D100Result, D100Target, D100Weapon
 from rules.d100.salvo import Salvo, fire
 from rules.d100.tables import SUPPRESSED_BS_MODIFIER
@@ -40,6 +40,7 @@ def plan_attack(request: Attack) -> FirePlan:
         gm_allows_wider=request.gm_allows_wider,
         fire_at_feet=request.fire_at_feet,
         room_size=request.room_size,
+        attack_range=attack_range(request),
     )
 
 

@@ -6,7 +6,7 @@ from rules.d100.checks import describe, roll_test
 from rules.d100.plan import check_modifier, check_target
 from rules.d100.requests import EnterMelee, Recover, SuppressionTestRequest, Target
 from rules.d100.results import D100Result, D100Target, Suppression
-from rules.d100.suppression import SuppressionTest, aftermath
+from rules.d100.suppression import SuppressionTest, aftermath, aftermath_lines
 from rules.d100.tables import RECOVERY_QUIET_BONUS
 from rules.d100.updates import target_update
 from rules.dice import Dice
@@ -54,6 +54,7 @@ def resolve_suppression_test(request: SuppressionTestRequest, dice: Dice) -> D10
     for test in tests:
         outcome = test.roll(dice, log)
         state = aftermath(test.target, outcome)
+        log.extend(aftermath_lines(test.target, state))
         after.append(
             D100Target(
                 id=test.target.id,

@@ -18,7 +18,7 @@ from rules.d100.attack import attacker_state, finish
 from rules.d100.magazine import Magazine
 from rules.d100.modes import MODES, mode_rof
 from rules.d100.plan import FirePlan, check_weapon, plan_fire
-from rules.d100.requests import Attack, Overwatch, OverwatchFire, OverwatchOrder, Target
+from rules.d100.requests import Attack, Overwatch, OverwatchFire, OverwatchOrder, Target, attack_range
 from rules.d100.results import AttackerState, D100Result, D100Target, Shot
 from rules.d100.rof import parse_rof
 from rules.d100.salvo import Salvo, fire
@@ -106,6 +106,7 @@ def plan_overwatch(request: OverwatchFire) -> list[FirePlan]:
             range_modifiers=request.range_modifiers,
             gm_allows_wider=request.gm_allows_wider,
             room_size=request.room_size,
+            attack_range=attack_range(request),
             suppression_modifier=OVERWATCH_SUPPRESSION_MODIFIER,
         )
 

@@ -150,6 +150,7 @@ def plan_fire(
     fire_at_feet: bool = False,
     room_size: float | None = None,
     suppression_modifier: int | None = None,
+    attack_range: Target | None = None,
 ) -> FirePlan:
     """Validate an attack and fix everything the dice will not decide."""
     _check_attacker(attacker)
@@ -183,7 +184,8 @@ def plan_fire(
         raise RuleError("$.mode", f"magazine has {weapon.loaded} {noun}, {mode.label} needs {rounds}")
 
     rng = weapon_range(weapon, attacker)
-    bands = [band_of(t, rng, p) for t, p in zip(targets, paths, strict=True)]
+    fallback = None if attack_range is None else band_of(attack_range, rng, "$")
+    bands = [band_of(t, rng, p) or fallback for t, p in zip(targets, paths, strict=True)]
     modifiers: list[tuple[str, int]] = [(mode.label, mode.modifier)]
     if mode.name != "suppressing":
         if attacker.in_melee:

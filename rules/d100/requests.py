@@ -30,6 +30,7 @@ __all__ = [
     "Unjam",
     "Weapon",
     "WeaponClass",
+    "attack_range",
 ]
 
 WeaponClass = Literal["pistol", "rifle", "long_rifle", "heavy", "thrown", "grenade"]
@@ -131,6 +132,9 @@ class Attack(RequestBase, tag="attack", kw_only=True, frozen=True):
     gm_allows_wider: bool = False
     fire_at_feet: bool = False
     room_size: float | None = None
+    band: RangeBand | None = None
+    distance: float | None = None
+    range_band: RangeBand | None = None
 
 
 class OverwatchFire(RequestBase, tag="overwatch_fire", kw_only=True, frozen=True):
@@ -145,6 +149,9 @@ class OverwatchFire(RequestBase, tag="overwatch_fire", kw_only=True, frozen=True
     range_modifiers: dict[str, int] | None = None
     gm_allows_wider: bool = False
     room_size: float | None = None
+    band: RangeBand | None = None
+    distance: float | None = None
+    range_band: RangeBand | None = None
 
 
 class Overwatch(RequestBase, tag="overwatch", kw_only=True, frozen=True):
@@ -155,6 +162,14 @@ class Overwatch(RequestBase, tag="overwatch", kw_only=True, frozen=True):
     weapon: Weapon | None = None
     order: OverwatchOrder | None = None
     clear: bool = False
+
+
+def attack_range(request: Attack | OverwatchFire) -> Target | None:
+    """The request-wide range (``band``/``range_band`` or ``distance``) for targets that give none."""
+    band = request.band or request.range_band
+    if band is None and request.distance is None:
+        return None
+    return Target(id="$", band=band, distance=request.distance)
 
 
 class Reload(RequestBase, tag="reload", kw_only=True, frozen=True):

@@ -25,7 +25,7 @@ from rules.d100.modes import hits_for_degrees
 from rules.d100.plan import FirePlan
 from rules.d100.requests import Target
 from rules.d100.results import Check, D100Target, HitRecord, Scatter, Suppression
-from rules.d100.suppression import aftermath
+from rules.d100.suppression import aftermath, aftermath_lines
 from rules.d100.tables import ATTACK_ALWAYS_MISSES_AT, GRENADE_SAFE_DEGREES
 from rules.d100.volley import allocate
 from rules.dice import Dice
@@ -162,6 +162,7 @@ def fire(plan: FirePlan, dice: Dice, magazine: Magazine, cover_aps: list[int], l
     results: list[D100Target] = []
     for index, target in enumerate(plan.targets):
         state = aftermath(target, outcomes[index])
+        log.extend(aftermath_lines(target, state))
         wounds = [r.wounds for r in records[index] if r.wounds is not None]
         results.append(
             D100Target(

@@ -17,10 +17,19 @@ from dataclasses import dataclass
 from rules.d100.checks import describe, roll_test
 from rules.d100.requests import Target
 from rules.d100.results import Suppression
+from rules.d100.tables import SUPPRESSED_BS_MODIFIER
 from rules.dice import Dice
 from rules.errors import RuleError
 
-__all__ = ["Aftermath", "SuppressionTest", "aftermath", "exempt_reason", "fail_chance", "pass_chance"]
+__all__ = [
+    "Aftermath",
+    "SuppressionTest",
+    "aftermath",
+    "aftermath_lines",
+    "exempt_reason",
+    "fail_chance",
+    "pass_chance",
+]
 
 
 def exempt_reason(target: Target) -> str | None:
@@ -84,3 +93,15 @@ def aftermath(target: Target, outcome: Suppression | None) -> Aftermath:
         return Aftermath(target.suppressed, target.prone, False)
     stranded = not target.in_cover and not target.can_reach_cover
     return Aftermath(True, target.prone or stranded, not target.in_cover and target.can_reach_cover)
+
+
+def aftermath_lines(target: Target, state: Aftermath) -> list[str]:
+    """What the card says about a character this action suppressed."""
+    if not state.suppressed or target.suppressed:
+        return []
+    who = target.name or target.id
+    if state.must_seek_cover:
+        return [f"{who} is suppressed: out of cover, it must spend its actions reaching cover"]
+    if state.prone and not target.in_cover:
+        return [f"{who} is suppressed and cannot reach cover: goes prone"]
+    return [f"{who} is suppressed: 1 action point a turn, {SUPPRESSED_BS_MODIFIER:+d} BS"]

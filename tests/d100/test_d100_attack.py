@@ -414,3 +414,13 @@ def test_unknown_modes_are_refused_at_decode() -> None:
 def test_the_request_is_the_default_action() -> None:
     decoded = decode_request(msgspec.json.encode(VEX))
     assert type(decoded).__name__ == "Attack"
+
+
+def test_a_request_wide_range_serves_targets_that_give_none() -> None:
+    by_distance = vex(mode="single", weapon={"range": 90}, distance=30)
+    assert roll(by_distance, [99]).test.target == 65  # type: ignore[union-attr]
+    by_band = vex(mode="single", band="extreme")
+    assert roll(by_band, [99]).test.target == 25  # type: ignore[union-attr]
+    own = vex(mode="single", band="extreme", targets=[{"id": "t1", "band": "short"}])
+    assert roll(own, [99]).test.target == 65, "the target's own band wins"  # type: ignore[union-attr]
+    refused(vex(mode="single", weapon={"range": 10}, distance=31), "$.distance", "beyond extreme range")
