@@ -73,6 +73,18 @@ describe("applyUpdates", () => {
     assert.deepEqual(shooter.writes, [{ update: { "flags.volley.weapon.jammed": true } }]);
   });
 
+  it("reports a status the VTT does not know and still applies the rest", async () => {
+    const target = fakeToken({}, ["prone"]);
+    const setStatus = target.setStatus;
+    target.setStatus = async (id, active) => {
+      if (id === "suppressed") throw new Error('Invalid status ID "suppressed"');
+      return setStatus(id, active);
+    };
+    const { problems } = await applyUpdates([UPDATES[1]], () => target);
+    assert.deepEqual(problems, ['token target: status suppressed: Invalid status ID "suppressed"']);
+    assert.equal(target.statuses.has("prone"), false);
+  });
+
   it("reports a token that is not on the scene and still applies the rest", async () => {
     const shooter = fakeToken({ weapon: { loaded: 30 } });
     const { problems } = await applyUpdates(UPDATES, (id) => (id === "shooter" ? shooter : null));

@@ -127,8 +127,19 @@ export async function applyUpdates(updates, findToken) {
     const plan = planTokenUpdate(change, token);
     if (isEmptyPlan(plan)) continue;
     if (Object.keys(plan.changes).length > 0) await token.update(plan.changes);
-    for (const id of plan.add) await token.setStatus(id, true);
-    for (const id of plan.remove) await token.setStatus(id, false);
+    // A status the VTT does not know must not stop the flags or the other statuses from landing.
+    for (const [ids, active] of /** @type {const} */ ([
+      [plan.add, true],
+      [plan.remove, false],
+    ])) {
+      for (const id of ids) {
+        try {
+          await token.setStatus(id, active);
+        } catch (error) {
+          problems.push(`token ${change.token}: status ${id}: ${error instanceof Error ? error.message : error}`);
+        }
+      }
+    }
     applied.push(plan);
   }
   return { applied, problems };
