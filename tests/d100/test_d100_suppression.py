@@ -56,6 +56,8 @@ def test_suppressing_fire_tests_everyone_at_short_and_combat_range() -> None:
         ("c3", ["suppressed"]),
     ]
     assert all(not t.primary for t in result.targets)
+    assert "c1 is suppressed: 1 action point a turn, -20 BS" in result.log
+    assert "c3 is suppressed: out of cover, it must spend its actions reaching cover" in result.log
 
 
 def test_suppressed_out_of_cover_with_nowhere_to_go_goes_prone() -> None:
@@ -63,6 +65,7 @@ def test_suppressed_out_of_cover_with_nowhere_to_go_goes_prone() -> None:
     assert [t.suppressed for t in result.targets] == [True, True, True, False]
     assert [t.prone for t in result.targets] == [False, True, False, False]
     assert result.updates[2].token == "c2" and result.updates[2].statuses_add == ["suppressed", "prone"]
+    assert "c2 is suppressed and cannot reach cover: goes prone" in result.log
 
 
 def test_semi_automatic_suppression_is_minus_ten_and_spends_the_short_rof() -> None:
