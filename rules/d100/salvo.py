@@ -83,15 +83,10 @@ def _counts(plan: FirePlan, hits: int, dice: Dice, log: list[str]) -> list[int]:
     return counts
 
 
-def fire(plan: FirePlan, dice: Dice, magazine: Magazine, cover_aps: list[int], log: list[str]) -> Salvo:
-    """Roll one attack of ``plan``; ``cover_aps`` (per target) is worn down in place."""
-    for label, value in plan.modifiers:
-        log.append(f"modifier: {label} {value:+d}")
-    check, jams, hits = attack_outcome(plan, dice.d(100, f"attack ({plan.mode.label})"))
-    noun = "hit" if hits == 1 else "hits"
-    log.append(f"{describe(check, f'attack (BS {plan.attacker.bs})')} -> {hits} {noun}")
-
-    counts = _counts(plan, hits, dice, log)
+def _dodges(
+    plan: FirePlan, counts: list[int], dice: Dice, log: list[str]
+) -> tuple[list[Check | None], list[int]]:
+    """Each target with a Dodge that took a hit tries it: a pass negates a hit per degree."""
     dodges: list[Check | None] = []
     dodged: list[int] = []
     for target, count in zip(plan.targets, counts, strict=True):
@@ -99,15 +94,17 @@ def fire(plan: FirePlan, dice: Dice, magazine: Magazine, cover_aps: list[int], l
             dodges.append(None)
             dodged.append(0)
             continue
+        label = f"dodge by {_name(target)} ({plan.dodge_modifier:+d})"
         record = roll_test(dice, target.dodge + plan.dodge_modifier, f"dodge by {_name(target)}")
         negated = min(count, record.degrees) if record.success else 0
-        log.append(
-            f"{describe(record, f'dodge by {_name(target)} ({plan.dodge_modifier:+d})')} -> {negated} negated"
-        )
+        log.append(f"{describe(record, label)} -> {negated} negated")
         dodges.append(record)
         dodged.append(negated)
-    landed = [count - gone for count, gone in zip(counts, dodged, strict=True)]
+    return dodges, dodged
 
+
+def _locations(plan: FirePlan, landed: list[int], dice: Dice, log: list[str]) -> list[list[str]]:
+    """The primary's hits roll their locations; everyone else is hit in the body."""
     locations: list[list[str]] = []
     for index, (target, count) in enumerate(zip(plan.targets, landed, strict=True)):
         if index == 0 and not plan.random_targets:
@@ -117,42 +114,74 @@ def fire(plan: FirePlan, dice: Dice, magazine: Magazine, cover_aps: list[int], l
             locations.append(rolled)
         else:
             locations.append(["body"] * count)
+    return locations
 
-    outcomes: list[Suppression | None] = [test.roll(dice, log) if test else None for test in plan.suppression]
 
-    at_feet = plan.weapon.weapon_class == "grenade" and check.roll >= ATTACK_ALWAYS_MISSES_AT
-    in_melee_grenade = plan.weapon.weapon_class == "grenade" and plan.attacker.in_melee
-    scatters: list[Scatter] = []
-    if at_feet:
+def _where_it_lands(plan: FirePlan, check: Check, dice: Dice, log: list[str]) -> tuple[list[Scatter], bool]:
+    """Grenade fumbles, melee grenades and missed blasts: (scatter, dropped at the thrower's feet)."""
+    grenade = plan.weapon.weapon_class == "grenade"
+    in_melee = grenade and plan.attacker.in_melee
+    if grenade and check.roll >= ATTACK_ALWAYS_MISSES_AT:
         log.append("fumbled grenade: it drops at the thrower's feet and goes off")
-    elif in_melee_grenade and not check.success:
+        return [], True
+    if in_melee and not check.success:
         log.append("the grenade missed in melee: it stays in hand, not spent")
-    elif plan.weapon.blast is not None and not check.success:
-        landed_at = scatter(dice, plan.room.radius)
-        scatters.append(landed_at)
-        log.append(f"blast scatters {landed_at.metres} m {landed_at.direction}")
-    if in_melee_grenade and check.success and check.degrees >= GRENADE_SAFE_DEGREES:
+        return [], False
+    if in_melee and check.degrees >= GRENADE_SAFE_DEGREES:
         log.append(f"{GRENADE_SAFE_DEGREES}+ degrees in melee: the thrower is clear of the blast")
+    if plan.weapon.blast is None or check.success:
+        return [], False
+    landed_at = scatter(dice, plan.room.radius)
+    log.append(f"blast scatters {landed_at.metres} m {landed_at.direction}")
+    return [landed_at], False
 
-    records: list[list[HitRecord]] = [[HitRecord(location=loc) for loc in locs] for locs in locations]
-    if plan.damage is not None:
-        for index, target in enumerate(plan.targets):
-            for slot, location in enumerate(locations[index]):
-                amount = plan.damage.roll(dice, _name(target))
-                hit = strike(
-                    amount,
-                    target,
-                    location,
-                    cover_ap=cover_aps[index],
-                    multiplier=plan.cover_multiplier,
-                    pen=plan.weapon.pen,
-                )
-                if hit.cover_penetrated:
-                    cover_aps[index] = max(0, cover_aps[index] - 1)
-                records[index][slot] = hit
-                log.append(_damage_line(target, hit))
 
-    spent = 0 if in_melee_grenade and not check.success and not at_feet else plan.rounds
+def _damage(
+    plan: FirePlan, locations: list[list[str]], cover_aps: list[int], dice: Dice, log: list[str]
+) -> list[list[HitRecord]]:
+    """Roll each hit's damage through cover and armour; cover that lets a hit through loses 1 AP."""
+    records: list[list[HitRecord]] = []
+    for index, target in enumerate(plan.targets):
+        records.append([])
+        for location in locations[index]:
+            if plan.damage is None:
+                records[index].append(HitRecord(location=location))
+                continue
+            amount = plan.damage.roll(dice, _name(target))
+            hit = strike(
+                amount,
+                target,
+                location,
+                cover_ap=cover_aps[index],
+                multiplier=plan.cover_multiplier,
+                pen=plan.weapon.pen,
+            )
+            if hit.cover_penetrated:
+                cover_aps[index] = max(0, cover_aps[index] - 1)
+            records[index].append(hit)
+            log.append(_damage_line(target, hit))
+    return records
+
+
+def fire(plan: FirePlan, dice: Dice, magazine: Magazine, cover_aps: list[int], log: list[str]) -> Salvo:
+    """Roll one attack of ``plan`` in the documented dice order; ``cover_aps`` is worn down in place."""
+    for label, value in plan.modifiers:
+        log.append(f"modifier: {label} {value:+d}")
+    check, jams, hits = attack_outcome(plan, dice.d(100, f"attack ({plan.mode.label})"))
+    log.append(
+        f"{describe(check, f'attack (BS {plan.attacker.bs})')} -> {hits} {'hit' if hits == 1 else 'hits'}"
+    )
+
+    counts = _counts(plan, hits, dice, log)
+    dodges, dodged = _dodges(plan, counts, dice, log)
+    landed = [count - gone for count, gone in zip(counts, dodged, strict=True)]
+    locations = _locations(plan, landed, dice, log)
+    outcomes: list[Suppression | None] = [test.roll(dice, log) if test else None for test in plan.suppression]
+    scatters, at_feet = _where_it_lands(plan, check, dice, log)
+    records = _damage(plan, locations, cover_aps, dice, log)
+
+    kept = plan.weapon.weapon_class == "grenade" and plan.attacker.in_melee and not check.success
+    spent = 0 if kept and not at_feet else plan.rounds
     after, spoiled = magazine.fire(spent, jams=jams)
     if jams:
         log.append(
@@ -163,7 +192,6 @@ def fire(plan: FirePlan, dice: Dice, magazine: Magazine, cover_aps: list[int], l
     for index, target in enumerate(plan.targets):
         state = aftermath(target, outcomes[index])
         log.extend(aftermath_lines(target, state))
-        wounds = [r.wounds for r in records[index] if r.wounds is not None]
         results.append(
             D100Target(
                 id=target.id,
@@ -180,7 +208,7 @@ def fire(plan: FirePlan, dice: Dice, magazine: Magazine, cover_aps: list[int], l
                 prone=state.prone,
                 must_seek_cover=state.must_seek_cover,
                 cover_ap=cover_aps[index] if target.in_cover else None,
-                wounds=sum(wounds) if plan.damage is not None else None,
+                wounds=sum(r.wounds or 0 for r in records[index]) if plan.damage is not None else None,
             )
         )
     return Salvo(check, hits, jams, after, spent, spoiled, results, scatters, at_feet)
