@@ -113,7 +113,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except LookupError as error:
         print(f"volley replay: {error}", file=sys.stderr)
         return EXIT_USAGE
-    progress = args.progress if args.progress is not None else sys.stderr.isatty()
+    progress: bool | None = args.progress
     if args.against:
         token = args.token or os.environ.get(TOKEN_ENV) or _saved_token(args.config_dir)
         if not token:
@@ -205,6 +205,6 @@ def register(commands: Any) -> None:
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="progress bar (default: on a tty)",
+        help="progress bar on stderr (default: for long logs on a terminal)",
     )
     replay.set_defaults(run=cmd_replay)

@@ -99,8 +99,19 @@ class ReplayReport:
         return self.total > 0 and not self.mismatches and not self.problems
 
 
+#: A log this long gets a progress bar (on a terminal) when none was asked for or refused.
+LONG_LOG = 100
+
+
+def want_progress(requested: bool | None, total: int, stream: TextIO | None = None) -> bool:
+    """``--progress`` / ``--no-progress`` win; otherwise long logs on a terminal get a bar."""
+    if requested is not None:
+        return requested
+    return total >= LONG_LOG and (stream or sys.stderr).isatty()
+
+
 class ProgressBar:
-    """A one-line bar on stderr for long logs (only on a terminal, unless forced)."""
+    """A one-line bar on stderr for long logs."""
 
     WIDTH = 30
 
@@ -140,12 +151,12 @@ def _compare(report: ReplayReport, entry: Entry, replayed: Any, error: str | Non
         report.matched += 1
 
 
-def replay_session(path: Path, *, progress: bool = False) -> ReplayReport:
+def replay_session(path: Path, *, progress: bool | None = False) -> ReplayReport:
     log = read_session(path)
     report = ReplayReport(session=log.name, problems=list(log.problems))
     if log.header is None:
         report.problems.append(f"{path.name}: no header line; not a Volley session journal")
-    bar = ProgressBar(len(log.entries), enabled=progress)
+    bar = ProgressBar(len(log.entries), enabled=want_progress(progress, len(log.entries)))
     for entry in log.entries:
         try:
             replayed: Any = msgspec.json.decode(replay_entry(entry))
@@ -185,14 +196,14 @@ def _text(message: dict[str, Any]) -> str:
     return msgspec.json.encode(message).decode()
 
 
-async def replay_against(path: Path, url: str, token: str, *, progress: bool = False) -> ReplayReport:
+async def replay_against(path: Path, url: str, token: str, *, progress: bool | None = False) -> ReplayReport:
     """Replay every entry of ``path`` through a running bridge at ``url`` (it needs scripted dice on)."""
     from websockets.asyncio.client import connect
 
     log = read_session(path)
     report = ReplayReport(session=log.name, problems=list(log.problems))
     prefix = f"replay-{uuid.uuid4().hex[:12]}-"
-    bar = ProgressBar(len(log.entries), enabled=progress)
+    bar = ProgressBar(len(log.entries), enabled=want_progress(progress, len(log.entries)))
     async with connect(url, max_size=2**22) as socket:
         await socket.send(_text({"type": "hello", "token": token, "client": "volley replay"}))
         welcome = msgspec.json.decode(await socket.recv())

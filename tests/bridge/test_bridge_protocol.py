@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import aiohttp
 import pytest
 import skirmish
 from aiohttp.test_utils import TestClient
@@ -12,7 +13,7 @@ from bridgekit import GURPS_MP5, Session, entries, open_session
 from conftest import Start
 
 from bridge.protocol import MAX_FRAME_BYTES, MAX_TARGETS
-from bridge.server import BridgeSettings
+from bridge.server import READ_LIMIT, BridgeSettings
 
 pytestmark = pytest.mark.asyncio
 
@@ -166,6 +167,15 @@ async def test_frames_over_64_kib_get_too_large_and_keep_the_connection(
     assert error["code"] == "too_large"
     assert str(MAX_FRAME_BYTES) in error["message"]
     await still_usable(session)
+
+
+async def test_frames_over_1_mib_close_the_socket_with_1009(bridge_client: TestClient[Any, Any]) -> None:
+    """Past aiohttp's own read limit the frame is never read; the socket closes (message too big)."""
+    session = await open_session(bridge_client)
+    await session.send({"type": "ping", "note": "x" * (READ_LIMIT + 1)})
+    frame = await session.ws.receive(timeout=10)
+    assert frame.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
+    assert session.ws.close_code == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
 
 
 async def test_more_than_32_targets_is_refused_before_the_rules(

@@ -16,7 +16,7 @@ from bridgekit import GURPS_MP5, TOKEN, open_session
 from conftest import Start
 
 from bridge.cli import main
-from bridge.replay import ProgressBar, differences, replay_session
+from bridge.replay import LONG_LOG, ProgressBar, differences, replay_session, want_progress
 from bridge.server import BridgeSettings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -113,6 +113,17 @@ def test_progress_bar_draws_on_long_logs() -> None:
     quiet = io.StringIO()
     ProgressBar(5, enabled=False, stream=quiet).advance()
     assert quiet.getvalue() == ""
+
+
+def test_progress_is_automatic_only_for_long_logs_on_a_terminal() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert want_progress(None, LONG_LOG, Terminal())
+    assert not want_progress(None, LONG_LOG - 1, Terminal())
+    assert not want_progress(None, 10_000, io.StringIO())  # piped: no bar
+    assert want_progress(True, 1, io.StringIO()) and not want_progress(False, 10_000, Terminal())
 
 
 @pytest.mark.asyncio
