@@ -31,6 +31,8 @@ from rules.errors import RuleError
 
 #: Characteristics, skills and summed modifiers beyond this are typing mistakes, not heroes.
 CHARACTERISTIC_MAX = 200
+#: A blast radius beyond this is a typing mistake (and would overflow the enclosed-room arithmetic).
+MAX_BLAST_METRES = 1000.0
 
 __all__ = [
     "CHARACTERISTIC_MAX",
@@ -92,8 +94,8 @@ def check_weapon(weapon: Weapon) -> None:
         raise RuleError("$.weapon.jam_at", "jam_at is a d100 face 1..100 (101: never jams)", code="invalid")
     if weapon.pen < 0:
         raise RuleError("$.weapon.pen", "penetration cannot be negative", code="invalid")
-    if weapon.blast is not None and weapon.blast <= 0:
-        raise RuleError("$.weapon.blast", "a blast radius must be positive", code="invalid")
+    if weapon.blast is not None and not 0 < weapon.blast <= MAX_BLAST_METRES:
+        raise RuleError("$.weapon.blast", f"a blast radius is 0..{MAX_BLAST_METRES:g} m", code="invalid")
     jam_threshold(weapon)  # names a bad reliability property
 
 

@@ -10,7 +10,7 @@ import math
 
 import msgspec
 import pytest
-from d100_helpers import VEX, refused, roll, vex
+from d100_helpers import VEX, merged, refused, roll, vex
 
 from rules import RuleError, decode_request
 
@@ -424,3 +424,11 @@ def test_a_request_wide_range_serves_targets_that_give_none() -> None:
     own = vex(mode="single", band="extreme", targets=[{"id": "t1", "band": "short"}])
     assert roll(own, [99]).test.target == 65, "the target's own band wins"  # type: ignore[union-attr]
     refused(vex(mode="single", weapon={"range": 10}, distance=31), "$.distance", "beyond extreme range")
+
+
+def test_absurd_numbers_are_refused_not_crashed_on() -> None:
+    huge = merged(_grenade(), {"weapon": {"blast": 1e308}})
+    refused(dict(huge, room_size=1e308), "$.weapon.blast", "blast radius")
+    refused(vex(attacker={"bs": 500}), "$.attacker.bs", "0..200")
+    refused(vex(modifier=-1000), "$.modifier", "beyond")
+    refused(vex(weapon={"rof": "S/3/1000"}), "$.weapon.rof", "1..100")
