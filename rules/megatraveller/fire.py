@@ -248,9 +248,10 @@ def _resolve(plan: FirePlan, dice: Dice, *, skip_rounds: bool) -> MegaTravellerR
             log.extend(_volley_lines(token, outcome.wild, stray, shot.rolls))
         elif outcome.wild:
             entry.wild = outcome.wild
-            log.append(
-                f"natural 2: the other {outcome.wild - 1} bullet(s) of the volley miss {_name(target)}"
-            )
+            if outcome.wild > 1:
+                log.append(
+                    f"natural 2: the rest of the volley ({outcome.wild - 1} more) misses {_name(target)}"
+                )
     known = {entry.id: entry for entry in results}
     for token, volleys in strays.items():
         struck = known.get(token)
