@@ -89,7 +89,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"Access token: from {token.source}")
         print(f"Journal: {sessions_dir(settings_data)}", flush=True)
 
-    return asyncio.run(run_server(settings, args.host, args.port, ready))
+    try:
+        return asyncio.run(run_server(settings, args.host, args.port, ready))
+    except OSError as error:  # port taken, data directory not writable...
+        print(f"volley serve: {error}", file=sys.stderr)
+        return 1
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:

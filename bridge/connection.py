@@ -31,8 +31,8 @@ from bridge.protocol import (
     Welcome,
     decode_client,
     encode,
+    loose_id,
 )
-from bridge.protocol import _loose_id as loose_id
 from bridge.ratelimit import TokenBucket
 from bridge.referee import Referee
 

@@ -271,7 +271,7 @@ class Journal:
                 data = b"".join(line for line, _ in batch)
                 try:
                     seconds = await asyncio.to_thread(self._write_and_sync, data)
-                except OSError as error:
+                except Exception as error:  # whatever went wrong, no waiter may hang
                     failure = JournalError(f"could not write the journal {self.path}: {error}")
                     for _, future in batch:
                         if not future.done():

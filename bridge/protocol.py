@@ -37,6 +37,7 @@ __all__ = [
     "Welcome",
     "decode_client",
     "encode",
+    "loose_id",
     "protocol_schema",
 ]
 
@@ -202,7 +203,7 @@ def encode(message: Any) -> bytes:
     return _encoder.encode(message)
 
 
-def _loose_id(frame: bytes) -> str | None:
+def loose_id(frame: bytes) -> str | None:
     """The ``id`` of a message that failed to decode, so its error can still be matched to it."""
     try:
         obj = msgspec.json.decode(frame)
@@ -223,7 +224,7 @@ def decode_client(frame: bytes) -> ClientMessage:
         text = str(error)
         message, _, where = text.partition(" - at `")
         path = where.rstrip("`") if where else "$"
-        id = _loose_id(frame)
+        id = loose_id(frame)
         if path == "$.type":
             code = ErrorCode.UNKNOWN_TYPE
             message = f"unknown message type; expected one of {', '.join(_CLIENT_TAGS)}"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import re
 from typing import Any
 
 import aiohttp
@@ -14,6 +17,7 @@ from conftest import Start
 import bridge
 import rules
 from bridge.protocol import PROTOCOL_VERSION
+from bridge.ratelimit import TokenBucket
 from bridge.server import BridgeSettings
 
 pytestmark = pytest.mark.asyncio
@@ -106,3 +110,64 @@ async def test_schema_describes_every_message_and_the_rules(bridge_client: TestC
         assert name in defs
     assert defs["Attack"]["properties"]["type"]["enum"] == ["attack"]
     assert "gurps" in schema["rules"]["systems"]
+
+
+async def test_log_lines_are_tagged_with_the_connection(
+    bridge_client: TestClient[Any, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="volley.bridge")
+    await open_session(bridge_client)
+    await _refused(bridge_client, json.dumps({"type": "hello", "token": "nope"}))
+    tagged = [record.getMessage() for record in caplog.records if "] " in record.getMessage()]
+    assert any(re.fullmatch(r"\[#\d+ 127\.0\.0\.1\] authenticated", line) for line in tagged), tagged
+    assert any(re.fullmatch(r"\[#\d+ 127\.0\.0\.1\] refused: wrong access token", line) for line in tagged), (
+        tagged
+    )
+
+
+class StuckSocket:
+    """A websocket whose client never reads: every send blocks forever."""
+
+    closed = False
+    close_code: int | None = None
+
+    async def send_frame(self, data: bytes, opcode: object) -> None:
+        await asyncio.Event().wait()
+
+    async def close(self, *, code: int, message: bytes) -> bool:
+        self.closed, self.close_code = True, code
+        return True
+
+
+async def test_a_client_that_stops_reading_is_disconnected(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replies queue up to OUTGOING_QUEUE; one more and the connection is dropped, not the server."""
+    from bridge import connection as module
+
+    monkeypatch.setattr(module, "OUTGOING_QUEUE", 3)
+    socket = StuckSocket()
+    conn = module.Connection(
+        socket,  # type: ignore[arg-type]
+        None,  # type: ignore[arg-type]
+        token=TOKEN,
+        welcome=None,  # type: ignore[arg-type]
+        bucket=TokenBucket(),
+        hello_timeout=1,
+        tag="#test",
+    )
+    conn._writer = asyncio.create_task(conn._write_loop())
+    for k in range(5):  # one is taken by the (stuck) writer, three wait, the fifth overflows
+        conn._send(f'{{"n": {k}}}'.encode())
+        await asyncio.sleep(0)
+    await asyncio.sleep(0.01)
+    assert socket.closed and socket.close_code == aiohttp.WSCloseCode.POLICY_VIOLATION
+    conn._writer.cancel()
+
+
+async def test_token_bucket_allows_bursts_then_the_rate() -> None:
+    now = [0.0]
+    bucket = TokenBucket(rate=20, burst=40, clock=lambda: now[0])
+    assert sum(bucket.take() for _ in range(50)) == 40
+    now[0] += 0.5  # half a second refills ten
+    assert sum(bucket.take() for _ in range(50)) == 10
+    now[0] += 100  # never more than the burst
+    assert sum(bucket.take() for _ in range(100)) == 40
