@@ -7,9 +7,7 @@ from typing import Any
 
 import msgspec
 
-from rules import d100
-from rules import gurps
-from rules import megatraveller
+from rules import d100, gurps, megatraveller
 from rules.dice import Dice, ScriptedDice, SeededDice
 from rules.errors import RuleError, from_validation
 from rules.results import Odds, Result
