@@ -213,13 +213,14 @@ def _check_allocation(
             )
     if fixed is not None:
         check_bullet_split(bullets, fixed)
-    elif sum(bullets) < 1 or sum(bullets) > min(
-        6 + characteristic_dm(request.attacker.dex), request.weapon.loaded
-    ):
-        top = min(6 + characteristic_dm(request.attacker.dex), request.weapon.loaded)
-        raise RuleError(
-            "$.allocation", f"allocation fires {sum(bullets)} bullets; rapid fire gives 1 to {top}"
-        )
+    else:
+        dex_dm = characteristic_dm(request.attacker.dex)
+        low = min(max(1 + dex_dm, 1), request.weapon.loaded)
+        top = min(6 + dex_dm, request.weapon.loaded)
+        if not low <= sum(bullets) <= top:
+            raise RuleError(
+                "$.allocation", f"allocation fires {sum(bullets)} bullets; rapid fire gives {low} to {top}"
+            )
     return bullets
 
 

@@ -35,7 +35,8 @@ def test_default_cluster_split_spares_bystanders_and_favours_the_primary() -> No
         ([2, 1], "$.allocation", "2 entries for 3 targets"),
         ([2, -1, 1], "$.allocation[1]", "negative"),
         ([[2], 1, 1], "$.allocation[0]", "give a count"),
-        ([3, 3, 3], "$.allocation", "rapid fire gives 1 to 8"),
+        ([3, 3, 3], "$.allocation", "rapid fire gives 3 to 8"),
+        ([1, 1, 0], "$.allocation", "rapid fire gives 3 to 8"),
     ],
 )
 def test_explicit_bullet_splits_are_checked_before_any_die(allocation: Any, path: str, words: str) -> None:
