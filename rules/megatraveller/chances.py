@@ -52,10 +52,11 @@ def _bullet_pool(plan: FirePlan) -> Dist:
     if plan.fixed_bullets is not None:
         return {plan.fixed_bullets: 1.0}
     top = plan.rapid_max
+    low = min(max(1 + characteristic_dm(request.attacker.dex), 1), request.weapon.loaded)
     given = request.pool.bullets if request.pool is not None else None
     if given is not None:
-        if given > top:
-            raise RuleError("$.pool.bullets", f"rapid fire gives at most {top} bullets, not {given}")
+        if not low <= given <= top:
+            raise RuleError("$.pool.bullets", f"rapid fire gives {low} to {top} bullets, not {given}")
         return {given: 1.0}
     if isinstance(plan.explicit, list) and plan.explicit:
         return {sum(int(x) for x in plan.explicit if isinstance(x, int)): 1.0}
