@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 from aiohttp.test_utils import TestClient
+
+#: ``start_bridge(**setting_changes)``: start a bridge on a real socket, get its test client.
+Start = Callable[..., Awaitable[TestClient[Any, Any]]]
 
 TOKEN = "test-token-0123456789"
 GURPS_MP5: dict[str, Any] = {

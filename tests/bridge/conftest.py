@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -11,7 +11,7 @@ import pytest
 import pytest_asyncio
 import skirmish
 from aiohttp.test_utils import TestClient
-from bridgekit import TOKEN
+from bridgekit import TOKEN, Start
 
 import rules.registry
 from bridge.server import BridgeSettings, create_app
@@ -26,9 +26,6 @@ def skirmish_system(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def settings(tmp_path: Path) -> BridgeSettings:
     return BridgeSettings(token=TOKEN, data_dir=tmp_path / "data", allow_scripted_dice=True)
-
-
-Start = Callable[..., Awaitable[TestClient[Any, Any]]]
 
 
 @pytest.fixture

@@ -11,8 +11,7 @@ from typing import Any
 import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient
-from bridgekit import GURPS_MP5, TOKEN, entries, journal_lines, open_session
-from conftest import Start
+from bridgekit import GURPS_MP5, TOKEN, Start, entries, journal_lines, open_session
 
 import bridge
 import rules

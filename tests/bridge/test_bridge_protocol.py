@@ -9,8 +9,7 @@ import aiohttp
 import pytest
 import skirmish
 from aiohttp.test_utils import TestClient
-from bridgekit import GURPS_MP5, Session, entries, open_session
-from conftest import Start
+from bridgekit import GURPS_MP5, Session, Start, entries, open_session
 
 from bridge.protocol import MAX_FRAME_BYTES, MAX_TARGETS
 from bridge.server import READ_LIMIT, BridgeSettings

@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 import skirmish
 from aiohttp.test_utils import TestClient
-from bridgekit import GURPS_MP5, TOKEN, open_session
-from conftest import Start
+from bridgekit import GURPS_MP5, TOKEN, Start, open_session
 
 from bridge.cli import main
 from bridge.replay import LONG_LOG, ProgressBar, differences, replay_session, want_progress

@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 import skirmish
 from aiohttp.test_utils import TestClient
-from bridgekit import Session, entries, open_session
-from conftest import Start
+from bridgekit import Session, Start, entries, open_session
 
 from bridge.server import BridgeSettings
 
