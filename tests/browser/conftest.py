@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from aiohttp import web
-from browserkit import Bridge
+from browserkit import Bridge, Pages, Table
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULE_DIR = ROOT / "vtt_module"
@@ -146,8 +146,8 @@ def static_site() -> Iterator[str]:
 
 
 @pytest.fixture
-def browser_page() -> Iterator[object]:
-    """A fresh page in headless Debian Chromium. A missing Chromium fails the test, never skips it."""
+def pages() -> Iterator[Pages]:
+    """Headless Debian Chromium. A missing Chromium fails the test, never skips it."""
     if not CHROMIUM.exists():
         pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium (scripts/setup --test does)")
     from playwright.sync_api import sync_playwright
@@ -155,16 +155,11 @@ def browser_page() -> Iterator[object]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1200, "height": 800})
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.set_default_timeout(15_000)
-            page.errors = errors  # type: ignore[attr-defined]
-            yield page
+            yield Pages(browser.new_context(viewport={"width": 1200, "height": 800}))
         finally:
             browser.close()
 
 
 @pytest.fixture
-def page_and_bridge(browser_page: object, static_site: str, bridge: Bridge) -> tuple[object, str, Bridge]:
-    return browser_page, static_site, bridge
+def table(pages: Pages, static_site: str, bridge: Bridge) -> Table:
+    return Table(bridge, static_site, pages)

@@ -3,28 +3,42 @@
 A referee opens the Token HUD on Sgt. Hale (MP5: RoF 13, Rcl 2, 30 rounds, skill 14) with two targeted
 raiders, opens the attack dialog, watches the odds preview follow the shots box, fires three rounds at
 the first raider and gets a chat card whose hits match the bridge's result, with the rounds left
-written to the token's ``flags.volley``. The page around the module is a harness (fake Foundry
-globals); the module, its templates, the bridge and the rules are the real ones.
+written to the token's ``flags.volley``. A player does the same through the referee's browser.
+
+The page around the module is a harness (fake Foundry globals, ``harness/foundry-fake.js``); the
+module, its templates, the bridge and the rules behind it are the real ones.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from browserkit import Bridge
+from browserkit import Table
 
 SHOOTER = "tokHale000000001"
 RAIDER = "tokRaider0000002"
+PLAYER = "pl0000000000000b"
+CONNECTION_STATE = "game.modules.get('volley').api.connection()?.state ?? null"
 
 
-def open_harness(page: Any, site: str, bridge: Bridge, token: str | None = None) -> None:
-    query = f"bridge={bridge.url}&token={token if token is not None else bridge.token}"
-    page.goto(f"{site}/harness/index.html?{query}")
+def open_harness(table: Table, *, token: str | None = None, player: bool = False) -> Any:
+    """A new harness tab: the referee (with the bridge token in the settings) or the player."""
+    page = table.pages.new()
+    query = f"bridge={table.bridge.url}"
+    if player:
+        query += "&user=player"
+    else:
+        query += f"&token={token if token is not None else table.bridge.token}"
+    page.goto(f"{table.site}/harness/index.html?{query}")
     page.wait_for_function("window.harness && (window.harness.ready || window.harness.bootError)")
     assert page.evaluate("window.harness.bootError ?? null") is None
-    assert page.errors == []
+    assert table.pages.errors == []
+    return page
+
+
+def wait_connected(page: Any) -> None:
+    page.wait_for_function(f"{CONNECTION_STATE} === 'ready'")
 
 
 def expected_hits(page: Any, row: int) -> str:
@@ -33,17 +47,32 @@ def expected_hits(page: Any, row: int) -> str:
     return text
 
 
-def test_fire_from_the_token_hud(page_and_bridge: tuple[Any, str, Bridge], tmp_path: Path) -> None:
-    page, site, bridge = page_and_bridge
-    open_harness(page, site, bridge)
-    page.wait_for_function("game.modules.get('volley').api.connection()?.state === 'ready'")
-    assert page.locator(".notification.info").first.inner_text() == "Volley: connected to the bridge."
-
-    # Token HUD (v13 render hook with an HTMLElement) -> the module's Fire button -> the dialog.
+def open_dialog(page: Any) -> Any:
+    """Token HUD (v13 render hook with an HTMLElement) -> the module's Fire button -> the dialog."""
     page.locator(f'[data-token-id="{SHOOTER}"]').click()
     page.locator("#token-hud .col.right .volley-fire").click()
     dialog = page.locator("dialog.volley-attack-dialog")
     dialog.wait_for()
+    page.wait_for_function("document.querySelector('.volley-dialog__expected').textContent !== '—'")
+    return dialog
+
+
+def set_shots(page: Any, dialog: Any, shots: int) -> float:
+    """Type a new shot count for the first target and wait for the preview to follow."""
+    before = expected_hits(page, 0)
+    dialog.locator('input[name="targets.0.shots"]').fill(str(shots))
+    page.wait_for_function(
+        "(before) => document.querySelector('.volley-dialog__expected').textContent !== before", arg=before
+    )
+    return float(expected_hits(page, 0))
+
+
+def test_referee_fires_from_the_token_hud(table: Table, tmp_path: Path) -> None:
+    page = open_harness(table)
+    wait_connected(page)
+    assert page.locator(".notification.info").first.inner_text() == "Volley: connected to the bridge."
+
+    dialog = open_dialog(page)
     assert dialog.locator("h2").inner_text() == "Volley: Sgt. Hale fires"
     rows = dialog.locator("tr.volley-dialog__target")
     assert rows.count() == 2
@@ -51,20 +80,13 @@ def test_fire_from_the_token_hud(page_and_bridge: tuple[Any, str, Bridge], tmp_p
     assert rows.nth(1).locator("td").first.inner_text() == "Lookout <b>2</b>"
 
     # Live preview: all 13 shots at the first raider, then only 3 of them.
-    page.wait_for_function("document.querySelector('.volley-dialog__expected').textContent !== '—'")
     full_burst = float(expected_hits(page, 0))
-    assert expected_hits(page, 1) == "—"  # no shots at the lookout: no odds asked for
-    jam_text = dialog.locator(".volley-dialog__jam").inner_text()
-    assert jam_text.endswith("%")
-    dialog.locator('input[name="targets.0.shots"]').fill("3")
-    page.wait_for_function(
-        "(before) => document.querySelector('.volley-dialog__expected').textContent !== before",
-        arg=expected_hits(page, 0),
-    )
-    three_shots = float(expected_hits(page, 0))
+    assert expected_hits(page, 1) == "—"  # no shots at the lookout: no odds for it
+    assert dialog.locator(".volley-dialog__jam").inner_text().endswith("%")
+    three_shots = set_shots(page, dialog, 3)
     assert 0 < three_shots < full_burst <= 13
     page.screenshot(path=str(tmp_path / "volley-dialog.png"))
-    # An impossible form shows why instead of odds.
+    # A request the rules refuse shows the reason instead of odds.
     dialog.locator('input[name="targets.0.shots"]').fill("99")
     page.wait_for_function("document.querySelector('.volley-dialog__status').textContent.includes('99')")
     assert "RoF 13" in dialog.locator(".volley-dialog__status").inner_text()
@@ -94,21 +116,63 @@ def test_fire_from_the_token_hud(page_and_bridge: tuple[Any, str, Bridge], tmp_p
 
     # The bridge journalled the attack under the module's request id.
     request_id = page.evaluate("harness.chat[0].flags.volley.requestId")
-    journals = list((bridge.data_dir / "sessions").glob("*"))
+    journals = [path for path in (table.bridge.data_dir / "sessions").glob("*") if path.is_file()]
     assert journals, "the bridge wrote no session journal"
-    assert any(request_id in path.read_text(encoding="utf-8") for path in journals if path.is_file())
+    assert any(request_id in path.read_text(encoding="utf-8") for path in journals)
 
     shot = tmp_path / "volley-module.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
-    assert page.errors == []
+    assert table.pages.errors == []
 
 
-def test_wrong_token_is_reported_not_retried(page_and_bridge: tuple[Any, str, Bridge]) -> None:
-    page, site, bridge = page_and_bridge
-    open_harness(page, site, bridge, token="not-the-token")
-    page.wait_for_function("game.modules.get('volley').api.connection()?.state === 'refused'")
+def test_player_fires_through_the_referee(table: Table) -> None:
+    referee = open_harness(table)
+    wait_connected(referee)
+    player = open_harness(table, player=True)
+    assert player.evaluate(CONNECTION_STATE) is None, "a player's browser never connects to the bridge"
+
+    # The player's preview and attack travel over the module socket to the referee's browser.
+    dialog = open_dialog(player)
+    five_shots = set_shots(player, dialog, 5)
+    assert 0 < five_shots <= 5
+    dialog.locator('button[data-action="fire"]').click()
+
+    card = referee.locator("#chat-log .volley-card")
+    card.wait_for()
+    message = referee.evaluate("harness.chat[0]")
+    assert message["author"] == PLAYER
+    assert message["speaker"]["alias"] == "Sgt. Hale"
+    referee.wait_for_function(f"canvas.scene.tokens.get('{SHOOTER}').flags.volley.weapon.loaded === 25")
+    assert card.locator(".volley-card__loaded").inner_text() == "25"
+    kinds = player.evaluate("game.socket.emitted.map((m) => m.data.kind)")
+    assert "volley.request" in kinds
+    assert player.locator(".notification.error").count() == 0
+    assert table.pages.errors == []
+
+
+def test_connection_follows_the_gm_election(table: Table) -> None:
+    page = open_harness(table)
+    wait_connected(page)
+    # A GM with a lower user id logs in: this browser hands the bridge over.
+    page.evaluate(
+        "harness.users.push({id: 'gA00000000000000', name: 'Early GM', isGM: true, active: true});"
+        "Hooks.callAll('userConnected', harness.users.at(-1), true)"
+    )
+    page.wait_for_function(f"{CONNECTION_STATE} === null")
+    # That GM leaves again: this browser is elected once more and reconnects.
+    page.evaluate(
+        "harness.users.at(-1).active = false; Hooks.callAll('userConnected', harness.users.at(-1), false)"
+    )
+    wait_connected(page)
+    assert table.pages.errors == []
+
+
+def test_wrong_token_is_reported_not_retried(table: Table) -> None:
+    page = open_harness(table, token="not-the-token")
+    page.wait_for_function(f"{CONNECTION_STATE} === 'refused'")
     error = page.locator(".notification.error").first.inner_text()
     assert error.startswith("Volley: the bridge refused the access token")
-    status = json.loads(page.evaluate("JSON.stringify(game.modules.get('volley').api.connection().state)"))
-    assert status == "refused"
+    page.wait_for_timeout(1500)  # longer than the first reconnect delay: still refused, no retry
+    assert page.evaluate(CONNECTION_STATE) == "refused"
+    assert page.locator(".notification.error").count() == 1

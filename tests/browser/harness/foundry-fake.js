@@ -110,6 +110,10 @@ const strings = await (await fetch("/modules/volley/lang/en.json")).json();
 const localize = (key) => getPath(strings, key) ?? key;
 
 const socketHandlers = [];
+const socketChannel = new BroadcastChannel("volley-harness-socket");
+socketChannel.onmessage = ({ data: { name, data, sender } }) => {
+  for (const h of socketHandlers) if (h.name === name) h.fn(data, sender);
+};
 const chat = [];
 const notifications = [];
 const moduleEntry = { id: "volley", version: "0.1.0-harness", api: null };
@@ -140,11 +144,13 @@ const game = {
     localize,
     format: (key, data) => localize(key).replace(/{(\w+)}/g, (_, k) => String(data[k] ?? "")),
   },
-  // One client in this harness, so the module socket has no one else to reach.
+  // The module socket between harness pages (tabs) of one browser: a BroadcastChannel, which like
+  // Foundry's socket reaches every other client but not the sender, and tells who sent it.
   socket: {
     emitted: [],
     emit(name, data) {
       this.emitted.push({ name, data });
+      socketChannel.postMessage({ name, data, sender: me.id });
     },
     on(name, fn) {
       socketHandlers.push({ name, fn });
