@@ -59,7 +59,7 @@ async def open_session(client: TestClient[Any, Any], token: str = TOKEN) -> Sess
 
 def journal_lines(data_dir: Path) -> list[dict[str, Any]]:
     """Every line of every session journal, decoded, in order."""
-    lines = []
+    lines: list[dict[str, Any]] = []
     for path in sorted((data_dir / "sessions").glob("*.jsonl")):
         lines.extend(json.loads(line) for line in path.read_text().splitlines() if line.strip())
     return lines

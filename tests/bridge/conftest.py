@@ -20,7 +20,7 @@ from bridge.server import BridgeSettings, create_app
 @pytest.fixture(autouse=True)
 def skirmish_system(monkeypatch: pytest.MonkeyPatch) -> None:
     """The test-only system, registered for this test alone."""
-    monkeypatch.setitem(rules.registry.SYSTEMS, skirmish.NAME, skirmish.SYSTEM)  # type: ignore[index]
+    monkeypatch.setitem(rules.registry.SYSTEMS, skirmish.NAME, skirmish.SYSTEM)
 
 
 @pytest.fixture

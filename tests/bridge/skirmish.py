@@ -8,6 +8,7 @@ chosen by the test, without depending on any real system's numbers. Rules, such 
   ``allocation[k]`` bullets go to target k, and each target rolls one d6: on 3+ every bullet
   allocated to it hits. Spends the shots from ``loaded``.
 * ``reload``: ``loaded`` becomes ``capacity``; no dice.
+* ``misfire``: a bug on purpose (raises ``ZeroDivisionError``), to test how the bridge contains one.
 """
 
 from __future__ import annotations
@@ -45,6 +46,12 @@ class Reload(RequestBase, frozen=True, tag="reload"):
     attacker: Who
     weapon: Who
     capacity: int
+
+
+class Misfire(RequestBase, frozen=True, tag="misfire"):
+    """A deliberately buggy action: resolving it raises, as a broken rules system might."""
+
+    system: Literal["skirmish"]
 
 
 class SkirmishResult(Result, kw_only=True):
@@ -88,6 +95,8 @@ def _fire(request: Fire, dice: Dice) -> SkirmishResult:
 
 
 def resolve(request: Any, dice: Dice) -> Result:
+    if isinstance(request, Misfire):
+        raise ZeroDivisionError("a bug in the rules")
     if isinstance(request, Reload):
         return SkirmishResult(
             system=NAME,
@@ -106,7 +115,7 @@ def odds(request: Any) -> Odds:
 SYSTEM = RuleSystem(
     name=NAME,
     title="Skirmish (test-only)",
-    request_type=Fire | Reload,
+    request_type=Fire | Reload | Misfire,
     result_types=(SkirmishResult,),
     default_action="fire",
     resolve=resolve,

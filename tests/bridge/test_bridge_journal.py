@@ -66,21 +66,20 @@ async def test_concurrent_appends_share_one_fsync(tmp_path: Path) -> None:
 
 
 @pytest.mark.asyncio
-async def test_a_failed_write_is_reported_and_leaves_no_partial_line(tmp_path: Path) -> None:
+async def test_a_failed_write_is_reported_and_leaves_no_partial_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     journal = Journal.create(tmp_path, HEADER)
     await journal.append(entry("r1"))
     good = journal.path.read_bytes()
-    real_fsync = os.fsync
 
-    def broken_fsync(fd: int) -> None:
+    def broken_fsync(fd: object) -> None:
         raise OSError(5, "Input/output error")
 
-    os.fsync = broken_fsync
-    try:
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "fsync", broken_fsync)
         with pytest.raises(JournalError, match="Input/output error"):
             await journal.append(entry("r2"))
-    finally:
-        os.fsync = real_fsync
     assert journal.path.read_bytes() == good  # the batch was taken back out
     await journal.append(entry("r3"))  # and the journal keeps working
     await journal.close()

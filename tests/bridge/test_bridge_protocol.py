@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import aiohttp
@@ -12,7 +13,7 @@ from aiohttp.test_utils import TestClient
 from bridgekit import GURPS_MP5, Session, Start, entries, open_session
 
 from bridge.protocol import MAX_FRAME_BYTES, MAX_TARGETS
-from bridge.server import READ_LIMIT, BridgeSettings
+from bridge.server import CONNECTIONS, READ_LIMIT, BridgeSettings
 
 pytestmark = pytest.mark.asyncio
 
@@ -245,3 +246,44 @@ async def test_one_connection_survives_every_error_in_a_row(bridge_client: TestC
         reply = await session.ask(bad)
         assert reply["type"] == "error", bad
     await still_usable(session)
+
+
+async def test_a_bug_in_a_rules_system_is_an_internal_error_not_a_crash(
+    bridge_client: TestClient[Any, Any], settings: BridgeSettings
+) -> None:
+    session = await open_session(bridge_client)
+    error = await session.ask(
+        {"type": "action", "id": "bug", "request": {"system": "skirmish", "action": "misfire"}}
+    )
+    assert (error["type"], error["code"], error["id"]) == ("error", "internal", "bug")
+    assert "ZeroDivisionError" not in error["message"]  # details stay in the server log
+    await still_usable(session)
+    assert entries(settings.data_dir) == []
+
+
+async def test_a_journal_that_cannot_be_written_acknowledges_nothing(
+    bridge_client: TestClient[Any, Any], settings: BridgeSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = await open_session(bridge_client)
+
+    def disk_full(fd: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "fsync", disk_full)
+        error = await session.ask({"type": "attack", "id": "full", "request": GURPS_MP5})
+    assert (error["code"], error["id"]) == ("journal_failed", "full")
+    assert "No space left on device" in error["message"]
+    assert entries(settings.data_dir) == []
+    # The disk recovers; the same id is resolved now, for the first time.
+    reply = await session.ask({"type": "attack", "id": "full", "request": GURPS_MP5})
+    assert reply["type"] == "result"
+    assert [entry["id"] for entry in entries(settings.data_dir)] == ["full"]
+
+
+async def test_requests_during_shutdown_are_refused(bridge_client: TestClient[Any, Any]) -> None:
+    session = await open_session(bridge_client)
+    (connection,) = bridge_client.app[CONNECTIONS]
+    connection._stopping = True  # what shutdown() sets before draining
+    error = await session.ask({"type": "attack", "id": "late", "request": GURPS_MP5})
+    assert (error["code"], error["id"]) == ("shutting_down", "late")
