@@ -89,7 +89,8 @@ def print_session(log: SessionLog, out: TextIO) -> None:
         )
         for line in card.get("log") or []:
             print(f"    {line}", file=out)
-        for row in card.get("rows") or []:
+        waiting = card.get("pending") is not None
+        for row in [] if waiting else card.get("rows") or []:  # no hits yet while the pool waits
             statuses = ""
             if row.get("statuses_add"):
                 statuses = "  +" + " +".join(row["statuses_add"])
@@ -98,5 +99,5 @@ def print_session(log: SessionLog, out: TextIO) -> None:
         if weapon:
             state = "JAMMED" if weapon.get("jammed") else "ready"
             print(f"  weapon {weapon.get('name') or ''}: {weapon.get('loaded')} loaded, {state}", file=out)
-        if card.get("pending") is not None:
+        if waiting:
             print(f"  waiting for allocation: {msgspec.json.encode(card['pending']).decode()}", file=out)
