@@ -37,7 +37,7 @@ def main() -> int:
     if not files:
         print("no example requests found under docs/examples/", file=sys.stderr)
         return 1
-    print(f"{'request':<48} {'first ms':>9} {'median ms':>10} {'p99 ms':>8}")
+    print(f"{'request':<64} {'first ms':>9} {'median ms':>10} {'p99 ms':>8}")
     worst = 0.0
     for path in files:
         request = rules.decode_request(path.read_bytes())
@@ -49,7 +49,7 @@ def main() -> int:
         p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
         worst = max(worst, median)
         name = str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
-        print(f"{name:<48} {first:>9.3f} {median:>10.3f} {p99:>8.3f}")
+        print(f"{name:<64} {first:>9.3f} {median:>10.3f} {p99:>8.3f}")
     print(f"worst median: {worst:.3f} ms over {len(files)} requests ({args.runs} runs each)")
     return 0
 
