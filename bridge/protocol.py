@@ -207,7 +207,7 @@ def loose_id(frame: bytes) -> str | None:
     """The ``id`` of a message that failed to decode, so its error can still be matched to it."""
     try:
         obj = msgspec.json.decode(frame)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         return None
     if isinstance(obj, dict):
         value = obj.get("id")
@@ -236,6 +236,8 @@ def decode_client(frame: bytes) -> ClientMessage:
         raise ProtocolError(code, message, path, id) from None
     except msgspec.DecodeError as error:
         raise ProtocolError(ErrorCode.BAD_JSON, f"not valid JSON: {error}", "$") from None
+    except RecursionError:
+        raise ProtocolError(ErrorCode.INVALID, "JSON nested too deeply", "$", loose_id(frame)) from None
 
 
 _CLIENT_TAGS: tuple[str, ...] = tuple(

@@ -242,7 +242,8 @@ async def test_binary_frames_are_an_error(bridge_client: TestClient[Any, Any]) -
 
 async def test_one_connection_survives_every_error_in_a_row(bridge_client: TestClient[Any, Any]) -> None:
     session = await open_session(bridge_client)
-    for bad in ("[]", "null", '{"type": 1}', '{"type": "ping", "id": 3}'):
+    deep = '{"type": "attack", "id": "deep", "request": ' + "[" * 20_000 + "]" * 20_000 + "}"
+    for bad in ("[]", "null", '{"type": 1}', '{"type": "ping", "id": 3}', "[" * 30_000 + "]" * 30_000, deep):
         reply = await session.ask(bad)
         assert reply["type"] == "error", bad
     await still_usable(session)
