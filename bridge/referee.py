@@ -46,6 +46,8 @@ def _now() -> str:
 
 
 class Referee:
+    """Resolves requests for every connection of one server run, and owns its journal and ledger."""
+
     def __init__(
         self, journal: Journal, ledger: Ledger, *, allow_scripted_dice: bool, seeds: SeedSource
     ) -> None:
@@ -75,6 +77,7 @@ class Referee:
             )
 
     def _odds(self, message: OddsRequest) -> bytes:
+        # Odds roll nothing, so scripted dice are harmless here (and ignored); only the size limit applies.
         check_limits(message.request, allow_scripted_dice=True, id=message.id)
         request = decode(message.request, id=message.id)
         try:
