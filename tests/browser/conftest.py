@@ -48,7 +48,8 @@ def free_port() -> int:
 
 @pytest.fixture
 def bridge(tmp_path: Path) -> Iterator[Bridge]:
-    """``volley serve`` on a free loopback port with its own token, config and data directories."""
+    """``volley serve`` on a free loopback port with its own token, config and data directories, drawing
+    seeds from a fixed base so every run rolls the same dice."""
     port = free_port()
     token = secrets.token_urlsafe(24)
     data_dir = tmp_path / "data"
@@ -69,6 +70,8 @@ def bridge(tmp_path: Path) -> Iterator[Bridge]:
             str(tmp_path / "config"),
             "--data-dir",
             str(data_dir),
+            "--seed-base",  # the same dice on every run, so a failure can be reproduced
+            "20261129",
             "--log-level",
             "info",
         ],

@@ -8,6 +8,7 @@ import {
   DEFAULT_SKILL,
   FormError,
   gurpsAttackRequest,
+  gurpsReloadRequest,
   shooterState,
 } from "../../vtt_module/scripts/attack-request.js";
 import * as protocol from "../../vtt_module/scripts/protocol.js";
@@ -90,6 +91,21 @@ describe("the attack form", () => {
     assert.equal(request.weapon.rof, "3x9");
     assert.equal(request.weapon.jammed, true);
     assert.equal(request.weapon.malfunction, "stoppage");
+  });
+
+  it("builds a reload for the same weapon, which needs a capacity", () => {
+    const view = attackFormView(shooter, { ...MP5, weapon: { ...MP5.weapon, loaded: 4 } }, raiders);
+    assert.deepEqual(gurpsReloadRequest(view, formOf(view)), {
+      system: "gurps",
+      action: "reload",
+      attacker: { id: "tok-hale", name: "Sgt. Hale" },
+      weapon: { name: "MP5", loaded: 4, capacity: 30, malf: 17, jammed: false },
+    });
+    assert.throws(() => gurpsReloadRequest(view, formOf(view, { "weapon.capacity": "" })), {
+      name: "FormError",
+      field: "weapon.capacity",
+      message: "weapon.capacity: required to reload",
+    });
   });
 
   it("names the field that is wrong", () => {

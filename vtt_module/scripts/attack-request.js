@@ -1,5 +1,6 @@
 /**
- * From the attack dialog's form to a GURPS rapid-fire request (the only form so far).
+ * From the attack dialog's form to a GURPS request: a rapid-fire attack, or a reload (the only
+ * system with a form so far).
  *
  * The shooter's weapon and skill are kept on its token under `flags.volley` (`skill`, `weapon.name`,
  * `weapon.rof`, `weapon.rcl`, `weapon.loaded`, `weapon.capacity`, `weapon.malf`, `weapon.jammed`,
@@ -167,4 +168,26 @@ export function gurpsAttackRequest(view, values) {
     shots,
     targets,
   };
+}
+
+/**
+ * The GURPS reload request for the same form: fill the weapon to its capacity (no dice). The rules
+ * leave a jam as it is, so the weapon's jam state travels along.
+ * @param {AttackFormView} view
+ * @param {Record<string, unknown>} values
+ * @returns {Record<string, unknown>}
+ */
+export function gurpsReloadRequest(view, values) {
+  const capacity = intField(values, "weapon.capacity", { min: 1, optional: true });
+  if (capacity === null) throw new FormError("weapon.capacity", "required to reload");
+  /** @type {Record<string, unknown>} */
+  const weapon = {
+    name: String(values["weapon.name"] ?? view.shooter.weapon.name).slice(0, 80),
+    loaded: requiredInt(values, "weapon.loaded", { min: 0 }),
+    capacity,
+    malf: requiredInt(values, "weapon.malf", { min: 3 }),
+    jammed: view.shooter.weapon.jammed,
+  };
+  if (view.shooter.weapon.malfunction) weapon.malfunction = view.shooter.weapon.malfunction;
+  return { system: "gurps", action: "reload", attacker: { id: view.shooter.id, name: view.shooter.name }, weapon };
 }

@@ -6,17 +6,13 @@
  * - `ready`: the module socket relay; the bridge connection when this browser is the elected GM
  *   (active GM with the lowest id), re-run on `userConnected` so the connection moves with the GM.
  * - Token HUD: a "Fire" button that opens the attack dialog (GURPS rapid fire) with a live odds
- *   preview; firing sends the request through the relay. The GM's browser posts the chat card and
+ *   preview; firing (or reloading) sends the request through the relay. The GM's browser posts the chat card and
  *   applies the updates (it has the permissions), whoever fired.
  *
  * Everything with rules in it lives in the pure modules next to this file.
  */
 
-import {
-  attackFormView,
-  FormError,
-  gurpsAttackRequest,
-} from "./attack-request.js";
+import { attackFormView, FormError, gurpsAttackRequest, gurpsReloadRequest } from "./attack-request.js";
 import { CARD_TEMPLATE, renderCard } from "./card.js";
 import { BridgeConnection, BridgeError } from "./connection.js";
 import { isElectedGm } from "./gm-election.js";
@@ -320,7 +316,7 @@ export async function openAttackDialog(token) {
       if (root) showPreview(root, summary, error);
     },
   });
-  const values = await foundry.applications.api.DialogV2.wait({
+  const chosen = await foundry.applications.api.DialogV2.wait({
     window: { title: t("VOLLEY.Dialog.Title", { name: doc.name }) },
     classes: ["volley-attack-dialog"],
     content,
@@ -331,7 +327,14 @@ export async function openAttackDialog(token) {
         icon: "fa-solid fa-crosshairs",
         default: true,
         callback: (/** @type {Event} */ _event, /** @type {HTMLButtonElement} */ button) =>
-          button.form ? formValues(button.form) : null,
+          button.form ? { action: "attack", values: formValues(button.form) } : null,
+      },
+      {
+        action: "reload",
+        label: t("VOLLEY.Dialog.Reload"),
+        icon: "fa-solid fa-rotate",
+        callback: (/** @type {Event} */ _event, /** @type {HTMLButtonElement} */ button) =>
+          button.form ? { action: "reload", values: formValues(button.form) } : null,
       },
       { action: "cancel", label: t("VOLLEY.Dialog.Cancel") },
     ],
@@ -354,10 +357,11 @@ export async function openAttackDialog(token) {
     rejectClose: false,
   });
   preview.cancel();
-  if (!values || typeof values !== "object") return null;
+  const choice = /** @type {{action?: unknown, values?: Record<string, string>} | null} */ (chosen);
+  if (!choice || typeof choice !== "object" || !choice.values) return null;
   try {
-    const reply = await sendRules("attack", gurpsAttackRequest(view, /** @type {Record<string, string>} */ (values)));
-    return reply;
+    if (choice.action === "reload") return await sendRules("action", gurpsReloadRequest(view, choice.values));
+    return await sendRules("attack", gurpsAttackRequest(view, choice.values));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     ui.notifications.error(t("VOLLEY.Errors.Failed", { message }));
