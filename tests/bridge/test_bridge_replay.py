@@ -34,6 +34,20 @@ def test_every_system_with_examples_has_a_recorded_session() -> None:
     assert not missing, f"record them: .venv/bin/python scripts/record_replays.py {' '.join(missing)}"
 
 
+def test_every_example_is_in_its_recording() -> None:
+    """A new example joins the recording (re-record), so its outcome is guarded from then on."""
+    recorded = set()
+    for path in REPLAYS:
+        recorded |= {json.loads(line).get("id") for line in path.read_text().splitlines()}
+    missing = sorted(
+        f"{path.parent.name}/{path.stem}"
+        for path in EXAMPLES.glob("*/*.json")
+        if f"{path.parent.name}/{path.stem}" not in recorded
+    )
+    systems = sorted({name.split("/")[0] for name in missing})
+    assert not missing, f"{missing}: run .venv/bin/python scripts/record_replays.py {' '.join(systems)}"
+
+
 @pytest.mark.parametrize("recording", REPLAYS, ids=lambda path: path.stem)
 def test_recorded_session_replays_identically(recording: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["replay", str(recording), "--no-progress"])
