@@ -1,5 +1,5 @@
 // ESLint for the module's ES modules and their node:test files. Run from the repository root
-// (`npm run lint` does): `eslint -c vtt_module/eslint.config.js vtt_module tests/js`, so one config
+// (`npm run lint` does): `eslint -c vtt_module/eslint.config.js vtt_module tests/js tests/browser/harness`, so one config
 // covers both folders.
 import js from "@eslint/js";
 import globals from "globals";
@@ -36,6 +36,16 @@ export default [
   {
     files: ["vtt_module/eslint.config.js", "vtt_module/tools/**/*.mjs"],
     languageOptions: { ecmaVersion: 2023, sourceType: "module", globals: { ...globals.node } },
+    rules,
+  },
+  {
+    // The browser tests' harness page: plain browser modules standing in for Foundry.
+    files: ["tests/browser/harness/**/*.js"],
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: "module",
+      globals: { ...globals.browser, ...foundryGlobals, Handlebars: "readonly", harness: "readonly" },
+    },
     rules,
   },
   {

@@ -2,7 +2,6 @@
 // it mimics the shapes the module relies on (v13 names: foundry.applications.api.DialogV2,
 // foundry.applications.handlebars, ChatMessage, Hooks, game.settings/i18n/socket/users, the Token HUD
 // render hook passing an HTMLElement) just well enough to run the real module in a real browser.
-/* global Handlebars */
 
 const byId = (id) => document.getElementById(id);
 
