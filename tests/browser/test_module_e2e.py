@@ -48,13 +48,14 @@ def expected_hits(page: Any, row: int) -> str:
     return text
 
 
-def open_dialog(page: Any) -> Any:
+def open_dialog(page: Any, *, wait_for_odds: bool = True) -> Any:
     """Token HUD (v13 render hook with an HTMLElement) -> the module's Fire button -> the dialog."""
     page.locator(f'[data-token-id="{SHOOTER}"]').click()
     page.locator("#token-hud .col.right .volley-fire").click()
     dialog = page.locator("dialog.volley-attack-dialog")
     dialog.wait_for()
-    page.wait_for_function("document.querySelector('.volley-dialog__expected').textContent !== '—'")
+    if wait_for_odds:
+        page.wait_for_function("document.querySelector('.volley-dialog__expected').textContent !== '—'")
     return dialog
 
 
@@ -138,6 +139,32 @@ def test_referee_fires_from_the_token_hud(table: Table, tmp_path: Path) -> None:
     shot = tmp_path / "volley-module.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
+    assert table.pages.errors == []
+
+
+def test_referee_clears_a_jam(table: Table) -> None:
+    page = open_harness(table)
+    wait_connected(page)
+    # An earlier burst left the MP5 with a stoppage, recorded on the token.
+    page.evaluate(
+        f"Object.assign(canvas.scene.tokens.get('{SHOOTER}').flags.volley, {{armoury: 12}});"
+        f"Object.assign(canvas.scene.tokens.get('{SHOOTER}').flags.volley.weapon,"
+        " {loaded: 29, jammed: true, malfunction: 'stoppage'})"
+    )
+    dialog = open_dialog(page, wait_for_odds=False)
+    assert dialog.locator(".volley-dialog__malfunction").inner_text() == "stoppage"
+    assert dialog.locator('input[name="unjam.skill"]').input_value() == "12"
+    # Firing a jammed weapon is refused by the rules, and the preview says why.
+    page.wait_for_function("document.querySelector('.volley-dialog__status').textContent.includes('jammed')")
+    dialog.locator('button[data-action="unjam"]').click()
+    card = page.locator("#chat-log .volley-card")
+    card.wait_for()
+    assert card.locator(".volley-card__title").inner_text() == "Sgt. Hale: unjam (MP5)"
+    result = page.evaluate("harness.chat[0].flags.volley.result")
+    assert result["action"] == "unjam"
+    jammed = "true" if result["weapon"]["jammed"] else "false"
+    page.wait_for_function(f"canvas.scene.tokens.get('{SHOOTER}').flags.volley.weapon.jammed === {jammed}")
+    assert page.evaluate(f"canvas.scene.tokens.get('{SHOOTER}').flags.volley.weapon.loaded") == 29
     assert table.pages.errors == []
 
 

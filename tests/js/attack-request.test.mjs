@@ -5,10 +5,12 @@ import { describe, it } from "node:test";
 
 import {
   attackFormView,
+  DEFAULT_ARMOURY,
   DEFAULT_SKILL,
   FormError,
   gurpsAttackRequest,
   gurpsReloadRequest,
+  gurpsUnjamRequest,
   shooterState,
 } from "../../vtt_module/scripts/attack-request.js";
 import * as protocol from "../../vtt_module/scripts/protocol.js";
@@ -61,6 +63,7 @@ describe("the attack form", () => {
   it("fills in defaults for a token nobody has set up", () => {
     const state = shooterState(undefined);
     assert.equal(state.skill, DEFAULT_SKILL);
+    assert.equal(state.armoury, DEFAULT_ARMOURY);
     assert.deepEqual(state.weapon, { name: "", rof: 1, rcl: 2, loaded: 0, capacity: 0, malf: 17, jammed: false });
     assert.equal(shooterState({ weapon: { rof: "3x9" } }).weapon.rof, "3x9");
   });
@@ -106,6 +109,25 @@ describe("the attack form", () => {
       field: "weapon.capacity",
       message: "weapon.capacity: required to reload",
     });
+  });
+
+  it("builds an attempt to clear the jam with Armoury, or IQ-based weapon skill", () => {
+    const jammed = { ...MP5, armoury: 11, weapon: { ...MP5.weapon, loaded: 29, jammed: true, malfunction: "stoppage" } };
+    const view = attackFormView(shooter, jammed, raiders.slice(0, 1));
+    assert.equal(view.shooter.armoury, 11);
+    const form = formOf(view, { "unjam.using": "armoury", "unjam.skill": "11", "unjam.modifier": "-1" });
+    assert.deepEqual(gurpsUnjamRequest(view, form), {
+      system: "gurps",
+      action: "unjam",
+      attacker: { id: "tok-hale", name: "Sgt. Hale" },
+      weapon: { name: "MP5", loaded: 29, malf: 17, jammed: true, capacity: 30, malfunction: "stoppage" },
+      skill: 11,
+      using: "armoury",
+      modifier: -1,
+    });
+    assert.equal(gurpsUnjamRequest(view, { ...form, "unjam.using": "weapon" }).using, "weapon");
+    assert.throws(() => gurpsUnjamRequest(view, { ...form, "unjam.using": "luck" }), { field: "unjam.using" });
+    assert.throws(() => gurpsUnjamRequest(view, { ...form, "unjam.skill": "" }), { field: "unjam.skill" });
   });
 
   it("names the field that is wrong", () => {

@@ -1,8 +1,8 @@
 /**
- * From the attack dialog's form to a GURPS request: a rapid-fire attack, or a reload (the only
- * system with a form so far).
+ * From the attack dialog's form to a GURPS request: a rapid-fire attack, a reload, or an attempt to
+ * clear a jam (the only system with a form so far).
  *
- * The shooter's weapon and skill are kept on its token under `flags.volley` (`skill`, `weapon.name`,
+ * The shooter's weapon and skills are kept on its token under `flags.volley` (`skill`, `armoury`, `weapon.name`,
  * `weapon.rof`, `weapon.rcl`, `weapon.loaded`, `weapon.capacity`, `weapon.malf`, `weapon.jammed`,
  * `weapon.malfunction`), so the dialog opens pre-filled and the bridge's updates land where the next
  * attack reads them. The form lets the user adjust skill and weapon, then split shots over the
@@ -25,8 +25,11 @@ export const DEFAULT_GURPS_WEAPON = Object.freeze({
   jammed: false,
 });
 
-/** GURPS Basic Set's default skill for a trained shooter when the token has none recorded. */
+/** The weapon skill the dialog offers when the token has none recorded (the referee edits it). */
 export const DEFAULT_SKILL = 12;
+
+/** The Armoury skill offered for clearing a jam when the token has none recorded. */
+export const DEFAULT_ARMOURY = 10;
 
 export class FormError extends Error {
   /** @param {string} field @param {string} message */
@@ -42,7 +45,7 @@ export class FormError extends Error {
  * @typedef {{name: string, rof: number | string, rcl: number, loaded: number, capacity: number,
  *   malf: number, jammed: boolean, malfunction?: unknown}} GurpsWeaponState
  * @typedef {{
- *   shooter: TokenRef & {skill: number, weapon: GurpsWeaponState},
+ *   shooter: TokenRef & {skill: number, armoury: number, weapon: GurpsWeaponState},
  *   targets: (TokenRef & {shots: number, modifier: number, dodge: number | null})[]
  * }} AttackFormView
  */
@@ -50,7 +53,7 @@ export class FormError extends Error {
 /**
  * The shooter's GURPS state as stored in its `flags.volley`, with defaults for what is missing.
  * @param {unknown} flags the token's `flags.volley` object
- * @returns {{skill: number, weapon: GurpsWeaponState}}
+ * @returns {{skill: number, armoury: number, weapon: GurpsWeaponState}}
  */
 export function shooterState(flags) {
   const f = isPlainObject(flags) ? flags : {};
@@ -60,6 +63,7 @@ export function shooterState(flags) {
   const rof = typeof w.rof === "string" && w.rof ? w.rof : int(w.rof, DEFAULT_GURPS_WEAPON.rof);
   return {
     skill: int(f.skill, DEFAULT_SKILL),
+    armoury: int(f.armoury, DEFAULT_ARMOURY),
     weapon: {
       name: typeof w.name === "string" ? w.name : DEFAULT_GURPS_WEAPON.name,
       rof,
@@ -190,4 +194,35 @@ export function gurpsReloadRequest(view, values) {
   };
   if (view.shooter.weapon.malfunction) weapon.malfunction = view.shooter.weapon.malfunction;
   return { system: "gurps", action: "reload", attacker: { id: view.shooter.id, name: view.shooter.name }, weapon };
+}
+
+/**
+ * One attempt to clear the weapon's jam (GURPS `unjam`, B407): Armoury, or IQ-based weapon skill for
+ * a misfire or a stoppage, plus a modifier. The rules say which malfunctions allow which skill.
+ * @param {AttackFormView} view
+ * @param {Record<string, unknown>} values
+ * @returns {Record<string, unknown>}
+ */
+export function gurpsUnjamRequest(view, values) {
+  const using = String(values["unjam.using"] ?? "armoury");
+  if (using !== "armoury" && using !== "weapon") throw new FormError("unjam.using", `armoury or weapon, not ${using}`);
+  const capacity = intField(values, "weapon.capacity", { min: 1, optional: true });
+  /** @type {Record<string, unknown>} */
+  const weapon = {
+    name: String(values["weapon.name"] ?? view.shooter.weapon.name).slice(0, 80),
+    loaded: requiredInt(values, "weapon.loaded", { min: 0 }),
+    malf: requiredInt(values, "weapon.malf", { min: 3 }),
+    jammed: view.shooter.weapon.jammed,
+  };
+  if (capacity !== null) weapon.capacity = capacity;
+  if (view.shooter.weapon.malfunction) weapon.malfunction = view.shooter.weapon.malfunction;
+  return {
+    system: "gurps",
+    action: "unjam",
+    attacker: { id: view.shooter.id, name: view.shooter.name },
+    weapon,
+    skill: requiredInt(values, "unjam.skill"),
+    using,
+    modifier: requiredInt(values, "unjam.modifier"),
+  };
 }

@@ -6,13 +6,19 @@
  * - `ready`: the module socket relay; the bridge connection when this browser is the elected GM
  *   (active GM with the lowest id), re-run on `userConnected` so the connection moves with the GM.
  * - Token HUD: a "Fire" button that opens the attack dialog (GURPS rapid fire) with a live odds
- *   preview; firing (or reloading) sends the request through the relay. The GM's browser posts the chat card and
+ *   preview; firing (or reloading, or clearing a jam) sends the request through the relay. The GM's browser posts the chat card and
  *   applies the updates (it has the permissions), whoever fired.
  *
  * Everything with rules in it lives in the pure modules next to this file.
  */
 
-import { attackFormView, FormError, gurpsAttackRequest, gurpsReloadRequest } from "./attack-request.js";
+import {
+  attackFormView,
+  FormError,
+  gurpsAttackRequest,
+  gurpsReloadRequest,
+  gurpsUnjamRequest,
+} from "./attack-request.js";
 import { CARD_TEMPLATE, renderCard } from "./card.js";
 import { BridgeConnection, BridgeError } from "./connection.js";
 import { isElectedGm } from "./gm-election.js";
@@ -336,6 +342,17 @@ export async function openAttackDialog(token) {
         callback: (/** @type {Event} */ _event, /** @type {HTMLButtonElement} */ button) =>
           button.form ? { action: "reload", values: formValues(button.form) } : null,
       },
+      ...(view.shooter.weapon.jammed
+        ? [
+            {
+              action: "unjam",
+              label: t("VOLLEY.Dialog.Unjam"),
+              icon: "fa-solid fa-wrench",
+              callback: (/** @type {Event} */ _event, /** @type {HTMLButtonElement} */ button) =>
+                button.form ? { action: "unjam", values: formValues(button.form) } : null,
+            },
+          ]
+        : []),
       { action: "cancel", label: t("VOLLEY.Dialog.Cancel") },
     ],
     render: (/** @type {Event} */ _event, /** @type {any} */ dialog) => {
@@ -361,6 +378,7 @@ export async function openAttackDialog(token) {
   if (!choice || typeof choice !== "object" || !choice.values) return null;
   try {
     if (choice.action === "reload") return await sendRules("action", gurpsReloadRequest(view, choice.values));
+    if (choice.action === "unjam") return await sendRules("action", gurpsUnjamRequest(view, choice.values));
     return await sendRules("attack", gurpsAttackRequest(view, choice.values));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
