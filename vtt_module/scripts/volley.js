@@ -271,14 +271,17 @@ function formValues(form) {
 
 /**
  * Fill the dialog's preview cells from an odds summary (textContent only: nothing is parsed as HTML).
+ * Rows are matched to targets by position, not by an attribute, because DialogV2 cleans string
+ * content and need not keep `data-` attributes.
  * @param {HTMLElement} root
+ * @param {string[]} targetIds the dialog's targets, in row order
  * @param {import("./odds-preview.js").OddsSummary | null} summary
  * @param {unknown} [error]
  */
-function showPreview(root, summary, error) {
+function showPreview(root, targetIds, summary, error) {
   const byId = new Map((summary?.targets ?? []).map((target) => [target.id, target]));
-  for (const row of root.querySelectorAll("tr.volley-dialog__target")) {
-    const odds = byId.get(/** @type {HTMLElement} */ (row).dataset.target ?? "");
+  for (const [index, row] of root.querySelectorAll("tr.volley-dialog__target").entries()) {
+    const odds = byId.get(targetIds[index] ?? "");
     const expected = row.querySelector(".volley-dialog__expected");
     const atLeastOne = row.querySelector(".volley-dialog__at-least-one");
     if (expected) expected.textContent = odds ? formatHits(odds.expected) : "—";
@@ -314,12 +317,13 @@ export async function openAttackDialog(token) {
   }
   const view = attackFormView({ id: String(doc.id), name: doc.name }, doc.flags?.[MODULE_ID], targets);
   const content = await foundry.applications.handlebars.renderTemplate(DIALOG_TEMPLATE, view);
+  const targetIds = view.targets.map((target) => target.id);
   /** @type {HTMLElement | null} */
   let root = null;
   const preview = new OddsPreview({
     fetchOdds: async (request) => (await sendRules("odds", request)).odds,
     onSummary: (summary, error) => {
-      if (root) showPreview(root, summary, error);
+      if (root) showPreview(root, targetIds, summary, error);
     },
   });
   const chosen = await foundry.applications.api.DialogV2.wait({
@@ -364,7 +368,7 @@ export async function openAttackDialog(token) {
           preview.update(gurpsAttackRequest(view, formValues(form)));
         } catch (error) {
           preview.update(null);
-          if (root) showPreview(root, null, error instanceof FormError ? error.message : error);
+          if (root) showPreview(root, targetIds, null, error instanceof FormError ? error.message : error);
         }
       };
       form.addEventListener("input", refresh);

@@ -206,6 +206,11 @@ class DialogV2 {
       title.textContent = config.window?.title ?? "";
       const form = document.createElement("form");
       form.innerHTML = config.content; // the module's own template output
+      // Foundry cleans string content (foundry.utils.cleanHTML); assume the worst case for the
+      // module, that no data- attribute survives, so the module cannot come to rely on one.
+      for (const el of form.querySelectorAll("*")) {
+        for (const name of el.getAttributeNames()) if (name.startsWith("data-")) el.removeAttribute(name);
+      }
       const footer = document.createElement("footer");
       for (const b of config.buttons) {
         const button = document.createElement("button");
