@@ -10,18 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-import secrets
-import socket
-import subprocess
-import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from aiohttp import web
-from browserkit import Bridge, Pages, Table
+from browserkit import Bridge, Pages, Table, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULE_DIR = ROOT / "vtt_module"
@@ -39,73 +34,18 @@ CHROMIUM_ARGS = [
 START_TIMEOUT_S = 20.0
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def bridge(tmp_path: Path) -> Iterator[Bridge]:
-    """``volley serve`` on a free loopback port with its own token, config and data directories, drawing
-    seeds from a fixed base so every run rolls the same dice."""
-    port = free_port()
-    token = secrets.token_urlsafe(24)
-    data_dir = tmp_path / "data"
-    log = (tmp_path / "bridge.log").open("w")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "bridge.cli",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--token",
-            token,
-            "--config-dir",
-            str(tmp_path / "config"),
-            "--data-dir",
-            str(data_dir),
-            "--seed-base",  # the same dice on every run, so a failure can be reproduced
-            "20261129",
-            "--log-level",
-            "info",
-        ],
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    log_path = tmp_path / "bridge.log"
+    """A real ``volley serve`` for one test (see ``browserkit.Bridge``)."""
+    server = Bridge(ROOT, tmp_path)
     try:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"volley serve exited with {process.returncode}:\n{_read(log_path)}")
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"volley serve did not listen in {START_TIMEOUT_S} s:\n{_read(log_path)}")
-                time.sleep(0.05)
-        yield Bridge(f"ws://127.0.0.1:{port}/ws", token, data_dir, process)
-    finally:
-        process.terminate()
         try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
-
-
-def _read(path: Path) -> str:
-    return path.read_text(encoding="utf-8", errors="replace")[-4000:]
+            server.start()
+        except RuntimeError as error:
+            pytest.fail(str(error))
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture

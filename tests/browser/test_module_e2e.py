@@ -220,3 +220,24 @@ def test_wrong_token_is_reported_not_retried(table: Table) -> None:
     page.wait_for_timeout(1500)  # longer than the first reconnect delay: still refused, no retry
     assert page.evaluate(CONNECTION_STATE) == "refused"
     assert page.locator(".notification.error").count() == 1
+
+
+def test_attack_waits_for_a_restarted_bridge(table: Table) -> None:
+    page = open_harness(table)
+    wait_connected(page)
+    dialog = open_dialog(page)
+    set_shots(page, dialog, 4)
+    # The bridge goes away while the dialog is open; the module keeps trying to reconnect.
+    table.bridge.stop()
+    page.wait_for_function(f"{CONNECTION_STATE} === 'waiting'")
+    assert page.locator(".notification.warn").first.inner_text().startswith("Volley: bridge unreachable")
+    dialog.locator('button[data-action="fire"]').click()  # waits in the connection's queue
+    table.bridge.start()
+    # After the next backoff step the module reconnects, says hello again and sends the queued attack.
+    card = page.locator("#chat-log .volley-card")
+    card.wait_for(timeout=20_000)
+    loaded = page.evaluate("harness.chat[0].flags.volley.result.weapon.loaded")
+    assert loaded in (26, 29, 30)  # four rounds, or one or none if the roll malfunctioned
+    page.wait_for_function(f"canvas.scene.tokens.get('{SHOOTER}').flags.volley.weapon.loaded === {loaded}")
+    assert page.evaluate(CONNECTION_STATE) == "ready"
+    assert table.pages.errors == []
