@@ -366,6 +366,11 @@ export async function openAttackDialog(token) {
       const refresh = () => {
         try {
           preview.update(gurpsAttackRequest(view, formValues(form)));
+          const status = root?.querySelector(".volley-dialog__status");
+          if (status) {
+            status.textContent = t("VOLLEY.Dialog.Waiting");
+            status.classList.remove("volley-dialog__status--error");
+          }
         } catch (error) {
           preview.update(null);
           if (root) showPreview(root, targetIds, null, error instanceof FormError ? error.message : error);
