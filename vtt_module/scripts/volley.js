@@ -164,19 +164,35 @@ function ownsToken(userId, tokenId) {
 }
 
 /**
- * The elected GM's handling of a vetted message: ask the bridge, then post and apply a result.
+ * The elected GM's handling of a vetted message: ask the bridge, then apply a result and post it.
+ *
+ * Once the bridge has answered, the attack has happened (it is in the journal), so the answer goes
+ * back to the requester even if applying or posting fails here; the GM is told, and resending the
+ * same request id later gets the same result to apply again.
  * @param {import("./protocol.js").BridgeMessage} message
  * @param {string} userId who asked
  */
 async function forwardToBridge(message, userId) {
   if (!connection) throw new BridgeError({ code: "not_connected", message: "the bridge is not connected" });
   const reply = await connection.request(message);
-  if (reply.type === "result" || reply.type === "pending") {
-    await postCard(reply, message, userId);
-    if (reply.type === "result") {
+  if (reply.type !== "result" && reply.type !== "pending") return reply;
+  /** @param {unknown} error */
+  const report = (error) => {
+    console.error("volley:", error);
+    ui.notifications.error(t("VOLLEY.Errors.Failed", { message: error instanceof Error ? error.message : String(error) }));
+  };
+  if (reply.type === "result") {
+    try {
       const { problems } = await applyUpdates(reply.updates, tokenHandle);
       for (const problem of problems) console.warn("volley:", problem);
+    } catch (error) {
+      report(error);
     }
+  }
+  try {
+    await postCard(reply, message, userId);
+  } catch (error) {
+    report(error);
   }
   return reply;
 }
