@@ -85,6 +85,25 @@ describe("handshake", () => {
     assert.equal(Socket.instances.length, 2);
   });
 
+  it("does not retry an address the browser refuses to open", async () => {
+    const clock = new FakeClock();
+    const statuses = [];
+    class Refusing {
+      constructor(url) {
+        throw new SyntaxError(`The URL '${url}' is invalid.`);
+      }
+    }
+    const conn = new BridgeConnection({ url: "http://nope", token: "t", WebSocket: Refusing, timers: clock });
+    conn.onStatus((s) => statuses.push(s));
+    const waiting = conn.request({ type: "ping", id: "p" });
+    conn.start();
+    assert.equal(conn.state, "refused");
+    assert.equal(statuses.at(-1).error.code, "bad_url");
+    assert.match(statuses.at(-1).error.message, /cannot open http:\/\/nope/);
+    await assert.rejects(waiting, { code: "bad_url" });
+    assert.deepEqual(clock.pendingDelays(), [], "no reconnect timer");
+  });
+
   it("gives up on a bridge that never says welcome and tries again", () => {
     const { conn, Socket, clock } = setup();
     conn.start();

@@ -6,8 +6,9 @@
  *   unanswered ones are sent again after the next `welcome` with the same id: the bridge treats the id
  *   as an idempotency key, so a retry can never roll the dice twice.
  * - Reconnects back off exponentially (1 s, 2 s, 4 s ... capped at 30 s) and the count resets on welcome.
- * - An `error` before `welcome` means the bridge refused us (a wrong token): no reconnect loop, the
- *   status says so until `start()` is called again (the settings changed).
+ * - An `error` before `welcome` means the bridge refused us (a wrong token), and an address the
+ *   browser will not open is as hopeless: no reconnect loop, the status says so until `start()` is
+ *   called again (the settings changed).
  * - Messages that answer no request go to a type-to-handler map.
  *
  * The WebSocket constructor and the timers are injected so node:test can drive it with fakes.
@@ -218,8 +219,12 @@ export class BridgeConnection {
     try {
       socket = new this.SocketClass(this.url);
     } catch (error) {
-      this.log("volley: cannot open", this.url, error);
-      this.#scheduleReconnect();
+      // The browser refuses the address itself (not ws:// or wss://, malformed): retrying cannot help.
+      const reason = error instanceof Error ? error.message : String(error);
+      const refused = new BridgeError({ code: "bad_url", message: `cannot open ${this.url}: ${reason}` });
+      this.log("volley:", refused.message);
+      this.#setState("refused", { error: refused });
+      this.#rejectAll(refused);
       return;
     }
     this.#socket = socket;

@@ -133,7 +133,9 @@ function syncConnection(restart = false) {
     if (notice === lastNotice) return;
     lastNotice = notice;
     if (status.state === "ready") ui.notifications.info(t("VOLLEY.Status.ready"));
-    else if (status.state === "refused") {
+    else if (status.state === "refused" && status.error?.code === "bad_url") {
+      ui.notifications.error(t("VOLLEY.Status.BadUrl", { reason: status.error.reason }));
+    } else if (status.state === "refused") {
       ui.notifications.error(t("VOLLEY.Status.refused", { reason: status.error?.reason ?? "" }));
     } else if (status.state === "waiting" && status.attempt === 1) {
       ui.notifications.warn(t("VOLLEY.Status.waiting", { seconds: String((status.delayMs ?? 0) / 1000) }));
