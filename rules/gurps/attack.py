@@ -92,7 +92,7 @@ def _fire(
     score = dodge_score(volley, attack, scored)
     if score is not None:
         dodge = judge(dice.total(3, 6, "dodge"), score)
-        dodged = dodged_hits(scored, dodge)
+        dodged = dodged_hits(scored, dodge, plan.dodge_step)
         log.append(
             f"{volley.name} dodges ({score}): {_describe(dodge)}: "
             f"avoids {dodged}, {scored - dodged} of {_plural(scored, 'hit')} land."
@@ -155,9 +155,9 @@ def resolve_attack(request: AttackRequest, dice: Dice) -> AttackResult:
     )
 
 
-def _after_dodge(scored: int, dodge: int) -> Dist:
+def _after_dodge(scored: int, dodge: int, step: int) -> Dist:
     """Hits that land out of ``scored`` once a target with ``dodge`` rolls against them."""
-    return map_outcomes(dice_sum(3, 6), lambda face: scored - dodged_hits(scored, judge(face, dodge)))
+    return map_outcomes(dice_sum(3, 6), lambda face: scored - dodged_hits(scored, judge(face, dodge), step))
 
 
 def _volley_odds(plan: FirePlan, volley: Volley) -> tuple[float, Dist]:
@@ -173,7 +173,7 @@ def _volley_odds(plan: FirePlan, volley: Volley) -> tuple[float, Dist]:
         attack = judge(roll, volley.effective)
         scored = volley.hits(attack, plan.rcl)
         score = dodge_score(volley, attack, scored)
-        parts.append((p, constant(scored) if score is None else _after_dodge(scored, score)))
+        parts.append((p, constant(scored) if score is None else _after_dodge(scored, score, plan.dodge_step)))
     return malfunction, mixture(parts)
 
 

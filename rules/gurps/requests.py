@@ -75,11 +75,14 @@ class Target(msgspec.Struct, kw_only=True, frozen=True):
 
 
 class AttackRequest(RequestBase, kw_only=True, frozen=True, tag="attack"):
+    """``dodge_step`` overrides ``tables.DODGE_STEP``: margin per extra hit dodged, or ``"rcl"``."""
+
     system: Literal["gurps"] = "gurps"
     attacker: Attacker
     weapon: Weapon
     shots: int
     targets: list[Target]
+    dodge_step: Positive | Literal["rcl"] | None = None
 
 
 class ReloadRequest(RequestBase, kw_only=True, frozen=True, tag="reload"):

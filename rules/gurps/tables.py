@@ -4,6 +4,7 @@
 * ``MALFUNCTION_TABLE`` — our reading of B407 (Malfunctions): what a malfunction is, by 3d6.
 * ``ROUNDS_SPENT`` — rounds a malfunction uses up (a misfire or a mechanical fault fires nothing; a
   stoppage fires one round, then jams).
+* ``DODGE_STEP`` — margin points per extra hit a successful Dodge avoids against rapid fire.
 * ``FIXES`` — how each malfunction is cleared: which roll, how long, what a critical failure does.
 
 docs/rules/gurps.md gives the reasons for each reading.
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 __all__ = [
+    "DODGE_STEP",
     "EXPLOSION_RISK",
     "FIXES",
     "MALFUNCTION_TABLE",
@@ -31,6 +33,11 @@ __all__ = [
 Malfunction = Literal["misfire", "stoppage", "mechanical"]
 #: A weapon's fault as stored on the token: a malfunction, or "destroyed" (a botched repair).
 WeaponFault = Literal["misfire", "stoppage", "mechanical", "destroyed"]
+
+#: A successful Dodge against rapid fire avoids one hit plus one per DODGE_STEP points of margin. The
+#: default, 1 (one more per point), is Volley's contract; a request's ``dodge_step`` overrides it, and
+#: ``"rcl"`` gives the Basic Set's own reading (one more per full multiple of the weapon's Rcl, B375).
+DODGE_STEP: int | Literal["rcl"] = 1
 
 #: (fewest shots, most shots, bonus to hit). One shot gets no bonus either.
 RAPID_FIRE_BONUS: tuple[tuple[int, int, int], ...] = (

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from rules.errors import RuleError
 from rules.gurps.requests import AttackRequest, Target, WeaponStatus
 from rules.gurps.success import Check
-from rules.gurps.tables import rapid_fire_bonus
+from rules.gurps.tables import DODGE_STEP, rapid_fire_bonus
 
 __all__ = [
     "FirePlan",
@@ -111,6 +111,8 @@ class FirePlan:
     rcl: int
     malf: int
     volleys: tuple[Volley, ...]
+    #: Margin points per extra hit a successful dodge avoids (``tables.DODGE_STEP`` resolved).
+    dodge_step: int = 1
 
 
 def _shares(request: AttackRequest) -> list[int]:
@@ -155,7 +157,14 @@ def plan_attack(request: AttackRequest) -> FirePlan:
         bonus = rapid_fire_bonus(projectiles)
         effective = request.attacker.skill + bonus + target.modifier
         volleys.append(Volley(index, target, share, projectiles, bonus, effective))
-    return FirePlan(rof=rof, rcl=weapon.rcl, malf=weapon.malf, volleys=tuple(volleys))
+    step = request.dodge_step if request.dodge_step is not None else DODGE_STEP
+    return FirePlan(
+        rof=rof,
+        rcl=weapon.rcl,
+        malf=weapon.malf,
+        volleys=tuple(volleys),
+        dodge_step=weapon.rcl if step == "rcl" else step,
+    )
 
 
 def dodge_score(volley: Volley, attack: Check, scored: int) -> int | None:
@@ -166,10 +175,10 @@ def dodge_score(volley: Volley, attack: Check, scored: int) -> int | None:
     return volley.target.dodge
 
 
-def dodged_hits(scored: int, dodge: Check) -> int:
-    """Hits a dodge avoids: one plus one per point of margin; all of them on a critical success."""
+def dodged_hits(scored: int, dodge: Check, step: int = 1) -> int:
+    """Hits a dodge avoids: one plus one per ``step`` points of margin; all on a critical success."""
     if not dodge.success:
         return 0
     if dodge.critical == "success":
         return scored
-    return min(scored, 1 + max(dodge.margin, 0))
+    return min(scored, 1 + max(dodge.margin, 0) // step)

@@ -51,3 +51,36 @@ def test_no_dodge_score_no_dodge_roll() -> None:
     result = roll(request(target={"dodge": None}), 6)
     assert result.targets[0].dodge is None
     assert [r.purpose for r in result.rolls] == ["to-hit"] * 3
+
+
+@pytest.mark.parametrize(
+    ("step", "dodge_roll", "dodged"),
+    [
+        ("rcl", 9, 1),  # Rcl 2, by 0: one hit
+        ("rcl", 8, 1),  # by 1: still one (no full Rcl of margin)
+        ("rcl", 7, 2),  # by 2: two
+        ("rcl", 5, 3),  # by 4: three
+        (3, 6, 2),  # by 3 with a step of 3: two
+        (1, 7, 3),  # the default, said out loud
+    ],
+)
+def test_dodge_step_override(step: object, dodge_roll: int, dodged: int) -> None:
+    target = roll(request(dodge_step=step, target={"dodge": 9}), 6, dodge_roll).targets[0]
+    assert (target.scored, target.dodged) == (4, dodged)
+
+
+def test_dodge_step_reaches_the_odds() -> None:
+    from rules import decode_request, odds
+
+    per_point = odds(decode_request(request())).targets[0].hits
+    per_rcl = odds(decode_request(request(dodge_step="rcl"))).targets[0].hits
+    # A coarser step avoids fewer hits, so more hits land on average.
+    assert sum(k * p for k, p in enumerate(per_rcl)) > sum(k * p for k, p in enumerate(per_point))
+
+
+def test_dodge_step_must_be_positive() -> None:
+    from rules import RuleError, decode_request
+
+    with pytest.raises(RuleError) as caught:
+        decode_request(request(dodge_step=0))
+    assert caught.value.path == "$.dodge_step"
