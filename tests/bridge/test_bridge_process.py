@@ -23,8 +23,11 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 TOKEN = "process-test-token"
-#: Enough sockets (40 requests each, the rate limit's burst) that the kill lands mid-stream.
+#: Sockets, and requests on each: far more than the server can finish in the moment between the first
+#: 40 replies and the kill, however fast the machine, so the kill always lands mid-stream. The server
+#: runs with the rate limit raised to match (a real client would be refused past 40 at once).
 CLIENTS = 24
+PER_CLIENT = 250
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -46,6 +49,10 @@ class Server:
                 str(data),
                 "--config-dir",
                 str(config),
+                "--rate",
+                "100000",
+                "--burst",
+                str(PER_CLIENT),
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -113,7 +120,9 @@ async def test_every_acknowledged_result_survives_sigkill_and_a_torn_line_is_rep
     data, config = dirs
     server = Server(data, config)
     acked: dict[str, str] = {}
-    clients = [asyncio.create_task(fire_and_collect(server.url, f"c{n}", 40, acked)) for n in range(CLIENTS)]
+    clients = [
+        asyncio.create_task(fire_and_collect(server.url, f"c{n}", PER_CLIENT, acked)) for n in range(CLIENTS)
+    ]
     while len(acked) < 40:
         await asyncio.sleep(0.001)
     server.process.kill()  # SIGKILL mid-stream: no cleanup, no flush
@@ -122,8 +131,8 @@ async def test_every_acknowledged_result_survives_sigkill_and_a_torn_line_is_rep
 
     on_disk = journal(data)
     assert len(acked) >= 40
-    assert len(on_disk) < CLIENTS * 40, "the kill came too late to be mid-stream"
-    print(f"acknowledged {len(acked)}, journaled {len(on_disk)} of {CLIENTS * 40} sent")
+    assert len(on_disk) < CLIENTS * PER_CLIENT, "the kill came too late to be mid-stream"
+    print(f"acknowledged {len(acked)}, journaled {len(on_disk)} of {CLIENTS * PER_CLIENT} sent")
     missing = [id for id in acked if id not in on_disk]
     assert missing == [], f"{len(missing)} acknowledged results were not on disk"
     for id, frame in acked.items():
