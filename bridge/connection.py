@@ -116,7 +116,9 @@ class Connection:
         data = message.data if isinstance(message.data, bytes) else str(message.data).encode()
         try:
             hello = decode_client(data)
-        except ProtocolError:
+        except ProtocolError as error:
+            if error.path in ("$.token", "$.client"):  # only a hello has these fields
+                return await self._refuse(f"bad hello: {error.message} at {error.path}")
             return await self._refuse("the first message must be a hello")
         if not isinstance(hello, Hello):
             return await self._refuse("the first message must be a hello")

@@ -10,6 +10,7 @@ fields, it hands them to ``rules.decode_request``.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 import msgspec
@@ -38,6 +39,7 @@ __all__ = [
     "decode_client",
     "encode",
     "loose_id",
+    "point_at_missing_field",
     "protocol_schema",
 ]
 
@@ -216,6 +218,15 @@ def loose_id(frame: bytes) -> str | None:
     return None
 
 
+_MISSING_FIELD = re.compile(r"Object missing required field `([^`]+)`")
+
+
+def point_at_missing_field(message: str, path: str) -> str:
+    """msgspec names the object that lacks a field; point at the field itself (``$.request``)."""
+    missing = _MISSING_FIELD.fullmatch(message)
+    return f"{path}.{missing.group(1)}" if missing else path
+
+
 def decode_client(frame: bytes) -> ClientMessage:
     """Decode one client frame; a ``ProtocolError`` names what was wrong and where."""
     try:
@@ -232,7 +243,7 @@ def decode_client(frame: bytes) -> ClientMessage:
             code, path = ErrorCode.UNKNOWN_TYPE, "$.type"
             message = "a message needs a 'type'"
         else:
-            code = ErrorCode.INVALID
+            code, path = ErrorCode.INVALID, point_at_missing_field(message, path)
         raise ProtocolError(code, message, path, id) from None
     except msgspec.DecodeError as error:
         raise ProtocolError(ErrorCode.BAD_JSON, f"not valid JSON: {error}", "$") from None

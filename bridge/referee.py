@@ -34,7 +34,16 @@ from bridge.protocol import (
     ProtocolError,
     encode,
 )
-from bridge.resolution import SeedSource, check_limits, decode, dice_for, reply_for, resolve, under
+from bridge.resolution import (
+    SeedSource,
+    check_limits,
+    decode,
+    dice_for,
+    is_pending,
+    reply_for,
+    resolve,
+    under,
+)
 
 __all__ = ["Referee"]
 
@@ -150,6 +159,13 @@ class Referee:
             )
         self._claimed.add(pending_id)
         try:
+            if message.allocation is None:
+                raise ProtocolError(
+                    ErrorCode.INVALID,
+                    f"allocation is null; say how the pool of {pending_id!r} is shared out",
+                    "$.allocation",
+                    message.id,
+                )
             request_json: dict[str, Any] = {**pending.request, "allocation": message.allocation}
             keep: tuple[str, ...] = ("$.allocation",)
             if message.dice is not None:
@@ -162,10 +178,25 @@ class Referee:
                     )
                 request_json["dice"] = message.dice
                 keep = ("$.allocation", "$.dice")
+            elif pending.seed is None:
+                raise ProtocolError(
+                    ErrorCode.DICE,
+                    f"attack {pending_id!r} was rolled with scripted dice, so its allocate must script "
+                    "them too (pool faces first, then the rest)",
+                    "$.dice",
+                    message.id,
+                )
             request = decode(request_json, id=message.id, keep=keep)
             scripted = getattr(request, "dice", None)
             seed = None if scripted is not None else pending.seed
             result = resolve(request, dice_for(request, seed), id=message.id, keep=keep)
+            if is_pending(result):  # e.g. "defer" again: an allocate must settle the attack
+                raise ProtocolError(
+                    ErrorCode.INVALID,
+                    f"this allocation defers {pending_id!r} again; an allocate must share out the pool",
+                    "$.allocation",
+                    message.id,
+                )
             return await self._record(
                 message, request_json, result=result, seed=seed, dice=scripted, pending_id=pending_id
             )

@@ -13,7 +13,15 @@ from typing import Any
 
 import rules
 from bridge.card import build_card
-from bridge.protocol import MAX_TARGETS, ErrorCode, Pending, ProtocolError, ResultReply, encode
+from bridge.protocol import (
+    MAX_TARGETS,
+    ErrorCode,
+    Pending,
+    ProtocolError,
+    ResultReply,
+    encode,
+    point_at_missing_field,
+)
 from rules.dice import Dice
 
 __all__ = ["SeedSource", "check_limits", "decode", "dice_for", "is_pending", "reply_for", "resolve", "under"]
@@ -77,7 +85,8 @@ def decode(request: Mapping[str, Any], *, id: str | None, keep: tuple[str, ...] 
     try:
         return rules.decode_request(request)
     except rules.RuleError as error:
-        raise ProtocolError(_code(error), error.message, under("$.request", error.path, keep), id) from None
+        path = point_at_missing_field(error.message, under("$.request", error.path, keep))
+        raise ProtocolError(_code(error), error.message, path, id) from None
 
 
 def _code(error: rules.RuleError) -> str:

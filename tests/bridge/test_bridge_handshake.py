@@ -170,3 +170,21 @@ async def test_token_bucket_allows_bursts_then_the_rate() -> None:
     assert sum(bucket.take() for _ in range(50)) == 10
     now[0] += 100  # never more than the burst
     assert sum(bucket.take() for _ in range(100)) == 40
+
+
+@pytest.mark.parametrize(
+    ("hello", "says"),
+    [
+        ({"type": "hello"}, "bad hello: Object missing required field `token` at $.token"),
+        ({"type": "hello", "token": 12345}, "bad hello: Expected `str`, got `int` at $.token"),
+        ({"type": "ping"}, "the first message must be a hello"),
+        ({"type": "hello", "token": "nope"}, "wrong access token"),
+    ],
+    ids=["no token", "token not a string", "not a hello", "wrong token"],
+)
+async def test_a_refused_hello_says_why(
+    bridge_client: TestClient[Any, Any], hello: dict[str, Any], says: str
+) -> None:
+    error, code = await _refused(bridge_client, json.dumps(hello))
+    assert (error["code"], error["message"]) == ("unauthorized", says)
+    assert code == aiohttp.WSCloseCode.POLICY_VIOLATION

@@ -84,20 +84,27 @@ async def test_ping_pong(bridge_client: TestClient[Any, Any]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("message", "code", "path"),
+    ("message", "code", "path", "says"),
     [
-        ("{nope", "bad_json", "$"),
-        ({"type": "teleport", "id": "x1"}, "unknown_type", "$.type"),
-        ({"id": "x2"}, "unknown_type", "$.type"),
-        ({"type": "attack", "request": GURPS_MP5}, "invalid", "$"),
-        ({"type": "attack", "id": 7, "request": GURPS_MP5}, "invalid", "$.id"),
-        ({"type": "attack", "id": "", "request": GURPS_MP5}, "invalid", "$.id"),
-        ({"type": "attack", "id": "x3", "request": []}, "invalid", "$.request"),
-        ({"type": "attack", "id": "x4", "request": {**GURPS_MP5, "shots": 14}}, "rule", "$.request.shots"),
+        ("{nope", "bad_json", "$", "not valid JSON"),
+        ({"type": "teleport", "id": "x1"}, "unknown_type", "$.type", "expected one of hello, attack, action"),
+        ({"id": "x2"}, "unknown_type", "$.type", "a message needs a 'type'"),
+        ({"type": "attack", "request": GURPS_MP5}, "invalid", "$.id", "missing required field `id`"),
+        ({"type": "attack", "id": 7, "request": GURPS_MP5}, "invalid", "$.id", "Expected `str`, got `int`"),
+        ({"type": "attack", "id": "", "request": GURPS_MP5}, "invalid", "$.id", "length >= 1"),
+        ({"type": "attack", "id": "x3", "request": []}, "invalid", "$.request", "Expected `object`"),
+        ({"type": "odds", "id": "x3b"}, "invalid", "$.request", "missing required field `request`"),
+        (
+            {"type": "attack", "id": "x4", "request": {**GURPS_MP5, "shots": 14}},
+            "rule",
+            "$.request.shots",
+            "14",
+        ),
         (
             {"type": "attack", "id": "x5", "request": {**GURPS_MP5, "system": "d6"}},
             "invalid",
             "$.request.system",
+            "unknown system 'd6'",
         ),
         (
             {
@@ -107,12 +114,37 @@ async def test_ping_pong(bridge_client: TestClient[Any, Any]) -> None:
             },
             "invalid",
             "$.request.weapon.rcl",
+            "Expected `int`, got `str`",
         ),
-        ({"type": "odds", "id": "x7", "request": {**GURPS_MP5, "shots": 14}}, "rule", "$.request.shots"),
+        (
+            {"type": "attack", "id": "x6b", "request": {"system": "gurps"}},
+            "invalid",
+            "$.request.attacker",
+            "missing required field `attacker`",
+        ),
+        (
+            {"type": "attack", "id": "x6c", "request": {**GURPS_MP5, "attacker": {"skill": 12}}},
+            "invalid",
+            "$.request.attacker.id",
+            "missing required field `id`",
+        ),
+        (
+            {"type": "odds", "id": "x7", "request": {**GURPS_MP5, "shots": 14}},
+            "rule",
+            "$.request.shots",
+            "14",
+        ),
         (
             {"type": "allocate", "id": "x8", "pending_id": "nobody", "allocation": [1]},
             "unknown_pending",
             "$.pending_id",
+            "no pending attack with id 'nobody'",
+        ),
+        (
+            {"type": "allocate", "id": "x9", "pending_id": "nobody"},
+            "invalid",
+            "$.allocation",
+            "missing required field `allocation`",
         ),
     ],
     ids=[
@@ -123,21 +155,31 @@ async def test_ping_pong(bridge_client: TestClient[Any, Any]) -> None:
         "id not a string",
         "empty id",
         "request not an object",
+        "no request",
         "rule violation",
         "unknown system",
         "wrong field type",
+        "missing rules field",
+        "missing nested rules field",
         "odds rule violation",
         "unknown pending",
+        "no allocation",
     ],
 )
 async def test_errors_are_messages_naming_code_and_path(
-    bridge_client: TestClient[Any, Any], settings: BridgeSettings, message: Any, code: str, path: str
+    bridge_client: TestClient[Any, Any],
+    settings: BridgeSettings,
+    *,
+    message: Any,
+    code: str,
+    path: str,
+    says: str,
 ) -> None:
     session = await open_session(bridge_client)
     error = await session.ask(message)
     assert error["type"] == "error"
     assert (error["code"], error["path"]) == (code, path), error
-    assert error["message"]
+    assert says in error["message"], error
     if isinstance(message, dict) and isinstance(message.get("id"), str) and message["id"]:
         assert error["id"] == message["id"]
     await still_usable(session)

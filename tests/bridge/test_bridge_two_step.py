@@ -179,3 +179,54 @@ async def test_megatraveller_deferred_allocation_round_trip(bridge_client: TestC
     assert reply["type"] == "result", reply
     pool_faces = [roll["face"] for roll in pending["result"]["rolls"]]
     assert [roll["face"] for roll in reply["result"]["rolls"]][: len(pool_faces)] == pool_faces
+
+
+@pytest.mark.parametrize(
+    ("allocation", "says"),
+    [(None, "allocation is null"), ("defer", "defers 'p1' again")],
+    ids=["null", "defer again"],
+)
+async def test_an_allocate_must_settle_the_attack(
+    bridge_client: TestClient[Any, Any], settings: BridgeSettings, allocation: Any, says: str
+) -> None:
+    session = await open_session(bridge_client)
+    await _defer(session, dice=[4, 5, 6, 1, 2, 3])
+    error = await session.ask(
+        {
+            "type": "allocate",
+            "id": "a1",
+            "pending_id": "p1",
+            "allocation": allocation,
+            "dice": [4, 5, 6, 1, 2, 3],  # the pool alone: deferring rolls nothing more
+        }
+    )
+    assert (error["type"], error["code"], error["path"], error["id"]) == (
+        "error",
+        "invalid",
+        "$.allocation",
+        "a1",
+    )
+    assert says in error["message"]
+    assert [entry["id"] for entry in entries(settings.data_dir)] == ["p1"]  # nothing settled, nothing spent
+    reply = await session.ask(
+        {
+            "type": "allocate",
+            "id": "a2",
+            "pending_id": "p1",
+            "allocation": [3, 0],
+            "dice": [4, 5, 6, 1, 2, 3, 3, 3],
+        }
+    )
+    assert [(t["id"], t["hits"]) for t in reply["result"]["targets"]] == [("t1", 3), ("t2", 0)]
+
+
+async def test_a_scripted_first_step_needs_scripted_dice_to_finish(
+    bridge_client: TestClient[Any, Any], settings: BridgeSettings
+) -> None:
+    """Without them the pool would be rolled afresh, not the one the player saw."""
+    session = await open_session(bridge_client)
+    await _defer(session, dice=[4, 5, 6, 1, 2, 3])
+    error = await session.ask({"type": "allocate", "id": "a1", "pending_id": "p1", "allocation": [3, 0]})
+    assert (error["code"], error["path"]) == ("dice", "$.dice")
+    assert "'p1' was rolled with scripted dice" in error["message"]
+    assert [entry["id"] for entry in entries(settings.data_dir)] == ["p1"]
