@@ -6,6 +6,10 @@ N+1, ...), sends every example over a websocket in file-name order, and copies t
 to ``tests/replays/<system>.jsonl``. The test suite replays those files, so a rules change that alters
 an old outcome fails loudly; re-record only when the change is intended.
 
+After the examples come the requests in ``tests/replays/requests/<system>/*.json`` (ids
+``<system>/requests/<name>``): one for each action the examples do not show (reload, unjam, ready,
+retarget, recover...), so every action of every system is guarded by a recording too.
+
 An example whose ``action`` is the system's default action goes as ``attack``, any other as
 ``action``. For systems with two-step attacks (``TWO_STEP``) each firing example is also sent with
 ``"allocation": "defer"`` and then allocated (a simple split, ``simple_allocation``), so the recording
@@ -38,6 +42,8 @@ from bridge.server import BridgeSettings, create_app
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "docs" / "examples"
 REPLAYS = ROOT / "tests" / "replays"
+#: More requests per system, recorded after the examples: the actions the examples do not show.
+REQUESTS = REPLAYS / "requests"
 #: Seeds of a recording start here, so re-recording an unchanged system gives the same dice.
 SEED_BASE = 20_261_129
 TOKEN = "recording"
@@ -55,9 +61,9 @@ def simple_allocation(pending: dict[str, Any], targets: int) -> list[Any]:
     return [pending.get("bullets", 0)] + [0] * (targets - 1)
 
 
-async def two_step(ws: Any, system: str, path: Path, request: dict[str, Any]) -> int:
+async def two_step(ws: Any, example: str, path: Path, request: dict[str, Any]) -> int:
     """Send the deferred copy of a firing example and allocate it; how many requests were recorded."""
-    id = f"{system}/{path.stem}/defer"
+    id = f"{example}/defer"
     await ws.send(json.dumps({"type": "attack", "id": id, "request": {**request, "allocation": "defer"}}))
     reply = json.loads(await ws.recv())
     if reply["type"] != "pending":
@@ -72,7 +78,7 @@ async def two_step(ws: Any, system: str, path: Path, request: dict[str, Any]) ->
     return 2 if answer["type"] == "result" else 1
 
 
-async def record(system: str, examples: list[Path], out: Path) -> int:
+async def record(system: str, examples: list[tuple[str, Path]], out: Path) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp)
         settings = BridgeSettings(token=TOKEN, data_dir=data, allow_scripted_dice=True, seed_base=SEED_BASE)
@@ -87,10 +93,10 @@ async def record(system: str, examples: list[Path], out: Path) -> int:
                 await ws.send(json.dumps({"type": "hello", "token": TOKEN, "client": "record_replays"}))
                 json.loads(await ws.recv())
                 default = rules.SYSTEMS[system].default_action
-                for path in examples:
+                for id, path in examples:
                     request = json.loads(path.read_text(encoding="utf-8"))
                     kind = "attack" if request.get("action", default) == default else "action"
-                    message = {"type": kind, "id": f"{system}/{path.stem}", "request": request}
+                    message = {"type": kind, "id": id, "request": request}
                     await ws.send(json.dumps(message))
                     reply = json.loads(await ws.recv())
                     if reply["type"] == "error":
@@ -101,7 +107,7 @@ async def record(system: str, examples: list[Path], out: Path) -> int:
                     recorded += 1
                     print(f"  {path.name}: {reply['type']}")
                     if system in TWO_STEP and kind == "attack":
-                        recorded += await two_step(ws, system, path, request)
+                        recorded += await two_step(ws, id, path, request)
         finally:
             await runner.cleanup()
         (journal,) = (data / "sessions").glob("*.jsonl")
@@ -123,13 +129,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{system}: not a registered system; skipped", file=sys.stderr)
             status = 1
             continue
-        examples = sorted((EXAMPLES / system).glob("*.json"))
+        examples = [(f"{system}/{path.stem}", path) for path in sorted((EXAMPLES / system).glob("*.json"))]
+        examples += [
+            (f"{system}/requests/{path.stem}", path) for path in sorted((REQUESTS / system).glob("*.json"))
+        ]
         if not examples:
             print(f"{system}: no examples in {EXAMPLES / system}; skipped", file=sys.stderr)
             status = 1
             continue
         out = REPLAYS / f"{system}.jsonl"
-        print(f"{system}: {len(examples)} examples")
+        print(f"{system}: {len(examples)} examples and requests")
         count = asyncio.run(record(system, examples, out))
         print(f"{system}: {count} requests recorded in {out.relative_to(ROOT)}")
     return status

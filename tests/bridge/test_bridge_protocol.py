@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -330,3 +331,24 @@ async def test_requests_during_shutdown_are_refused(bridge_client: TestClient[An
     connection._stopping = True  # what shutdown() sets before draining
     error = await session.ask({"type": "attack", "id": "late", "request": GURPS_MP5})
     assert (error["code"], error["id"]) == ("shutting_down", "late")
+
+
+ACTION_REQUESTS = sorted((Path(__file__).resolve().parents[1] / "replays" / "requests").glob("*/*.json"))
+
+
+@pytest.mark.parametrize("path", ACTION_REQUESTS, ids=lambda path: f"{path.parent.name}/{path.stem}")
+async def test_every_action_of_every_system_goes_through_action(
+    bridge_client: TestClient[Any, Any], settings: BridgeSettings, path: Path
+) -> None:
+    """Reload, unjam, ready, retarget, recover...: the bridge carries each one without knowing it."""
+    request = json.loads(path.read_text())
+    session = await open_session(bridge_client)
+    reply = await session.ask({"type": "action", "id": path.stem, "request": request})
+    assert reply["type"] == "result", reply
+    assert reply["result"]["system"] == path.parent.name
+    assert reply["result"]["action"] == reply["card"]["action"] == request["action"]
+    assert reply["updates"] == reply["result"]["updates"]
+    assert reply["card"]["log"] == reply["result"]["log"] and reply["card"]["log"]
+    assert [row["target"] for row in reply["card"]["rows"]] == [t["id"] for t in reply["result"]["targets"]]
+    (entry,) = entries(settings.data_dir)
+    assert (entry["type"], entry["request"], entry["reply"]) == ("action", request, reply)

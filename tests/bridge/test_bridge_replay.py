@@ -6,6 +6,7 @@ import asyncio
 import io
 import json
 import shutil
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import skirmish
 from aiohttp.test_utils import TestClient
 from bridgekit import GURPS_MP5, TOKEN, Start, open_session
 
+import rules
 from bridge.cli import main
 from bridge.replay import LONG_LOG, ProgressBar, differences, replay_session, want_progress
 from bridge.server import BridgeSettings
@@ -21,6 +23,8 @@ from bridge.server import BridgeSettings
 ROOT = Path(__file__).resolve().parents[2]
 REPLAYS = sorted((ROOT / "tests" / "replays").glob("*.jsonl"))
 EXAMPLES = ROOT / "docs" / "examples"
+#: The actions the examples do not show, one request each (recorded after the examples).
+REQUESTS = ROOT / "tests" / "replays" / "requests"
 
 
 def test_there_are_recorded_sessions() -> None:
@@ -39,13 +43,33 @@ def test_every_example_is_in_its_recording() -> None:
     recorded = set()
     for path in REPLAYS:
         recorded |= {json.loads(line).get("id") for line in path.read_text().splitlines()}
-    missing = sorted(
-        f"{path.parent.name}/{path.stem}"
-        for path in EXAMPLES.glob("*/*.json")
-        if f"{path.parent.name}/{path.stem}" not in recorded
-    )
+    wanted = [f"{path.parent.name}/{path.stem}" for path in EXAMPLES.glob("*/*.json")]
+    wanted += [f"{path.parent.name}/requests/{path.stem}" for path in REQUESTS.glob("*/*.json")]
+    missing = sorted(id for id in wanted if id not in recorded)
     systems = sorted({name.split("/")[0] for name in missing})
     assert not missing, f"{missing}: run .venv/bin/python scripts/record_replays.py {' '.join(systems)}"
+
+
+def _actions(system: rules.RuleSystem) -> set[str]:
+    kinds = typing.get_args(system.request_type) or (system.request_type,)
+    return {str(kind.__struct_config__.tag) for kind in kinds}
+
+
+@pytest.mark.parametrize("recording", REPLAYS, ids=lambda path: path.stem)
+def test_every_action_of_the_system_is_in_its_recording(recording: Path) -> None:
+    """reload, unjam, ready, retarget, recover...: each is replayed, so none can change unnoticed."""
+    system = rules.SYSTEMS[recording.stem]
+    recorded = {
+        record["request"].get("action", system.default_action)
+        for record in map(json.loads, recording.read_text().splitlines())
+        if record["kind"] == "resolved"
+    }
+    missing = sorted(_actions(system) - recorded)
+    assert not missing, (
+        f"{recording.stem} actions never recorded: {missing}; add a request for each to "
+        f"tests/replays/requests/{recording.stem}/ and run .venv/bin/python scripts/record_replays.py "
+        f"{recording.stem}"
+    )
 
 
 @pytest.mark.parametrize("recording", REPLAYS, ids=lambda path: path.stem)
