@@ -7,7 +7,7 @@ from rules.d100.plan import FirePlan, keeps_brace, plan_fire
 from rules.d100.requests import Attack, Attacker, Target, Weapon, attack_range
 from rules.d100.results import AttackerState, D100Result, D100Target, D100Weapon
 from rules.d100.salvo import Salvo, fire
-from rules.d100.tables import SUPPRESSED_BS_MODIFIER
+from rules.d100.tables import SECTOR_MAX_DEGREES, SUPPRESSED_BS_MODIFIER
 from rules.d100.updates import target_update, token_update, weapon_changes
 from rules.dice import Dice
 from rules.errors import RuleError
@@ -28,6 +28,10 @@ def mode_name(request: Attack) -> str:
 def plan_attack(request: Attack) -> FirePlan:
     if request.mode == "overwatch":
         raise RuleError("$.mode", "overwatch sets up an order and fires nothing yet")
+    if request.arc is not None and not 0 < request.arc <= SECTOR_MAX_DEGREES:
+        raise RuleError(
+            "$.arc", f"a sector of fire is at most {SECTOR_MAX_DEGREES:g} degrees wide, not {request.arc:g}"
+        )
     return plan_fire(
         mode_name=mode_name(request),
         attacker=request.attacker,
@@ -71,6 +75,7 @@ def finish(
     log: list[str],
     clear_overwatch: bool = False,
     originals: list[Target],
+    action_cost: str | None = None,
 ) -> D100Result:
     """Gather the salvos into the result and its token updates."""
     after = D100Weapon(
@@ -96,6 +101,7 @@ def finish(
         system="d100",
         action=action,
         mode=plan.mode.name,
+        action_cost=action_cost,
         targets=targets,
         weapon=after,
         test=salvos[0].test if len(salvos) == 1 else None,
@@ -114,7 +120,7 @@ def finish(
 
 def resolve_attack(request: Attack, dice: Dice) -> D100Result:
     plan = plan_attack(request)
-    log: list[str] = []
+    log: list[str] = [f"{plan.mode.label}: {plan.mode.action} action"]
     state = attacker_state(request.attacker, log)
     weapon = request.weapon
     magazine = Magazine(weapon.loaded, weapon.spoiled, weapon.jammed)
@@ -129,4 +135,5 @@ def resolve_attack(request: Attack, dice: Dice) -> D100Result:
         attacker=state,
         log=log,
         originals=list(request.targets),
+        action_cost=plan.mode.action,
     )

@@ -37,15 +37,18 @@ class RoomEffect:
 
 
 def room_effect(weapon: Weapon, room_size: float | None) -> RoomEffect:
+    """The enclosed-room rule: each clause follows its own property, so a Concussive X blast gets all."""
     radius = weapon.blast
     if radius is None or room_size is None or room_size > ENCLOSED_ROOM_RADII * radius:
         return RoomEffect(False, radius, concussive=weapon.concussive)
-    if weapon.damage_type in ("X", "X(Fr)"):
-        return RoomEffect(
-            True, float(math.ceil(radius * ENCLOSED_RADIUS_FACTOR)), 1, False, weapon.concussive
-        )
-    concussive = None if weapon.concussive is None else weapon.concussive + 1
-    return RoomEffect(True, radius, 0, weapon.damage_type == "E", concussive)
+    explosive = weapon.damage_type in ("X", "X(Fr)")
+    return RoomEffect(
+        enclosed=True,
+        radius=float(math.ceil(radius * ENCLOSED_RADIUS_FACTOR)) if explosive else radius,
+        extra_d10=1 if explosive else 0,
+        tearing=weapon.damage_type == "E",
+        concussive=None if weapon.concussive is None else weapon.concussive + 1,
+    )
 
 
 def scatter(dice: Dice, radius: float | None) -> Scatter:

@@ -13,9 +13,9 @@ from math import comb
 from rules.d100.actions import resolve
 from rules.d100.attack import plan_attack
 from rules.d100.checks import judge
-from rules.d100.morale import recovery_target, suppression_tests
+from rules.d100.morale import checked_targets, recovery_target, suppression_tests
 from rules.d100.overwatch import plan_overwatch
-from rules.d100.plan import FirePlan, check_modifier, check_target
+from rules.d100.plan import FirePlan, check_modifier
 from rules.d100.requests import (
     Attack,
     D100Request,
@@ -33,7 +33,6 @@ from rules.d100.suppression import SuppressionTest, fail_chance, pass_chance
 from rules.d100.upkeep import ammo_recovery_target, unjam_target
 from rules.d100.volley import allocate
 from rules.dice import ScriptedDice
-from rules.errors import RuleError
 from rules.odds import Dist, hits_list, mixture
 
 __all__ = ["d100_odds", "salvo_odds"]
@@ -120,11 +119,8 @@ def _suppression_odds(request: SuppressionTestRequest) -> D100Odds:
 
 
 def _recover_odds(request: Recover) -> D100Odds:
-    if not request.targets:
-        raise RuleError("$.targets", "name at least one character")
+    checked_targets(request.targets)
     check_modifier(request.modifier)
-    for index, target in enumerate(request.targets):
-        check_target(target, f"$.targets[{index}]")
     out = []
     for index, target in enumerate(request.targets):
         number = recovery_target(request, index)
@@ -148,6 +144,7 @@ def d100_odds(request: D100Request) -> D100Odds:
         case Recover():
             return _recover_odds(request)
         case EnterMelee():
+            checked_targets(request.targets)
             targets = [D100TargetOdds(id=t.id, hits=[1.0], prone=float(t.prone)) for t in request.targets]
             return D100Odds(targets=targets)
         case Unjam():

@@ -23,6 +23,8 @@ from rules.errors import RuleError
 
 __all__ = ["DamageRoll", "armour_at", "check_locations", "covered", "parse_damage", "strike"]
 
+#: A damage bonus beyond this is a typing mistake.
+MAX_DAMAGE_BONUS = 1000
 _DAMAGE = re.compile(r"^\s*(\d+)\s*[dDкК]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
 
 
@@ -50,6 +52,8 @@ def parse_damage(text: str, path: str = "$.weapon.damage") -> DamageRoll:
     if not 1 <= count <= 20 or not 2 <= sides <= 100:
         raise RuleError(path, f"damage {text!r}: 1-20 dice of 2-100 sides", code="invalid")
     bonus = int(match.group(4) or 0) * (-1 if match.group(3) == "-" else 1)
+    if abs(bonus) > MAX_DAMAGE_BONUS:
+        raise RuleError(path, f"damage {text!r}: a bonus beyond +/-{MAX_DAMAGE_BONUS}", code="invalid")
     return DamageRoll(count, sides, bonus)
 
 

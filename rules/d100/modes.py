@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rules.d100.rof import POSITION_NAMES, RateOfFire
-from rules.d100.tables import MODE_MODIFIERS, WIDE_BURST_MIN_ROF, WIDE_BURST_ROF_LOSS
+from rules.d100.tables import MODE_ACTIONS, MODE_MODIFIERS, WIDE_BURST_MIN_ROF, WIDE_BURST_ROF_LOSS
 from rules.errors import RuleError
 
 __all__ = ["MODES", "FireMode", "hits_for_degrees", "mode_rof", "suppressing_mode"]
@@ -33,6 +33,11 @@ class FireMode:
     @property
     def modifier(self) -> int:
         return MODE_MODIFIERS[self.name]
+
+    @property
+    def action(self) -> str:
+        """What the shot costs the shooter's turn: every mode is a half action but suppressing fire."""
+        return MODE_ACTIONS[self.name]
 
 
 MODES: dict[str, FireMode] = {

@@ -14,6 +14,7 @@ from rules.errors import RuleError
 from rules.results import TokenUpdate
 
 __all__ = [
+    "checked_targets",
     "enter_melee",
     "recovery_target",
     "resolve_recover",
@@ -31,7 +32,8 @@ def _result(action: str, before: list[Target], after: list[D100Target], log: lis
     return D100Result(system="d100", action=action, targets=after, updates=updates, log=log)
 
 
-def _checked(targets: list[Target]) -> None:
+def checked_targets(targets: list[Target]) -> None:
+    """Who a morale action names: at least one character, each well formed."""
     if not targets:
         raise RuleError("$.targets", "name at least one character")
     for i, target in enumerate(targets):
@@ -39,7 +41,7 @@ def _checked(targets: list[Target]) -> None:
 
 
 def suppression_tests(request: SuppressionTestRequest) -> list[SuppressionTest]:
-    _checked(request.targets)
+    checked_targets(request.targets)
     check_modifier(request.modifier)
     tests = [SuppressionTest(t, request.modifier, f"$.targets[{i}]") for i, t in enumerate(request.targets)]
     for test in tests:
@@ -80,7 +82,7 @@ def recovery_target(request: Recover, index: int) -> int | None:
 
 
 def resolve_recover(request: Recover, dice: Dice) -> D100Result:
-    _checked(request.targets)
+    checked_targets(request.targets)
     check_modifier(request.modifier)
     numbers = [recovery_target(request, i) for i in range(len(request.targets))]
     log: list[str] = []
@@ -117,7 +119,7 @@ def resolve_recover(request: Recover, dice: Dice) -> D100Result:
 
 
 def enter_melee(request: EnterMelee, dice: Dice) -> D100Result:
-    _checked(request.targets)
+    checked_targets(request.targets)
     log: list[str] = []
     after: list[D100Target] = []
     for target in request.targets:

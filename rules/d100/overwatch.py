@@ -15,6 +15,7 @@ from __future__ import annotations
 import msgspec
 
 from rules.d100.attack import attacker_state, finish
+from rules.d100.handling import may_fire
 from rules.d100.magazine import Magazine
 from rules.d100.modes import MODES, mode_rof
 from rules.d100.plan import FirePlan, check_weapon, plan_fire
@@ -22,7 +23,7 @@ from rules.d100.requests import Attack, Overwatch, OverwatchFire, OverwatchOrder
 from rules.d100.results import AttackerState, D100Result, D100Target, Shot
 from rules.d100.rof import parse_rof
 from rules.d100.salvo import Salvo, fire
-from rules.d100.tables import OVERWATCH_SUPPRESSION_MODIFIER
+from rules.d100.tables import OVERWATCH_ACTION, OVERWATCH_SUPPRESSION_MODIFIER, SECTOR_MAX_DEGREES
 from rules.dice import Dice
 from rules.errors import RuleError
 from rules.results import TokenUpdate
@@ -35,7 +36,9 @@ __all__ = [
     "set_overwatch",
 ]
 
-MAX_ARC = 45.0
+MAX_ARC = SECTOR_MAX_DEGREES
+#: Single-shot overwatch fires at least this many shots, whatever half the BS bonus comes to.
+MIN_SINGLE_SHOTS = 1
 
 
 def set_overwatch(request: Overwatch) -> D100Result:
@@ -49,6 +52,7 @@ def set_overwatch(request: Overwatch) -> D100Result:
             raise RuleError("$.order.arc", f"an overwatch sector is at most {MAX_ARC:g} degrees wide")
         if request.weapon is not None:
             check_weapon(request.weapon)
+            may_fire(request.attacker, request.weapon)
             try:
                 mode_rof(
                     MODES[order.mode], parse_rof(request.weapon.rof), request.weapon.name or "the weapon"
@@ -56,13 +60,14 @@ def set_overwatch(request: Overwatch) -> D100Result:
             except RuleError as error:
                 raise RuleError("$.order.mode", error.message) from None
         log.append(
-            f"overwatch (full action): {order.mode} at {order.arc:g} degrees facing {order.facing:g}"
-            + (f", trigger: {order.trigger}" if order.trigger else "")
+            f"overwatch ({OVERWATCH_ACTION} action): {order.mode} at {order.arc:g} degrees "
+            f"facing {order.facing:g}" + (f", trigger: {order.trigger}" if order.trigger else "")
         )
     value = None if order is None else msgspec.to_builtins(order)
     return D100Result(
         system="d100",
         action="overwatch",
+        action_cost=None if order is None else OVERWATCH_ACTION,
         attacker=AttackerState(
             id=request.attacker.id,
             suppressed=request.attacker.suppressed,
@@ -80,8 +85,12 @@ def as_overwatch_order(request: Attack) -> Overwatch:
 
 
 def max_single_shots(bs: int, highest_rof: int) -> int:
-    """Half the BS bonus (tens digit of BS), rounded down, but no more than the highest RoF."""
-    return min((bs // 10) // 2, highest_rof)
+    """Half the BS bonus (tens digit of BS), rounded down, but no more than the highest RoF.
+
+    Never fewer than one: overwatch always allows a single shot at whoever trips it; half the BS bonus
+    is how many targets a steady shooter may take on (Volley's reading for BS below 20).
+    """
+    return max(MIN_SINGLE_SHOTS, min((bs // 10) // 2, highest_rof))
 
 
 def _order(request: OverwatchFire) -> OverwatchOrder:
@@ -92,23 +101,30 @@ def _order(request: OverwatchFire) -> OverwatchOrder:
 
 def plan_overwatch(request: OverwatchFire) -> list[FirePlan]:
     """One plan per attack roll: one per target for single shots, one for a burst."""
-    mode = request.mode or _order(request).mode
+    order = _order(request)
+    mode = request.mode or order.mode
     paths = [f"$.targets[{i}]" for i in range(len(request.targets))]
 
     def plan(mode_name: str, targets: list[Target], where: list[str]) -> FirePlan:
-        return plan_fire(
-            mode_name=mode_name,
-            attacker=request.attacker,
-            weapon=request.weapon,
-            targets=targets,
-            paths=where,
-            modifier=request.modifier,
-            range_modifiers=request.range_modifiers,
-            gm_allows_wider=request.gm_allows_wider,
-            room_size=request.room_size,
-            attack_range=attack_range(request),
-            suppression_modifier=OVERWATCH_SUPPRESSION_MODIFIER,
-        )
+        try:
+            return plan_fire(
+                mode_name=mode_name,
+                attacker=request.attacker,
+                weapon=request.weapon,
+                targets=targets,
+                paths=where,
+                modifier=request.modifier,
+                range_modifiers=request.range_modifiers,
+                gm_allows_wider=request.gm_allows_wider,
+                room_size=request.room_size,
+                attack_range=attack_range(request),
+                suppression_modifier=OVERWATCH_SUPPRESSION_MODIFIER,
+            )
+        except RuleError as error:
+            if error.path != "$.mode" or request.mode is not None:
+                raise
+            # The mode came from the standing order, not from a field of this request.
+            raise RuleError("$.attacker.overwatch.mode", error.message, code=error.code) from None
 
     if mode != "single":
         return [plan(mode, request.targets, paths)]
@@ -127,9 +143,11 @@ def plan_overwatch(request: OverwatchFire) -> list[FirePlan]:
             f"highest RoF {highest}), not {len(request.targets)}",
         )
     if request.weapon.loaded < len(request.targets):
+        noun = "round" if request.weapon.loaded == 1 else "rounds"
         raise RuleError(
             "$.targets",
-            f"magazine has {request.weapon.loaded} rounds, {len(request.targets)} single shots need them",
+            f"magazine has {request.weapon.loaded} {noun}, {len(request.targets)} single shots need "
+            f"{len(request.targets)}",
         )
     return [plan("single", [target], [path]) for target, path in zip(request.targets, paths, strict=True)]
 

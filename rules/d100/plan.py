@@ -14,7 +14,7 @@ from rules.d100.blast import RoomEffect, cover_multiplier, room_effect
 from rules.d100.damage import DamageRoll, check_locations, parse_damage
 from rules.d100.handling import braced_after, class_modifiers, dodge_modifier_in_melee, may_fire
 from rules.d100.modes import MODES, FireMode, mode_rof, suppressing_mode
-from rules.d100.ranges import band_of, range_modifier, weapon_range
+from rules.d100.ranges import band_of, range_modifier, range_needs, weapon_range
 from rules.d100.reliability import jam_threshold
 from rules.d100.requests import Attacker, Target, Weapon
 from rules.d100.rof import parse_rof
@@ -22,6 +22,7 @@ from rules.d100.suppression import SuppressionTest
 from rules.d100.tables import (
     DODGE_MODIFIER_WIDE_BURST,
     FIRE_AT_FEET_MODIFIER,
+    LOCATIONS,
     RANGE_MODIFIERS,
     SECONDARY_REACH_METRES,
     SUPPRESSING_TEST_MODIFIERS,
@@ -33,9 +34,14 @@ from rules.errors import RuleError
 CHARACTERISTIC_MAX = 200
 #: A blast radius beyond this is a typing mistake (and would overflow the enclosed-room arithmetic).
 MAX_BLAST_METRES = 1000.0
+#: Rounds loaded, carried or spoiled beyond this are typing mistakes (a VTT shows them as numbers).
+MAX_ROUNDS = 100_000
+#: A weapon's Rng beyond this many metres is a typing mistake.
+MAX_RANGE_METRES = 100_000.0
 
 __all__ = [
     "CHARACTERISTIC_MAX",
+    "MAX_ROUNDS",
     "FirePlan",
     "check_modifier",
     "check_target",
@@ -82,14 +88,26 @@ class FirePlan:
 
 def check_weapon(weapon: Weapon) -> None:
     """Shape checks on the weapon's state that apply to every action."""
-    if weapon.loaded < 0:
-        raise RuleError("$.weapon.loaded", "rounds loaded cannot be negative", code="invalid")
-    if weapon.capacity is not None and not 0 <= weapon.loaded <= weapon.capacity:
+    for name, count in (
+        ("loaded", weapon.loaded),
+        ("capacity", weapon.capacity),
+        ("spoiled", weapon.spoiled),
+        ("reserve", weapon.reserve),
+    ):
+        if count is not None and not 0 <= count <= MAX_ROUNDS:
+            raise RuleError(
+                f"$.weapon.{name}", f"{name} {count} rounds is outside 0..{MAX_ROUNDS}", code="invalid"
+            )
+    if weapon.capacity is not None and weapon.loaded > weapon.capacity:
         raise RuleError("$.weapon.loaded", f"{weapon.loaded} rounds loaded > capacity {weapon.capacity}")
-    if weapon.spoiled < 0:
-        raise RuleError("$.weapon.spoiled", "spoiled rounds cannot be negative", code="invalid")
-    if weapon.reserve is not None and weapon.reserve < 0:
-        raise RuleError("$.weapon.reserve", "reserve rounds cannot be negative", code="invalid")
+    if weapon.range is not None and not 0 < weapon.range <= MAX_RANGE_METRES:
+        raise RuleError(
+            "$.weapon.range",
+            f"a weapon's range is 0..{MAX_RANGE_METRES:g} m, not {weapon.range:g}",
+            code="invalid",
+        )
+    if weapon.concussive is not None and weapon.concussive < 0:
+        raise RuleError("$.weapon.concussive", "a Concussive rating cannot be negative", code="invalid")
     if weapon.jam_at is not None and not 1 <= weapon.jam_at <= 101:
         raise RuleError("$.weapon.jam_at", "jam_at is a d100 face 1..100 (101: never jams)", code="invalid")
     if weapon.pen < 0:
@@ -103,6 +121,12 @@ def _check_attacker(attacker: Attacker) -> None:
     if not 0 <= attacker.bs <= CHARACTERISTIC_MAX:
         raise RuleError(
             "$.attacker.bs", f"BS {attacker.bs} is outside 0..{CHARACTERISTIC_MAX}", code="invalid"
+        )
+    if attacker.sb is not None and not 0 <= attacker.sb <= CHARACTERISTIC_MAX // 10:
+        raise RuleError(
+            "$.attacker.sb",
+            f"Strength bonus {attacker.sb} is outside 0..{CHARACTERISTIC_MAX // 10}",
+            code="invalid",
         )
 
 
@@ -125,9 +149,21 @@ def check_target(target: Target, path: str) -> None:
         raise RuleError(f"{path}.cover_ap", "cover armour cannot be negative", code="invalid")
     if target.tb < 0:
         raise RuleError(f"{path}.tb", "Toughness bonus cannot be negative", code="invalid")
+    if target.to_primary is not None and target.to_primary < 0:
+        raise RuleError(f"{path}.to_primary", "a distance cannot be negative", code="invalid")
+    worn = target.armour.items() if isinstance(target.armour, dict) else [("", target.armour or 0)]
+    for location, armour in worn:
+        if armour < 0:
+            where = f"{path}.armour.{location}" if location else f"{path}.armour"
+            raise RuleError(where, f"armour {armour} cannot be negative", code="invalid")
     check_locations(target.covered, f"{path}.covered")
     if isinstance(target.armour, dict):
-        check_locations(list(target.armour), f"{path}.armour")
+        for location in target.armour:
+            if location not in LOCATIONS:
+                raise RuleError(
+                    f"{path}.armour.{location}",
+                    f"unknown location {location!r}; expected one of {', '.join(LOCATIONS)}",
+                )
 
 
 def _mode_and_rate(mode_name: str, rate: str | None, weapon: Weapon) -> tuple[FireMode, str | None]:
@@ -186,8 +222,9 @@ def plan_fire(
         raise RuleError("$.mode", f"magazine has {weapon.loaded} {noun}, {mode.label} needs {rounds}")
 
     rng = weapon_range(weapon, attacker)
-    fallback = None if attack_range is None else band_of(attack_range, rng, "$")
-    bands = [band_of(t, rng, p) or fallback for t, p in zip(targets, paths, strict=True)]
+    needs = range_needs(weapon)
+    fallback = None if attack_range is None else band_of(attack_range, rng, "$", needs)
+    bands = [band_of(t, rng, p, needs) or fallback for t, p in zip(targets, paths, strict=True)]
     modifiers: list[tuple[str, int]] = [(mode.label, mode.modifier)]
     if mode.name != "suppressing":
         if attacker.in_melee:

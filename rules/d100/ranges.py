@@ -14,7 +14,7 @@ from rules.d100.requests import Attacker, Target, Weapon
 from rules.d100.tables import POINT_BLANK_METRES, RANGE_BANDS, RANGE_MODIFIERS, THROWN_RANGE_PER_SB
 from rules.errors import RuleError
 
-__all__ = ["band_of", "range_modifier", "weapon_range"]
+__all__ = ["band_of", "range_modifier", "range_needs", "weapon_range"]
 
 
 def weapon_range(weapon: Weapon, attacker: Attacker) -> float | None:
@@ -24,7 +24,16 @@ def weapon_range(weapon: Weapon, attacker: Attacker) -> float | None:
     return weapon.range
 
 
-def band_of(target: Target, rng: float | None, path: str) -> str | None:
+def range_needs(weapon: Weapon) -> str:
+    """What a distance needs to become a band, for the error when it is missing."""
+    if weapon.weapon_class in ("thrown", "grenade"):
+        return f"the thrower's Strength bonus ($.attacker.sb; Rng = SB x {THROWN_RANGE_PER_SB} m)"
+    return "the weapon's range ($.weapon.range)"
+
+
+def band_of(
+    target: Target, rng: float | None, path: str, needs: str = "the weapon's range ($.weapon.range)"
+) -> str | None:
     """The target's range band, or None when the request says neither band nor distance."""
     if target.band is not None:
         return target.band
@@ -37,9 +46,7 @@ def band_of(target: Target, rng: float | None, path: str) -> str | None:
     if target.distance <= POINT_BLANK_METRES:
         return "point_blank"
     if rng is None or rng <= 0:
-        raise RuleError(
-            f"{path}.distance", "a distance needs the weapon's range ($.weapon.range) to find its band"
-        )
+        raise RuleError(f"{path}.distance", f"a distance needs {needs} to find its band")
     for band, multiple in RANGE_BANDS:
         if target.distance <= rng * multiple:
             return band

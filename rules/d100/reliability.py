@@ -9,11 +9,16 @@ a talent's +1 and an overcharge's -1 make +2: Very Reliable, which never jams.
 
 from __future__ import annotations
 
+import re
+
 from rules.d100.requests import Reliability, Weapon
 from rules.d100.tables import JAM_THRESHOLDS, RELIABILITY_LIMITS, RELIABILITY_PROPERTIES
 from rules.errors import RuleError
 
 __all__ = ["final_reliability", "jam_threshold"]
+
+#: A numeric adjustment written as text: "+1", "-2", "2" (ASCII digits, one sign at most).
+_SIGNED_NUMBER = re.compile(r"[+-]?[0-9]{1,3}")
 
 
 def _one(source: int | str, path: str) -> int:
@@ -23,7 +28,7 @@ def _one(source: int | str, path: str) -> int:
     if text in RELIABILITY_PROPERTIES:
         return RELIABILITY_PROPERTIES[text]
     signed = source.strip().replace("\u2212", "-")
-    if signed.lstrip("+-").isdigit():
+    if _SIGNED_NUMBER.fullmatch(signed):
         return int(signed)
     known = ", ".join(sorted(RELIABILITY_PROPERTIES))
     raise RuleError(

@@ -107,6 +107,7 @@ class D100Result(Result, kw_only=True):
     targets: list[D100Target] = msgspec.field(default_factory=list)  # type: ignore[assignment]
     weapon: D100Weapon | None = None
     mode: str | None = None
+    action_cost: str | None = None
     test: Check | None = None
     shots: list[Shot] = msgspec.field(default_factory=list)
     spent: int = 0

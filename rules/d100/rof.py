@@ -59,7 +59,7 @@ def parse_rof(text: str, path: str = "$.weapon.rof") -> RateOfFire:
     for name, part in zip(POSITION_NAMES[1:], bursts, strict=True):
         if part in _DASHES:
             values.append(None)
-        elif part.isdigit() and 0 < int(part) <= MAX_ROF:
+        elif part.isascii() and part.isdigit() and 0 < int(part) <= MAX_ROF:
             values.append(int(part))
         else:
             raise RuleError(path, f"RoF {text!r}: the {name} position must be 1..{MAX_ROF} or a dash")

@@ -14,6 +14,7 @@ __all__ = [
     "ATTACK_ALWAYS_MISSES_AT",
     "AUTO_SUCCESS_AT",
     "BLAST_COVER_MULTIPLIER",
+    "BRACE_ACTION",
     "COMPASS",
     "COVERED_WHEN_SHOOTING",
     "DODGE_MODIFIER_RIFLE_IN_MELEE",
@@ -29,7 +30,9 @@ __all__ = [
     "JAM_THRESHOLDS",
     "LOCATIONS",
     "MELEE_RANGE_MODIFIER",
+    "MODE_ACTIONS",
     "MODE_MODIFIERS",
+    "OVERWATCH_ACTION",
     "OVERWATCH_SUPPRESSION_MODIFIER",
     "POINT_BLANK_METRES",
     "RANGE_BANDS",
@@ -39,11 +42,13 @@ __all__ = [
     "RELIABILITY_LIMITS",
     "RELIABILITY_PROPERTIES",
     "SECONDARY_REACH_METRES",
+    "SECTOR_MAX_DEGREES",
     "SUPPRESSED_BS_MODIFIER",
     "SUPPRESSING_FIRE_MODIFIER",
     "SUPPRESSING_TEST_MODIFIERS",
     "SUPPRESSION_TEST_BANDS",
     "THROWN_RANGE_PER_SB",
+    "UNJAM_ACTION",
     "UNJAM_MODIFIER",
     "WIDE_BURST_MIN_ROF",
     "WIDE_BURST_ROF_LOSS",
@@ -67,6 +72,19 @@ MODE_MODIFIERS: Final[dict[str, int]] = {
     "wide_long_burst": -10,
     "suppressing": -20,
 }
+#: What each mode costs the shooter's turn (seed 004 gives each its "Действие").
+MODE_ACTIONS: Final[dict[str, str]] = {
+    "single": "half",
+    "short_burst": "half",
+    "long_burst": "half",
+    "wide_short_burst": "half",
+    "wide_long_burst": "half",
+    "suppressing": "full",
+}
+#: Setting an overwatch order and clearing a jam are full actions; bracing is a half action.
+OVERWATCH_ACTION: Final = "full"
+UNJAM_ACTION: Final = "full"
+BRACE_ACTION: Final = "half"
 #: A wide burst lowers the RoF that caps its hits by 2 (not the rounds it spends) ...
 WIDE_BURST_ROF_LOSS: Final = 2
 #: ... and cannot be used when the widened position's RoF is below 3.
@@ -78,6 +96,8 @@ SECONDARY_REACH_METRES: Final = 2.0
 #: The blast shooter's option of aiming at the ground under the target: -20, and a miss still lands near.
 FIRE_AT_FEET_MODIFIER: Final = -20
 SUPPRESSING_FIRE_MODIFIER: Final = MODE_MODIFIERS["suppressing"]
+#: Suppressing fire and overwatch cover a sector of at most this many degrees (less by choice).
+SECTOR_MAX_DEGREES: Final = 45.0
 
 # --- Range (the seed's table is missing; Volley's reading) ------------------------------------------
 

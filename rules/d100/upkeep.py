@@ -13,7 +13,7 @@ from rules.d100.checks import describe, roll_test
 from rules.d100.plan import CHARACTERISTIC_MAX, check_modifier, check_weapon
 from rules.d100.requests import Brace, RecoverAmmo, Reload, Unjam, Weapon
 from rules.d100.results import D100Result, D100Weapon
-from rules.d100.tables import RECOVER_AMMO_MODIFIER, UNJAM_MODIFIER
+from rules.d100.tables import BRACE_ACTION, RECOVER_AMMO_MODIFIER, UNJAM_ACTION, UNJAM_MODIFIER
 from rules.d100.updates import token_update, weapon_changes
 from rules.dice import Dice
 from rules.errors import RuleError
@@ -34,12 +34,20 @@ def _state(weapon: Weapon, **changes: object) -> D100Weapon:
 
 
 def _result(
-    action: str, token: str, before: Weapon, after: D100Weapon, log: list[str], **extra: int
+    action: str,
+    token: str,
+    before: Weapon,
+    after: D100Weapon,
+    log: list[str],
+    *,
+    cost: str | None = None,
+    **extra: int,
 ) -> D100Result:
     update = token_update(token, weapon_changes(before, after), [], [])
     return D100Result(
         system="d100",
         action=action,
+        action_cost=cost,
         weapon=after,
         updates=[update] if update else [],
         log=log,
@@ -82,10 +90,10 @@ def unjam_target(request: Unjam) -> int:
 def unjam(request: Unjam, dice: Dice) -> D100Result:
     weapon = request.weapon
     record = roll_test(dice, unjam_target(request), "clearing the jam")
-    log = [describe(record, "clear jam (Tech-Use / Trade (Weaponsmith) +0, full action)")]
+    log = [describe(record, f"clear jam (Tech-Use / Trade (Weaponsmith) +0, {UNJAM_ACTION} action)")]
     log.append("jam cleared" if record.success else "still jammed")
     after = _state(weapon, jammed=not record.success)
-    result = _result("unjam", request.attacker.id, weapon, after, log)
+    result = _result("unjam", request.attacker.id, weapon, after, log, cost=UNJAM_ACTION)
     result.test = record
     return result
 
@@ -124,6 +132,7 @@ def brace(request: Brace, dice: Dice) -> D100Result:
     else:
         if request.attacker.in_melee:
             raise RuleError("$.attacker.in_melee", "no weapon can be braced while locked in melee")
-        log = ["braced (half action): holds until the bearer moves or turns out of the sector"]
+        log = [f"braced ({BRACE_ACTION} action): holds until the bearer moves or turns out of the sector"]
         after = _state(weapon, braced=True)
+        return _result("brace", request.attacker.id, weapon, after, log, cost=BRACE_ACTION)
     return _result("brace", request.attacker.id, weapon, after, log)

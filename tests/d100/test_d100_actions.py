@@ -84,3 +84,12 @@ def test_a_jam_lasts_from_the_shot_to_the_clearing_and_the_rounds_come_back() ->
     apply(roll(_action("recover_ammo", weapon, skill=50), [12]))
     apply(roll(_action("reload", weapon), []))
     assert (weapon["loaded"], weapon["jammed"], weapon["spoiled"], weapon["reserve"]) == (30, False, 0, 20)
+
+
+def test_clearing_a_jam_is_a_full_action_and_bracing_a_half() -> None:
+    cleared = roll(_action("unjam", {"jammed": True}, skill=40), [40])
+    assert cleared.action_cost == "full" and "full action" in cleared.log[0]
+    braced = roll(_action("brace", {"class": "heavy", "rof": "-/-/10"}), [])
+    assert braced.action_cost == "half" and braced.log[0].startswith("braced (half action)")
+    released = roll(_action("brace", {"braced": True}, release=True), [])
+    assert released.action_cost is None, "lifting a brace costs nothing: the bearer moved"

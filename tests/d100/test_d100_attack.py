@@ -432,3 +432,64 @@ def test_absurd_numbers_are_refused_not_crashed_on() -> None:
     refused(vex(attacker={"bs": 500}), "$.attacker.bs", "0..200")
     refused(vex(modifier=-1000), "$.modifier", "beyond")
     refused(vex(weapon={"rof": "S/3/1000"}), "$.weapon.rof", "1..100")
+
+
+def test_a_concussive_x_blast_in_a_room_gets_every_clause() -> None:
+    """A stun grenade (X damage, Concussive 2, 3 m) in a 10 m room: radius 5, +1d10, Concussive 3."""
+    stun = merged(_grenade(), {"weapon": {"concussive": 2, "damage": "1d5"}})
+    result = roll(dict(stun, room_size=10), [30, 50, 2, 7])
+    assert (result.enclosed, result.blast_radius, result.concussive) == (True, 5, 3)
+    assert result.targets[0].hit_records[0].damage == 9
+    outdoors = roll(stun, [30, 50, 2])
+    assert (outdoors.enclosed, outdoors.blast_radius, outdoors.concussive) == (False, 3, 2)
+
+
+@pytest.mark.parametrize(("damage_type", "cover"), [("I", 8), ("E", 8), ("X", 12), ("X(Fr)", 16)])
+def test_cover_multiplies_against_blasts_by_damage_type(damage_type: str, cover: int) -> None:
+    """Cover AP 4 counts x2 against any blast, x3 against X and x4 against X(Fr); 1d10 rolled 10."""
+    request = merged(_grenade(), {"weapon": {"damage_type": damage_type, "damage": "1d10"}})
+    request["targets"] = [{"id": "t1", "distance": 10, "in_cover": True, "cover_ap": 4}]
+    record = roll(request, [30, 50, 10]).targets[0].hit_records[0]
+    assert record.cover == cover
+    assert record.cover_penetrated is (cover < 10)
+    plain = roll(merged(_covered(), {"weapon": {"damage": "1d10"}}), [30, 50, 10])
+    assert plain.targets[0].hit_records[0].cover == 4, "no multiplier without a blast"
+
+
+def test_every_attack_says_what_it_costs() -> None:
+    """Single shots and bursts are half actions; suppressing fire is a full action (seed 004)."""
+    burst = roll(VEX, [99])
+    assert burst.action_cost == "half" and burst.log[0] == "long burst: half action"
+    suppressing = roll(vex(mode="suppressing", rate="full"), [99, 50])
+    assert suppressing.action_cost == "full"
+    assert suppressing.log[0] == "suppressing fire (full): full action"
+
+
+def test_suppressing_fire_takes_a_sector_of_at_most_45_degrees() -> None:
+    assert roll(vex(mode="suppressing", arc=30), [99, 50]).weapon is not None
+    refused(vex(mode="suppressing", arc=60), "$.arc", "at most 45 degrees")
+    refused(vex(mode="suppressing", arc=0), "$.arc", "at most 45 degrees")
+
+
+def test_a_thrown_distance_without_strength_bonus_says_so() -> None:
+    request = merged(_grenade(), {"attacker": {"sb": None}})
+    refused(request, "$.targets[0].distance", "Strength bonus ($.attacker.sb")
+
+
+@pytest.mark.parametrize(
+    ("changes", "path", "fragment"),
+    [
+        ({"weapon": {"range": -5}, "targets": [{"id": "t1", "distance": 10}]}, "$.weapon.range", "range"),
+        ({"weapon": {"capacity": -1, "loaded": 0}}, "$.weapon.capacity", "outside 0..100000"),
+        ({"weapon": {"capacity": 10**19, "loaded": 30}}, "$.weapon.capacity", "outside 0..100000"),
+        ({"weapon": {"damage": "1d10+99999999"}}, "$.weapon.damage", "bonus"),
+        ({"weapon": {"concussive": -1}}, "$.weapon.concussive", "negative"),
+        ({"attacker": {"sb": -3}}, "$.attacker.sb", "Strength bonus"),
+        ({"targets": [{"id": "t1", "armour": -5}]}, "$.targets[0].armour", "negative"),
+        ({"targets": [{"id": "t1", "armour": {"body": -1}}]}, "$.targets[0].armour.body", "negative"),
+        ({"targets": [{"id": "t1", "armour": {"tail": 3}}]}, "$.targets[0].armour.tail", "unknown location"),
+        ({"targets": [{"id": "t1"}, {"id": "t2", "to_primary": -4}]}, "$.targets[1].to_primary", "negative"),
+    ],
+)
+def test_bad_numbers_name_their_field(changes: dict[str, object], path: str, fragment: str) -> None:
+    refused(vex(**changes), path, fragment)

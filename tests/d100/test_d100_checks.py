@@ -121,3 +121,19 @@ def test_jam_at_overrides_the_table_and_thrown_weapons_never_jam() -> None:
     assert jam_threshold(Weapon(loaded=1, reliability="Reliable", jam_at=99)) == 99
     assert jam_threshold(Weapon(loaded=1, reliability=-2, weapon_class="thrown")) is None
     assert jam_threshold(Weapon(loaded=1, reliability=-2, weapon_class="grenade")) is None
+
+
+@pytest.mark.parametrize("text", ["S/3/\u00b2", "S/\u0663/10", "S/+3/10", "S/-3/10"])
+def test_rof_digits_are_plain_ascii_numbers(text: str) -> None:
+    """A superscript two or an Arabic-Indic three looks like a digit to Python, not to the rules."""
+    with pytest.raises(RuleError) as caught:
+        parse_rof(text)
+    assert caught.value.path == "$.weapon.rof" and "position must be 1..100" in caught.value.message
+
+
+@pytest.mark.parametrize("text", ["+\u00b2", "+-1", "--1", "1.5", "\u0661"])
+def test_reliability_text_that_is_not_a_number_is_named(text: str) -> None:
+    with pytest.raises(RuleError) as caught:
+        final_reliability(["Reliable", text])
+    assert caught.value.path == "$.weapon.reliability[1]"
+    assert "unknown reliability" in caught.value.message

@@ -261,3 +261,51 @@ def test_burst_overwatch_suppresses_every_target_shot() -> None:
     assert [t.hits for t in result.targets] == [2, 1]
     assert [t.suppressed for t in result.targets] == [True, False]
     assert result.weapon is not None and result.weapon.loaded == 9
+
+
+def test_overwatch_fire_needs_a_standing_order_even_when_it_names_a_mode() -> None:
+    request = merged(SCOUT, {"mode": "long_burst", "attacker": {"overwatch": None}})
+    refused(request, "$.attacker.overwatch", "no standing overwatch order")
+
+
+def test_a_mode_the_order_asks_for_but_the_weapon_lacks_names_the_order() -> None:
+    request = merged(SCOUT, {"attacker": {"overwatch": {"mode": "short_burst"}}, "weapon": {"rof": "S/-/10"}})
+    refused(request, "$.attacker.overwatch.mode", "no short-burst RoF")
+    refused(dict(request, mode="short_burst"), "$.mode", "no short-burst RoF")
+
+
+def test_a_shooter_below_bs_20_still_takes_one_overwatch_shot() -> None:
+    """BS 15: half the BS bonus is 0, but overwatch always allows one single shot (Volley's reading)."""
+    request = merged(SCOUT, {"attacker": {"bs": 15}})
+    request["targets"] = [SCOUT["targets"][0]]
+    result = roll(request, [25, 50, 60])  # BS 15 + 10 single + 10 short range = 35
+    assert [s.target for s in result.shots] == [] and result.targets[0].hits == 1
+    assert result.test is not None and result.test.target == 35
+    refused(merged(SCOUT, {"attacker": {"bs": 15}}), "$.targets", "allows 1 shot(s)")
+
+
+def test_an_order_cannot_be_set_with_a_weapon_that_cannot_fire() -> None:
+    request = {
+        "system": "d100",
+        "action": "overwatch",
+        "attacker": {"id": "s1", "bs": 48},
+        "weapon": {**SCOUT["weapon"], "jammed": True},
+    }
+    refused(request, "$.weapon.jammed", "clear it first (unjam)")
+    heavy = merged(request, {"attacker": {"in_melee": True}, "weapon": {"jammed": False, "class": "heavy"}})
+    refused(heavy, "$.attacker.in_melee", "a heavy weapon cannot fire in melee")
+
+
+def test_setting_overwatch_is_a_full_action() -> None:
+    request = {"system": "d100", "action": "overwatch", "attacker": {"id": "s1", "bs": 48}}
+    result = roll(request, [])
+    assert result.action_cost == "full" and result.log[0].startswith("overwatch (full action)")
+
+
+def test_entering_melee_checks_its_characters_for_odds_too() -> None:
+    refused({"system": "d100", "action": "enter_melee", "targets": []}, "$.targets", "at least one")
+    refused(
+        {"system": "d100", "action": "enter_melee", "targets": [{"id": "c1", "wp": -1}]},
+        "$.targets[0].wp",
+        "outside 0..200",
+    )
