@@ -8,14 +8,14 @@ request that fails here has rolled nothing and spent nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from rules.errors import RuleError
 from rules.megatraveller.allocation import check_bullet_split
+from rules.megatraveller.autofire import fired_dist, lost_dist, lost_row, remaining_dist
 from rules.megatraveller.modes import (
     BRING_TO_BEAR_DM,
-    BURST_SIZES,
     FAST_DRAW_DM,
     FAST_DRAW_FROM,
     FIRE_MODES,
@@ -25,11 +25,12 @@ from rules.megatraveller.modes import (
     ModeRule,
     missing_capability,
 )
-from rules.megatraveller.readiness import BEFORE_FIRING, check_ready_to_fire, check_selector
+from rules.megatraveller.readiness import BEFORE_FIRING, check_ready_to_fire, check_selector, check_weapon
 from rules.megatraveller.requests import (
     FastDrawRequest,
     FireFields,
     FireMode,
+    Pool,
     RetargetAndFireRequest,
     Selector,
     Target,
@@ -143,18 +144,14 @@ def _check_targets(request: FireFields, rule: ModeRule, mode: FireMode) -> None:
 
 def _check_ammunition(request: FireFields, mode: FireMode) -> int | None:
     weapon = request.weapon
-    if weapon.capacity is not None and weapon.loaded > weapon.capacity:
-        raise RuleError(
-            "$.weapon.loaded", f"{weapon.loaded} rounds loaded in a {weapon.capacity}-round magazine"
-        )
     if weapon.loaded < 1:
         raise RuleError("$.weapon.loaded", "the magazine is empty: Reload (reload) first")
     if mode == "single":
         return 1
     if mode == "burst":
         size = weapon.burst
-        if size not in BURST_SIZES:
-            raise RuleError("$.weapon.burst", f"a burst is 2, 3 or 4 bullets, not {size}")
+        if size is None:  # pragma: no cover - missing_capability refused it already
+            raise RuleError("$.mode", "the weapon has no burst setting")
         if weapon.loaded < size:
             raise RuleError(
                 "$.mode", f"magazine has {weapon.loaded} rounds, a {size}-round burst needs {size}"
@@ -234,12 +231,52 @@ def _check_pool(request: FireFields, rule: ModeRule) -> None:
         for k, size in enumerate(pool.clusters):
             if not 1 <= size <= 6:
                 raise RuleError(f"$.pool.clusters[{k}]", f"a cluster is 1D bullets, not {size}")
-        if sum(pool.clusters) > request.weapon.loaded:
-            raise RuleError(
-                "$.pool.clusters", f"{sum(pool.clusters)} bullets from a magazine of {request.weapon.loaded}"
-            )
+        _check_pool_can_be_rolled(request, pool, pool.clusters)
     elif pool.bullets is None or pool.bullets < 1:
         raise RuleError("$.pool.bullets", "give the bullets rolled (at least 1)")
+
+
+def _span(values: Collection[int]) -> str:
+    low, high = min(values), max(values)
+    return f"exactly {low}" if low == high else f"{low} to {high}"
+
+
+def _check_pool_can_be_rolled(request: FireFields, pool: Pool, clusters: list[int]) -> None:
+    """A pool carried back must be one the rounds roll and the lost-rounds chart can leave.
+
+    Any run of 1D clusters is possible, so only the total matters: it must be rounds fired minus
+    rounds lost for some roll of this weapon (RCS: Automatic fire, Controlled fire).
+    """
+    loaded, mode = request.weapon.loaded, request.mode
+    controlled, emptied = mode == "controlled", request.empty_magazine
+    total = sum(clusters)
+    fired = fired_dist(loaded=loaded, controlled=controlled, empty_magazine=emptied)
+    if pool.rounds is not None and pool.rounds not in fired:
+        raise RuleError(
+            "$.pool.rounds",
+            f"{mode} fire from {loaded} loaded fires {_span(fired)} rounds, not {pool.rounds}",
+        )
+    if pool.rounds is not None and pool.lost is not None:
+        lost = lost_dist(pool.rounds)
+        if pool.lost not in lost:
+            raise RuleError(
+                "$.pool.lost",
+                f"{pool.rounds} rounds fired lose {lost_row(pool.rounds).describe()}: "
+                f"{_span(lost)}, not {pool.lost}",
+            )
+        if pool.rounds - pool.lost != total:
+            raise RuleError(
+                "$.pool.clusters",
+                f"clusters hold {total} bullets, but {pool.rounds} fired - {pool.lost} lost "
+                f"leaves {pool.rounds - pool.lost}",
+            )
+    left = remaining_dist(loaded=loaded, controlled=controlled, empty_magazine=emptied)
+    if total not in left:
+        raise RuleError(
+            "$.pool.clusters",
+            f"clusters hold {total} bullets; {mode} fire from {loaded} loaded leaves "
+            f"{_span(left)} after the lost rounds",
+        )
 
 
 def plan_fire(request: FireFields) -> FirePlan:
@@ -250,13 +287,13 @@ def plan_fire(request: FireFields) -> FirePlan:
     log: list[str] = []
     switch = ""
     who = attacker.name or attacker.id
+    check_weapon(weapon)
     check_selector(weapon, attacker.selector, "$.attacker.selector")
     if isinstance(request, FastDrawRequest):
         if attacker.readiness not in FAST_DRAW_FROM:
             raise RuleError(
                 "$.attacker.readiness",
-                f"Fast Draw draws a holstered small weapon; this one is {attacker.readiness}: "
-                + BEFORE_FIRING[attacker.readiness],
+                "Fast Draw needs a holstered (or already ready) weapon; " + BEFORE_FIRING[attacker.readiness],
             )
     else:
         check_ready_to_fire(attacker)

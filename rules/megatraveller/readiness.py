@@ -9,7 +9,7 @@ every action here returns all of them, plus the rounds loaded, as one absolute t
 from __future__ import annotations
 
 from rules.errors import RuleError
-from rules.megatraveller.modes import selector_available
+from rules.megatraveller.modes import BURST_SIZES, selector_available
 from rules.megatraveller.requests import (
     Attacker,
     DrawRequest,
@@ -30,6 +30,7 @@ __all__ = [
     "BEFORE_FIRING",
     "check_ready_to_fire",
     "check_selector",
+    "check_weapon",
     "handle",
     "shooter_update",
 ]
@@ -53,6 +54,20 @@ def check_selector(weapon: Weapon, selector: Selector, path: str) -> None:
     """A selector setting the weapon does not have is an error, wherever it comes from."""
     if not selector_available(weapon, selector):
         raise RuleError(path, f"{weapon.name or 'the weapon'} has no {selector} setting")
+
+
+def check_weapon(weapon: Weapon) -> None:
+    """The weapon's own statistics must make sense, whatever the action (RCS: Burst fire sizes)."""
+    if weapon.burst is not None and weapon.burst not in BURST_SIZES:
+        sizes = ", ".join(map(str, BURST_SIZES[:-1])) + f" or {BURST_SIZES[-1]}"
+        raise RuleError(
+            "$.weapon.burst",
+            f"a burst is always {sizes} bullets, not {weapon.burst} (null for a weapon without burst fire)",
+        )
+    if weapon.capacity is not None and weapon.loaded > weapon.capacity:
+        raise RuleError(
+            "$.weapon.loaded", f"{weapon.loaded} rounds loaded in a {weapon.capacity}-round magazine"
+        )
 
 
 def shooter_update(
@@ -101,11 +116,8 @@ def _require(attacker: Attacker, state: Readiness, action: str) -> None:
 def handle(request: HandlingFields) -> MegaTravellerResult:
     """Resolve one weapon-handling action. No dice; nothing changes but the shooter's state."""
     attacker, weapon = request.attacker, request.weapon
+    check_weapon(weapon)
     check_selector(weapon, attacker.selector, "$.attacker.selector")
-    if weapon.capacity is not None and weapon.loaded > weapon.capacity:
-        raise RuleError(
-            "$.weapon.loaded", f"{weapon.loaded} rounds loaded in a {weapon.capacity}-round magazine"
-        )
     who = attacker.name or attacker.id
     readiness, selector, target, loaded = (
         attacker.readiness,

@@ -54,6 +54,8 @@ Positive = Annotated[int, msgspec.Meta(ge=1)]
 Modifier = Annotated[int, msgspec.Meta(ge=-50, le=50)]
 Characteristic = Annotated[int, msgspec.Meta(ge=0, le=30)]
 SkillLevel = Annotated[int, msgspec.Meta(ge=-10, le=30)]
+#: A token id as the VTT sends it: never empty, so every log line and update names someone.
+TokenId = Annotated[str, msgspec.Meta(min_length=1)]
 
 
 class Attacker(msgspec.Struct, kw_only=True, frozen=True):
@@ -63,13 +65,13 @@ class Attacker(msgspec.Struct, kw_only=True, frozen=True):
     plain ``fire`` treats as already locked on the primary target (see docs/rules/megatraveller.md).
     """
 
-    id: str
+    id: TokenId
     name: str | None = None
     skill: SkillLevel = 0
     dex: Characteristic = 7
     readiness: Readiness = "ready"
     selector: Selector = "single"
-    target: str | None = None
+    target: TokenId | None = None
 
 
 class Weapon(msgspec.Struct, kw_only=True, frozen=True):
@@ -99,12 +101,12 @@ class Target(msgspec.Struct, kw_only=True, frozen=True):
     caught in an automatic weapon's danger space rather than chosen (allies included).
     """
 
-    id: str
+    id: TokenId
     name: str | None = None
     difficulty: Difficulty = "routine"
     shift: Annotated[int, msgspec.Meta(ge=-4, le=10)] = 0
     dm: Modifier = 0
-    closer: list[str] = msgspec.field(default_factory=list)
+    closer: list[TokenId] = msgspec.field(default_factory=list)
     bystander: bool = False
 
 
@@ -163,7 +165,7 @@ class HandlingFields(RequestBase, kw_only=True, frozen=True):
 class DrawRequest(HandlingFields, kw_only=True, frozen=True, tag="draw"):
     """Draw a Small Weapon: holstered to ready; a target and a selector setting come free."""
 
-    target: str | None = None
+    target: TokenId | None = None
     selector: Selector | None = None
 
 
@@ -174,7 +176,7 @@ class UnslingRequest(HandlingFields, kw_only=True, frozen=True, tag="unsling"):
 class ReadyRequest(HandlingFields, kw_only=True, frozen=True, tag="ready"):
     """Ready Rifle: carried to ready; a target and a selector setting come free."""
 
-    target: str | None = None
+    target: TokenId | None = None
     selector: Selector | None = None
 
 
@@ -187,7 +189,7 @@ class SelectModeRequest(HandlingFields, kw_only=True, frozen=True, tag="select_m
 class RetargetRequest(HandlingFields, kw_only=True, frozen=True, tag="retarget"):
     """Retarget: lock onto ``target`` without firing (no bring-to-bear DM)."""
 
-    target: str
+    target: TokenId
 
 
 class ReloadRequest(HandlingFields, kw_only=True, frozen=True, tag="reload"):

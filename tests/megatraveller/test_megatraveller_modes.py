@@ -236,7 +236,10 @@ def test_automatic_fire_takes_up_to_auto_tgts_chosen_targets_bystanders_aside() 
     request = fire(
         "auto", targets, attacker=shooter(selector="auto", target="t1"), weapon=rifle(auto_targets=2)
     )
-    roll(request)  # two chosen targets and two bystanders: allowed
+    allowed = roll(request)  # two chosen targets and two bystanders: allowed, no splitting DM
+    assert [t.bystander for t in allowed.targets] == [False, False, True, True]
+    assert all(t.clusters for t in allowed.targets)  # 3D+20 from 30 makes plenty: a cluster each
+    assert {t.dm for t in allowed.targets} == {3}
     too_many = fire(
         "auto", [{"id": "t1"}, {"id": "t2"}, {"id": "t3"}], attacker=shooter(selector="auto", target="t1")
     )

@@ -10,8 +10,10 @@ from megatraveller_helpers import honjo, jong_wu
 
 from rules import decode_request, odds, resolve
 from rules.dice import SeededDice
+from rules.megatraveller.allocation import default_cluster_split
 from rules.megatraveller.autofire import cluster_multisets, remaining_dist
 from rules.megatraveller.tasks import chance
+from rules.megatraveller.volley import hits_only
 
 
 def one_target(mode: str, **top: Any) -> dict[str, Any]:
@@ -147,3 +149,53 @@ def test_rounds_and_lost_distributions_are_complete() -> None:
             left = remaining_dist(loaded=loaded, controlled=controlled, empty_magazine=True)
             assert sum(left.values()) == pytest.approx(1.0)
             assert min(left) >= 0 and max(left) <= loaded
+
+
+def brute_force_controlled_odds(request: dict[str, Any]) -> dict[str, dict[int, float]]:
+    """Controlled fire the slow way: every 1D+4, every lost-rounds die, every cluster sequence."""
+    loaded = request["weapon"]["loaded"]
+    bystanders = [bool(t.get("bystander")) for t in request["targets"]]
+    tasks = [(t["needed"], t["dm"]) for t in request["expected_tasks"]]
+    out: dict[str, dict[int, float]] = {t["id"]: {} for t in request["targets"]}
+
+    def clusters(left: int, sizes: tuple[int, ...], p: float) -> None:
+        if left == 0:
+            split = default_cluster_split(sizes, bystanders)
+            for target, indices, (needed, dm) in zip(request["targets"], split, tasks, strict=True):
+                share = out[target["id"]]
+                for hits, q in hits_only(sum(sizes[i] for i in indices), needed, dm).items():
+                    share[hits] = share.get(hits, 0.0) + p * q
+            return
+        for face in range(1, 7):
+            clusters(left - min(face, left), (*sizes, min(face, left)), p / 6.0)
+
+    for rounds in range(1, 7):
+        fired = min(rounds + 4, loaded)
+        for lost_face in range(1, 7):  # under 12 fired: 1D-3 lost, never below 0
+            clusters(fired - max(lost_face - 3, 0), (), 1.0 / 36.0)
+    return out
+
+
+def test_controlled_fire_odds_equal_walking_every_roll_with_bystanders_between_targets() -> None:
+    # Bystanders listed between the chosen targets: the default split must still reach each token
+    # in request order. Skill 1 + Dex 8 (+1) = +2; controlled fire shifts Routine to Difficult 11+.
+    request: dict[str, Any] = {
+        "system": "megatraveller",
+        "mode": "controlled",
+        "attacker": {"id": "s", "skill": 1, "dex": 8, "selector": "auto", "target": "t1"},
+        "weapon": {"auto": True, "auto_targets": 2, "loaded": 9},
+        "targets": [
+            {"id": "t1"},
+            {"id": "a", "bystander": True},
+            {"id": "t2", "dm": -2},
+            {"id": "b", "bystander": True, "difficulty": "simple"},
+        ],
+    }
+    expected_tasks = [{"needed": 11, "dm": 2}, {"needed": 11, "dm": 2}, {"needed": 11, "dm": 0},
+                      {"needed": 7, "dm": 2}]  # fmt: skip
+    slow = brute_force_controlled_odds({**request, "expected_tasks": expected_tasks})
+    fast = {t.id: t.hits for t in odds(decode_request(request)).targets}
+    assert list(fast) == ["t1", "a", "t2", "b"]
+    for token, dist in slow.items():
+        assert fast[token] == pytest.approx([dist.get(k, 0.0) for k in range(len(fast[token]))], abs=1e-12)
+        assert len(fast[token]) == max(k for k, p in dist.items() if p > 0) + 1

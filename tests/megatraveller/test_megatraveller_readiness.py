@@ -65,20 +65,20 @@ def test_firing_from_the_wrong_readiness_says_what_comes_first(readiness: str, a
 
 
 @pytest.mark.parametrize(
-    ("action", "readiness"),
+    ("action", "readiness", "words"),
     [
-        ("draw", "ready"),
-        ("unsling", "carried"),
-        ("ready", "slung"),
-        ("fast_draw", "slung"),
-        ("fast_draw", "carried"),
+        ("draw", "ready", "Draw a Small Weapon needs the weapon holstered, but it is ready"),
+        ("unsling", "carried", "Unsling Rifle needs the weapon slung, but it is carried"),
+        ("ready", "slung", "Ready Rifle needs the weapon carried, but it is slung"),
+        ("fast_draw", "slung", "Unsling Rifle (unsling) first"),
+        ("fast_draw", "carried", "Ready Rifle (ready) first"),
     ],
 )
-def test_handling_actions_need_the_state_they_start_from(action: str, readiness: str) -> None:
+def test_handling_actions_need_the_state_they_start_from(action: str, readiness: str, words: str) -> None:
     extra: dict[str, Any] = {"targets": [{"id": "t1"}]} if action == "fast_draw" else {}
     with pytest.raises(RuleError) as error:
         roll(request(action, pistol(), attacker={"readiness": readiness}, **extra))
-    assert error.value.path == "$.attacker.readiness"
+    assert error.value.path == "$.attacker.readiness" and words in error.value.message
 
 
 def test_select_fire_mode_moves_the_selector_without_penalty() -> None:

@@ -1,0 +1,124 @@
+"""Bad input is refused with the field and the rule, before any die, and nothing crashes on the way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from megatraveller_helpers import honjo, jong_wu, roll, with_changes
+
+from rules import RuleError, decode_request, odds
+
+
+def refused(request: dict[str, Any], *, with_odds: bool = True) -> list[RuleError]:
+    """The RuleErrors of ``roll`` (with no dice at all: nothing may be rolled) and of ``odds``."""
+    errors = []
+    with pytest.raises(RuleError) as rolled:
+        roll({**request, "dice": []})
+    errors.append(rolled.value)
+    if with_odds:
+        with pytest.raises(RuleError) as previewed:
+            odds(decode_request(request))
+        errors.append(previewed.value)
+    return errors
+
+
+@pytest.mark.parametrize(
+    ("where", "path"),
+    [
+        ("attacker", "$.attacker.id"),
+        ("target", "$.targets[0].id"),
+        ("closer", "$.targets[1].closer[0]"),
+    ],
+)
+def test_token_ids_are_never_empty(where: str, path: str) -> None:
+    request = jong_wu()
+    if where == "attacker":
+        request["attacker"]["id"] = ""
+    elif where == "target":
+        request["targets"][0]["id"] = ""
+    else:
+        request["targets"][1]["closer"] = [""]
+    for error in refused(request):
+        assert error.path == path and "length >= 1" in error.message
+
+
+@pytest.mark.parametrize("size", [1, 5, 0])
+def test_a_burst_size_outside_2_to_4_is_refused_whatever_the_action(size: int) -> None:
+    for request in (
+        with_changes(jong_wu(), weapon={"burst": size}),  # rapid fire, burst never used
+        {**with_changes(jong_wu(), weapon={"burst": size}), "action": "reload"},
+    ):
+        error = refused(request, with_odds=False)[0]
+        assert error.path == "$.weapon.burst"
+        assert error.message.startswith(f"a burst is always 2, 3 or 4 bullets, not {size}")
+
+
+def test_fast_draw_from_a_slung_rifle_says_what_comes_first() -> None:
+    error = refused(jong_wu(attacker={"id": "jw", "readiness": "slung"}))[0]
+    assert error.path == "$.attacker.readiness"
+    assert error.message == (
+        "Fast Draw needs a holstered (or already ready) weapon; "
+        "the weapon is slung: Unsling Rifle (unsling) first, then Ready Rifle (ready)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("pool", "path", "message"),
+    [
+        (
+            {"clusters": [6, 6, 6, 6]},
+            "$.pool.clusters",
+            "clusters hold 24 bullets; auto fire from 20 loaded leaves 15 to 20 after the lost rounds",
+        ),
+        (
+            {"rounds": 21, "lost": 4, "clusters": [3, 6, 6, 1]},
+            "$.pool.rounds",
+            "auto fire from 20 loaded fires exactly 20 rounds, not 21",
+        ),
+        (
+            {"rounds": 20, "lost": 9, "clusters": [3, 6, 6, 1]},
+            "$.pool.lost",
+            "20 rounds fired lose 1D-1: 0 to 5, not 9",
+        ),
+        (
+            {"rounds": 20, "lost": 3, "clusters": [3, 6, 6, 1]},
+            "$.pool.clusters",
+            "clusters hold 16 bullets, but 20 fired - 3 lost leaves 17",
+        ),
+    ],
+)
+def test_a_pool_carried_back_must_be_one_the_dice_can_roll(
+    pool: dict[str, Any], path: str, message: str
+) -> None:
+    request = honjo(pool=pool, allocation=[[0, 1], [2], [3]])
+    for error in refused(request):
+        assert (error.path, error.message) == (path, message)
+
+
+def test_an_enormous_pool_is_refused_not_a_recursion_error() -> None:
+    # Once crashed odds (a 2,000-bullet volley walked roll by roll): 3D+20 never fires that many.
+    request = honjo(
+        weapon={"auto": True, "auto_targets": 2, "loaded": 3000, "capacity": 3000},
+        targets=[{"id": "bird1"}],
+        pool={"clusters": [1] * 2000},
+        allocation=[list(range(2000))],
+    )
+    for error in refused(request):
+        assert error.path == "$.pool.clusters" and "leaves 13 to 32" in error.message
+
+
+def test_every_pool_step_one_rolls_passes_the_check_in_step_two() -> None:
+    # A 35-round magazine emptied when 3D+20 comes within 10: 23 or 24 rounds fired, or all 35.
+    weapon = {"auto": True, "auto_targets": 2, "loaded": 35, "capacity": 35}
+    seen = set()
+    for seed in range(1, 40):
+        step_one = honjo(allocation="defer", empty_magazine=True, weapon=weapon)
+        pending = roll(step_one, seed=seed).pending
+        assert pending is not None and pending.rounds is not None
+        seen.add(pending.rounds)
+        step_two = roll({**step_one, "allocation": None, "pool": pending}, seed=seed)
+        assert step_two.pool == pending
+        previewed = odds(decode_request({**step_one, "pool": pending}))
+        assert [t.id for t in previewed.targets] == ["bird1", "bird2", "ally"]
+    assert 35 in seen and seen - {35}  # both an emptied magazine and a short roll came up
