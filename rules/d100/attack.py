@@ -111,6 +111,7 @@ def finish(
         attacker=attacker,
         enclosed=plan.room.enclosed,
         grenade_at_feet=any(s.grenade_at_feet for s in salvos),
+        thrower_in_blast=any(s.thrower_in_blast for s in salvos),
         blast_radius=plan.room.radius,
         concussive=plan.room.concussive,
         updates=updates,

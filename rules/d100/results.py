@@ -117,6 +117,7 @@ class D100Result(Result, kw_only=True):
     attacker: AttackerState | None = None
     enclosed: bool = False
     grenade_at_feet: bool = False
+    thrower_in_blast: bool = False
     blast_radius: float | None = None
     concussive: int | None = None
 

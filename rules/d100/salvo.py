@@ -44,6 +44,16 @@ class Salvo:
     targets: list[D100Target]
     scatter: list[Scatter] = field(default_factory=list)
     grenade_at_feet: bool = False
+    thrower_in_blast: bool = False
+
+
+@dataclass(frozen=True)
+class Landing:
+    """Where a thrown or blast attack ends up, beyond the hits it scores."""
+
+    scatter: list[Scatter] = field(default_factory=list)
+    at_feet: bool = False
+    thrower_caught: bool = False
 
 
 def attack_outcome(plan: FirePlan, face: int) -> tuple[Check, bool, int]:
@@ -117,23 +127,27 @@ def _locations(plan: FirePlan, landed: list[int], dice: Dice, log: list[str]) ->
     return locations
 
 
-def _where_it_lands(plan: FirePlan, check: Check, dice: Dice, log: list[str]) -> tuple[list[Scatter], bool]:
-    """Grenade fumbles, melee grenades and missed blasts: (scatter, dropped at the thrower's feet)."""
+def _where_it_lands(plan: FirePlan, check: Check, dice: Dice, log: list[str]) -> Landing:
+    """Grenade fumbles, melee grenades and missed blasts: scatter, and whether the thrower is caught."""
     grenade = plan.weapon.weapon_class == "grenade"
     in_melee = grenade and plan.attacker.in_melee
     if grenade and check.roll >= ATTACK_ALWAYS_MISSES_AT:
         log.append("fumbled grenade: it drops at the thrower's feet and goes off")
-        return [], True
+        return Landing(at_feet=True, thrower_caught=plan.weapon.blast is not None)
     if in_melee and not check.success:
         log.append("the grenade missed in melee: it stays in hand, not spent")
-        return [], False
-    if in_melee and check.degrees >= GRENADE_SAFE_DEGREES:
-        log.append(f"{GRENADE_SAFE_DEGREES}+ degrees in melee: the thrower is clear of the blast")
+        return Landing()
+    if in_melee and plan.weapon.blast is not None:
+        if check.degrees >= GRENADE_SAFE_DEGREES:
+            log.append(f"{GRENADE_SAFE_DEGREES}+ degrees in melee: the thrower is clear of the blast")
+            return Landing()
+        log.append(f"under {GRENADE_SAFE_DEGREES} degrees in melee: the thrower is inside the blast too")
+        return Landing(thrower_caught=True)
     if plan.weapon.blast is None or check.success:
-        return [], False
+        return Landing()
     landed_at = scatter(dice, plan.room.radius)
     log.append(f"blast scatters {landed_at.metres} m {landed_at.direction}")
-    return [landed_at], False
+    return Landing(scatter=[landed_at])
 
 
 def _damage(
@@ -177,11 +191,11 @@ def fire(plan: FirePlan, dice: Dice, magazine: Magazine, cover_aps: list[int], l
     landed = [count - gone for count, gone in zip(counts, dodged, strict=True)]
     locations = _locations(plan, landed, dice, log)
     outcomes: list[Suppression | None] = [test.roll(dice, log) if test else None for test in plan.suppression]
-    scatters, at_feet = _where_it_lands(plan, check, dice, log)
+    landing = _where_it_lands(plan, check, dice, log)
     records = _damage(plan, locations, cover_aps, dice, log)
 
     kept = plan.weapon.weapon_class == "grenade" and plan.attacker.in_melee and not check.success
-    spent = 0 if kept and not at_feet else plan.rounds
+    spent = 0 if kept and not landing.at_feet else plan.rounds
     after, spoiled = magazine.fire(spent, jams=jams)
     if jams:
         log.append(
@@ -211,7 +225,18 @@ def fire(plan: FirePlan, dice: Dice, magazine: Magazine, cover_aps: list[int], l
                 wounds=sum(r.wounds or 0 for r in records[index]) if plan.damage is not None else None,
             )
         )
-    return Salvo(check, hits, jams, after, spent, spoiled, results, scatters, at_feet)
+    return Salvo(
+        check,
+        hits,
+        jams,
+        after,
+        spent,
+        spoiled,
+        results,
+        landing.scatter,
+        landing.at_feet,
+        landing.thrower_caught,
+    )
 
 
 def _damage_line(target: Target, record: HitRecord) -> str:

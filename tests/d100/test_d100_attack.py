@@ -493,3 +493,17 @@ def test_a_thrown_distance_without_strength_bonus_says_so() -> None:
 )
 def test_bad_numbers_name_their_field(changes: dict[str, object], path: str, fragment: str) -> None:
     refused(vex(**changes), path, fragment)
+
+
+def test_who_a_grenade_catches_besides_its_target() -> None:
+    """In melee (55): 20 is four degrees, the thrower is clear; 45 is two, the thrower is in the blast too."""
+    clear = roll(_grenade(in_melee=True), [20, 50, 5, 5])
+    assert not clear.thrower_in_blast
+    assert "3+ degrees in melee: the thrower is clear of the blast" in clear.log
+    caught = roll(_grenade(in_melee=True), [45, 50, 5, 5])
+    assert caught.thrower_in_blast and caught.targets[0].hits == 1
+    assert "under 3 degrees in melee: the thrower is inside the blast too" in caught.log
+    fumbled = roll(_grenade(), [96])
+    assert fumbled.grenade_at_feet and fumbled.thrower_in_blast
+    thrown = roll(_grenade(), [30, 50, 5, 5])
+    assert not thrown.thrower_in_blast, "thrown from range, the thrower is well away"
