@@ -32,9 +32,14 @@ def resolve(request: Any, dice: Dice) -> Result:
 
 
 def odds(request: Any) -> Odds:
-    """Exact hit odds of a firing action; handling actions hit nobody, so their odds are empty."""
+    """Exact hit odds of a firing action; handling actions hit nobody, so their odds are empty.
+
+    A handling action is still checked (it rolls no dice), so ``odds`` refuses what ``roll`` refuses.
+    """
     if isinstance(request, FireFields):
         return fire_odds(request)
+    if isinstance(request, HandlingFields):
+        handle(request)
     return Odds(targets=[], jam=0.0)
 
 

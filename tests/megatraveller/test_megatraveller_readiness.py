@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from megatraveller_helpers import roll, to_hit
 
-from rules import RuleError
+from rules import RuleError, decode_request, odds
 
 
 def pistol(**weapon: Any) -> dict[str, Any]:
@@ -153,3 +153,11 @@ def test_a_selector_setting_the_weapon_lacks_is_refused() -> None:
     with pytest.raises(RuleError) as error:
         roll(request("fire", pistol(), attacker={"selector": "burst"}, targets=[{"id": "t1"}]))
     assert error.value.path == "$.attacker.selector"
+
+
+def test_odds_of_a_handling_action_refuse_what_roll_refuses() -> None:
+    good = request("unsling", rifle(), attacker={"readiness": "slung"})
+    assert odds(decode_request(good)).targets == []
+    with pytest.raises(RuleError) as error:
+        odds(decode_request(request("unsling", rifle(), attacker={"readiness": "ready"})))
+    assert error.value.path == "$.attacker.readiness" and "needs the weapon slung" in error.value.message
