@@ -7,7 +7,7 @@ from rules.d100.plan import check_modifier, check_target
 from rules.d100.requests import EnterMelee, Recover, SuppressionTestRequest, Target
 from rules.d100.results import D100Result, D100Target, Suppression
 from rules.d100.suppression import SuppressionTest, aftermath, aftermath_lines
-from rules.d100.tables import RECOVERY_QUIET_BONUS
+from rules.d100.tables import RECOVERY_QUIET_BONUS, SUPPRESSED_BS_MODIFIER
 from rules.d100.updates import target_update
 from rules.dice import Dice
 from rules.errors import RuleError
@@ -101,6 +101,11 @@ def resolve_recover(request: Recover, dice: Dice) -> D100Result:
             quiet = f", quiet {RECOVERY_QUIET_BONUS:+d}" if request.quiet else ""
             log.append(describe(record, f"recovery {who} (WP {target.wp}{quiet})"))
             suppressed = not record.success
+            log.append(
+                f"{who} stays suppressed: 1 action point a turn, {SUPPRESSED_BS_MODIFIER:+d} BS"
+                if suppressed
+                else f"{who} shakes off suppression"
+            )
         outcome = None
         if record is not None:
             bonus = request.modifier + (RECOVERY_QUIET_BONUS if request.quiet else 0)

@@ -119,8 +119,13 @@ def test_end_of_turn_recovery_gains_thirty_when_quiet() -> None:
     assert recovered.targets[0].suppression is not None and recovered.targets[0].suppression.test.target == 65  # type: ignore[union-attr]
     assert not recovered.targets[0].suppressed
     assert recovered.updates[0].statuses_remove == ["suppressed"]
+    assert recovered.log == [
+        "recovery c1 (WP 35, quiet +30) d100 = 60 vs 65: success, 1 degree",
+        "c1 shakes off suppression",
+    ]
     still = roll(dict(request, quiet=False), [60])
     assert still.targets[0].suppressed and still.updates == []
+    assert still.log[-1] == "c1 stays suppressed: 1 action point a turn, -20 BS"
     assert chances(dict(request, quiet=False)).targets[0].suppressed == 0.65
 
 
