@@ -51,12 +51,8 @@ def _bullet_pool(plan: FirePlan) -> Dist:
     request = plan.request
     if plan.fixed_bullets is not None:
         return {plan.fixed_bullets: 1.0}
-    top = plan.rapid_max
-    low = min(max(1 + characteristic_dm(request.attacker.dex), 1), request.weapon.loaded)
     given = request.pool.bullets if request.pool is not None else None
-    if given is not None:
-        if not low <= given <= top:
-            raise RuleError("$.pool.bullets", f"rapid fire gives {low} to {top} bullets, not {given}")
+    if given is not None:  # plan_fire checked that rapid fire can roll it
         return {given: 1.0}
     if isinstance(plan.explicit, list) and plan.explicit:
         return {sum(int(x) for x in plan.explicit if isinstance(x, int)): 1.0}

@@ -38,7 +38,7 @@ from rules.megatraveller.requests import (
 )
 from rules.megatraveller.tasks import DIFFICULTIES, Task, characteristic_dm, difficulty_name
 
-__all__ = ["FirePlan", "TargetPlan", "plan_fire", "split_dm", "stray_task"]
+__all__ = ["FirePlan", "TargetPlan", "plan_fire", "rapid_range", "split_dm", "stray_task"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,16 +71,18 @@ class FirePlan:
     def clustered(self) -> bool:
         return self.rule.clustered
 
-    @property
-    def rapid_max(self) -> int:
-        """The most bullets rapid fire can put out: 6 + Dex DM, never more than loaded."""
-        return min(6 + characteristic_dm(self.request.attacker.dex), self.request.weapon.loaded)
-
     def index_of(self, token: str) -> int | None:
         for k, plan in enumerate(self.targets):
             if plan.target.id == token:
                 return k
         return None
+
+
+def rapid_range(request: FireFields) -> tuple[int, int]:
+    """RCS: Rapid-fire. The fewest and most bullets 1D + Dex DM can put out (at least 1, at most loaded)."""
+    dex_dm = characteristic_dm(request.attacker.dex)
+    loaded = request.weapon.loaded
+    return min(max(1 + dex_dm, 1), loaded), min(6 + dex_dm, loaded)
 
 
 def split_dm(plan: FirePlan, split: Sequence[int]) -> int:
@@ -211,9 +213,7 @@ def _check_allocation(
     if fixed is not None:
         check_bullet_split(bullets, fixed)
     else:
-        dex_dm = characteristic_dm(request.attacker.dex)
-        low = min(max(1 + dex_dm, 1), request.weapon.loaded)
-        top = min(6 + dex_dm, request.weapon.loaded)
+        low, top = rapid_range(request)
         if not low <= sum(bullets) <= top:
             raise RuleError(
                 "$.allocation", f"allocation fires {sum(bullets)} bullets; rapid fire gives {low} to {top}"
@@ -221,7 +221,8 @@ def _check_allocation(
     return bullets
 
 
-def _check_pool(request: FireFields, rule: ModeRule) -> None:
+def _check_pool(request: FireFields, rule: ModeRule, fixed: int | None) -> None:
+    """A pool carried back (``pending`` of step one) must be one this attack can roll."""
     pool = request.pool
     if pool is None:
         return
@@ -234,6 +235,12 @@ def _check_pool(request: FireFields, rule: ModeRule) -> None:
         _check_pool_can_be_rolled(request, pool, pool.clusters)
     elif pool.bullets is None or pool.bullets < 1:
         raise RuleError("$.pool.bullets", "give the bullets rolled (at least 1)")
+    elif fixed is not None and pool.bullets != fixed:
+        raise RuleError("$.pool.bullets", f"{request.mode} fire always fires {fixed}, not {pool.bullets}")
+    elif fixed is None:
+        low, top = rapid_range(request)
+        if not low <= pool.bullets <= top:
+            raise RuleError("$.pool.bullets", f"rapid fire gives {low} to {top} bullets, not {pool.bullets}")
 
 
 def _span(values: Collection[int]) -> str:
@@ -341,7 +348,7 @@ def plan_fire(request: FireFields) -> FirePlan:
     if switch:
         log.append(switch)
     explicit = _check_allocation(request, rule, fixed)
-    _check_pool(request, rule)
+    _check_pool(request, rule, fixed)
     dex_dm = characteristic_dm(attacker.dex)
     base_dm = attacker.skill + dex_dm + action_dm
     log.append(

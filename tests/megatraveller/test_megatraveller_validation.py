@@ -122,3 +122,23 @@ def test_every_pool_step_one_rolls_passes_the_check_in_step_two() -> None:
         previewed = odds(decode_request({**step_one, "pool": pending}))
         assert [t.id for t in previewed.targets] == ["bird1", "bird2", "ally"]
     assert 35 in seen and seen - {35}  # both an emptied magazine and a short roll came up
+
+
+@pytest.mark.parametrize(
+    ("request_", "pool", "message"),
+    [
+        ("jong_wu", {"bullets": 9}, "rapid fire gives 3 to 8 bullets, not 9"),
+        ("jong_wu", {"bullets": 2}, "rapid fire gives 3 to 8 bullets, not 2"),
+        ("burst", {"bullets": 3}, "burst fire always fires 4, not 3"),
+    ],
+)
+def test_a_bullet_pool_carried_back_must_be_one_the_mode_fires(
+    request_: str, pool: dict[str, Any], message: str
+) -> None:
+    request = jong_wu(pool=pool, allocation="defer")
+    if request_ == "burst":
+        request = with_changes(request, weapon={"burst": 4}, attacker={"selector": "burst"})
+        request.update(mode="burst", action="fire")
+        request["attacker"]["readiness"] = "ready"
+    for error in refused(request):
+        assert (error.path, error.message) == ("$.pool.bullets", message)
