@@ -3,9 +3,10 @@
 * ``overwatch`` (a full action) sets the order: a sector of at most 45 degrees, a trigger and the mode
   to answer it with; ``clear`` lifts it. The order lives in the ``overwatch`` flag until it fires or
   the shooter's next turn begins.
-* ``overwatch_fire``: the trigger is met. The shooter fires a single shot, a short burst or a long
-  burst. Single shots may go to several targets, one shot each: at most half the BS bonus (rounded
-  down), and no more than the weapon's highest RoF; each is its own attack roll. Every target shot at
+* ``overwatch_fire``: the trigger is met; it needs the standing order. The shooter fires a single
+  shot, a short burst or a long burst. Single shots may go to several targets, one shot each: at most
+  half the BS bonus (rounded down, but never fewer than one), and no more than the weapon's highest
+  RoF; each is its own attack roll. Every target shot at
   tests suppression at +20 straight after its shot. A jam ends the volley: later targets are not shot.
   Firing uses the order up.
 """

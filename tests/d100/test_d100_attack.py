@@ -7,12 +7,14 @@ otherwise. With no range given, a long burst tests BS 45 - 10 = 35.
 from __future__ import annotations
 
 import math
+from itertools import product
 
 import msgspec
 import pytest
 from d100_helpers import VEX, merged, refused, roll, vex
 
 from rules import RuleError, decode_request
+from rules.d100.volley import allocate
 
 
 def test_long_burst_lands_a_hit_per_degree() -> None:
@@ -507,3 +509,15 @@ def test_who_a_grenade_catches_besides_its_target() -> None:
     assert fumbled.grenade_at_feet and fumbled.thrower_in_blast
     thrown = roll(_grenade(), [30, 50, 5, 5])
     assert not thrown.thrower_in_blast, "thrown from range, the thrower is well away"
+
+
+def test_allocation_keeps_every_hit_and_no_secondary_outscores_the_primary() -> None:
+    """Every total up to 12 against every pair of wishes up to 6: the split is whole and lawful."""
+    for hits, first, second in product(range(13), range(7), range(7)):
+        counts = allocate(hits, [first, second])
+        assert sum(counts) == hits, (hits, first, second, counts)
+        primary, *secondaries = counts
+        assert all(0 <= count <= primary for count in secondaries), counts
+        assert secondaries[0] <= first and secondaries[1] <= second, counts
+        if hits and first + second == 0:
+            assert counts == [hits, 0, 0]
