@@ -199,3 +199,25 @@ def test_controlled_fire_odds_equal_walking_every_roll_with_bystanders_between_t
     for token, dist in slow.items():
         assert fast[token] == pytest.approx([dist.get(k, 0.0) for k in range(len(fast[token]))], abs=1e-12)
         assert len(fast[token]) == max(k for k, p in dist.items() if p > 0) + 1
+
+
+def test_a_natural_two_misses_in_the_odds_whatever_the_dms() -> None:
+    # Skill 20: every roll but two ones hits, so each roll hits 35 times in 36.
+    ace = {"id": "s", "skill": 20, "dex": 8, "selector": "burst"}
+    hit, two = 35 / 36, 1 / 36
+    single = odds(decode_request(one_target("single", attacker={**ace, "selector": "single"})))
+    assert single.targets[0].hits == pytest.approx([two, hit])
+    # A 2-round burst at t1 with a bystander x nearer in the line of fire: a natural 2 on the first
+    # roll sends both bullets on at x (a 2-bullet volley of its own), on the second roll just one.
+    request = one_target("burst", attacker=ace, targets=[{"id": "t1", "closer": ["x"]}])
+    by_id = {t.id: t.hits for t in odds(decode_request(request)).targets}
+    assert by_id["t1"] == pytest.approx([two, hit * two, hit * hit])
+    two_at_x = [two, hit * two, hit * hit]
+    one_at_x = [two, hit]
+    assert by_id["x"] == pytest.approx(
+        [
+            (1 - two - hit * two) + two * two_at_x[0] + hit * two * one_at_x[0],
+            two * two_at_x[1] + hit * two * one_at_x[1],
+            two * two_at_x[2],
+        ]
+    )
