@@ -307,3 +307,55 @@ def test_the_request_is_never_modified() -> None:
     snapshot = repr(decoded)
     resolve(decoded, SeededDice(3))
     assert repr(decoded) == snapshot and repr(request) == before
+
+
+def test_emptying_the_magazine_is_allowed_exactly_ten_rounds_short_and_no_further() -> None:
+    # 3D = 3 -> 23 rounds. 33 loaded is exactly 10 more: all 33 go (31-33 lose 2D+4 = 6 on 1, 1).
+    base = fire("auto", attacker=shooter(selector="auto", target="t1"), empty_magazine=True)
+    ten = roll({**base, "weapon": rifle(loaded=33, capacity=40), "dice": [1, 1, 1, 1, 1, *[6] * 5, 3, 1, 1]})
+    assert ten.pool is not None and (ten.pool.rounds, ten.pool.lost) == (33, 6)
+    assert ten.weapon is not None and ten.weapon.loaded == 0
+    # 34 loaded is 11 more: too far, so 23 rounds go (1D+1 lost = 2 on a 1) and 11 stay.
+    eleven = roll({**base, "weapon": rifle(loaded=34, capacity=40), "dice": [1, 1, 1, 1, 6, 6, 6, 3, 1, 1]})
+    assert eleven.pool is not None and (eleven.pool.rounds, eleven.pool.lost) == (23, 2)
+    assert eleven.weapon is not None and eleven.weapon.loaded == 11
+
+
+def test_lost_rounds_never_exceed_the_rounds_fired() -> None:
+    # Controlled fire with 2 rounds left: 1D+4 fires both; 1D-3 on a 6 is 3, taken as 2; nothing flies.
+    request = fire("controlled", attacker=shooter(selector="auto", target="t1"), weapon=rifle(loaded=2))
+    result = roll({**request, "dice": [4, 6]})
+    assert result.pool is not None and (result.pool.rounds, result.pool.lost, result.pool.clusters) == (
+        2,
+        2,
+        [],
+    )
+    assert result.targets[0].hits == 0 and result.targets[0].to_hit == []
+    assert result.weapon is not None and result.weapon.loaded == 0
+    assert "rounds lost 1D-3 = 3 (taken as 2)" in result.log
+
+
+def test_single_fire_exceptional_failure_starts_two_short() -> None:
+    # Skill 0, Dex 5 (+1), target dm -2: DM -1 against 7+. A 6 makes 5, two short: exceptional
+    # failure; a 7 makes 6, one short: a plain miss.
+    attacker = shooter(skill=0, dex=5, target="t1")
+    two_short = roll(fire("single", [{"id": "t1", "dm": -2}], attacker=attacker, dice=to_hit(6)))
+    assert two_short.targets[0].to_hit[0].total == 5 and two_short.targets[0].exceptional_failure
+    one_short = roll(fire("single", [{"id": "t1", "dm": -2}], attacker=attacker, dice=to_hit(7)))
+    assert one_short.targets[0].to_hit[0].total == 6 and not one_short.targets[0].exceptional_failure
+
+
+@pytest.mark.parametrize(
+    ("mode", "count", "words"),
+    [
+        ("single", 2, "single fire takes at most 1 target(s), got 2"),
+        ("rapid", 4, "rapid fire takes at most 3 target(s), got 4"),
+        ("burst", 4, "burst fire takes at most 3 target(s), got 4"),
+    ],
+)
+def test_too_many_targets_for_the_mode_are_refused(mode: str, count: int, words: str) -> None:
+    selector = "burst" if mode == "burst" else "single"
+    targets = [{"id": f"t{k}"} for k in range(1, count + 1)]
+    with pytest.raises(RuleError) as error:
+        roll(fire(mode, targets, attacker=shooter(selector=selector, target="t1"), dice=[]))
+    assert (error.value.path, error.value.message) == ("$.targets", words)

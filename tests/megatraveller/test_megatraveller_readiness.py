@@ -161,3 +161,14 @@ def test_odds_of_a_handling_action_refuse_what_roll_refuses() -> None:
     with pytest.raises(RuleError) as error:
         odds(decode_request(request("unsling", rifle(), attacker={"readiness": "ready"})))
     assert error.value.path == "$.attacker.readiness" and "needs the weapon slung" in error.value.message
+
+
+@pytest.mark.parametrize("readiness", ["holstered", "slung"])
+def test_select_fire_mode_needs_the_weapon_in_hand(readiness: str) -> None:
+    with pytest.raises(RuleError) as error:
+        roll(request("select_mode", rifle(), attacker={"readiness": readiness}, selector="auto"))
+    assert (
+        error.value.path == "$.attacker.readiness" and "the selector is out of reach" in error.value.message
+    )
+    carried = roll(request("select_mode", rifle(), attacker={"readiness": "carried"}, selector="auto"))
+    assert state(carried)["selector"] == "auto" and state(carried)["readiness"] == "carried"
