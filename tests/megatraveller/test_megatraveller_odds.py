@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from megatraveller_helpers import honjo, jong_wu
 
-from rules import decode_request, odds, resolve
+from rules import RuleError, decode_request, odds, resolve
 from rules.dice import SeededDice
 from rules.megatraveller.allocation import default_cluster_split
 from rules.megatraveller.autofire import cluster_multisets, remaining_dist
@@ -221,3 +221,35 @@ def test_a_natural_two_misses_in_the_odds_whatever_the_dms() -> None:
             two * two_at_x[2],
         ]
     )
+
+
+def jong_wu_volleys(split: list[int]) -> list[list[float]]:
+    """Exact hits per guard for Jong Wu's split: Difficult 11+, DM +5, minus the splitting DM."""
+    dm = 5 + (0, -1, -3)[sum(1 for b in split if b) - 1]
+    out = []
+    for bullets in split:
+        dist = hits_only(bullets, 11, dm) if bullets else {0: 1.0}
+        out.append([dist.get(k, 0.0) for k in range(max(dist) + 1)])
+    return out
+
+
+def test_odds_of_an_explicit_rapid_split_are_for_the_pool_it_fires() -> None:
+    # [3, 1, 0]: the pool was 4, only two guards get bullets (-1 DM).
+    result = odds(decode_request(jong_wu(allocation=[3, 1, 0])))
+    expected = jong_wu_volleys([3, 1, 0])
+    for target, exact in zip(result.targets, expected, strict=True):
+        assert target.hits == pytest.approx(exact)
+
+
+def test_odds_with_a_carried_back_pool_preview_its_default_split() -> None:
+    # Step one rolled 4 bullets: the preview is the default 2/1/1 on exactly those 4.
+    result = odds(decode_request(jong_wu(allocation="defer", pool={"bullets": 4})))
+    for target, exact in zip(result.targets, jong_wu_volleys([2, 1, 1]), strict=True):
+        assert target.hits == pytest.approx(exact)
+
+
+def test_odds_check_an_explicit_cluster_split_against_the_pool() -> None:
+    request = honjo(allocation=[[0, 1], [1], [3]], pool={"clusters": [3, 6, 6, 1]})
+    with pytest.raises(RuleError) as error:
+        odds(decode_request(request))
+    assert error.value.path == "$.allocation[1][0]" and "already went to target 0" in error.value.message

@@ -172,3 +172,16 @@ def test_select_fire_mode_needs_the_weapon_in_hand(readiness: str) -> None:
     )
     carried = roll(request("select_mode", rifle(), attacker={"readiness": "carried"}, selector="auto"))
     assert state(carried)["selector"] == "auto" and state(carried)["readiness"] == "carried"
+
+
+def test_a_free_selector_setting_must_exist_on_the_weapon() -> None:
+    ready = request("ready", pistol(), attacker={"readiness": "carried"}, selector="burst")
+    with pytest.raises(RuleError) as error:
+        roll(ready)
+    assert (error.value.path, error.value.message) == ("$.selector", "Revolver has no burst setting")
+
+
+def test_retarget_needs_a_ready_weapon() -> None:
+    with pytest.raises(RuleError) as error:
+        roll(request("retarget", pistol(), attacker={"readiness": "holstered"}, target="t9"))
+    assert error.value.path == "$.attacker.readiness" and "Draw a Small Weapon (draw)" in error.value.message

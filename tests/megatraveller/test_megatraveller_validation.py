@@ -142,3 +142,28 @@ def test_a_bullet_pool_carried_back_must_be_one_the_mode_fires(
         request["attacker"]["readiness"] = "ready"
     for error in refused(request):
         assert (error.path, error.message) == ("$.pool.bullets", message)
+
+
+@pytest.mark.parametrize(
+    ("change", "path", "words"),
+    [
+        ({"targets": [{"id": "g2"}, {"id": "g1", "bystander": True}]}, "$.targets[1].bystander",
+         "only automatic fire has a danger space; rapid fire picks its targets"),
+        ({"targets": [{"id": "g2"}, {"id": "g2"}]}, "$.targets[1].id", "g2 is listed twice"),
+    ],
+)  # fmt: skip
+def test_rapid_fire_targets_are_checked_before_any_die(change: dict[str, Any], path: str, words: str) -> None:
+    for error in refused(jong_wu(**change)):
+        assert (error.path, error.message) == (path, words)
+
+
+def test_the_primary_target_cannot_be_a_bystander() -> None:
+    request = honjo()
+    request["targets"][0]["bystander"] = True
+    for error in refused(request):
+        assert error.path == "$.targets[0].bystander" and "not a bystander" in error.message
+
+
+def test_a_cluster_split_that_shorts_the_primary_is_refused_before_the_pool_is_rolled() -> None:
+    for error in refused(honjo(allocation=[[0], [1, 2], [3]])):
+        assert error.path == "$.allocation[1]" and "only 1 at the primary" in error.message
