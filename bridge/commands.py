@@ -30,6 +30,34 @@ EXIT_MISMATCH = 1
 EXIT_USAGE = 2
 
 
+def _number(text: str, kind: type[int] | type[float]) -> float:
+    try:
+        return kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+
+
+def _port(text: str) -> int:
+    value = int(_number(text, int))
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0-65535 (0 = any free one), not {value}")
+    return value
+
+
+def _rate(text: str) -> float:
+    value = _number(text, float)
+    if not value > 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must be more than 0 messages/s, not {text}")
+    return value
+
+
+def _burst(text: str) -> int:
+    value = int(_number(text, int))
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 message, not {value}")
+    return value
+
+
 def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -155,7 +183,7 @@ def register(commands: Any) -> None:
     serve = commands.add_parser("serve", help="run the websocket bridge the VTT module talks to")
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})")
     serve.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 = any)"
+        "--port", type=_port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 = any)"
     )
     serve.add_argument("--allow-remote", action="store_true", help="allow a non-loopback --host")
     serve.add_argument(
@@ -177,10 +205,10 @@ def register(commands: Any) -> None:
         help="draw seeds N, N+1, ... instead of random ones (for recording reproducible sessions)",
     )
     serve.add_argument(
-        "--rate", type=float, default=RATE, help=f"messages/s allowed per connection (default {RATE:g})"
+        "--rate", type=_rate, default=RATE, help=f"messages/s allowed per connection (default {RATE:g})"
     )
     serve.add_argument(
-        "--burst", type=int, default=BURST, help=f"burst allowed per connection (default {BURST})"
+        "--burst", type=_burst, default=BURST, help=f"burst allowed per connection (default {BURST})"
     )
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     serve.set_defaults(run=cmd_serve)

@@ -233,3 +233,74 @@ def test_first_start_creates_and_prints_the_token(dirs: tuple[Path, Path]) -> No
     assert oct((config / "token").stat().st_mode & 0o777) == "0o600"
     assert any(token in line for line in lines)
     assert any("Paste it into Foundry" in line for line in lines)
+
+
+def test_serve_defaults_to_loopback_port_8765() -> None:
+    from bridge.cli import build_parser
+    from bridge.server import HELLO_TIMEOUT
+
+    args = build_parser().parse_args(["serve"])
+    assert (args.host, args.port, args.allow_remote, args.allow_scripted_dice) == (
+        "127.0.0.1",
+        8765,
+        False,
+        False,
+    )
+    assert (args.rate, args.burst) == (20.0, 40)
+    assert HELLO_TIMEOUT == 5.0
+
+
+@pytest.mark.parametrize(
+    ("option", "says"),
+    [
+        (["--port", "99999"], "argument --port: a port is 0-65535 (0 = any free one), not 99999"),
+        (["--port", "x"], "argument --port: not a number: 'x'"),
+        (["--rate", "-5"], "argument --rate: must be more than 0 messages/s, not -5"),
+        (["--burst", "0"], "argument --burst: must be at least 1 message, not 0"),
+    ],
+    ids=["port out of range", "port not a number", "negative rate", "no burst"],
+)
+def test_bad_serve_options_are_refused_with_the_rule(
+    option: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bridge.cli import main
+
+    with pytest.raises(SystemExit) as exit:
+        main(["serve", *option])
+    assert exit.value.code == 2
+    assert says in capsys.readouterr().err
+
+
+def test_allow_remote_listens_beyond_loopback_with_a_warning(dirs: tuple[Path, Path]) -> None:
+    data, config = dirs
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bridge.cli",
+            "serve",
+            "--host",
+            "0.0.0.0",
+            "--allow-remote",
+            "--port",
+            "0",
+            "--token",
+            TOKEN,
+            "--data-dir",
+            str(data),
+            "--config-dir",
+            str(config),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert process.stdout is not None
+    listening = process.stdout.readline()
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=15)
+    assert process.returncode == 0
+    assert "listening on ws://0.0.0.0:" in listening
+    assert "WARNING: listening on 0.0.0.0, reachable from other machines" in err
