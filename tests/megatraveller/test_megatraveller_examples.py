@@ -92,3 +92,24 @@ def test_honjo_script_may_leave_out_the_rounds_roll_the_magazine_makes_moot() ->
 def test_seeded_dice_always_roll_the_rounds() -> None:
     result = roll(honjo(), seed=4)
     assert result.rolls[0].purpose.startswith("automatic fire rounds") and len(result.rolls) >= 5
+
+
+def test_a_script_that_fits_both_readings_is_read_with_the_rounds_roll() -> None:
+    # Controlled fire with 3 loaded: 1D+4 always empties it. [1, 1, 3, 1, 1] fits both readings:
+    # with the rounds die (1 -> 5 rounds, capped 3; lost 1D-3 = 0; one cluster of 3; to-hit 1+1), or
+    # without it (lost 0; clusters 1 then 2; to-hit 1+1). The documented order, with it, comes first.
+    request = {
+        "system": "megatraveller",
+        "mode": "controlled",
+        "attacker": {"id": "s", "selector": "auto", "target": "t"},
+        "weapon": {"auto": True, "loaded": 3},
+        "targets": [{"id": "t"}],
+        "dice": [1, 1, 3, 1, 1],
+    }
+    result = roll(request)
+    assert result.pool is not None and (result.pool.rounds, result.pool.lost, result.pool.clusters) == (
+        3,
+        0,
+        [3],
+    )
+    assert result.rolls[0].purpose.startswith("controlled fire rounds")
