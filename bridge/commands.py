@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import ipaddress
 import logging
 import os
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import bridge
@@ -124,8 +126,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 1
 
 
+@contextlib.contextmanager
+def _reader_may_leave() -> Iterator[None]:
+    """``volley show ... | head``: the reader closing the pipe early is not an error worth a traceback."""
+    try:
+        yield
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Point stdout at /dev/null so the interpreter's own flush at exit does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def cmd_sessions(args: argparse.Namespace) -> int:
-    print_sessions(list_sessions(sessions_dir(data_dir(args.data_dir))), sys.stdout)
+    with _reader_may_leave():
+        print_sessions(list_sessions(sessions_dir(data_dir(args.data_dir))), sys.stdout)
     return 0
 
 
@@ -135,7 +149,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     except LookupError as error:
         print(f"volley show: {error}", file=sys.stderr)
         return EXIT_USAGE
-    print_session(read_session(path), sys.stdout)
+    with _reader_may_leave():
+        print_session(read_session(path), sys.stdout)
     return 0
 
 
@@ -160,7 +175,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             return EXIT_USAGE
     else:
         report = replay_session(path, progress=progress)
-    print_report(report, sys.stdout, max_differences=args.max_differences)
+    with _reader_may_leave():
+        print_report(report, sys.stdout, max_differences=args.max_differences)
     return 0 if report.ok else EXIT_MISMATCH
 
 

@@ -6,6 +6,8 @@ import asyncio
 import io
 import json
 import shutil
+import subprocess
+import sys
 import typing
 from pathlib import Path
 from typing import Any
@@ -253,3 +255,23 @@ async def test_sessions_and_show(
     assert "  weapon Smartgun: 6 loaded, ready" in shown
 
     assert main(["show", "no-such-session", "--data-dir", data]) == 2
+
+
+def test_show_piped_into_head_ends_quietly(tmp_path: Path) -> None:
+    """``volley show S | head``: the reader leaving early is no traceback (the log is longer than a pipe)."""
+    header, *lines = (ROOT / "tests" / "replays" / "gurps.jsonl").read_text().splitlines()
+    long = tmp_path / "long.jsonl"
+    copies = [line.replace('"id":"', f'"id":"{k}-', 1) for k in range(100) for line in lines]
+    long.write_text("\n".join([header, *copies]) + "\n")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bridge.cli", "show", str(long)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline().startswith(b"Session ")
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=30) == 0, err
+    assert "Traceback" not in err
