@@ -141,17 +141,21 @@ class Connection:
     # --- command phase --------------------------------------------------------------------------
 
     def _on_frame(self, data: bytes) -> None:
-        if len(data) > MAX_FRAME_BYTES:
-            self._send_error(
-                None, ErrorCode.TOO_LARGE, f"frame of {len(data)} bytes > {MAX_FRAME_BYTES} bytes", "$"
-            )
-            return
+        # Every frame counts against the rate, oversized ones too: each costs a look for its id.
         if not self._bucket.take():
             self._send_error(
                 loose_id(data),
                 ErrorCode.RATE_LIMITED,
                 f"more than {self._bucket.rate:g} messages/s (burst {self._bucket.burst}); slow down",
                 None,
+            )
+            return
+        if len(data) > MAX_FRAME_BYTES:
+            self._send_error(
+                loose_id(data),
+                ErrorCode.TOO_LARGE,
+                f"frame of {len(data)} bytes > {MAX_FRAME_BYTES} bytes, the most the bridge reads",
+                "$",
             )
             return
         try:

@@ -8,11 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import msgspec
 import pytest
 import skirmish
 from aiohttp.test_utils import TestClient
 from bridgekit import GURPS_MP5, Session, Start, entries, open_session
 
+import rules
 from bridge.protocol import MAX_FRAME_BYTES, MAX_TARGETS
 from bridge.server import CONNECTIONS, READ_LIMIT, BridgeSettings
 
@@ -73,6 +75,8 @@ async def test_odds_are_answered_and_not_journaled(
     session = await open_session(bridge_client)
     reply = await session.ask({"type": "odds", "id": "o1", "request": GURPS_MP5})
     assert reply["type"] == "odds" and reply["id"] == "o1"
+    # The rules engine's exact figures, passed through untouched.
+    assert reply["odds"] == json.loads(msgspec.json.encode(rules.odds(rules.decode_request(GURPS_MP5))))
     (target,) = reply["odds"]["targets"]
     assert target["id"] == "t1"
     assert sum(target["hits"]) == pytest.approx(1.0)
@@ -207,8 +211,8 @@ async def test_frames_over_64_kib_get_too_large_and_keep_the_connection(
     session = await open_session(bridge_client)
     padding = "x" * MAX_FRAME_BYTES
     error = await session.ask({"type": "attack", "id": "big", "request": {**GURPS_MP5, "note": padding}})
-    assert error["code"] == "too_large"
-    assert str(MAX_FRAME_BYTES) in error["message"]
+    assert (error["code"], error["id"], error["path"]) == ("too_large", "big", "$")
+    assert f"> {MAX_FRAME_BYTES} bytes" in error["message"]
     await still_usable(session)
 
 
