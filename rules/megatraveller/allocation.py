@@ -86,8 +86,13 @@ def check_cluster_split(
     for t, indices in enumerate(split):
         for k, index in enumerate(indices):
             if not 0 <= index < len(clusters):
+                rolled = (
+                    f"{len(clusters)} cluster{'' if len(clusters) == 1 else 's'}"
+                    if clusters
+                    else "no clusters"
+                )
                 raise RuleError(
-                    f"{path}[{t}][{k}]", f"there is no cluster {index}: {len(clusters)} were rolled (0-based)"
+                    f"{path}[{t}][{k}]", f"there is no cluster {index}: the pool has {rolled}, counted from 0"
                 )
             if index in seen:
                 raise RuleError(f"{path}[{t}][{k}]", f"cluster {index} already went to target {seen[index]}")

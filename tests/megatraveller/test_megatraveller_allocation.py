@@ -62,7 +62,7 @@ def test_an_explicit_split_everything_at_the_primary_is_legal() -> None:
     [
         ([[0], [1], [2, 3]], "$.allocation[2]", "only 1 at the primary"),
         ([[0, 1], [1], [3]], "$.allocation[1][0]", "already went"),
-        ([[0, 1], [2], [7]], "$.allocation[2][0]", "no cluster 7"),
+        ([[0, 1], [2], [7]], "$.allocation[2][0]", "no cluster 7: the pool has 4 clusters, counted from 0"),
         ([[0, 1], [2], []], "$.allocation", "3 not allocated"),
         ([[0, 1], [2, 3], []], "$.allocation[2]", "gets a cluster"),
     ],
