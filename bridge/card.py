@@ -56,11 +56,28 @@ def _name(request: Mapping[str, Any], key: str) -> str | None:
     return None
 
 
-def _title(attacker: str | None, weapon: str | None, action: str, default_action: str) -> str:
-    who = attacker or "Someone"
+def _target_names(request: Mapping[str, Any]) -> str | None:
+    """Who an action without an actor is about (a suppression test, a recovery): its targets."""
+    targets = request.get("targets")
+    if not isinstance(targets, list):
+        return None
+    names: dict[str, None] = {}  # ordered, each name once ("Heretic", not "Heretic, Heretic")
+    for target in targets:
+        if isinstance(target, Mapping):
+            name = target.get("name") or target.get("id")
+            if isinstance(name, str) and name:
+                names[name] = None
+    return ", ".join(names) or None
+
+
+def _title(request: Mapping[str, Any], weapon: str | None, action: str, default_action: str) -> str:
+    attacker = _name(request, "attacker")
     if action == default_action:
+        who = attacker or "Someone"
         return f"{who} fires {weapon}" if weapon else f"{who} fires"
-    return f"{who}: {action} ({weapon})" if weapon else f"{who}: {action}"
+    who = attacker or _target_names(request) or "Someone"
+    doing = action.replace("_", " ")  # "suppression_test" reads "suppression test"
+    return f"{who}: {doing} ({weapon})" if weapon else f"{who}: {doing}"
 
 
 def build_card(request: Mapping[str, Any], result: Any, *, system_title: str, default_action: str) -> Card:
@@ -92,7 +109,7 @@ def build_card(request: Mapping[str, Any], result: Any, *, system_title: str, de
         else WeaponLine(name=weapon_name, loaded=weapon_state.loaded, jammed=weapon_state.jammed)
     )
     return Card(
-        title=_title(attacker, weapon_name, action, default_action),
+        title=_title(request, weapon_name, action, default_action),
         system=str(getattr(result, "system", "")),
         system_title=system_title,
         action=action,

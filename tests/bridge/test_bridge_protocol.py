@@ -356,3 +356,22 @@ async def test_every_action_of_every_system_goes_through_action(
     assert [row["target"] for row in reply["card"]["rows"]] == [t["id"] for t in reply["result"]["targets"]]
     (entry,) = entries(settings.data_dir)
     assert (entry["type"], entry["request"], entry["reply"]) == ("action", request, reply)
+
+
+async def test_a_card_for_an_action_without_an_attacker_names_its_targets(
+    bridge_client: TestClient[Any, Any],
+) -> None:
+    session = await open_session(bridge_client)
+    request = {
+        "system": "d100",
+        "action": "suppression_test",
+        "targets": [
+            {"id": "h1", "name": "Heretic", "wp": 30},
+            {"id": "h2", "name": "Heretic", "wp": 30},
+            {"id": "c1", "wp": 25},
+        ],
+        "dice": [5, 5, 5],
+    }
+    reply = await session.ask({"type": "action", "id": "sup", "request": request})
+    assert reply["card"]["title"] == "Heretic, c1: suppression test"
+    assert (reply["card"]["action"], reply["card"]["attacker"]) == ("suppression_test", None)
