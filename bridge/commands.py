@@ -149,8 +149,12 @@ def cmd_show(args: argparse.Namespace) -> int:
     except LookupError as error:
         print(f"volley show: {error}", file=sys.stderr)
         return EXIT_USAGE
+    log = read_session(path)
+    if log.header is None and not log.entries:
+        print(f"volley show: {path} is not a Volley session journal (no header line)", file=sys.stderr)
+        return EXIT_USAGE
     with _reader_may_leave():
-        print_session(read_session(path), sys.stdout)
+        print_session(log, sys.stdout)
     return 0
 
 

@@ -255,6 +255,9 @@ async def test_sessions_and_show(
     assert "  weapon Smartgun: 6 loaded, ready" in shown
 
     assert main(["show", "no-such-session", "--data-dir", data]) == 2
+    assert "volley show: no session 'no-such-session' in" in capsys.readouterr().err
+    assert main(["show", str(ROOT / "pyproject.toml")]) == 2
+    assert "pyproject.toml is not a Volley session journal (no header line)" in capsys.readouterr().err
 
 
 def test_show_piped_into_head_ends_quietly(tmp_path: Path) -> None:
