@@ -15,8 +15,17 @@ are imported by name (``from rules.odds import dice_sum``).
 from __future__ import annotations
 
 from rules.errors import RuleError
-from rules.registry import SYSTEMS, decode_request, dice_for, odds, request_schema, resolve
+from rules.registry import SYSTEMS, decode_request, dice_for, odds, request_schema, resolve, warm_up
 
-__all__ = ["SYSTEMS", "RuleError", "decode_request", "dice_for", "odds", "request_schema", "resolve"]
+__all__ = [
+    "SYSTEMS",
+    "RuleError",
+    "decode_request",
+    "dice_for",
+    "odds",
+    "request_schema",
+    "resolve",
+    "warm_up",
+]
 
 __version__ = "0.1.0"

@@ -13,7 +13,7 @@ from rules.errors import RuleError, from_validation
 from rules.results import Odds, Result
 from rules.system import RuleSystem
 
-__all__ = ["SYSTEMS", "decode_request", "dice_for", "odds", "request_schema", "resolve"]
+__all__ = ["SYSTEMS", "decode_request", "dice_for", "odds", "request_schema", "resolve", "warm_up"]
 
 SYSTEMS: Mapping[str, RuleSystem] = {
     system.name: system
@@ -78,6 +78,13 @@ def resolve(request: Any, dice: Dice) -> Result:
 def odds(request: Any) -> Odds:
     """Exact probabilities of every outcome of an attack request (no dice are rolled)."""
     return _system_of(request).odds(request)
+
+
+def warm_up() -> None:
+    """Fill every system's caches for typical requests (pure: only memoised computation)."""
+    for system in SYSTEMS.values():
+        if system.warm_up is not None:
+            system.warm_up()
 
 
 def request_schema() -> dict[str, Any]:

@@ -26,3 +26,6 @@ class RuleSystem:
     default_action: str
     resolve: Callable[[Any, Dice], Result]
     odds: Callable[[Any], Odds]
+    #: Fill the system's caches for typical requests, so the first live preview of a session is as fast
+    #: as the rest. Optional; the bridge calls it in the background when it starts.
+    warm_up: Callable[[], None] | None = None

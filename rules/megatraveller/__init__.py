@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.dice import Dice
-from rules.megatraveller.chances import fire_odds
+from rules.megatraveller.chances import fire_odds, warm_up
 from rules.megatraveller.fire import resolve_fire
 from rules.megatraveller.readiness import handle
 from rules.megatraveller.requests import FireFields, HandlingFields, MegaTravellerRequest
@@ -51,4 +51,5 @@ SYSTEM = RuleSystem(
     default_action="fire",
     resolve=resolve,
     odds=odds,
+    warm_up=warm_up,
 )

@@ -158,6 +158,25 @@ def _default_shares(remaining: int, bystanders: tuple[bool, ...]) -> list[Dist]:
     return out
 
 
+#: What ``warm_up`` prepares: bullets left after lost rounds up to this many (a 40-round magazine's
+#: worth), for up to three chosen targets and one bystander, the usual automatic-fire table.
+WARM_BULLETS = 40
+WARM_TARGETS = 3
+
+
+def warm_up() -> None:
+    """Precompute the default cluster split for typical automatic fire.
+
+    Exact odds for automatic fire enumerate every multiset of cluster sizes; that is memoised, so
+    only the first request of a kind is slow (about 10-30 ms for 30-40 rounds at three tokens, against
+    well under 1 ms once warm). The bridge calls this once at start-up, off the event loop.
+    """
+    for remaining in range(WARM_BULLETS + 1):
+        for chosen in range(1, WARM_TARGETS + 1):
+            for caught in (0, 1):
+                share_of_bullets(remaining, chosen, caught)
+
+
 def _clustered(plan: FirePlan) -> dict[str, Dist]:
     """Automatic and controlled fire: each target's bullets, then its volley."""
     request = plan.request
