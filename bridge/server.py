@@ -12,6 +12,7 @@ import contextlib
 import logging
 import secrets
 import signal
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -53,6 +54,8 @@ class BridgeSettings:
     hello_timeout: float = HELLO_TIMEOUT
     rate: float = RATE
     burst: int = BURST
+    #: Fill the rules' caches (``rules.warm_up``) in a worker thread at start; tests turn it off.
+    warm_up: bool = True
 
 
 SETTINGS = web.AppKey("settings", BridgeSettings)
@@ -96,6 +99,32 @@ async def _journal_context(app: web.Application) -> AsyncIterator[None]:
     finally:
         await journal.close()
         log.info("journal flushed: %s", journal.path)
+
+
+async def _warm_up_context(app: web.Application) -> AsyncIterator[None]:
+    """Precompute typical odds off the event loop, so the first preview in the dialog is not slow.
+
+    Serving starts at once; a request that arrives meanwhile computes what it needs itself (the
+    caches are only memoised results). A failure here costs speed, never service: it is logged.
+    """
+    task = asyncio.create_task(asyncio.to_thread(rules.warm_up)) if app[SETTINGS].warm_up else None
+    started = time.perf_counter()
+    if task is not None:
+        task.add_done_callback(lambda done: _warmed(done, time.perf_counter() - started))
+    yield
+    if task is not None:
+        with contextlib.suppress(Exception):  # already logged by _warmed
+            await task  # a thread cannot be cancelled; it is short
+
+
+def _warmed(task: asyncio.Task[None], seconds: float) -> None:
+    if task.cancelled():
+        return
+    error = task.exception()
+    if error is not None:
+        log.warning("rules warm-up failed (odds stay exact, the first ones may be slower): %r", error)
+    else:
+        log.info("rules caches warm in %.0f ms", 1000 * seconds)
 
 
 async def _close_connections(app: web.Application) -> None:
@@ -169,6 +198,7 @@ def create_app(settings: BridgeSettings) -> web.Application:
     app[SETTINGS] = settings
     app[CONNECTIONS] = set()
     app.cleanup_ctx.append(_journal_context)
+    app.cleanup_ctx.append(_warm_up_context)
     app.on_shutdown.append(_close_connections)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/healthz", healthz)

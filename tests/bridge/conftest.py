@@ -25,7 +25,8 @@ def skirmish_system(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def settings(tmp_path: Path) -> BridgeSettings:
-    return BridgeSettings(token=TOKEN, data_dir=tmp_path / "data", allow_scripted_dice=True)
+    # No rules warm-up: a few hundred ms of cache filling per server would slow every test down.
+    return BridgeSettings(token=TOKEN, data_dir=tmp_path / "data", allow_scripted_dice=True, warm_up=False)
 
 
 @pytest.fixture
