@@ -144,10 +144,11 @@ class Referee:
         pending = self.ledger.pending.get(pending_id)
         if pending is None or pending_id in self._claimed:
             if pending_id in self.ledger.allocated or pending_id in self._claimed:
-                settled = self.ledger.allocated.get(pending_id, "another request in flight")
+                settled = self.ledger.allocated.get(pending_id)
+                by = f"by {settled!r}" if settled else "by another allocate, still in flight"
                 raise ProtocolError(
                     ErrorCode.ALREADY_ALLOCATED,
-                    f"attack {pending_id!r} was already allocated (by {settled!r})",
+                    f"attack {pending_id!r} was already allocated ({by})",
                     "$.pending_id",
                     message.id,
                 )

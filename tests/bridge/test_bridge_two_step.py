@@ -230,3 +230,28 @@ async def test_a_scripted_first_step_needs_scripted_dice_to_finish(
     assert (error["code"], error["path"]) == ("dice", "$.dice")
     assert "'p1' was rolled with scripted dice" in error["message"]
     assert [entry["id"] for entry in entries(settings.data_dir)] == ["p1"]
+
+
+async def test_two_allocates_racing_for_one_attack_spend_it_once(
+    bridge_client: TestClient[Any, Any], settings: BridgeSettings
+) -> None:
+    one = await open_session(bridge_client)
+    two = await open_session(bridge_client)
+    await _defer(one, dice=[4, 5, 6, 1, 2, 3])
+    allocate = {
+        "type": "allocate",
+        "pending_id": "p1",
+        "allocation": [3, 0],
+        "dice": [4, 5, 6, 1, 2, 3, 3, 3],
+    }
+    await one.send({**allocate, "id": "a1"})
+    await two.send({**allocate, "id": "a2"})
+    replies = sorted([await one.reply(), await two.reply()], key=lambda reply: reply["type"])
+    assert [reply["type"] for reply in replies] == ["error", "result"]
+    error, result = replies
+    assert error["code"] == "already_allocated"
+    assert error["message"] in (
+        f"attack 'p1' was already allocated (by {result['id']!r})",
+        "attack 'p1' was already allocated (by another allocate, still in flight)",
+    )
+    assert [entry["id"] for entry in entries(settings.data_dir)] == ["p1", result["id"]]
