@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import ipaddress
 import logging
 import os
@@ -122,7 +123,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(run_server(settings, args.host, args.port, ready))
     except OSError as error:  # port taken, data directory not writable...
-        print(f"volley serve: {error}", file=sys.stderr)
+        hint = ""
+        if error.errno == errno.EADDRINUSE:
+            hint = f" (is another volley serve running? pick a free one with --port, now {args.port})"
+        print(f"volley serve: {error}{hint}", file=sys.stderr)
         return 1
 
 

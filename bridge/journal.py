@@ -33,6 +33,7 @@ __all__ = [
     "Journal",
     "JournalError",
     "SessionLog",
+    "discard_session",
     "read_session",
     "repair",
     "session_files",
@@ -210,6 +211,15 @@ def _fsync_directory(directory: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def discard_session(path: Path) -> None:
+    """Remove a closed session file that holds only its header (nothing was resolved)."""
+    log = read_session(path)
+    if log.entries or log.problems:
+        return  # never throw away a record of play, nor a file we cannot fully read
+    path.unlink(missing_ok=True)
+    _fsync_directory(path.parent)
 
 
 class Journal:

@@ -24,7 +24,7 @@ from aiohttp import web
 import bridge
 import rules
 from bridge.connection import Connection
-from bridge.journal import FORMAT_VERSION, Header, Journal
+from bridge.journal import FORMAT_VERSION, Header, Journal, discard_session
 from bridge.ledger import Ledger
 from bridge.paths import sessions_dir
 from bridge.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION, SystemInfo, Welcome, protocol_schema
@@ -98,7 +98,12 @@ async def _journal_context(app: web.Application) -> AsyncIterator[None]:
         yield
     finally:
         await journal.close()
-        log.info("journal flushed: %s", journal.path)
+        if journal.stats.lines == 0:
+            # A run that resolved nothing (or never got its port) leaves no empty session behind.
+            await asyncio.to_thread(discard_session, journal.path)
+            log.info("journal flushed: session %s resolved nothing; its file was removed", journal.session)
+        else:
+            log.info("journal flushed: %s", journal.path)
 
 
 async def _warm_up_context(app: web.Application) -> AsyncIterator[None]:

@@ -144,3 +144,14 @@ async def test_many_concurrent_requests_share_fsyncs(
     stats = (await (await bridge_client.get("/healthz")).json())["journal"]
     assert stats["lines"] == 80
     assert stats["batches"] < 80 and stats["largest_batch"] > 1
+
+
+async def test_a_run_that_resolved_nothing_leaves_no_session(
+    start_bridge: Start, settings: BridgeSettings
+) -> None:
+    client = await start_bridge()
+    session = await open_session(client)
+    await session.ask({"type": "odds", "id": "o1", "request": GURPS_MP5})  # odds are not journaled
+    assert len(list((settings.data_dir / "sessions").glob("*.jsonl"))) == 1  # the open session's file
+    await client.close()
+    assert list((settings.data_dir / "sessions").glob("*.jsonl")) == []

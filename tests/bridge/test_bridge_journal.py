@@ -11,7 +11,16 @@ import msgspec
 import pytest
 
 from bridge.access import load_or_create_token, token_matches
-from bridge.journal import FORMAT_VERSION, Entry, Header, Journal, JournalError, read_session, repair
+from bridge.journal import (
+    FORMAT_VERSION,
+    Entry,
+    Header,
+    Journal,
+    JournalError,
+    discard_session,
+    read_session,
+    repair,
+)
 from bridge.ledger import Ledger
 from bridge.paths import config_dir, data_dir
 
@@ -198,3 +207,16 @@ def test_xdg_directories(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert config_dir("/elsewhere") == Path("/elsewhere")
     monkeypatch.setenv("XDG_DATA_HOME", "relative/is/ignored")
     assert data_dir() == Path.home() / ".local/share/volley"
+
+
+def test_only_a_header_only_session_is_discarded(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    write_session(empty)
+    played = tmp_path / "played.jsonl"
+    write_session(played, entry("r1"))
+    odd = tmp_path / "odd.jsonl"
+    odd.write_bytes(msgspec.json.encode(HEADER) + b"\n{garbage\n")
+    for path in (empty, played, odd):
+        discard_session(path)
+    assert not empty.exists()
+    assert played.exists() and odd.exists()  # a record of play, or a file not fully readable, stays

@@ -304,3 +304,40 @@ def test_allow_remote_listens_beyond_loopback_with_a_warning(dirs: tuple[Path, P
     assert process.returncode == 0
     assert "listening on ws://0.0.0.0:" in listening
     assert "WARNING: listening on 0.0.0.0, reachable from other machines" in err
+
+
+def test_a_taken_port_is_a_clear_error_and_leaves_no_session(dirs: tuple[Path, Path]) -> None:
+    import socket
+
+    data, config = dirs
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "bridge.cli",
+                "serve",
+                "--port",
+                str(port),
+                "--token",
+                TOKEN,
+                "--data-dir",
+                str(data),
+                "--config-dir",
+                str(config),
+            ],
+            check=False,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=30,
+        )
+    assert result.returncode == 1
+    assert (
+        "address already in use (is another volley serve running? pick a free one with --port"
+        in result.stderr
+    )
+    assert list((data / "sessions").glob("*.jsonl")) == []
