@@ -26,6 +26,7 @@ import rules
 from bridge.connection import Connection
 from bridge.journal import FORMAT_VERSION, Header, Journal, discard_session
 from bridge.ledger import Ledger
+from bridge.lock import DirectoryLock
 from bridge.paths import sessions_dir
 from bridge.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION, SystemInfo, Welcome, protocol_schema
 from bridge.ratelimit import BURST, RATE, TokenBucket
@@ -66,6 +67,16 @@ CONNECTIONS = web.AppKey[set[Connection]]("connections")
 def _session_name() -> str:
     # Microseconds, so that sessions started within one second still sort in start order.
     return datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ") + "-" + secrets.token_hex(3)
+
+
+async def _lock_context(app: web.Application) -> AsyncIterator[None]:
+    """Hold the data directory for this server alone (``bridge.lock``), from before the journals are read."""
+    lock = DirectoryLock(sessions_dir(app[SETTINGS].data_dir))
+    lock.acquire()
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 async def _journal_context(app: web.Application) -> AsyncIterator[None]:
@@ -202,6 +213,7 @@ def create_app(settings: BridgeSettings) -> web.Application:
     app = web.Application()
     app[SETTINGS] = settings
     app[CONNECTIONS] = set()
+    app.cleanup_ctx.append(_lock_context)
     app.cleanup_ctx.append(_journal_context)
     app.cleanup_ctx.append(_warm_up_context)
     app.on_shutdown.append(_close_connections)

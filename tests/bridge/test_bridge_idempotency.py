@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +13,7 @@ import skirmish
 from aiohttp.test_utils import TestClient
 from bridgekit import GURPS_MP5, Session, Start, entries, open_session
 
+from bridge.lock import DirectoryBusy
 from bridge.server import BridgeSettings
 
 pytestmark = pytest.mark.asyncio
@@ -155,3 +158,21 @@ async def test_a_run_that_resolved_nothing_leaves_no_session(
     assert len(list((settings.data_dir / "sessions").glob("*.jsonl"))) == 1  # the open session's file
     await client.close()
     assert list((settings.data_dir / "sessions").glob("*.jsonl")) == []
+
+
+async def test_a_second_server_on_the_same_data_directory_is_refused(
+    start_bridge: Start, settings: BridgeSettings, tmp_path: Path
+) -> None:
+    """Two servers would each remember ids on their own, and a retry reaching the other would re-roll."""
+    first = await start_bridge()
+    with pytest.raises(
+        DirectoryBusy, match=rf"another volley serve \(pid {os.getpid()}\) is using .*--data-dir"
+    ):
+        await start_bridge()
+    await start_bridge(data_dir=tmp_path / "elsewhere")  # its own directory is fine
+    session = await open_session(first)  # and the first one is untouched
+    assert (await session.ask(ATTACK))["type"] == "result"
+    await first.close()
+    again = await start_bridge()  # the lock goes with the server
+    assert (await (await open_session(again)).ask(ATTACK))["type"] == "result"
+    assert len(entries(settings.data_dir)) == 1

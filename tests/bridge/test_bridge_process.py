@@ -341,3 +341,37 @@ def test_a_taken_port_is_a_clear_error_and_leaves_no_session(dirs: tuple[Path, P
         in result.stderr
     )
     assert list((data / "sessions").glob("*.jsonl")) == []
+
+
+def test_a_second_serve_on_the_same_data_directory_exits_with_the_reason(dirs: tuple[Path, Path]) -> None:
+    data, config = dirs
+    first = Server(data, config)
+    try:
+        second = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "bridge.cli",
+                "serve",
+                "--port",
+                "0",
+                "--token",
+                TOKEN,
+                "--data-dir",
+                str(data),
+                "--config-dir",
+                str(config),
+            ],
+            check=False,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=30,
+        )
+    finally:
+        code, _ = first.stop(signal.SIGTERM)
+    assert second.returncode == 1
+    assert f"volley serve: another volley serve (pid {first.process.pid}) is using {data / 'sessions'}" in (
+        second.stderr
+    )
+    assert code == 0
