@@ -23,11 +23,11 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 TOKEN = "process-test-token"
-#: Sockets, and requests on each: far more than the server can finish in the moment between the first
-#: 40 replies and the kill, however fast the machine, so the kill always lands mid-stream. The server
-#: runs with the rate limit raised to match (a real client would be refused past 40 at once).
-CLIENTS = 24
-PER_CLIENT = 250
+#: Sockets, each streaming attacks with WINDOW of them always in flight until the server dies, so
+#: the kill always lands mid-stream however fast the machine. The server runs with the rate limit
+#: raised to match (a real client would be refused past 40 at once).
+CLIENTS = 16
+WINDOW = 50
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -52,7 +52,7 @@ class Server:
                 "--rate",
                 "100000",
                 "--burst",
-                str(PER_CLIENT),
+                str(10 * WINDOW),
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -102,6 +102,30 @@ async def fire_and_collect(url: str, prefix: str, count: int, acked: dict[str, s
         pass
 
 
+async def stream_and_collect(url: str, prefix: str, acked: dict[str, str], sent: set[str]) -> None:
+    """Keep ``WINDOW`` attacks in flight, record every reply as it arrives, until the socket dies."""
+    try:
+        ws = await hello(url)
+        count = 0
+
+        async def send_one() -> None:
+            nonlocal count
+            id = f"{prefix}-{count}"
+            count += 1
+            sent.add(id)
+            await ws.send(json.dumps({"type": "attack", "id": id, "request": GURPS_MP5}))
+
+        for _ in range(WINDOW):
+            await send_one()
+        async for frame in ws:
+            reply = json.loads(frame)
+            if reply["type"] == "result":
+                acked[reply["id"]] = str(frame)
+            await send_one()
+    except (ConnectionClosed, OSError):
+        pass
+
+
 def journal(data: Path) -> dict[str, Any]:
     """id -> journaled reply (as decoded JSON), over every session."""
     found: dict[str, Any] = {}
@@ -120,19 +144,20 @@ async def test_every_acknowledged_result_survives_sigkill_and_a_torn_line_is_rep
     data, config = dirs
     server = Server(data, config)
     acked: dict[str, str] = {}
+    sent: set[str] = set()
     clients = [
-        asyncio.create_task(fire_and_collect(server.url, f"c{n}", PER_CLIENT, acked)) for n in range(CLIENTS)
+        asyncio.create_task(stream_and_collect(server.url, f"c{n}", acked, sent)) for n in range(CLIENTS)
     ]
-    while len(acked) < 40:
+    while len(acked) < 200:
         await asyncio.sleep(0.001)
     server.process.kill()  # SIGKILL mid-stream: no cleanup, no flush
     server.process.communicate(timeout=15)
     await asyncio.gather(*clients)
 
     on_disk = journal(data)
-    assert len(acked) >= 40
-    assert len(on_disk) < CLIENTS * PER_CLIENT, "the kill came too late to be mid-stream"
-    print(f"acknowledged {len(acked)}, journaled {len(on_disk)} of {CLIENTS * PER_CLIENT} sent")
+    print(f"acknowledged {len(acked)}, journaled {len(on_disk)}, sent {len(sent)}")
+    assert len(acked) >= 200
+    assert len(sent) > len(acked), "the kill should have caught requests in flight"
     missing = [id for id in acked if id not in on_disk]
     assert missing == [], f"{len(missing)} acknowledged results were not on disk"
     for id, frame in acked.items():
