@@ -10,10 +10,11 @@ fields, it hands them to ``rules.decode_request``.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any
 
 import msgspec
+
+from rules.errors import split_validation
 
 __all__ = [
     "MAX_FRAME_BYTES",
@@ -39,7 +40,6 @@ __all__ = [
     "decode_client",
     "encode",
     "loose_id",
-    "point_at_missing_field",
     "protocol_schema",
 ]
 
@@ -218,32 +218,20 @@ def loose_id(frame: bytes) -> str | None:
     return None
 
 
-_MISSING_FIELD = re.compile(r"Object missing required field `([^`]+)`")
-
-
-def point_at_missing_field(message: str, path: str) -> str:
-    """msgspec names the object that lacks a field; point at the field itself (``$.request``)."""
-    missing = _MISSING_FIELD.fullmatch(message)
-    return f"{path}.{missing.group(1)}" if missing else path
-
-
 def decode_client(frame: bytes) -> ClientMessage:
     """Decode one client frame; a ``ProtocolError`` names what was wrong and where."""
     try:
         return _decoder.decode(frame)
     except msgspec.ValidationError as error:
-        text = str(error)
-        message, _, where = text.partition(" - at `")
-        path = where.rstrip("`") if where else "$"
+        message, path = split_validation(error)
         id = loose_id(frame)
-        if path == "$.type":
+        if message.startswith("Object missing required field `type`"):
+            code, message = ErrorCode.UNKNOWN_TYPE, "a message needs a 'type'"
+        elif path == "$.type":
             code = ErrorCode.UNKNOWN_TYPE
             message = f"unknown message type; expected one of {', '.join(_CLIENT_TAGS)}"
-        elif message.startswith("Object missing required field `type`"):
-            code, path = ErrorCode.UNKNOWN_TYPE, "$.type"
-            message = "a message needs a 'type'"
         else:
-            code, path = ErrorCode.INVALID, point_at_missing_field(message, path)
+            code = ErrorCode.INVALID
         raise ProtocolError(code, message, path, id) from None
     except msgspec.DecodeError as error:
         raise ProtocolError(ErrorCode.BAD_JSON, f"not valid JSON: {error}", "$") from None

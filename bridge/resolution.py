@@ -20,7 +20,6 @@ from bridge.protocol import (
     ProtocolError,
     ResultReply,
     encode,
-    point_at_missing_field,
 )
 from rules.dice import Dice
 
@@ -85,7 +84,7 @@ def decode(request: Mapping[str, Any], *, id: str | None, keep: tuple[str, ...] 
     try:
         return rules.decode_request(request)
     except rules.RuleError as error:
-        path = point_at_missing_field(error.message, under("$.request", error.path, keep))
+        path = under("$.request", error.path, keep)
         raise ProtocolError(_code(error), error.message, path, id) from None
 
 

@@ -10,7 +10,7 @@ import re
 
 import msgspec
 
-__all__ = ["RuleError", "from_validation"]
+__all__ = ["RuleError", "from_validation", "split_validation"]
 
 
 class RuleError(Exception):
@@ -29,11 +29,25 @@ class RuleError(Exception):
 
 
 _AT_PATH = re.compile(r"^(?P<message>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.DOTALL)
+_MISSING_FIELD = re.compile(r"Object missing required field `(?P<field>[^`]+)`")
+
+
+def split_validation(error: msgspec.ValidationError | msgspec.DecodeError) -> tuple[str, str]:
+    """msgspec's "Expected `int`, got `str` - at `$.weapon.rof`" as (message, path).
+
+    msgspec reports a missing field at the object that lacks it; the path here points at the field
+    itself (``$.attacker.skill``), which is where a user has to look.
+    """
+    match = _AT_PATH.match(str(error))
+    assert match is not None  # the pattern matches any string
+    message, path = match.group("message"), match.group("path") or "$"
+    missing = _MISSING_FIELD.fullmatch(message)
+    if missing is not None:
+        path = f"{path}.{missing.group('field')}"
+    return message, path
 
 
 def from_validation(error: msgspec.ValidationError | msgspec.DecodeError) -> RuleError:
-    """Turn msgspec's "Expected `int`, got `str` - at `$.weapon.rof`" into a RuleError."""
-    match = _AT_PATH.match(str(error))
-    assert match is not None  # the pattern matches any string
-    path = match.group("path") or "$"
-    return RuleError(path, match.group("message"), code="invalid")
+    """A msgspec validation error as a RuleError (code ``invalid``) naming the field's path."""
+    message, path = split_validation(error)
+    return RuleError(path, message, code="invalid")

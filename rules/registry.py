@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Mapping
 from typing import Any
 
@@ -40,17 +41,32 @@ def decode_request(data: bytes | str | Mapping[str, Any]) -> Any:
         obj = data
     if not isinstance(obj, dict):
         raise RuleError("$", "a request must be a JSON object", code="invalid")
-    name = obj.get("system")
+    known = ", ".join(sorted(SYSTEMS))
+    if "system" not in obj:
+        raise RuleError("$.system", f"a request needs a system: one of {known}", code="invalid")
+    name = obj["system"]
     system = SYSTEMS.get(name) if isinstance(name, str) else None
     if system is None:
-        known = ", ".join(sorted(SYSTEMS))
         raise RuleError("$.system", f"unknown system {name!r}; expected one of {known}", code="invalid")
     if "action" not in obj:
         obj = {**obj, "action": system.default_action}
+    actions = _actions(system)
+    if obj["action"] not in actions:
+        raise RuleError(
+            "$.action",
+            f"{system.title} has no action {obj['action']!r}; expected one of {', '.join(actions)}",
+            code="invalid",
+        )
     try:
         return msgspec.convert(obj, system.request_type, strict=True)
     except msgspec.ValidationError as error:
         raise from_validation(error) from None
+
+
+def _actions(system: RuleSystem) -> tuple[str, ...]:
+    """The ``action`` tags of a system's request union, in declaration order."""
+    members = typing.get_args(system.request_type) or (system.request_type,)
+    return tuple(str(member.__struct_config__.tag) for member in members)
 
 
 def _system_of(request: Any) -> RuleSystem:

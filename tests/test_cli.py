@@ -94,7 +94,18 @@ def test_schema_names_every_system(capsys: pytest.CaptureFixture[str]) -> None:
         ("", "no request on stdin"),
         ("[1, 2]", "must be a JSON object"),
         ('{"system": "warhammer"}', "$.system: unknown system 'warhammer'"),
-        ('{"system": "gurps", "action": "teleport"}', "$.action"),
+        (
+            '{"system": "gurps", "action": "teleport"}',
+            "$.action: GURPS 4e rapid fire has no action 'teleport'",
+        ),
+        ('{"system": "gurps", "action": "teleport"}', "expected one of attack, reload, unjam"),
+        ('{"action": "attack"}', "$.system: a request needs a system: one of d100, gurps, megatraveller"),
+        ('{"system": "gurps", "shots": 1, "targets": []}', "$.attacker: Object missing required field"),
+        (
+            '{"system": "gurps", "attacker": {"id": "a"}, "weapon": {"rof": 3, "rcl": 2, "loaded": 3},'
+            ' "shots": 1, "targets": [{"id": "t"}]}',
+            "$.attacker.skill: Object missing required field `skill`",
+        ),
     ],
 )
 def test_bad_input_exits_2_with_one_line(stdin: str, needle: str, capsys: pytest.CaptureFixture[str]) -> None:

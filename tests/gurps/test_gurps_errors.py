@@ -99,4 +99,4 @@ def test_missing_skill_names_the_field() -> None:
     with pytest.raises(RuleError) as caught:
         decode_request(request(attacker={"skill": None}))
     assert "skill" in caught.value.message
-    assert caught.value.path == "$.attacker"
+    assert caught.value.path == "$.attacker.skill"
