@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import typing
 from collections.abc import Mapping
 from typing import Any
 
 import msgspec
+import msgspec.inspect
 
 from rules import d100, gurps, megatraveller
 from rules.dice import Dice, ScriptedDice, SeededDice
@@ -60,13 +62,46 @@ def decode_request(data: bytes | str | Mapping[str, Any]) -> Any:
     try:
         return msgspec.convert(obj, system.request_type, strict=True)
     except msgspec.ValidationError as error:
-        raise from_validation(error) from None
+        rule_error = from_validation(error)
+        allowed = _allowed_values(_request_member(system, obj["action"]), rule_error.path)
+        if allowed and rule_error.message.startswith("Invalid enum value"):
+            rule_error = RuleError(
+                rule_error.path, f"{rule_error.message}; expected one of {allowed}", code="invalid"
+            )
+        raise rule_error from None
 
 
 def _actions(system: RuleSystem) -> tuple[str, ...]:
     """The ``action`` tags of a system's request union, in declaration order."""
     members = typing.get_args(system.request_type) or (system.request_type,)
     return tuple(str(member.__struct_config__.tag) for member in members)
+
+
+def _request_member(system: RuleSystem, action: str) -> Any:
+    members = typing.get_args(system.request_type) or (system.request_type,)
+    return next(member for member in members if member.__struct_config__.tag == action)
+
+
+_PATH_STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+
+
+def _allowed_values(request_type: Any, path: str) -> str | None:
+    """The values a ``Literal`` field at ``path`` accepts, for an "Invalid enum value" message."""
+    info: Any = msgspec.inspect.type_info(request_type)
+    for step in _PATH_STEP.finditer(path.removeprefix("$")):
+        while isinstance(info, msgspec.inspect.UnionType):
+            info = next((t for t in info.types if not isinstance(t, msgspec.inspect.NoneType)), None)
+        if step.group(1) is not None and isinstance(info, msgspec.inspect.StructType):
+            info = next((f.type for f in info.fields if f.encode_name == step.group(1)), None)
+        elif step.group(2) is not None and isinstance(info, msgspec.inspect.ListType):
+            info = info.item_type
+        else:
+            return None
+    values: list[str] = []
+    for option in info.types if isinstance(info, msgspec.inspect.UnionType) else (info,):
+        if isinstance(option, msgspec.inspect.LiteralType):
+            values.extend(str(value) for value in option.values)
+    return ", ".join(values) or None
 
 
 def _system_of(request: Any) -> RuleSystem:
