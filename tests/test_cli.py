@@ -100,9 +100,10 @@ def test_schema_names_every_system(capsys: pytest.CaptureFixture[str]) -> None:
         ),
         ('{"system": "gurps", "action": "teleport"}', "expected one of attack, reload, unjam"),
         (
-            '{"system": "megatraveller", "attacker": {"id": "x", "skill": 2, "dex": 7, "readiness": "flying"},'
-            ' "weapon": {"kind": "pistol", "loaded": 1}, "targets": [{"id": "t"}]}',
-            "$.attacker.readiness: Invalid enum value 'flying'; expected one of carried, holstered, ready, slung",
+            '{"system": "megatraveller", "attacker": {"id": "x", "skill": 2, "dex": 7,'
+            ' "readiness": "flying"}, "weapon": {"kind": "pistol", "loaded": 1}, "targets": [{"id": "t"}]}',
+            "$.attacker.readiness: Invalid enum value 'flying'; "
+            "expected one of carried, holstered, ready, slung",
         ),
         ('{"action": "attack"}', "$.system: a request needs a system: one of d100, gurps, megatraveller"),
         ('{"system": "gurps", "shots": 1, "targets": []}', "$.attacker: Object missing required field"),
