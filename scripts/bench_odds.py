@@ -43,6 +43,10 @@ def main() -> int:
     if not files:
         print("no example requests found under docs/examples/", file=sys.stderr)
         return 1
+    if args.warm_up:
+        start = time.perf_counter()
+        rules.warm_up()
+        print(f"rules.warm_up(): {(time.perf_counter() - start) * 1000.0:.1f} ms")
     print(f"{'request':<64} {'first ms':>9} {'median ms':>10} {'p99 ms':>8}")
     worst = 0.0
     for path in files:
