@@ -31,29 +31,38 @@ WINDOW = 50
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def serve_command(data: Path, config: Path, *options: str) -> list[str]:
+    """``volley serve`` as these tests start it: its own data and config directories, then ``options``."""
+    return [
+        sys.executable,
+        "-m",
+        "bridge.cli",
+        "serve",
+        "--data-dir",
+        str(data),
+        "--config-dir",
+        str(config),
+        *options,
+    ]
+
+
 class Server:
     def __init__(self, data: Path, config: Path) -> None:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         env.pop("VOLLEY_TOKEN", None)
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "bridge.cli",
-                "serve",
+            serve_command(
+                data,
+                config,
                 "--port",
                 "0",
                 "--token",
                 TOKEN,
-                "--data-dir",
-                str(data),
-                "--config-dir",
-                str(config),
                 "--rate",
                 "100000",
                 "--burst",
                 str(10 * WINDOW),
-            ],
+            ),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -203,20 +212,7 @@ async def test_a_polite_stop_finishes_requests_in_flight_and_exits_0(
 def test_a_non_loopback_host_needs_allow_remote(dirs: tuple[Path, Path]) -> None:
     data, config = dirs
     result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bridge.cli",
-            "serve",
-            "--host",
-            "0.0.0.0",
-            "--token",
-            TOKEN,
-            "--data-dir",
-            str(data),
-            "--config-dir",
-            str(config),
-        ],
+        serve_command(data, config, "--host", "0.0.0.0", "--token", TOKEN),
         check=False,
         capture_output=True,
         text=True,
@@ -231,18 +227,7 @@ def test_first_start_creates_and_prints_the_token(dirs: tuple[Path, Path]) -> No
     data, config = dirs
     env = {key: value for key, value in os.environ.items() if key != "VOLLEY_TOKEN"}
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "bridge.cli",
-            "serve",
-            "--port",
-            "0",
-            "--data-dir",
-            str(data),
-            "--config-dir",
-            str(config),
-        ],
+        serve_command(data, config, "--port", "0"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -299,23 +284,7 @@ def test_bad_serve_options_are_refused_with_the_rule(
 def test_allow_remote_listens_beyond_loopback_with_a_warning(dirs: tuple[Path, Path]) -> None:
     data, config = dirs
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "bridge.cli",
-            "serve",
-            "--host",
-            "0.0.0.0",
-            "--allow-remote",
-            "--port",
-            "0",
-            "--token",
-            TOKEN,
-            "--data-dir",
-            str(data),
-            "--config-dir",
-            str(config),
-        ],
+        serve_command(data, config, "--host", "0.0.0.0", "--allow-remote", "--port", "0", "--token", TOKEN),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -340,20 +309,7 @@ def test_a_taken_port_is_a_clear_error_and_leaves_no_session(dirs: tuple[Path, P
         taken.listen()
         port = taken.getsockname()[1]
         result = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "bridge.cli",
-                "serve",
-                "--port",
-                str(port),
-                "--token",
-                TOKEN,
-                "--data-dir",
-                str(data),
-                "--config-dir",
-                str(config),
-            ],
+            serve_command(data, config, "--port", str(port), "--token", TOKEN),
             check=False,
             capture_output=True,
             text=True,
@@ -373,20 +329,7 @@ def test_a_second_serve_on_the_same_data_directory_exits_with_the_reason(dirs: t
     first = Server(data, config)
     try:
         second = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "bridge.cli",
-                "serve",
-                "--port",
-                "0",
-                "--token",
-                TOKEN,
-                "--data-dir",
-                str(data),
-                "--config-dir",
-                str(config),
-            ],
+            serve_command(data, config, "--port", "0", "--token", TOKEN),
             check=False,
             capture_output=True,
             text=True,
