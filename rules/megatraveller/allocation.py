@@ -15,6 +15,7 @@ from rules.errors import RuleError
 __all__ = [
     "check_bullet_split",
     "check_cluster_split",
+    "check_primary_leads",
     "cluster_bullets",
     "default_bullet_split",
     "default_cluster_split",
@@ -62,19 +63,23 @@ def cluster_bullets(clusters: Sequence[int], split: Sequence[Sequence[int]]) -> 
     return [sum(clusters[i] for i in indices) for indices in split]
 
 
+def check_primary_leads(counts: Sequence[int], noun: str, path: str = "$.allocation") -> None:
+    """RCS: the primary target (index 0) gets at least as many bullets or clusters as any other."""
+    for k, count in enumerate(counts[1:], start=1):
+        if count > counts[0]:
+            raise RuleError(
+                f"{path}[{k}]",
+                f"{count} {noun} here but only {counts[0]} at the primary target, "
+                "which must get at least as many as any other",
+            )
+
+
 def check_bullet_split(split: Sequence[int], bullets: int, path: str = "$.allocation") -> None:
     """An explicit rapid/burst split: one count per target, the whole pool, primary not behind."""
     fired = sum(split)
     if fired != bullets:
         raise RuleError(path, f"allocation fires {fired} bullets, but the pool is {bullets}")
-    primary = split[0]
-    for k, count in enumerate(split[1:], start=1):
-        if count > primary:
-            raise RuleError(
-                f"{path}[{k}]",
-                f"{count} bullets here but only {primary} at the primary target, "
-                "which must get at least as many as any other",
-            )
+    check_primary_leads(split, "bullets", path)
 
 
 def check_cluster_split(
@@ -103,13 +108,7 @@ def check_cluster_split(
             path, f"cluster(s) {', '.join(map(str, unused))} not allocated: every cluster is fired"
         )
     counts = [len(indices) for indices in split]
-    for t, count in enumerate(counts[1:], start=1):
-        if count > counts[0]:
-            raise RuleError(
-                f"{path}[{t}]",
-                f"{count} clusters here but only {counts[0]} at the primary target, "
-                "which must get at least as many as any other",
-            )
+    check_primary_leads(counts, "clusters", path)
     if 0 in counts and max(counts) > 1:
         empty = counts.index(0)
         raise RuleError(

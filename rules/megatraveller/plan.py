@@ -12,7 +12,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from rules.errors import RuleError
-from rules.megatraveller.allocation import check_bullet_split
+from rules.megatraveller.allocation import check_bullet_split, check_primary_leads
 from rules.megatraveller.autofire import fired_dist, lost_dist, lost_row, remaining_dist
 from rules.megatraveller.modes import (
     BRING_TO_BEAR_DM,
@@ -185,14 +185,7 @@ def _check_allocation(
                 if index < 0:
                     raise RuleError(f"$.allocation[{k}][{j}]", f"cluster index {index} is negative")
             split.append(list(entry))
-        counts = [len(entry) for entry in split]
-        for k, count in enumerate(counts[1:], start=1):
-            if count > counts[0]:
-                raise RuleError(
-                    f"$.allocation[{k}]",
-                    f"{count} clusters here but only {counts[0]} at the primary target, "
-                    "which must get at least as many as any other",
-                )
+        check_primary_leads([len(entry) for entry in split], "clusters")
         return split
     bullets: list[int] = []
     for k, entry in enumerate(allocation):
@@ -203,13 +196,7 @@ def _check_allocation(
         if entry < 0:
             raise RuleError(f"$.allocation[{k}]", f"{entry} bullets is negative")
         bullets.append(entry)
-    for k, count in enumerate(bullets[1:], start=1):
-        if count > bullets[0]:
-            raise RuleError(
-                f"$.allocation[{k}]",
-                f"{count} bullets here but only {bullets[0]} at the primary target, "
-                "which must get at least as many as any other",
-            )
+    check_primary_leads(bullets, "bullets")
     if fixed is not None:
         check_bullet_split(bullets, fixed)
     else:
