@@ -15,13 +15,14 @@ import logging
 import os
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import bridge
 from bridge.access import TOKEN_ENV, load_or_create_token
 from bridge.journal import read_session
 from bridge.paths import config_dir, data_dir, sessions_dir
-from bridge.ratelimit import BURST, RATE
+from bridge.ratelimit import BURST, RATE, TABLE_SHARE
 from bridge.replay import print_report, replay_against, replay_session
 from bridge.sessions import find_session, list_sessions, print_session, print_sessions
 
@@ -61,6 +62,15 @@ def _burst(text: str) -> int:
     return value
 
 
+def _origin(text: str) -> str:
+    from bridge.guard import normal_origin
+
+    try:
+        return normal_origin(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{error}; e.g. https://foundry.example.com:30000") from None
+
+
 def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -78,19 +88,49 @@ def _configure_logging(level: str) -> None:
     )
 
 
+def _refuse_insecure_remote(args: argparse.Namespace) -> str | None:
+    """Why this ``serve`` must not start (remote access in clear text, half a TLS pair), or ``None``."""
+    if (args.tls_cert is None) != (args.tls_key is None):
+        return "--tls-cert and --tls-key go together (the certificate chain and its private key, PEM)"
+    if not is_loopback(args.host) and not args.allow_remote:
+        return (
+            f"refusing to listen on {args.host}: it is not loopback. The bridge rolls dice for anyone "
+            "holding the token; pass --allow-remote if you really mean it."
+        )
+    if args.allow_remote and args.tls_cert is None and not args.insecure:
+        return (
+            "--allow-remote without TLS would send the access token across the network in clear text: "
+            "give --tls-cert and --tls-key (the module then connects to wss://), or add --insecure if "
+            "the network is yours alone"
+        )
+    return None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     _configure_logging(args.log_level)
-    if not is_loopback(args.host):
-        if not args.allow_remote:
-            print(
-                f"volley serve: refusing to listen on {args.host}: it is not loopback. The bridge rolls dice "
-                "for anyone holding the token; pass --allow-remote if you really mean it.",
-                file=sys.stderr,
-            )
+    refusal = _refuse_insecure_remote(args)
+    if refusal is not None:
+        print(f"volley serve: {refusal}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.tls_cert is not None:
+        import ssl
+
+        from bridge.server import tls_context
+
+        try:
+            tls_context(args.tls_cert, args.tls_key)
+        except (OSError, ssl.SSLError) as error:
+            print(f"volley serve: cannot use --tls-cert/--tls-key: {error}", file=sys.stderr)
             return EXIT_USAGE
+    if not is_loopback(args.host):
         print(
             f"WARNING: listening on {args.host}, reachable from other machines. Anyone with the token can "
             "roll at your table; prefer 127.0.0.1 and a tunnel.",
+            file=sys.stderr,
+        )
+    if args.allow_remote and args.tls_cert is None:
+        print(
+            "WARNING: --insecure: the access token and every roll cross the network unencrypted.",
             file=sys.stderr,
         )
     token = load_or_create_token(config_dir(args.config_dir), args.token)
@@ -98,6 +138,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.allow_scripted_dice:
         print("NOTE: scripted dice allowed (--allow-scripted-dice): clients may choose their own rolls.")
 
+    from bridge.guard import Door
     from bridge.server import BridgeSettings, run_server
 
     settings = BridgeSettings(
@@ -107,6 +148,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         seed_base=args.seed_base,
         rate=args.rate,
         burst=args.burst,
+        door=Door(allow_remote=args.allow_remote, allow_origins=tuple(args.allow_origin)),
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
     )
 
     def ready(url: str) -> None:
@@ -209,7 +253,31 @@ def register(commands: Any) -> None:
     serve.add_argument(
         "--port", type=_port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 = any)"
     )
-    serve.add_argument("--allow-remote", action="store_true", help="allow a non-loopback --host")
+    serve.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="allow a non-loopback --host and any Host header (needs --tls-cert/--tls-key, or --insecure)",
+    )
+    serve.add_argument(
+        "--tls-cert", type=Path, default=None, metavar="PEM", help="serve wss:// with this certificate chain"
+    )
+    serve.add_argument(
+        "--tls-key", type=Path, default=None, metavar="PEM", help="the private key of --tls-cert"
+    )
+    serve.add_argument(
+        "--insecure",
+        action="store_true",
+        help="with --allow-remote: serve plain ws:// to the network (the token crosses it in clear text)",
+    )
+    serve.add_argument(
+        "--allow-origin",
+        type=_origin,
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="only browser pages from this origin may open the websocket, e.g. http://localhost:30000 "
+        "(repeatable; default: any origin)",
+    )
     serve.add_argument(
         "--token", default=None, help=f"access token to require (default: ${TOKEN_ENV}, else saved)"
     )
@@ -229,10 +297,13 @@ def register(commands: Any) -> None:
         help="draw seeds N, N+1, ... instead of random ones (for recording reproducible sessions)",
     )
     serve.add_argument(
-        "--rate", type=_rate, default=RATE, help=f"messages/s allowed per connection (default {RATE:g})"
+        "--rate",
+        type=_rate,
+        default=RATE,
+        help=f"messages/s allowed per relayed player (default {RATE:g}; a connection: {TABLE_SHARE}x that)",
     )
     serve.add_argument(
-        "--burst", type=_burst, default=BURST, help=f"burst allowed per connection (default {BURST})"
+        "--burst", type=_burst, default=BURST, help=f"burst allowed per relayed player (default {BURST})"
     )
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     serve.set_defaults(run=cmd_serve)

@@ -2,7 +2,9 @@
 
 State lives behind typed ``web.AppKey``s (aiohttp's ``web_ws.py`` example). The journal is opened in a
 cleanup context, so it is created before the first request and flushed and closed after the last one;
-``on_shutdown`` lets every connection finish its requests in flight before closing its socket.
+``on_shutdown`` lets every connection finish its requests in flight before closing its socket. The
+door (``bridge.guard``: deadlines, connection caps, Host and Origin checks) is put on by one call;
+``serving`` listens through it, over TLS when a certificate is given.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ import contextlib
 import logging
 import secrets
 import signal
+import ssl
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -23,22 +26,24 @@ from aiohttp import web
 
 import bridge
 import rules
-from bridge.connection import Connection
+from bridge import guard
+from bridge.connection import Connection, Pace
+from bridge.guard import GATE, Door, GatedSite
 from bridge.journal import FORMAT_VERSION, Header, Journal, discard_session
 from bridge.ledger import Ledger
 from bridge.lock import DirectoryLock
 from bridge.paths import sessions_dir
 from bridge.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION, SystemInfo, Welcome, protocol_schema
-from bridge.ratelimit import BURST, RATE, TokenBucket
+from bridge.ratelimit import BURST, RATE, RelayLimits
 from bridge.referee import Referee
 from bridge.resolution import SeedSource
 
-__all__ = ["BridgeSettings", "create_app", "run_server"]
+__all__ = ["BridgeSettings", "Serving", "create_app", "run_server", "serving", "tls_context"]
 
 log = logging.getLogger("volley.bridge")
 
 #: aiohttp closes the socket (1009) above this; between MAX_FRAME_BYTES and this the client gets a
-#: ``too_large`` error and keeps its connection.
+#: ``too_large`` error and keeps its connection. A frame of exactly this size is still read.
 READ_LIMIT = 16 * MAX_FRAME_BYTES
 #: Seconds a client has to say ``hello``.
 HELLO_TIMEOUT = 5.0
@@ -53,10 +58,21 @@ class BridgeSettings:
     allow_scripted_dice: bool = False
     seed_base: int | None = None
     hello_timeout: float = HELLO_TIMEOUT
+    #: Messages per second and burst per relayed user (``bridge.ratelimit``).
     rate: float = RATE
     burst: int = BURST
+    #: The whole connection's cap; ``None``: ``TABLE_SHARE`` users at ``rate``/``burst``.
+    connection_rate: float | None = None
+    connection_burst: int | None = None
     #: Fill the rules' caches (``rules.warm_up``) in a worker thread at start; tests turn it off.
     warm_up: bool = True
+    #: Who gets in, how many, how fast they must ask (``bridge.guard``).
+    door: Door = field(default_factory=Door)
+    #: How slow a reader may be and how long a goodbye may take (``bridge.connection``).
+    pace: Pace = field(default_factory=Pace)
+    #: Serve ``wss://`` with this certificate chain and private key (PEM files).
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
 
 
 SETTINGS = web.AppKey("settings", BridgeSettings)
@@ -171,16 +187,27 @@ _counter = iter(range(1, 1 << 62))
 async def websocket(request: web.Request) -> web.WebSocketResponse:
     app = request.app
     settings = app[SETTINGS]
-    ws = web.WebSocketResponse(max_msg_size=READ_LIMIT, decode_text=False, heartbeat=30.0)
+    # aiohttp refuses a frame of max_msg_size bytes or more, so + 1 keeps READ_LIMIT itself readable.
+    # No permessage-deflate: replies are small, and each compressed socket would hold a zlib window.
+    ws = web.WebSocketResponse(max_msg_size=READ_LIMIT + 1, decode_text=False, heartbeat=30.0, compress=False)
     await ws.prepare(request)
+    gate, handler = app[GATE], request.protocol
     connection = Connection(
         ws,
         app[REFEREE],
         token=settings.token,
         welcome=_welcome(app),
-        bucket=TokenBucket(settings.rate, settings.burst),
+        limits=RelayLimits(
+            settings.rate,
+            settings.burst,
+            connection_rate=settings.connection_rate,
+            connection_burst=settings.connection_burst,
+        ),
         hello_timeout=settings.hello_timeout,
+        pace=settings.pace,
         tag=f"#{next(_counter)} {request.remote}",
+        transport=request.transport,
+        admit=lambda: gate.promote(handler),
     )
     app[CONNECTIONS].add(connection)
     try:
@@ -198,6 +225,7 @@ async def healthz(request: web.Request) -> web.Response:
         "protocol_version": PROTOCOL_VERSION,
         "session": referee.journal.session,
         "connections": len(request.app[CONNECTIONS]),
+        "door": request.app[GATE].as_dict(),
         "resolved": referee.resolved,
         "retries": referee.retries,
         "journal": referee.journal.stats.as_dict(),
@@ -210,7 +238,8 @@ async def schema(request: web.Request) -> web.Response:
 
 
 def create_app(settings: BridgeSettings) -> web.Application:
-    app = web.Application()
+    app = web.Application(handler_args=guard.handler_args(settings.door))
+    guard.install(app, settings.door)
     app[SETTINGS] = settings
     app[CONNECTIONS] = set()
     app.cleanup_ctx.append(_lock_context)
@@ -223,6 +252,46 @@ def create_app(settings: BridgeSettings) -> web.Application:
     return app
 
 
+def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
+    """A server context for ``wss://``: TLS 1.2 or later, Python's default ciphers."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.load_cert_chain(cert, key)
+    return context
+
+
+@dataclass(frozen=True)
+class Serving:
+    """A running bridge: its app and the websocket URL it listens on."""
+
+    app: web.Application
+    url: str
+    port: int
+
+
+@contextlib.asynccontextmanager
+async def serving(settings: BridgeSettings, host: str, port: int) -> AsyncIterator[Serving]:
+    """Listen on ``host:port`` through the door (TLS if the settings name a certificate) until exit.
+
+    Leaving the block stops accepting, lets connections finish their requests in flight, flushes the
+    journal and closes what is left.
+    """
+    tls = None
+    if settings.tls_cert is not None and settings.tls_key is not None:
+        tls = tls_context(settings.tls_cert, settings.tls_key)
+    app = create_app(settings)
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT)
+    try:
+        await runner.setup()
+        site = GatedSite(runner, host, port, tls=tls)
+        await site.start()
+        bound_host, bound_port = runner.addresses[0][:2]
+        scheme = "wss" if tls is not None else "ws"
+        yield Serving(app, f"{scheme}://{_url_host(str(bound_host))}:{bound_port}/ws", int(bound_port))
+    finally:
+        await runner.cleanup()
+
+
 async def run_server(settings: BridgeSettings, host: str, port: int, ready: Callable[[str], None]) -> int:
     """Serve until SIGINT/SIGTERM; then stop accepting, finish requests, flush the journal, return 0."""
     stop = asyncio.Event()
@@ -231,17 +300,12 @@ async def run_server(settings: BridgeSettings, host: str, port: int, ready: Call
     # must get the graceful path, not the default kill.
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
-    runner = web.AppRunner(create_app(settings), access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT)
     try:
-        await runner.setup()
-        site = web.TCPSite(runner, host, port)
-        await site.start()
-        bound_host, bound_port = runner.addresses[0][:2]
-        ready(f"ws://{_url_host(str(bound_host))}:{bound_port}/ws")
-        await stop.wait()
-        log.info("stopping: finishing requests in flight")
+        async with serving(settings, host, port) as served:
+            ready(served.url)
+            await stop.wait()
+            log.info("stopping: finishing requests in flight")
     finally:
-        await runner.cleanup()
         for signum in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(Exception):
                 loop.remove_signal_handler(signum)

@@ -257,6 +257,7 @@ def test_serve_defaults_to_loopback_port_8765() -> None:
         False,
     )
     assert (args.rate, args.burst) == (20.0, 40)
+    assert (args.tls_cert, args.tls_key, args.insecure, args.allow_origin) == (None, None, False, [])
     assert HELLO_TIMEOUT == 5.0
 
 
@@ -284,7 +285,9 @@ def test_bad_serve_options_are_refused_with_the_rule(
 def test_allow_remote_listens_beyond_loopback_with_a_warning(dirs: tuple[Path, Path]) -> None:
     data, config = dirs
     process = subprocess.Popen(
-        serve_command(data, config, "--host", "0.0.0.0", "--allow-remote", "--port", "0", "--token", TOKEN),
+        serve_command(
+            data, config, "--host", "0.0.0.0", "--allow-remote", "--insecure", "--port", "0", "--token", TOKEN
+        ),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -298,6 +301,7 @@ def test_allow_remote_listens_beyond_loopback_with_a_warning(dirs: tuple[Path, P
     assert process.returncode == 0
     assert "listening on ws://0.0.0.0:" in listening
     assert "WARNING: listening on 0.0.0.0, reachable from other machines" in err
+    assert "WARNING: --insecure: the access token and every roll cross the network unencrypted" in err
 
 
 def test_a_taken_port_is_a_clear_error_and_leaves_no_session(dirs: tuple[Path, Path]) -> None:
