@@ -50,10 +50,23 @@ def settings_for(tmp: Path, **changes: Any) -> BridgeSettings:
     return replace(base, **changes)
 
 
+#: However hostile the test, the bridge must stop within this many seconds when asked.
+STOP_WITHIN = 15.0
+
+
 @contextlib.asynccontextmanager
 async def bridge(settings: BridgeSettings) -> AsyncIterator[Serving]:
-    async with serving(settings, "127.0.0.1", 0) as served:
+    """A bridge for one test, served as ``volley serve`` serves it; stopping it may not hang."""
+    running = serving(settings, "127.0.0.1", 0)
+    served = await running.__aenter__()
+    try:
         yield served
+    finally:
+        try:
+            async with asyncio.timeout(STOP_WITHIN):
+                await running.__aexit__(None, None, None)
+        except TimeoutError:
+            raise AssertionError(f"the bridge did not stop within {STOP_WITHIN:g} s") from None
 
 
 def door_of(served: Serving) -> dict[str, int]:
