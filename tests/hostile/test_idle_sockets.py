@@ -99,7 +99,7 @@ async def test_a_token_holder_gets_in_while_strangers_flood_the_door(tmp_path: P
 
         flooding = asyncio.create_task(flood())
         await asyncio.sleep(0.2)
-        async with aiohttp.ClientSession() as session:
+        async with asyncio.timeout(10), aiohttp.ClientSession() as session:
             ws = await session.ws_connect(f"http://127.0.0.1:{served.port}/ws")
             await ws.send_str(json.dumps({"type": "hello", "token": settings.token}))
             welcome = json.loads((await ws.receive(timeout=5)).data)
@@ -166,8 +166,8 @@ async def test_a_flood_of_idle_sockets_under_a_small_file_limit_does_not_lock_th
         for _ in range(200):
             held.append(await idle_socket(server.port))
         await asyncio.sleep(0.3)
-        async with aiohttp.ClientSession() as session:
-            ws = await session.ws_connect(server.url, timeout=aiohttp.ClientWSTimeout(ws_close=5))
+        async with asyncio.timeout(10), aiohttp.ClientSession() as session:
+            ws = await session.ws_connect(server.url)
             await ws.send_str(json.dumps({"type": "hello", "token": "hostile-test-token"}))
             welcome = json.loads((await ws.receive(timeout=5)).data)
             assert welcome["type"] == "welcome"

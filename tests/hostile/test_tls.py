@@ -7,6 +7,7 @@ import json
 import shutil
 import ssl
 import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,8 +24,6 @@ from hostilekit import (
     settings_for,
 )
 from websockets.asyncio.client import connect
-
-from bridge.cli import main
 
 
 @pytest.fixture(scope="module")
@@ -126,6 +125,32 @@ async def test_volley_serve_prints_a_wss_url_with_tls(tmp_path: Path, certificat
         server.stop()
 
 
+def _serve(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """``volley serve`` that is expected to refuse to start (a hang is a failure, not a wait)."""
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bridge.cli",
+            "serve",
+            "--port",
+            "0",
+            "--token",
+            TOKEN,
+            "--data-dir",
+            str(tmp_path / "d"),
+            "--config-dir",
+            str(tmp_path / "c"),
+            *options,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=tmp_path,
+        check=False,
+    )
+
+
 @pytest.mark.parametrize(
     ("options", "says"),
     [
@@ -139,22 +164,26 @@ async def test_volley_serve_prints_a_wss_url_with_tls(tmp_path: Path, certificat
     ids=["remote host", "loopback host", "cert alone", "key alone", "missing files", "origin without scheme"],
 )
 def test_serve_refuses_options_that_would_leak_the_token_or_make_no_sense(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], says: str
+    tmp_path: Path, options: list[str], says: str
 ) -> None:
-    argv = ["serve", "--data-dir", str(tmp_path / "d"), "--config-dir", str(tmp_path / "c"), *options]
-    try:
-        code = main(argv)
-    except SystemExit as exit:  # argparse's own refusals
-        code = int(exit.code or 0)
-    assert code == 2
-    assert says in capsys.readouterr().err
+    refused = _serve(tmp_path, *options)
+    assert refused.returncode == 2
+    assert says in refused.stderr
 
 
-def test_a_garbage_certificate_is_refused_before_listening(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_garbage_certificate_is_refused_before_listening(tmp_path: Path) -> None:
     junk = tmp_path / "junk.pem"
     junk.write_text("-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n")
-    code = main(["serve", "--data-dir", str(tmp_path / "d"), "--tls-cert", str(junk), "--tls-key", str(junk)])
-    assert code == 2
-    assert "cannot use --tls-cert/--tls-key" in capsys.readouterr().err
+    refused = _serve(tmp_path, "--tls-cert", str(junk), "--tls-key", str(junk))
+    assert refused.returncode == 2
+    assert "cannot use --tls-cert/--tls-key" in refused.stderr
+
+
+def test_allow_remote_with_a_certificate_starts_without_insecure(
+    tmp_path: Path, certificate: tuple[Path, Path]
+) -> None:
+    cert, key = certificate
+    server = ServeProcess(tmp_path, "--allow-remote", "--tls-cert", str(cert), "--tls-key", str(key))
+    err = server.stop()
+    assert server.url.startswith("wss://127.0.0.1:")
+    assert "--insecure" not in err
