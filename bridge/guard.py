@@ -107,6 +107,7 @@ class Gate:
     def __init__(self, door: Door, clock: Callable[[], float] = time.monotonic) -> None:
         self.door = door
         self.max_connections, self.max_strangers = _fit_descriptors(door)
+        self.origins = frozenset(normal_origin(origin) for origin in door.allow_origins)
         self._strangers: dict[_Doorway, None] = {}  # oldest first
         self._members: set[_Doorway] = set()
         self._handlers: dict[RequestHandler, _Doorway] = {}
@@ -407,12 +408,11 @@ async def _checkpoint(request: web.Request, handler: Handler) -> web.StreamRespo
                 text="This bridge answers only to localhost and loopback addresses "
                 "(volley serve --allow-remote lifts this).\n",
             )
-    if request.headers.get(hdrs.UPGRADE, "").lower() == "websocket":
-        allowed = frozenset(normal_origin(origin) for origin in door.allow_origins)
-        if not _origin_allowed(request.headers.get(hdrs.ORIGIN), allowed):
-            origin = request.headers.get(hdrs.ORIGIN)
-            _note_refusal(gate, "a websocket from origin %r (not in --allow-origin)", origin)
-            return web.Response(status=403, text="This origin may not open the bridge's websocket.\n")
+    origin = request.headers.get(hdrs.ORIGIN)
+    upgrade = request.headers.get(hdrs.UPGRADE, "").lower() == "websocket"
+    if upgrade and not _origin_allowed(origin, gate.origins):
+        _note_refusal(gate, "a websocket from origin %r (not in --allow-origin)", origin)
+        return web.Response(status=403, text="This origin may not open the bridge's websocket.\n")
     return await handler(request)
 
 
