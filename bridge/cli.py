@@ -93,10 +93,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_bridge_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The server's own commands (serve, sessions, show, replay) live in ``bridge.commands``."""
+    """The server's own commands (serve, sessions, show, replay) live in ``bridge.commands``; the
+    sandbox page (``volley sandbox``) in ``bridge.sandbox``."""
     from bridge import commands as bridge_commands
+    from bridge import sandbox
 
     bridge_commands.register(commands)
+    sandbox.register(commands)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

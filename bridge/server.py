@@ -223,15 +223,25 @@ def create_app(settings: BridgeSettings) -> web.Application:
     return app
 
 
-async def run_server(settings: BridgeSettings, host: str, port: int, ready: Callable[[str], None]) -> int:
-    """Serve until SIGINT/SIGTERM; then stop accepting, finish requests, flush the journal, return 0."""
+async def run_server(
+    settings: BridgeSettings,
+    host: str,
+    port: int,
+    ready: Callable[[str], None],
+    *,
+    app: web.Application | None = None,
+) -> int:
+    """Serve until SIGINT/SIGTERM; then stop accepting, finish requests, flush the journal, return 0.
+
+    ``app`` is a ``create_app(settings)`` a command has added its own routes to (``volley sandbox``).
+    """
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     # Handlers go in before anything is announced: a stop signal sent the moment we say "listening"
     # must get the graceful path, not the default kill.
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
-    runner = web.AppRunner(create_app(settings), access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT)
+    runner = web.AppRunner(app or create_app(settings), access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT)
     try:
         await runner.setup()
         site = web.TCPSite(runner, host, port)

@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 import msgspec
 
-from bridge.journal import SessionLog, read_session, session_files
+from bridge.journal import Entry, SessionLog, UndoLine, read_session, session_files
 
 __all__ = ["SessionSummary", "find_session", "list_sessions", "print_session", "print_sessions"]
 
@@ -77,7 +77,13 @@ def print_session(log: SessionLog, out: TextIO) -> None:
         print(f"Session {log.name} (no header)", file=out)
     for problem in log.problems:
         print(f"  ! {problem}", file=out)
-    for entry in log.entries:
+    # Undo lines go where they happened, between the requests (timestamps sort as text).
+    records: list[Entry | UndoLine] = sorted([*log.entries, *log.undos], key=lambda record: record.at)
+    for entry in records:
+        if isinstance(entry, UndoLine):
+            by = f" by {entry.user}" if entry.user else ""
+            print(f"\n{entry.at}  {entry.id}  undo{by}: {entry.target_id} taken back at the table", file=out)
+            continue
         reply: Any = msgspec.json.decode(entry.reply)
         card = reply.get("card") or {}
         dice = f"seed {entry.seed}" if entry.seed is not None else f"dice {entry.dice}"

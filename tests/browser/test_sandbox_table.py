@@ -1,0 +1,122 @@
+"""The rest of the table on ``volley sandbox``'s page: the Volley profile editor, who holds the bridge
+when the referee's browser has no token, and a refused token said plainly."""
+
+from __future__ import annotations
+
+from browserkit import (
+    CONNECTION_STATE,
+    SHOOTER,
+    Table,
+    cards,
+    open_attack_dialog,
+    wait_connected,
+    wait_for_chart,
+)
+
+PROFILE = "canvas.scene.tokens.get('tokHale000000001').actor.flags.volley.profile"
+
+
+def test_profile_editor_checks_the_book_notation_as_you_type(table: Table) -> None:
+    page = table.open()
+    wait_connected(page)
+    page.get_by_role("button", name=SHOOTER, exact=True).click()
+    page.locator("#token-hud").get_by_role("button", name="Volley weapons", exact=True).click()
+    editor = page.get_by_role("dialog", name="Volley weapons: Sgt. Hale")
+    editor.wait_for()
+    assert (
+        editor.get_by_role("group", name="Character").get_by_role("textbox", name="Armoury").input_value()
+        == "12"
+    )
+    shotgun = editor.get_by_role("group", name="Remington 870")
+    rof = shotgun.get_by_role("textbox", name="RoF", exact=True)
+    assert rof.input_value() == "3x9"
+
+    # A slip is named beside its field as it is typed, with the rule; fixing it clears it.
+    rof.fill("3y9")
+    problem = shotgun.locator(".volley-field--invalid .volley-field__problem")
+    problem.wait_for()
+    assert problem.inner_text() == "RoF is a number of shots (13) or shots x pellets (3x9), not 3y9"
+    assert rof.get_attribute("aria-invalid") == "true"
+    loaded = shotgun.get_by_role("textbox", name="Rounds loaded")
+    loaded.fill("9")
+    rof.fill("3×9")  # as the book prints it
+    page.wait_for_function("document.querySelectorAll('.volley-profile .volley-field--invalid').length === 1")
+    assert (
+        shotgun.locator(".volley-field--invalid .volley-field__problem").inner_text() == "must be at most 5"
+    )
+    table.shots.take(editor, "profile-editor-en")
+
+    # Saving with a problem saves nothing, and says how many fields need fixing.
+    editor.get_by_role("button", name="Save").click()
+    editor.locator(".volley-profile__notice--error").wait_for()
+    assert editor.locator(".volley-profile__notice").inner_text() == "Not saved: 1 field needs fixing."
+    assert page.evaluate(f"{PROFILE}.weapons[1].state.loaded") == 5
+
+    # Fixed and saved: the weapon keeps its id, the notation is stored as the rules read it.
+    editor.get_by_role("group", name="Remington 870").get_by_role("textbox", name="Rounds loaded").fill("4")
+    editor.get_by_role("button", name="Add weapon").click()
+    added = editor.get_by_role("group", name="New weapon")
+    added.get_by_role("textbox", name="Name").fill("M249")
+    editor.get_by_role("group", name="M249").get_by_role("textbox", name="RoF", exact=True).fill("13")
+    editor.get_by_role("button", name="Save").click()
+    editor.locator(".volley-profile__notice").filter(has_text="Saved.").wait_for()
+    weapons = page.evaluate(f"{PROFILE}.weapons")
+    assert [w["name"] for w in weapons] == ["MP5", "Remington 870", "Glock 17", "M249"]
+    assert weapons[1]["id"] == "wShotgun01" and weapons[1]["stats"]["rof"] == "3x9"
+    assert weapons[1]["state"]["loaded"] == 4
+    assert weapons[3]["stats"]["rof"] == 13 and weapons[3]["system"] == "gurps"
+    assert len({w["id"] for w in weapons}) == 4
+
+    # The attack dialog offers the new weapon at once.
+    editor.get_by_role("button", name="Close").click()
+    dialog = open_attack_dialog(page)
+    options = dialog.get_by_role("combobox", name="Weapon").locator("option").all_inner_texts()
+    assert options[-1] == "M249 (30/30)"
+    assert table.pages.errors == []
+
+
+def test_the_bridge_moves_to_the_gm_whose_browser_has_the_token(table: Table) -> None:
+    # The co-referee's browser has the token; the referee Foundry picks (the lowest id) has none.
+    co = table.open(extra="&as=coreferee")
+    wait_connected(co)
+    referee = table.open(extra="&token=none")
+    co.wait_for_function(f"{CONNECTION_STATE} === 'ready'")
+    assert referee.evaluate(CONNECTION_STATE) is None
+    referee.wait_for_function(
+        "sandbox.notifications.some(n => n.text.includes('Co-referee holds the bridge connection'))"
+    )
+    said = referee.evaluate("sandbox.notifications.map(n => n.text)")
+    handed = "Volley: this browser has no bridge access token, so Co-referee holds the bridge connection"
+    assert said == [f"{handed} for the table."]
+    referee.wait_for_function(
+        "document.querySelector('.volley-bridge-status')?.textContent === 'Volley bridge: connected'"
+    )
+
+    # The referee still fires, through the co-referee's browser.
+    dialog = open_attack_dialog(referee)
+    wait_for_chart(dialog, "Raider")
+    dialog.get_by_role("button", name="Fire", exact=True).click()
+    cards(referee).first.wait_for()
+    assert co.evaluate("game.messages.contents.length") == 1
+    assert table.pages.errors == []
+
+
+def test_a_refused_token_is_said_once_and_not_retried(table: Table) -> None:
+    page = table.open()
+    wait_connected(page)
+    page.evaluate("game.settings.set('volley', 'token', 'not-the-token')")
+    page.wait_for_function(f"{CONNECTION_STATE} === 'refused'")
+    line = page.locator(".volley-bridge-status")
+    assert line.inner_text() == "Volley bridge: refused: wrong access token"
+    page.wait_for_timeout(1_500)  # longer than the first reconnect delay: still refused, no retry
+    assert page.evaluate(CONNECTION_STATE) == "refused"
+    refusals = page.evaluate("sandbox.notifications.filter(n => n.level === 'error').map(n => n.text)")
+    assert refusals == [
+        "Volley: the bridge refused the access token (wrong access token). Check the module settings."
+    ]
+    fire = page.get_by_role("button", name=SHOOTER, exact=True)
+    fire.click()
+    hud_fire = page.locator("#token-hud").get_by_role("button", name="Fire", exact=True)
+    assert hud_fire.get_attribute("aria-disabled") == "true"
+    assert hud_fire.get_attribute("aria-description") == "Fire is unavailable: refused: wrong access token"
+    assert table.pages.errors == []
