@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from gurps_helpers import request, roll
+from gurps_helpers import purposes, request, roll
 
 
 def _shot(to_hit: int, dodge_roll: int, *, dodge: int = 9, skill: int = 12) -> object:
@@ -50,7 +50,7 @@ def test_critical_dodge_failure_avoids_nothing() -> None:
 def test_no_dodge_score_no_dodge_roll() -> None:
     result = roll(request(target={"dodge": None}), 6)
     assert result.targets[0].dodge is None
-    assert [r.purpose for r in result.rolls] == ["to-hit"] * 3
+    assert purposes(result) == ["to_hit"] * 3
 
 
 @pytest.mark.parametrize(
