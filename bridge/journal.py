@@ -39,8 +39,10 @@ __all__ = [
     "session_files",
 ]
 
-#: Version of the line format below; a reader refuses files from a newer format.
-FORMAT_VERSION = 1
+#: Version of the line format below; a reader refuses files from a newer format. 2: the replies inside
+#: carry protocol-2 message objects (log lines, roll purposes, card titles) instead of English text;
+#: replay compares a format-1 file's text fields leniently (``bridge.replay``).
+FORMAT_VERSION = 2
 
 
 class Header(msgspec.Struct, kw_only=True, tag="header", tag_field="kind"):

@@ -23,6 +23,7 @@ from aiohttp import web
 
 import bridge
 import rules
+from bridge.card import system_title
 from bridge.connection import Connection
 from bridge.journal import FORMAT_VERSION, Header, Journal, discard_session
 from bridge.ledger import Ledger
@@ -157,7 +158,7 @@ def _welcome(app: web.Application) -> Welcome:
         protocol_version=PROTOCOL_VERSION,
         rules_version=rules.__version__,
         systems=[
-            SystemInfo(name=name, title=system.title, default_action=system.default_action)
+            SystemInfo(name=name, title=system_title(name), default_action=system.default_action)
             for name, system in sorted(rules.SYSTEMS.items())
         ],
         session=referee.journal.session,

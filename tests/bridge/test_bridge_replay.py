@@ -244,15 +244,23 @@ async def test_sessions_and_show(
     row = next(line for line in listing if line.startswith(name))
     assert row.split()[2:] == ["2", "gurps,", "skirmish"]
 
-    assert main(["show", name[:12], "--data-dir", data]) == 0
+    assert main(["show", name[:12], "--data-dir", data, "--lang", "en"]) == 0
     shown = capsys.readouterr().out
     assert f"Session {name}" in shown
-    assert "g1  attack -> result  (seed " in shown
-    assert "Kane fires MP5  [GURPS 4e rapid fire]" in shown
-    assert "s1  attack -> result  (dice [6, 6, 1, 1, 4, 4])" in shown
-    assert "    pool 4d6: 2 bullets" in shown
-    assert "  - Drone: 2 hit(s)  +wounded" in shown
+    assert "g1  attack → result  (seed " in shown
+    assert "  Kane fires MP5  [GURPS 4e — rapid fire]" in shown
+    assert "    Kane fires 10 shots from MP5 at Ganger: skill 12 +2" in shown  # the log, in words
+    assert "s1  attack → result  (dice 6, 6, 1, 1, 4, 4)" in shown
+    assert "    skirmish.pool(shots=4, bullets=2)" in shown  # no text for it: its key and values
+    assert "  - Drone: 2 hits  +wounded" in shown
     assert "  weapon Smartgun: 6 loaded, ready" in shown
+
+    assert main(["show", name[:12], "--data-dir", data, "--lang", "ru"]) == 0
+    shown = capsys.readouterr().out
+    assert f"Сессия {name}" in shown
+    assert "  Kane: огонь (MP5)  [GURPS 4e — быстрая стрельба]" in shown
+    assert "  - Drone: 2 попадания  +wounded" in shown
+    assert "  оружие Smartgun: заряжено 6, готово" in shown
 
     assert main(["show", "no-such-session", "--data-dir", data]) == 2
     assert "volley show: no session 'no-such-session' in" in capsys.readouterr().err
