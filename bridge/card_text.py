@@ -212,7 +212,10 @@ def card_lines(
 
 
 def dice_lines(catalogue: Catalogue, rolls: Sequence[Roll]) -> list[str]:
-    """Every die in the order rolled, consecutive dice of one purpose on one line ("3d6 to-hit: 4, 3, 5")."""
+    """Every die in the order rolled; consecutive dice of one purpose share a line ("3×d6 to-hit: 4, 3, 5").
+
+    The faces are listed, not summed: one purpose may cover several throws (two 2D to-hit rolls).
+    """
     if not rolls:
         return []
     lines = ["  " + say(catalogue, DICE())]
