@@ -30,7 +30,8 @@
  *   (`kinds`), else from words in the weapon type or name (`kindWords`); neither: a problem.
  * - Rate of fire: each figure after the first in "a/b/c" (or a lone figure of 2 or more) is a firing
  *   setting: 2, 3 or 4 rounds is a fixed **burst**; 5 or more, or "A"/"Auto", is **automatic** fire.
- *   Classic Traveller's automatic weapons (`autoRifle`, `submachinegun` range bands) fire automatic.
+ *   Classic Traveller's automatic weapons (`autoRifle`, `submachinegun` range bands) fire automatic,
+ *   and their "1/4" is that automatic fire (CT's bursts of four), not a fixed-burst setting.
  *   `doubleTap` means the weapon fires **rapid** (RCS's "/R").
  * - The referee can state the RCS ratings outright in the weapon's Features or Traits, comma-separated:
  *   "Rapid" (or "/R", "Double Tap"), "Burst 4", "Auto", "Auto Tgts 2" (Cepheus "Auto 2" reads the same).
@@ -237,7 +238,8 @@ function readFiring(system, path, settings, log) {
   let rapid = system.doubleTap === true;
   /** @type {number | null} */
   let burst = null;
-  let auto = settings.automaticBands.includes(String(system.rangeBand ?? ""));
+  const automaticBand = settings.automaticBands.includes(String(system.rangeBand ?? ""));
+  let auto = automaticBand;
   /** @type {number | null} */
   let autoTargets = null;
 
@@ -257,8 +259,8 @@ function readFiring(system, path, settings, log) {
         return;
       }
       if (index === 0 && tokens.length > 1) return; // the single-shot setting
-      if (figure >= 2 && figure <= 4 && burst === null) burst = figure;
-      else if (figure >= 5) auto = true;
+      if (figure >= 5 || (figure >= 2 && automaticBand)) auto = true;
+      else if (figure >= 2 && burst === null) burst = figure;
     });
   }
 
