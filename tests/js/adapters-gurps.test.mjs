@@ -159,6 +159,7 @@ describe("GURPS Game Aid: reading a soldier", () => {
     const actor = soldier((a) => (a.system.ranged["00000"].name = "Kessler's MP5"));
     const { weapons } = adapter.readActor(actor);
     assert.equal(weapons[0].name, "Kessler's MP5");
+    assert.equal(weapons[0].id, "gurps:HK MP5", "the id, under which Volley keeps its jam state, survives the rename");
     assert.deepEqual(weapons[0].state, { loaded: 27 });
   });
 

@@ -25,6 +25,11 @@
  * - `chamberInCapacity` (true): "30+1(3)" holds 31 rounds when full: the magazine and one in the
  *   chamber. A Volley reload fills the weapon to that capacity.
  * - `malf` (17): the malfunction number when the notes give none.
+ * - A RoF marked full-auto only ("20!", High-Tech) reads as its number; the minimum burst such a weapon
+ *   must fire is left to the player. A weapon's Rcl of "-" is read as 1 only for a single projectile,
+ *   where recoil cannot change the hits.
+ * - A weapon's id is its imported name (and mode), so it survives a rename of the attack and the jam state
+ *   Volley keeps for it stays with it.
  *
  * Pure: plain actor data in, plain data out.
  */
@@ -123,7 +128,7 @@ function readGurpsActor(actor, settings) {
     if (weapon === null) continue;
     const ammo = findAmmo(attack, path, weapon.stats, trackers, log);
     if (log.count > before) continue;
-    const id = uniqueId(ids, `gurps:${weapon.name}`);
+    const id = uniqueId(ids, `gurps:${weapon.stableName}`);
     /** @type {VolleyWeapon} */
     const volleyWeapon = {
       id,
@@ -180,7 +185,9 @@ function readAttack(attack, path, settings, log) {
   if (log.count > before || rof === null || rcl === null || magazine === null || malf === null || level === null) return null;
 
   const capacity = magazine.rounds + (settings.chamberInCapacity ? magazine.chambered : 0);
-  return { name, level, stats: { rof, rcl, capacity, malf }, magazine };
+  const imported = typeof attack.originalName === "string" && attack.originalName.trim() !== "" ? attack.originalName.trim() : baseName;
+  const stableName = mode === "" ? imported : `${imported} (${mode})`;
+  return { name, stableName, level, stats: { rof, rcl, capacity, malf }, magazine };
 }
 
 /**
