@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import signal
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from bridge.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION, SystemInfo, Welco
 from bridge.ratelimit import BURST, RATE, TokenBucket
 from bridge.referee import Referee
 from bridge.resolution import SeedSource
+from bridge.stopping import stop_on_signals
 
 __all__ = ["BridgeSettings", "create_app", "run_server"]
 
@@ -226,11 +226,9 @@ def create_app(settings: BridgeSettings) -> web.Application:
 async def run_server(settings: BridgeSettings, host: str, port: int, ready: Callable[[str], None]) -> int:
     """Serve until SIGINT/SIGTERM; then stop accepting, finish requests, flush the journal, return 0."""
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
     # Handlers go in before anything is announced: a stop signal sent the moment we say "listening"
-    # must get the graceful path, not the default kill.
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
+    # must get the graceful path, not the default kill. (Windows included: ``bridge.stopping``.)
+    restore_signals = stop_on_signals(asyncio.get_running_loop(), stop)
     runner = web.AppRunner(create_app(settings), access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT)
     try:
         await runner.setup()
@@ -242,9 +240,7 @@ async def run_server(settings: BridgeSettings, host: str, port: int, ready: Call
         log.info("stopping: finishing requests in flight")
     finally:
         await runner.cleanup()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(Exception):
-                loop.remove_signal_handler(signum)
+        restore_signals()
     return 0
 
 
