@@ -1,4 +1,5 @@
-"""The aiohttp application: ``/ws`` for the VTT, ``/healthz`` for monitoring, ``/schema`` for tooling.
+"""The aiohttp application: ``/ws`` for the VTT, ``/healthz`` for monitoring, ``/schema`` for tooling,
+``/module/`` for Foundry to install the module from (``bridge.module_server``).
 
 State lives behind typed ``web.AppKey``s (aiohttp's ``web_ws.py`` example). The journal is opened in a
 cleanup context, so it is created before the first request and flushed and closed after the last one;
@@ -26,6 +27,7 @@ from bridge.connection import Connection
 from bridge.journal import FORMAT_VERSION, Header, Journal, discard_session
 from bridge.ledger import Ledger
 from bridge.lock import DirectoryLock
+from bridge.module_server import add_module_routes
 from bridge.paths import sessions_dir
 from bridge.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION, SystemInfo, Welcome, protocol_schema
 from bridge.ratelimit import BURST, RATE, TokenBucket
@@ -220,6 +222,7 @@ def create_app(settings: BridgeSettings) -> web.Application:
     app.router.add_get("/ws", websocket)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/schema", schema)
+    add_module_routes(app)
     return app
 
 
