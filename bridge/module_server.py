@@ -39,15 +39,10 @@ def bridge_origin(request: web.Request) -> str:
 
     Foundry will come back to exactly this address for the zip and for update checks, so it is the
     one to hand out, rather than the address the bridge bound (``127.0.0.1`` may have been reached
-    as ``localhost``). A Host header that is not a plain ``host[:port]`` gets a 400, never an echo.
+    as ``localhost``). A Host header that is missing or not a plain ``host[:port]`` gets a 400,
+    never an echo (Foundry, like every HTTP/1.1 client, always sends one).
     """
     authority = request.headers.get(hdrs.HOST, "")
-    if not authority:  # HTTP/1.0 without Host: the address the connection came in on
-        sockname = request.transport.get_extra_info("sockname") if request.transport else None
-        if not sockname:
-            raise web.HTTPBadRequest(text="no Host header")
-        host, port = str(sockname[0]), int(sockname[1])
-        authority = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     match = _AUTHORITY.fullmatch(authority)
     if match is None or (match["port"] is not None and int(match["port"]) > 65535):
         raise web.HTTPBadRequest(text="the Host header is not host[:port]")

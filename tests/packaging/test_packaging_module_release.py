@@ -6,6 +6,7 @@ Foundry installs from ``/module/module.json``, downloads ``/module/volley.zip``,
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import os
@@ -181,6 +182,17 @@ async def test_a_host_header_that_is_not_host_and_port_is_refused_not_echoed(
     response = await module_client.get(MANIFEST_PATH, headers={"Host": host})
     assert response.status == 400
     assert host not in await response.text()
+
+
+@pytest.mark.asyncio
+async def test_a_request_without_host_is_refused(module_client: TestClient[Any, Any]) -> None:
+    reader, writer = await asyncio.open_connection(module_client.server.host, module_client.server.port)
+    writer.write(f"GET {MANIFEST_PATH} HTTP/1.0\r\n\r\n".encode())
+    await writer.drain()
+    status_line = await reader.readline()
+    writer.close()
+    await writer.wait_closed()
+    assert status_line.split()[1] == b"400"
 
 
 @pytest.mark.asyncio
