@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 
 from bridge.i18n import Catalogue
 from bridge.report.fairness import calibration, die_tests
 from bridge.report.page import Findings, render_page
-from bridge.report.record import SessionRecord, read_record
+from bridge.report.record import SessionRecord
 from bridge.report.tally import tally
 
-__all__ = ["findings", "report_html", "write_report"]
+__all__ = ["findings", "report_html", "write_page"]
 
 
 def findings(records: Iterable[SessionRecord]) -> Findings:
@@ -25,11 +25,10 @@ def report_html(records: Iterable[SessionRecord], language: str) -> str:
     return render_page(findings(records), Catalogue.load(language))
 
 
-def write_report(journals: Sequence[Path], out: Path, language: str) -> Path:
-    """Write the report of ``journals`` to ``out`` (created or replaced whole) and return its path."""
-    html = report_html([read_record(path) for path in journals], language)
+def write_page(out: Path, html: str) -> Path:
+    """Write the page to ``out``, creating its folder; a reader never sees half a page."""
     out.parent.mkdir(parents=True, exist_ok=True)
     partial = out.with_name(out.name + ".part")
     partial.write_text(html, encoding="utf-8")
-    partial.replace(out)  # a reader never sees half a page
+    partial.replace(out)
     return out
