@@ -273,6 +273,8 @@ class Table:
     def turn(self, number: int) -> tuple[Shooter, str, dict[str, Any]]:
         """Who acts on this turn and what they ask: (shooter, message type, request)."""
         shooter = self.shooters[number % len(self.shooters)]
+        if shooter.weapon.get("malfunction") == "destroyed":  # GURPS: a botched repair; a spare comes out
+            shooter.weapon.update(jammed=False, malfunction=None, loaded=shooter.weapon["capacity"])
         base = {
             "system": shooter.system,
             "attacker": _request_attacker(shooter),
@@ -378,7 +380,7 @@ def play(requests: int, *, seed: int = 1, loaded: bool = False) -> Iterator[Entr
         if reply["type"] == "pending":
             allocated = {**request, "allocation": _allocation(reply["pending"], len(request["targets"]))}
             entry, reply = _entry(
-                f"{id}/allocate", "allocate", allocated, entry_seed, dice, at, pending_id=id
+                f"{id}/allocate", "allocate", allocated, entry_seed, dice=dice, at=at, pending_id=id
             )
             yield entry
             made += 1
