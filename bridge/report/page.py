@@ -389,6 +389,8 @@ def _fairness(findings: Findings, words: _Words) -> str:
         for key in ("col_die", "col_rolls", "col_test", "col_chi2", "col_p", "col_verdict")
     )
     table = _table(head, "".join(rows)) if rows else f'<p class="note">{words("no_rolls")}</p>'
+    if any(panel[3] != "too_few" for panel in panels):
+        panels = [panel for panel in panels if panel[3] != "too_few"]  # a few stray rolls say nothing
     calibration = findings.calibration
     figures = ""
     if panels:
