@@ -74,7 +74,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="volley", description="Rate-of-fire automation for tabletop shooters."
     )
-    parser.add_argument("--version", action="version", version=f"volley {rules.__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     roll = commands.add_parser("roll", help="resolve one request from stdin; print the result as JSON")
@@ -89,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     schema.set_defaults(run=cmd_schema)
 
     _add_bridge_commands(commands)
+    _add_module_commands(parser, commands)
     return parser
 
 
@@ -100,6 +100,15 @@ def _add_bridge_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
 
     bridge_commands.register(commands)
     report_command.register(commands)
+
+
+def _add_module_commands(
+    parser: argparse.ArgumentParser, commands: argparse._SubParsersAction[argparse.ArgumentParser]
+) -> None:
+    """``--version`` and ``module-path`` live in ``bridge.module_commands``."""
+    from bridge import module_commands
+
+    module_commands.register(parser, commands)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
