@@ -93,10 +93,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_bridge_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The server's own commands (serve, sessions, show, replay) live in ``bridge.commands``."""
+    """The server's own commands (serve, sessions, show, replay) live in ``bridge.commands``; the session
+    report in ``bridge.report.command``."""
     from bridge import commands as bridge_commands
+    from bridge.report import command as report_command
 
     bridge_commands.register(commands)
+    report_command.register(commands)
 
 
 def _add_module_commands(

@@ -1,5 +1,6 @@
 """The aiohttp application: ``/ws`` for the VTT, ``/healthz`` for monitoring, ``/schema`` for tooling,
-``/module/`` for Foundry to install the module from (``bridge.module_server``).
+``/module/`` for Foundry to install the module from (``bridge.module_server``), ``/report/current`` for
+the referee's session report (``bridge.report.route``).
 
 State lives behind typed ``web.AppKey``s (aiohttp's ``web_ws.py`` example). The journal is opened in a
 cleanup context, so it is created before the first request and flushed and closed after the last one;
@@ -32,6 +33,7 @@ from bridge.paths import sessions_dir
 from bridge.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION, SystemInfo, Welcome, protocol_schema
 from bridge.ratelimit import BURST, RATE, TokenBucket
 from bridge.referee import Referee
+from bridge.report.route import add_report_route
 from bridge.resolution import SeedSource
 from bridge.stopping import stop_on_signals
 
@@ -223,6 +225,7 @@ def create_app(settings: BridgeSettings) -> web.Application:
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/schema", schema)
     add_module_routes(app)
+    add_report_route(app, token=settings.token, journal=lambda: app[REFEREE].journal.path)
     return app
 
 
