@@ -99,7 +99,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="volley", description="Rate-of-fire automation for tabletop shooters."
     )
-    parser.add_argument("--version", action="version", version=f"volley {rules.__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     roll = commands.add_parser("roll", help="resolve one request from stdin; print the result as JSON")
@@ -116,14 +115,27 @@ def build_parser() -> argparse.ArgumentParser:
     schema.set_defaults(run=cmd_schema)
 
     _add_bridge_commands(commands)
+    _add_module_commands(parser, commands)
     return parser
 
 
 def _add_bridge_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The server's own commands (serve, sessions, show, replay) live in ``bridge.commands``."""
+    """The server's own commands (serve, sessions, show, replay) live in ``bridge.commands``; the session
+    report in ``bridge.report.command``."""
     from bridge import commands as bridge_commands
+    from bridge.report import command as report_command
 
     bridge_commands.register(commands)
+    report_command.register(commands)
+
+
+def _add_module_commands(
+    parser: argparse.ArgumentParser, commands: argparse._SubParsersAction[argparse.ArgumentParser]
+) -> None:
+    """``--version`` and ``module-path`` live in ``bridge.module_commands``."""
+    from bridge import module_commands
+
+    module_commands.register(parser, commands)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -119,7 +119,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"Access token: the one saved in {token.path}")
         else:
             print(f"Access token: from {token.source}")
-        print(f"Journal: {sessions_dir(settings_data)}", flush=True)
+        print(f"Journal: {sessions_dir(settings_data)}")
+        address = url.removeprefix("ws://").removesuffix("/ws")
+        print(
+            f"Foundry module: paste http://{address}/module/module.json into "
+            "Add-on Modules > Install Module > Manifest URL",
+            flush=True,
+        )
 
     try:
         return asyncio.run(run_server(settings, args.host, args.port, ready))
