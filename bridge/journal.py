@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -40,8 +41,10 @@ __all__ = [
     "session_files",
 ]
 
-#: Version of the line format below; a reader refuses files from a newer format.
-FORMAT_VERSION = 1
+#: Version of the line format below; a reader refuses files from a newer format. 2: the replies inside
+#: carry protocol-2 message objects (log lines, roll purposes, card titles) instead of English text;
+#: replay compares a format-1 file's text fields leniently (``bridge.replay``).
+FORMAT_VERSION = 2
 
 
 class Header(msgspec.Struct, kw_only=True, tag="header", tag_field="kind"):
@@ -222,7 +225,18 @@ class CommitStats:
         }
 
 
+#: Binary mode on Windows (else the C runtime would write every newline as CR LF); 0 elsewhere.
+O_BINARY: int = getattr(os, "O_BINARY", 0)
+
+
 def _fsync_directory(directory: Path) -> None:
+    """Make a file's creation or removal durable: POSIX needs the directory itself synced.
+
+    Windows cannot open a directory as a file, and has no directory sync to call: NTFS logs its
+    directory changes itself. There this does nothing (the file's own fsync still happens).
+    """
+    if sys.platform == "win32":
+        return
     fd = os.open(directory, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -260,7 +274,7 @@ class Journal:
         """Start a new session file (must be called from a running event loop)."""
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / f"{header.session}.jsonl"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | O_BINARY, 0o600)
         try:
             os.write(fd, _encoder.encode(header) + b"\n")
             os.fsync(fd)

@@ -15,6 +15,7 @@ import skirmish
 from aiohttp.test_utils import TestClient
 from bridgekit import GURPS_MP5, Start, journal_lines, open_session
 
+from bridge.i18n import Catalogue
 from bridge.journal import read_session, session_files
 from bridge.replay import replay_session
 from bridge.server import BridgeSettings
@@ -100,10 +101,13 @@ async def test_replay_leaves_undos_out_and_show_tells_them(
     log = read_session(path)
     assert [undo.target_id for undo in log.undos] == ["a1"] and log.problems == []
     out = io.StringIO()
-    print_session(log, out)
+    print_session(log, out, Catalogue.load("en"))
     text = out.getvalue()
     assert "u1  undo by gm01: a1 taken back at the table" in text
     assert text.index("a1  attack") < text.index("undo by gm01") < text.index("a2  attack")
+    russian = io.StringIO()
+    print_session(log, russian, Catalogue.load("ru"))
+    assert "u1  отмена (gm01): a1 отменён за столом" in russian.getvalue()
 
 
 async def test_the_schema_names_undo_and_undone(bridge_client: TestClient[Any, Any]) -> None:
