@@ -179,7 +179,11 @@ describe("actorArsenal and weaponStateWrites", () => {
     const adapter = {
       gameSystem: "fake",
       ruleSystem: "gurps",
-      readActor: () => ({ character: { gurps: { armoury: 14 } }, weapons: [item], problems: [{ field: "dodge", message: "not found" }] }),
+      readActor: () => ({
+        character: { gurps: { armoury: 14 } },
+        weapons: [item],
+        problems: [{ field: "system.dodge", message: "system.dodge: Dodge is missing", key: "field.missing", values: { what: "Dodge" } }],
+      }),
       writeState: (_actor, weapon, state) => [{ documentName: "Item", id: weapon.source.ref, changes: { "system.ammo": state.loaded } }],
     };
     const withOverlay = { ...actor, flags: { volley: { ...actor.flags.volley, adapterState: { gun: { loaded: 99, jammed: true } } } } };
@@ -187,11 +191,14 @@ describe("actorArsenal and weaponStateWrites", () => {
     assert.deepEqual(arsenal.weapons.map((w) => w.id), ["gun", "wMp5"]);
     assert.deepEqual(arsenal.weapons[0].state, { jammed: true, loaded: 12 }, "the game system's rounds win; the jam is Volley's");
     assert.equal(arsenal.character.armoury, 14);
-    assert.deepEqual(arsenal.problems, ["fake: dodge: not found"]);
+    assert.deepEqual(arsenal.problems, [
+      { field: "system.dodge", message: "system.dodge: Dodge is missing", key: "field.missing", values: { what: "Dodge" } },
+    ]);
     const writes = weaponStateWrites(withOverlay, arsenal.weapons[0], { loaded: 9, jammed: false }, adapter);
     assert.deepEqual(writes, [
       { documentName: "Item", id: "item1", changes: { "system.ammo": 9 } },
-      { documentName: "Actor", id: "act1", changes: { "flags.volley.adapterState": { gun: { jammed: false, loaded: 9 } } } },
+      // The game system counts the rounds, so only the jam is Volley's to keep.
+      { documentName: "Actor", id: "act1", changes: { "flags.volley.adapterState": { gun: { jammed: false } } } },
     ]);
   });
 
@@ -199,7 +206,7 @@ describe("actorArsenal and weaponStateWrites", () => {
     const broken = { gameSystem: "x", ruleSystem: "gurps", readActor: () => { throw new Error("boom"); }, writeState: () => [] };
     const arsenal = actorArsenal(actor, { system: "gurps", adapter: broken });
     assert.deepEqual(arsenal.weapons.map((w) => w.id), ["wMp5"]);
-    assert.match(arsenal.problems[0], /could not read this actor \(boom\)/);
+    assert.match(arsenal.problems[0].message, /could not read this actor \(boom\)/);
     const other = { ...broken, ruleSystem: "d100" };
     assert.deepEqual(actorArsenal(actor, { system: "gurps", adapter: other }).problems, []);
   });

@@ -37,13 +37,15 @@ export function findTokenDocument(tokenId) {
 }
 
 /**
- * The actor's plain data for the pure readers, with its id (a synthetic actor's too).
+ * The actor's plain data for the pure readers, with its id (a synthetic actor's too): the prepared data
+ * (`toObject(false)`), so values the game system derives (an effective skill, a characteristic's total)
+ * are there for the adapters.
  * @param {Actor | null | undefined} actor
  * @returns {Record<string, any>}
  */
 export function actorData(actor) {
   if (!actor) return { flags: {} };
-  const data = /** @type {Record<string, any>} */ (actor.toObject());
+  const data = /** @type {Record<string, any>} */ (actor.toObject(false));
   data._id = actor.id;
   return data;
 }

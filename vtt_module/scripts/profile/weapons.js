@@ -11,14 +11,17 @@
  * Pure: takes the actor's plain data (`actor.toObject()`), returns plain data and document writes.
  */
 
+import { stateForFlags, stateForRequest } from "../adapters/index.js";
 import { readProfile, storedProfile, withWeaponState } from "./profile.js";
 
 /**
  * @typedef {import("./types.js").VolleyWeapon} VolleyWeapon
  * @typedef {import("./types.js").GameSystemAdapter} GameSystemAdapter
  * @typedef {import("./types.js").DocumentWrite} DocumentWrite
+ * @typedef {{field: string, message: string, key?: string, values?: Record<string, unknown>}} ArsenalProblem
+ *   a field that could not be read: an adapter's (with its message key) or the profile's
  * @typedef {{character: Record<string, unknown>, weapons: VolleyWeapon[], current: string | null,
- *   problems: string[]}} Arsenal what one actor can fire in one rule system
+ *   problems: ArsenalProblem[]}} Arsenal what one actor can fire in one rule system
  */
 
 /** Where adapter weapons keep the state their game system has no field for. */
@@ -34,14 +37,15 @@ function isRecord(value) {
 
 /**
  * The actor's weapons of `system`, adapter weapons first, then the Volley profile's own.
- * @param {Record<string, any>} actorData
+ * @param {Record<string, any>} actorData the actor's prepared data (`actor.toObject(false)`, as the adapters read it)
  * @param {{system: string, adapter?: GameSystemAdapter | null}} where
  * @returns {Arsenal}
  */
 export function actorArsenal(actorData, { system, adapter = null }) {
   const flags = isRecord(actorData?.flags?.volley) ? actorData.flags.volley : {};
   const profile = readProfile(flags);
-  const problems = [...profile.problems];
+  /** @type {ArsenalProblem[]} */
+  const problems = profile.problems.map((message) => ({ field: "flags.volley.profile", message }));
   /** @type {Record<string, unknown>} */
   let character = { ...(profile.character[system] ?? {}) };
   /** @type {VolleyWeapon[]} */
@@ -51,14 +55,11 @@ export function actorArsenal(actorData, { system, adapter = null }) {
       const read = adapter.readActor(actorData);
       const overlay = isRecord(flags[ADAPTER_STATE_FLAG]) ? flags[ADAPTER_STATE_FLAG] : {};
       character = { ...character, ...(read.character?.[/** @type {keyof typeof read.character} */ (system)] ?? {}) };
-      for (const weapon of read.weapons) {
-        const kept = isRecord(overlay[weapon.id]) ? overlay[weapon.id] : {};
-        const extra = Object.fromEntries(Object.entries(kept).filter(([key]) => !(key in weapon.state)));
-        weapons.push({ ...weapon, state: { ...extra, ...weapon.state } });
-      }
-      for (const problem of read.problems) problems.push(`${adapter.gameSystem}: ${problem.field}: ${problem.message}`);
+      // What the game system counts wins; Volley's flags give the rest (adapters/index.js).
+      for (const weapon of read.weapons) weapons.push({ ...weapon, state: stateForRequest(weapon, overlay[weapon.id]) });
+      for (const problem of read.problems) problems.push({ ...problem });
     } catch (error) {
-      problems.push(`${adapter.gameSystem}: the adapter could not read this actor (${error instanceof Error ? error.message : error})`);
+      problems.push({ field: adapter.gameSystem, message: `the adapter could not read this actor (${error instanceof Error ? error.message : error})` });
     }
   }
   weapons.push(...profile.weapons.filter((weapon) => weapon.system === system));
@@ -85,9 +86,11 @@ export function weaponStateWrites(actorData, weapon, changes, adapter = null) {
       if (value === null || value === undefined) delete state[key];
       else state[key] = value;
     }
-    const writes = adapter.writeState(actorData, weapon, state);
+    // The weapon as the game system holds it (not merged with the flags) says which fields are its own.
+    const held = adapter.readActor(actorData).weapons.find((w) => w.id === weapon.id) ?? weapon;
+    const writes = [...adapter.writeState(actorData, held, state)];
     const overlay = isRecord(flags[ADAPTER_STATE_FLAG]) ? { ...flags[ADAPTER_STATE_FLAG] } : {};
-    overlay[weapon.id] = state;
+    overlay[weapon.id] = stateForFlags(held, state);
     writes.push({ documentName: "Actor", id: actorId, changes: { [`flags.volley.${ADAPTER_STATE_FLAG}`]: overlay } });
     return writes;
   }

@@ -181,6 +181,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       weapons: arsenal.weapons.map((w) => ({ id: w.id, label: this.#weaponLabel(w), selected: w.id === this.weaponId })),
       noWeapons: t("VOLLEY.Dialog.NoWeapons", { name: this.token.name ?? "" }),
       weapon: weapon && readout ? this.#weaponView(weapon, readout) : null,
+      problems: arsenal.problems.slice(0, 8).map((problem) => this.#problemText(problem)),
       targets,
       noTargets: targets.length === 0 ? t("VOLLEY.Dialog.NoTargets") : "",
       system: weapon ? await this.systemContext(weapon, arsenal, targets) : {},
@@ -189,6 +190,16 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       notice: this.notice,
       actions: weapon && readout ? this.#actionViews(weapon, readout, targets) : [],
     };
+  }
+
+  /**
+   * A field the actor's data could not give (an adapter names its path): in the reader's language when
+   * the module has words for it.
+   * @param {import("../../profile/weapons.js").ArsenalProblem} problem
+   */
+  #problemText(problem) {
+    const key = problem.key ? `VOLLEY.Adapter.${problem.key}` : "";
+    return key && game.i18n.has(key) ? `${problem.field}: ${t(key, problem.values ?? {})}` : problem.message;
   }
 
   /** @param {VolleyWeapon} weapon */

@@ -18,7 +18,7 @@ export const WEAPON_CLASSES = Object.freeze(["pistol", "rifle", "long_rifle", "h
 const d100 = {
   id: "d100",
   label: "VOLLEY.Systems.d100",
-  gameSystems: ["dark-heresy-2e", "dark-heresy", "wh40k-rpg", "rogue-trader", "deathwatch", "only-war"],
+  gameSystems: ["dark-heresy-2nd", "dark-heresy-2e", "dark-heresy", "wh40k-rpg", "rogue-trader", "deathwatch", "only-war"],
   profile: {
     character: [
       { key: "bs", kind: "int", label: "VOLLEY.D100.BS", min: 1, max: 100, default: 35 },
