@@ -301,6 +301,13 @@ def test_russian_dialog_and_card(table: Table) -> None:
     cards(page).first.wait_for()
     assert cards(page).first.locator("thead").inner_text().split() == ["Цель", "Попадания", "Эффекты"]
     table.shots.take(message_of(cards(page).first), "gurps-card-ru")
+    dialog.get_by_role("button", name="Закрыть").click()
+    page.get_by_role("button", name=SHOOTER, exact=True).click()
+    page.locator("#token-hud").get_by_role("button", name="Оружие Volley", exact=True).click()
+    editor = page.get_by_role("dialog", name="Оружие Volley: Sgt. Hale")
+    editor.get_by_role("group", name="MP5").get_by_role("textbox", name="Скор.", exact=True).fill("13x")
+    editor.locator(".volley-field--invalid").wait_for()
+    table.shots.take(editor, "profile-editor-ru")
     assert table.pages.errors == []
 
 

@@ -120,3 +120,39 @@ def test_a_refused_token_is_said_once_and_not_retried(table: Table) -> None:
     assert hud_fire.get_attribute("aria-disabled") == "true"
     assert hud_fire.get_attribute("aria-description") == "Fire is unavailable: refused: wrong access token"
     assert table.pages.errors == []
+
+
+def test_fire_and_weapons_from_the_character_sheet_header(table: Table) -> None:
+    page = table.open()
+    wait_connected(page)
+    page.get_by_role("button", name=SHOOTER, exact=True).click()
+    page.locator("#token-hud").get_by_role("button", name="Character sheet").click()
+    sheet = page.locator(".sandbox-sheet")
+    sheet.wait_for()
+    header = sheet.locator(".window-header")
+    header.get_by_role("button", name="Volley weapons").click()
+    editor = page.get_by_role("dialog", name="Volley weapons: Sgt. Hale")
+    editor.wait_for()
+    editor.get_by_role("button", name="Close").click()
+    header.get_by_role("button", name="Fire").click()
+    dialog = page.get_by_role("dialog", name="Volley: Sgt. Hale fires")
+    wait_for_chart(dialog, "Raider")
+    assert table.pages.errors == []
+
+
+def test_statuses_survive_a_game_system_that_rebuilds_the_list(table: Table) -> None:
+    page = table.open()
+    wait_connected(page)
+    # The sandbox's stand-in game system rebuilt CONFIG.statusEffects at setup and at ready.
+    ids = page.evaluate("CONFIG.statusEffects.map(s => s.id)")
+    for status in ("suppressed", "pinned", "prone", "overwatch", "jammed"):
+        assert ids.count(status) == 1, status
+    # Even one dropped later is added back when a result needs it, not thrown on.
+    page.evaluate("CONFIG.statusEffects = CONFIG.statusEffects.filter(s => s.id !== 'jammed')")
+    dialog = open_attack_dialog(page)
+    wait_for_chart(dialog, "Raider")
+    page.get_by_label("Next roll's dice").fill("6 6 6 3 3 4")
+    dialog.get_by_role("button", name="Fire", exact=True).click()
+    page.wait_for_function("canvas.scene.tokens.get('tokHale000000001').actor.statuses.has('jammed')")
+    assert page.evaluate("CONFIG.statusEffects.filter(s => s.id === 'jammed').length") == 1
+    assert table.pages.errors == []

@@ -164,3 +164,18 @@ describe("buildGurpsRequest", () => {
     assert.deepEqual([iq.skill, iq.using], [13, "weapon"], "weapon skill 14 with IQ one below DX");
   });
 });
+
+describe("buildGurpsRequest says the RoF and magazine limits in the player's words", () => {
+  const weapon = { id: "w", system: "gurps", name: "MP5", skill: 14, stats: { rof: 13, rcl: 2, capacity: 30, malf: 17 }, state: { loaded: 5 } };
+  const targets = new Map([["t1", { id: "t1", name: "Raider", character: {}, statuses: [], state: {} }]]);
+  const context = { shooter: { id: "s", name: "S" }, weapon, character: {}, targets };
+  const fire = (shots, over = {}) => buildGurpsRequest({ system: "gurps", token: "s", weapon: "w", action: "attack", targets: [{ id: "t1", shots }] }, { ...context, ...over });
+
+  it("refuses more shots than RoF, and more than are loaded", () => {
+    assert.throws(() => fire(14, { weapon: { ...weapon, state: { loaded: 30 } } }), (e) => e.key === "VOLLEY.Gurps.Form.OverRof" && e.values.rof === 13);
+    assert.throws(() => fire(6), (e) => e.key === "VOLLEY.Gurps.Form.OverLoaded" && e.values.loaded === 5);
+    assert.equal(fire(5).request.shots, 5);
+    const shotgun = { ...weapon, stats: { ...weapon.stats, rof: "3x9" } };
+    assert.throws(() => fire(4, { weapon: shotgun }), (e) => e.values.rof === 3);
+  });
+});

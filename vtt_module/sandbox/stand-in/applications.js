@@ -172,7 +172,14 @@ export class ApplicationV2 {
     element.addEventListener("pointerdown", () => this.bringToFront());
     const width = this.options.position?.width;
     if (typeof width === "number") element.style.width = `${width}px`;
-    document.getElementById("windows").append(element);
+    const windows = document.getElementById("windows");
+    // Like Foundry, a new window does not land exactly on top of the last one.
+    const open = windows.children.length;
+    if (open) {
+      element.style.marginLeft = `${open * 28}px`;
+      element.style.marginTop = `${open * 28}px`;
+    }
+    windows.append(element);
     this.element = element;
     this.bringToFront();
   }

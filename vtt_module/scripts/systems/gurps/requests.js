@@ -11,6 +11,7 @@
  */
 
 import { FormError, readChoice, readFlag, readInt, requireInt } from "../common/fields.js";
+import { rofShots } from "./notation.js";
 
 /** Skill used to clear a jam when the profile has no Armoury (the referee is told it is a default). */
 export const DEFAULT_ARMOURY = 10;
@@ -87,6 +88,12 @@ function attack(choice, context) {
     targets.push(target);
   }
   if (targets.length === 0) throw new FormError("targets", "VOLLEY.Form.NoShots");
+  // The rules refuse these too (B373: 1..RoF shots, no more than are loaded); said here first, in the
+  // player's language, naming the shots they typed.
+  const rof = rofShots(context.weapon.stats.rof);
+  if (shots > rof) throw new FormError("targets", "VOLLEY.Gurps.Form.OverRof", { shots, rof });
+  const loaded = typeof context.weapon.state.loaded === "number" ? context.weapon.state.loaded : 0;
+  if (shots > loaded) throw new FormError("targets", "VOLLEY.Gurps.Form.OverLoaded", { shots, loaded });
   return {
     type: "attack",
     request: {
