@@ -330,3 +330,44 @@ def test_scene_switch_shows_every_system(table: Table) -> None:
         )
         assert len(weapons) == 3
     assert table.pages.errors == []
+
+
+def test_the_card_follows_the_players_roll_mode(table: Table) -> None:
+    page = table.open()
+    wait_connected(page)
+    page.get_by_role("combobox", name="View").select_option("player")
+    frame = page.frame_locator("#player-view")
+    frame.get_by_role("button", name=SHOOTER, exact=True).wait_for()
+    player = page.frames[1]
+    player.wait_for_function("window.sandbox && window.sandbox.ready")
+    for mode, player_sees in (("gmroll", True), ("blindroll", False)):
+        player.evaluate(f"game.settings.set('core', 'rollMode', '{mode}')")
+        frame.get_by_role("button", name=SHOOTER, exact=True).click()
+        frame.locator("#token-hud").get_by_role("button", name=FIRE, exact=True).click()
+        dialog = frame.get_by_role("dialog")
+        wait_for_chart(dialog, "Raider")
+        count = page.evaluate("game.messages.contents.length")
+        dialog.get_by_role("spinbutton", name="Shots at Raider").fill("1")
+        dialog.get_by_role("button", name=FIRE, exact=True).click()
+        page.wait_for_function(f"game.messages.contents.length === {count + 1}")
+        message = page.evaluate(
+            "(({whisper, blind, author}) => ({whisper, blind, author}))(game.messages.contents.at(-1))"
+        )
+        if mode == "gmroll":
+            assert message == {
+                "whisper": ["gm0000000000000a", "gm0000000000000c", "pl0000000000000b"],
+                "blind": False,
+                "author": "pl0000000000000b",
+            }
+        else:
+            assert message == {
+                "whisper": ["gm0000000000000a", "gm0000000000000c"],
+                "blind": True,
+                "author": "gm0000000000000a",
+            }
+        assert cards(page).count() == count + 1, "the referee reads every card"
+        player.wait_for_function(f"game.messages.contents.length === {count + 1}")
+        frame.get_by_role("dialog").get_by_role("button", name="Close").click()
+        shown = frame.get_by_role("log").locator(".volley-card").count()
+        assert (shown == count + 1) is player_sees, (mode, shown)
+    assert table.pages.errors == []

@@ -188,6 +188,8 @@ try {
     CONFIG.statusEffects = coreStatusEffects();
   });
   if (view === "referee") scriptDice();
+  // Core's own client setting: the roll mode chosen in the chat controls.
+  game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
   await import("/modules/volley/scripts/volley.js");
   Hooks.callAll("init");
   shell();

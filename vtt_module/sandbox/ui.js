@@ -159,6 +159,12 @@ export class Table {
   renderMessage(message) {
     const log = byId("chat-log");
     let li = log.querySelector(`[data-message-id="${message.id}"]`);
+    // A whispered message shows only to its author and the users it is whispered to.
+    const whisper = Array.isArray(message.whisper) ? message.whisper : [];
+    if (whisper.length && message.author !== game.user.id && !whisper.includes(game.user.id)) {
+      li?.remove();
+      return;
+    }
     const fresh = document.createElement("li");
     fresh.className = "chat-message message";
     fresh.dataset.messageId = message.id;

@@ -174,11 +174,22 @@ export class ChatMessage extends Document {
     this.content = data.content ?? "";
     this.author = data.author ?? null;
     this.speaker = deepClone(data.speaker ?? {});
+    this.whisper = [...(data.whisper ?? [])];
+    this.blind = Boolean(data.blind);
     this.timestamp = data.timestamp ?? Date.now();
   }
 
   toObject() {
-    return { _id: this.id, content: this.content, author: this.author, speaker: deepClone(this.speaker), flags: deepClone(this.flags), timestamp: this.timestamp };
+    return {
+      _id: this.id,
+      content: this.content,
+      author: this.author,
+      speaker: deepClone(this.speaker),
+      whisper: [...this.whisper],
+      blind: this.blind,
+      flags: deepClone(this.flags),
+      timestamp: this.timestamp,
+    };
   }
 }
 

@@ -8,6 +8,8 @@
  */
 
 import { CARD_TEMPLATE, renderCard } from "../card.js";
+import { diceSoNiceData } from "../table/dice-so-nice.js";
+import { cardVisibility, diceShowOptions, ROLL_MODES } from "../table/roll-mode.js";
 import { systemPlugin } from "../systems/index.js";
 import { MODULE_ID } from "./settings.js";
 import { hasWord, messageText, t } from "./words.js";
@@ -76,22 +78,61 @@ export function cardHtml(flags) {
 }
 
 /**
- * Post the card for one answer, once per request id (a resent or replayed id does not post twice).
- * @param {Omit<CardFlags, "undone">} flags
- * @param {string} userId who acted (the message's author)
- * @param {TokenDocument | null} shooter
+ * The requester's roll mode as the card honours it; anything else reads as a private roll, as in core.
+ * @param {unknown} mode
  */
-export async function postCard(flags, userId, shooter) {
+function rollModeOf(mode) {
+  const known = /** @type {string[]} */ (Object.values(ROLL_MODES));
+  return typeof mode === "string" && known.includes(mode) ? mode : mode === "roll" ? ROLL_MODES.PUBLIC : ROLL_MODES.PRIVATE;
+}
+
+/**
+ * Post the card for one answer, once per request id (a resent or replayed id does not post twice),
+ * read by exactly those who would read the requester's own roll in its roll mode (table/roll-mode.js);
+ * with Dice So Nice, the bridge's dice roll in 3D for the same people first (table/dice-so-nice.js).
+ * @param {Omit<CardFlags, "undone">} flags
+ * @param {string} userId who acted
+ * @param {TokenDocument | null} shooter
+ * @param {unknown} rollMode the requester's roll mode (their client's core setting, sent with the choice)
+ */
+export async function postCard(flags, userId, shooter, rollMode) {
   if (chatMessages().some((m) => cardFlags(m)?.requestId === flags.requestId)) return;
   if (!cardTemplate) await loadCardTemplate();
+  const poster = String(game.user.id);
+  const gms = game.users.contents.filter((user) => user.isGM).map((user) => String(user.id));
+  const visibility = cardVisibility({ rollMode: rollModeOf(rollMode), requester: userId, poster, gms });
+  await showDice(flags.result, userId, visibility, poster);
   /** @type {CardFlags} */
   const stored = { ...flags, undone: null };
   await ChatMessage.create({
     content: cardHtml(stored),
-    author: userId,
+    author: visibility.author,
+    whisper: visibility.whisper,
+    blind: visibility.blind,
     speaker: ChatMessage.getSpeaker(shooter ? { token: shooter } : {}),
     flags: { [MODULE_ID]: stored },
   });
+}
+
+/**
+ * Dice So Nice, when the table has it: the bridge's own faces, in the order the rules rolled them.
+ * @param {unknown} result
+ * @param {string} owner
+ * @param {import("../table/roll-mode.js").CardVisibility} visibility
+ * @param {string} poster
+ */
+async function showDice(result, owner, visibility, poster) {
+  const dice3d = /** @type {{show?: (...args: unknown[]) => Promise<unknown>} | undefined} */ (/** @type {any} */ (game).dice3d);
+  if (typeof dice3d?.show !== "function") return;
+  const rolls = typeof result === "object" && result !== null ? /** @type {any} */ (result).rolls : null;
+  const data = diceSoNiceData(rolls, { owner });
+  if (!data.throws.length) return;
+  const { synchronize, whisper, blind } = diceShowOptions(visibility, poster);
+  try {
+    await dice3d.show(data, game.user, synchronize, whisper, blind);
+  } catch (error) {
+    console.warn("volley: Dice So Nice could not show the dice", error);
+  }
 }
 
 /**

@@ -100,6 +100,7 @@ export async function referee(message, userId) {
       },
       userId,
       shooter,
+      choice.rollMode,
     );
   } catch (error) {
     reportFailure(error);

@@ -415,6 +415,8 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       token: String(this.token.id),
       weapon: this.weaponId,
       action,
+      // Who may read the card is the player's call, as for any roll of theirs.
+      rollMode: String(game.settings.get("core", "rollMode") ?? "publicroll"),
     };
   }
 
