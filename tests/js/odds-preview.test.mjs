@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { chartView, formatHits, formatPercent, MAX_BARS, OddsPreview, summariseOdds } from "../../vtt_module/scripts/odds-preview.js";
+import { chartView, formatHits, formatPercent, MAX_BARS, OddsPreview, RATE_LIMIT_RETRIES, RATE_LIMIT_RETRY_MS, summariseOdds } from "../../vtt_module/scripts/odds-preview.js";
 import { FakeClock, flush } from "./fakes.mjs";
 
 describe("summariseOdds", () => {
@@ -154,5 +154,47 @@ describe("OddsPreview", () => {
     preview.cancel();
     clock.advance(1000);
     assert.equal(asked.length, 1);
+  });
+});
+
+describe("OddsPreview on a busy table", () => {
+  it("asks again when the bridge's flood limit turns a preview away, then gives up and says why", async () => {
+    const clock = new FakeClock();
+    const asked = [];
+    const answers = [];
+    const limited = Object.assign(new Error("more than 20 messages/s"), { code: "rate_limited" });
+    let refusals = 2;
+    const preview = new OddsPreview({
+      fetchOdds: async (request) => {
+        asked.push(request);
+        if (refusals-- > 0) throw limited;
+        return { targets: [{ id: "t", hits: [0.5, 0.5] }], jam: 0 };
+      },
+      onSummary: (summary, error) => answers.push({ summary, error }),
+      delayMs: 200,
+      timers: clock,
+    });
+    preview.update({ shots: 1 });
+    clock.advance(200);
+    await flush();
+    assert.deepEqual(answers, [], "a refusal for the flood limit is not shown");
+    clock.advance(RATE_LIMIT_RETRY_MS);
+    await flush();
+    clock.advance(RATE_LIMIT_RETRY_MS);
+    await flush();
+    assert.equal(asked.length, 3);
+    assert.equal(answers.length, 1);
+    assert.equal(answers[0].summary.targets[0].expected, 0.5);
+
+    refusals = 99;
+    preview.update({ shots: 2 });
+    clock.advance(200);
+    for (let i = 0; i < RATE_LIMIT_RETRIES; i += 1) {
+      await flush();
+      clock.advance(RATE_LIMIT_RETRY_MS);
+    }
+    await flush();
+    assert.equal(answers.at(-1).error, limited, "after its retries the preview says why it has no odds");
+    assert.equal(asked.length, 3 + 1 + RATE_LIMIT_RETRIES);
   });
 });

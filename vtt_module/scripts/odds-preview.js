@@ -20,6 +20,13 @@ import { isPlainObject } from "./protocol.js";
 /** Wait this long after the last change before asking the bridge. */
 export const PREVIEW_DELAY_MS = 250;
 
+/**
+ * A preview the bridge turned away for the flood limit (a busy table: six players previewing at once) is
+ * asked again after this long, up to RATE_LIMIT_RETRIES times, instead of showing the refusal.
+ */
+export const RATE_LIMIT_RETRY_MS = 600;
+export const RATE_LIMIT_RETRIES = 3;
+
 /** The chart shows at most this many bars per target; the rest are summed into the last ("k+"). */
 export const MAX_BARS = 14;
 
@@ -180,8 +187,9 @@ export class OddsPreview {
   /**
    * @param {number} seq
    * @param {Record<string, unknown>} request
+   * @param {number} [retries] rate-limit retries left
    */
-  #ask(seq, request) {
+  #ask(seq, request, retries = RATE_LIMIT_RETRIES) {
     if (this.#inFlight) {
       this.#waiting = { seq, request }; // only the newest waits; older ones are never asked
       return;
@@ -199,6 +207,16 @@ export class OddsPreview {
         settle();
       },
       (error) => {
+        const limited = /** @type {{code?: unknown}} */ (error)?.code === "rate_limited";
+        if (limited && retries > 0 && seq === this.#seq && !this.#waiting) {
+          // The table is busy: ask again shortly instead of showing the refusal.
+          this.#inFlight = false;
+          this.#timer = this.timers.setTimeout(() => {
+            this.#timer = null;
+            if (seq === this.#seq) this.#ask(seq, request, retries - 1);
+          }, RATE_LIMIT_RETRY_MS);
+          return;
+        }
         if (seq === this.#seq) this.onSummary(null, error);
         settle();
       },
