@@ -156,3 +156,18 @@ def test_statuses_survive_a_game_system_that_rebuilds_the_list(table: Table) -> 
     page.wait_for_function("canvas.scene.tokens.get('tokHale000000001').actor.statuses.has('jammed')")
     assert page.evaluate("CONFIG.statusEffects.filter(s => s.id === 'jammed').length") == 1
     assert table.pages.errors == []
+
+
+def test_the_referee_opens_the_session_report(table: Table) -> None:
+    page = table.open()
+    wait_connected(page)
+    dialog = open_attack_dialog(page)
+    wait_for_chart(dialog, "Raider")
+    dialog.get_by_role("button", name="Fire", exact=True).click()
+    cards(page).first.wait_for()
+    with page.expect_popup() as popup:
+        page.get_by_role("button", name="Session report").click()
+    report = popup.value
+    report.wait_for_load_state()
+    report.wait_for_function("document.body && document.body.innerText.includes('Sgt. Hale')")
+    assert table.pages.errors == []

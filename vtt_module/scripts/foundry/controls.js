@@ -8,11 +8,12 @@
  */
 
 import { statusWords } from "../bridge-status.js";
+import { openSessionReport } from "../report-link.js";
 import { systemPlugin } from "../systems/index.js";
 import { bridgeOnline, bridgeStatus } from "./bridge.js";
 import { arsenalOf, findTokenDocument } from "./documents.js";
-import { worldRuleSystem } from "./settings.js";
-import { t } from "./words.js";
+import { accessToken, bridgeUrl, worldRuleSystem } from "./settings.js";
+import { language, t } from "./words.js";
 
 /**
  * @typedef {{openAttack: (token: TokenDocument) => unknown, openProfile: (actor: Actor, token?: TokenDocument | null) => unknown}} Openers
@@ -184,7 +185,32 @@ export function addStatusLine(_app, html) {
   line.className = "volley-bridge-status";
   line.setAttribute("role", "status");
   root.prepend(line);
+  if (game.user.isGM && accessToken()) line.after(reportButton());
   refreshStatusLines();
+}
+
+/** The referee's link to the running session's report (the bridge's /report/current). */
+function reportButton() {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "volley-report-link";
+  button.textContent = t("VOLLEY.Report.Open");
+  button.addEventListener("click", (event) => {
+    event.preventDefault();
+    openSessionReport({
+      bridgeUrl: bridgeUrl(),
+      token: accessToken(),
+      lang: language(),
+      fetch: (url, init) => globalThis.fetch(url, init),
+      open: (url, target) => globalThis.open(url, target),
+      urls: URL,
+      timers: { setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms) },
+    }).catch((/** @type {any} */ error) => {
+      const key = `VOLLEY.Report.Failed.${error?.reason ?? "network"}`;
+      ui.notifications.error(game.i18n.has(key) ? t(key, { message: String(error?.message ?? "") }) : `Volley: ${error?.message ?? error}`);
+    });
+  });
+  return button;
 }
 
 /** Rewrite every bridge status line on screen. */

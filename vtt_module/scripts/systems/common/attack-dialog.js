@@ -4,9 +4,9 @@
  * Parts, top to bottom: `shooter` (the weapon picker, rounds and jam), `body` (the system's own
  * template: modes, targets, modifiers), `preview` (a bar chart of P(k hits) per target, the jam chance)
  * and `footer` (the bridge's state, what happened last, and the action buttons). A system subclasses
- * `AttackDialog`, names its body template with `AttackDialog.partsWith(...)`, and fills in four
- * methods: `systemContext`, `choiceFields`, `actionsFor` and, if it has modes, nothing else: the body
- * template carries the `mode` select.
+ * `AttackDialog`, names its body template with `AttackDialog.partsWith(...)`, and fills in three
+ * methods: `systemContext`, `choiceFields` and `actionsFor`. A system with fire modes puts a select
+ * named `mode` (labelled "Mode") in its body template.
  *
  * What the frame does for every system:
  * - the choice it sends is the player's alone (weapon, mode, targets, shots, modifiers); the referee's
