@@ -116,6 +116,9 @@ def test_referee_fires_from_the_token_hud(table: Table) -> None:
         f"document.querySelector('.volley-fire__rounds')?.textContent === '{loaded}'", timeout=5_000
     )
     assert fire.get_attribute("aria-description") == f"Fire MP5: {loaded} / 30 rounds"
+    page.keyboard.press("Escape")
+    open_attack_dialog(page).get_by_role("img", name="Raider").wait_for()
+    table.shots.take(page, "sandbox-en")
     assert table.pages.errors == []
 
 
