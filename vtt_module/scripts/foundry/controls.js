@@ -152,10 +152,19 @@ function fireFromSheet(actor, open) {
 export function addSheetControls(sheet, controls, open) {
   const actor = /** @type {Actor | undefined} */ (sheet?.document ?? sheet?.actor);
   if (!Array.isArray(controls) || !actor?.isOwner) return;
+  const fire = () => fireFromSheet(actor, open);
+  const profile = () => void open.openProfile(actor, null);
   controls.push(
-    { icon: "fa-solid fa-crosshairs", label: "VOLLEY.Hud.Fire", action: "volleyFire", onClick: () => fireFromSheet(actor, open) },
-    { icon: "fa-solid fa-person-rifle", label: "VOLLEY.Hud.Profile", action: "volleyProfile", onClick: () => void open.openProfile(actor, null) },
+    { icon: "fa-solid fa-crosshairs", label: "VOLLEY.Hud.Fire", action: "volleyFire", onClick: fire },
+    { icon: "fa-solid fa-person-rifle", label: "VOLLEY.Hud.Profile", action: "volleyProfile", onClick: profile },
   );
+  // Foundry v13 calls a control's onClick; a sheet that dispatches header controls by action name
+  // finds the same handlers among its actions.
+  const actions = sheet?.options?.actions;
+  if (actions && typeof actions === "object") {
+    actions.volleyFire ??= fire;
+    actions.volleyProfile ??= profile;
+  }
 }
 
 /**
