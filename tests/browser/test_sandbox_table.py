@@ -171,3 +171,42 @@ def test_the_referee_opens_the_session_report(table: Table) -> None:
     report.wait_for_load_state()
     report.wait_for_function("document.body && document.body.innerText.includes('Sgt. Hale')")
     assert table.pages.errors == []
+
+
+def test_megatraveller_and_d100_profiles_are_edited_in_their_own_notation(table: Table) -> None:
+    page = table.open()
+    wait_connected(page)
+    page.get_by_role("combobox", name="Scene", exact=True).select_option("d100")
+    page.get_by_role("button", name="Vex", exact=True).click()
+    page.locator("#token-hud").get_by_role("button", name="Volley weapons", exact=True).click()
+    editor = page.get_by_role("dialog", name="Volley weapons: Vex")
+    assert (
+        editor.get_by_role("group", name="Character")
+        .get_by_role("textbox", name="Ballistic Skill")
+        .input_value()
+        == "45"
+    )
+    autogun = editor.get_by_role("group", name="Autogun")
+    assert autogun.get_by_role("combobox", name="Class").input_value() == "rifle"
+    rof = autogun.get_by_role("textbox", name="RoF", exact=True)
+    rof.fill("S/3")
+    autogun.locator(".volley-field--invalid .volley-field__problem").wait_for()
+    problem = autogun.locator(".volley-field--invalid .volley-field__problem").inner_text()
+    assert problem == "RoF has three positions, S or - then two numbers or dashes (S/3/10), not S/3"
+    autogun.get_by_role("textbox", name="Reliability").fill("sturdy")
+    page.wait_for_function("document.querySelectorAll('.volley-profile .volley-field--invalid').length === 2")
+    editor.get_by_role("button", name="Close").click()
+    # Fire says plainly that the d100 dialog is not there yet.
+    page.get_by_role("button", name="Vex", exact=True).click()  # the editor closed the HUD
+    page.locator("#token-hud").get_by_role("button", name="Fire", exact=True).click()
+    page.wait_for_function("sandbox.notifications.some(n => n.text.includes('has no attack dialog yet'))")
+
+    page.get_by_role("combobox", name="Scene", exact=True).select_option("megatraveller")
+    page.get_by_role("button", name="Kira Rhyne", exact=True).click()
+    page.locator("#token-hud").get_by_role("button", name="Volley weapons", exact=True).click()
+    editor = page.get_by_role("dialog", name="Volley weapons: Kira Rhyne")
+    rifle = editor.get_by_role("group", name="Assault Rifle")
+    assert rifle.get_by_role("combobox", name="Burst setting").input_value() == "4"
+    assert rifle.get_by_role("combobox", name="Selector").input_value() == "burst"
+    assert rifle.get_by_role("checkbox", name="Automatic fire").is_checked()
+    assert table.pages.errors == []
