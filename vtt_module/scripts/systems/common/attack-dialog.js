@@ -84,6 +84,8 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   weaponId = null;
   /** @type {import("../../odds-preview.js").OddsSummary | null} */
   summary = null;
+  /** The bridge's last `odds` as it came (a system may show more of it than the hit charts). @type {unknown} */
+  odds = null;
   /** "idle" | "asking" | "ready" | "problem" @type {string} */
   previewState = "idle";
   /** @type {string | null} */
@@ -134,6 +136,17 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
    */
   choiceFields(_values, _action) {
     return {};
+  }
+
+  /**
+   * Lines the system adds under the charts from the bridge's odds (d100: the chance each target ends
+   * suppressed or prone). Called only while the charts answer the form as it is.
+   * @param {unknown} _odds the bridge's `odds` object
+   * @param {TargetRef[]} _targets
+   * @returns {string[]}
+   */
+  oddsLines(_odds, _targets) {
+    return [];
   }
 
   /**
@@ -295,6 +308,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     else if (this.previewState === "blocked") status = this.previewProblem ?? "";
     return {
       rows,
+      lines: this.summary ? this.oddsLines(this.odds, targets).slice(0, 16) : [],
       jam: this.summary ? formatPercent(this.summary.jam, decimal) : "—",
       status,
       problem: this.previewState === "problem" || this.previewState === "blocked",
@@ -452,6 +466,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   async #fetchOdds(choice) {
     const reply = await sendRelayed({ type: "odds", id: newRequestId(), choice: /** @type {Choice} */ (choice) });
     if (reply.type !== "odds") throw reply;
+    this.odds = reply.odds;
     return reply.odds;
   }
 
