@@ -4,6 +4,8 @@
 
 * ``volley roll [--seed N] [--repeat K]`` — one request as JSON on stdin, one result as JSON per line;
   with ``--repeat K`` the seeds run N, N+1, ..., N+K-1. Scripted dice come in the request (``"dice"``).
+  ``--text [--lang en|ru]`` prints each result for people instead: the chat card and every die, in
+  the language asked for (default: the locale's).
 * ``volley odds`` — one request on stdin, ``{"targets": [{"id", "hits": [p0, p1, ...]}], "jam": p}``.
 * ``volley schema`` — the JSON Schema of every request and result.
 
@@ -20,6 +22,7 @@ from collections.abc import Callable, Sequence
 import msgspec
 
 import rules
+from bridge.i18n import add_language
 from rules.errors import RuleError
 
 __all__ = ["main"]
@@ -46,9 +49,31 @@ def cmd_roll(args: argparse.Namespace) -> int:
     seed: int = args.seed if args.seed is not None else secrets.randbits(63)
     # Resolve every repetition before printing any: a rule error on one roll must not leave half the output.
     results = [rules.resolve(request, rules.dice_for(request, seed + k)) for k in range(args.repeat)]
+    if args.text:
+        _write_text(request, results, args.lang)
+        return 0
     for result in results:
         _write_json(result)
     return 0
+
+
+def _write_text(request: object, results: Sequence[object], language: str) -> None:
+    """Each result as the chat card would say it, then its dice; a blank line between repetitions."""
+    from bridge.card import build_card
+    from bridge.card_text import card_lines, dice_lines
+    from bridge.i18n import Catalogue
+
+    catalogue = Catalogue.load(language)
+    sent = msgspec.to_builtins(request)
+    system = rules.SYSTEMS[str(getattr(request, "system", ""))]
+    blocks = []
+    for result in results:
+        card = msgspec.to_builtins(build_card(sent, result, default_action=system.default_action))
+        lines = card_lines(catalogue, card, [], system=system.name)
+        lines += dice_lines(catalogue, getattr(result, "rolls", []))
+        blocks.append("\n".join(line.removeprefix("  ") for line in lines))
+    sys.stdout.write("\n\n".join(blocks) + "\n")
+    sys.stdout.flush()
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
@@ -74,12 +99,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="volley", description="Rate-of-fire automation for tabletop shooters."
     )
-    parser.add_argument("--version", action="version", version=f"volley {rules.__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     roll = commands.add_parser("roll", help="resolve one request from stdin; print the result as JSON")
     roll.add_argument("--seed", type=int, default=None, help="seed for the dice (default: random)")
     roll.add_argument("--repeat", type=_positive, default=1, help="roll K times with seeds N..N+K-1")
+    roll.add_argument("--text", action="store_true", help="print the result as readable text, not JSON")
+    add_language(roll)
     roll.set_defaults(run=cmd_roll)
 
     odds = commands.add_parser("odds", help="print the exact odds of every outcome of a request from stdin")
@@ -89,14 +115,29 @@ def build_parser() -> argparse.ArgumentParser:
     schema.set_defaults(run=cmd_schema)
 
     _add_bridge_commands(commands)
+    _add_module_commands(parser, commands)
     return parser
 
 
 def _add_bridge_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The server's own commands (serve, sessions, show, replay) live in ``bridge.commands``."""
+    """The server's own commands (serve, sessions, show, replay) live in ``bridge.commands``; the session
+    report in ``bridge.report.command``; the sandbox page (``volley sandbox``) in ``bridge.sandbox``."""
     from bridge import commands as bridge_commands
+    from bridge import sandbox
+    from bridge.report import command as report_command
 
     bridge_commands.register(commands)
+    report_command.register(commands)
+    sandbox.register(commands)
+
+
+def _add_module_commands(
+    parser: argparse.ArgumentParser, commands: argparse._SubParsersAction[argparse.ArgumentParser]
+) -> None:
+    """``--version`` and ``module-path`` live in ``bridge.module_commands``."""
+    from bridge import module_commands
+
+    module_commands.register(parser, commands)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

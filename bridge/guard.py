@@ -29,8 +29,8 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
-import resource
 import ssl
+import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -189,12 +189,22 @@ class Gate:
 GATE = web.AppKey("gate", Gate)
 
 
+def file_limit() -> int | None:
+    """How many files this process may open (``ulimit -n``), or ``None`` if unlimited or unknown."""
+    if sys.platform == "win32":
+        return None  # no such limit to fit under
+    import resource
+
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
 def _fit_descriptors(door: Door) -> tuple[int, int]:
     """The caps, lowered if the process may not open that many files (``ulimit -n``)."""
-    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft == resource.RLIM_INFINITY or door.max_connections <= soft - FD_RESERVE:
+    limit = file_limit()
+    if limit is None or door.max_connections <= limit - FD_RESERVE:
         return door.max_connections, door.max_strangers
-    total = max(2, soft - FD_RESERVE)
+    total = max(2, limit - FD_RESERVE)
     return total, max(1, min(door.max_strangers, total - 1))
 
 
@@ -401,6 +411,8 @@ async def _checkpoint(request: web.Request, handler: Handler) -> web.StreamRespo
     if not door.allow_remote:
         sockname = request.transport.get_extra_info("sockname") if request.transport else None
         arrived_on = str(sockname[0]) if isinstance(sockname, tuple) and sockname else None
+        if hdrs.HOST not in request.headers:  # only HTTP/1.0 may omit it; aiohttp refuses it in 1.1
+            return web.Response(status=400, text="A request needs a Host header.\n")
         if not host_allowed(request.headers.get(hdrs.HOST), arrived_on):
             _note_refusal(gate, "a request for host %r (not loopback)", request.headers.get(hdrs.HOST))
             return web.Response(
@@ -435,7 +447,7 @@ async def _watch_the_door(app: web.Application) -> AsyncIterator[None]:
         log.warning(
             "the process may open only %d files (ulimit -n): connection caps lowered to %d "
             "(%d unauthenticated)",
-            resource.getrlimit(resource.RLIMIT_NOFILE)[0],
+            file_limit(),
             gate.max_connections,
             gate.max_strangers,
         )

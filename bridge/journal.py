@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -33,14 +34,17 @@ __all__ = [
     "Journal",
     "JournalError",
     "SessionLog",
+    "UndoLine",
     "discard_session",
     "read_session",
     "repair",
     "session_files",
 ]
 
-#: Version of the line format below; a reader refuses files from a newer format.
-FORMAT_VERSION = 1
+#: Version of the line format below; a reader refuses files from a newer format. 2: the replies inside
+#: carry protocol-2 message objects (log lines, roll purposes, card titles) instead of English text;
+#: replay compares a format-1 file's text fields leniently (``bridge.replay``).
+FORMAT_VERSION = 2
 
 
 class Header(msgspec.Struct, kw_only=True, tag="header", tag_field="kind"):
@@ -73,7 +77,19 @@ class Entry(msgspec.Struct, kw_only=True, tag="resolved", tag_field="kind"):
     reply: msgspec.Raw
 
 
-JournalLine = Header | Entry
+class UndoLine(msgspec.Struct, kw_only=True, tag="undo", tag_field="kind"):
+    """The referee undid request ``target_id`` (``bridge/undo.py``). Replay skips these lines: the
+    request itself is replayed as it was resolved; the undo is part of the story, not of the rules.
+    ``reply`` holds the ``undone`` bytes sent back, for a retried undo id."""
+
+    id: str
+    target_id: str
+    at: str
+    user: str | None = None
+    reply: msgspec.Raw
+
+
+JournalLine = Header | Entry | UndoLine
 
 _line_decoder = msgspec.json.Decoder(JournalLine)
 _encoder = msgspec.json.Encoder()
@@ -94,6 +110,8 @@ class SessionLog:
     header: Header | None
     entries: list[Entry] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    #: Undo lines, kept apart from ``entries`` so replay (which re-resolves entries) never sees them.
+    undos: list[UndoLine] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -119,7 +137,7 @@ def _lines(data: bytes) -> Iterator[tuple[int, int, bytes]]:
         offset = stop
 
 
-def decode_line(line: bytes) -> Header | Entry:
+def decode_line(line: bytes) -> Header | Entry | UndoLine:
     return _line_decoder.decode(line)
 
 
@@ -140,6 +158,8 @@ def read_session(path: Path) -> SessionLog:
                 log.problems.append(f"{path.name}: format {record.format} is newer than {FORMAT_VERSION}")
                 return log
             log.header = record
+        elif isinstance(record, UndoLine):
+            log.undos.append(record)
         else:
             log.entries.append(record)
     return log
@@ -205,7 +225,18 @@ class CommitStats:
         }
 
 
+#: Binary mode on Windows (else the C runtime would write every newline as CR LF); 0 elsewhere.
+O_BINARY: int = getattr(os, "O_BINARY", 0)
+
+
 def _fsync_directory(directory: Path) -> None:
+    """Make a file's creation or removal durable: POSIX needs the directory itself synced.
+
+    Windows cannot open a directory as a file, and has no directory sync to call: NTFS logs its
+    directory changes itself. There this does nothing (the file's own fsync still happens).
+    """
+    if sys.platform == "win32":
+        return
     fd = os.open(directory, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -243,7 +274,7 @@ class Journal:
         """Start a new session file (must be called from a running event loop)."""
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / f"{header.session}.jsonl"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | O_BINARY, 0o600)
         try:
             os.write(fd, _encoder.encode(header) + b"\n")
             os.fsync(fd)
@@ -253,7 +284,7 @@ class Journal:
             raise
         return cls(path, fd)
 
-    async def append(self, entry: Entry) -> None:
+    async def append(self, entry: Entry | UndoLine) -> None:
         """Queue one line and return once it is on disk (raises ``JournalError`` if it never gets there)."""
         if self._closing:
             raise JournalError("the journal is closed")

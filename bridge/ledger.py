@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bridge.journal import Entry, read_session, repair, session_files
+from bridge.journal import Entry, UndoLine, read_session, repair, session_files
 
 __all__ = ["Ledger", "PendingAttack"]
 
@@ -37,6 +37,8 @@ class Ledger:
     pending: dict[str, PendingAttack] = field(default_factory=dict)
     #: pending id -> the id of the ``allocate`` that settled it
     allocated: dict[str, str] = field(default_factory=dict)
+    #: request id -> the id of the ``undo`` that took it back
+    undone: dict[str, str] = field(default_factory=dict)
 
     def record(self, entry: Entry) -> None:
         """Remember one journaled entry (called after its line is on disk)."""
@@ -46,6 +48,11 @@ class Ledger:
             self.allocated[entry.pending_id] = entry.id
         if entry.outcome == "pending" and entry.id not in self.allocated:  # order-proof rebuild
             self.pending[entry.id] = PendingAttack(entry.id, entry.request, entry.seed, entry.dice)
+
+    def record_undo(self, line: UndoLine) -> None:
+        """Remember one journaled undo: its reply for a retried undo id, and that its target is undone."""
+        self.replies[line.id] = bytes(line.reply)
+        self.undone[line.target_id] = line.id
 
     @classmethod
     def rebuild(cls, directory: Path, warn: Callable[[str], None]) -> Ledger:
@@ -60,4 +67,6 @@ class Ledger:
                 warn(problem)
             for entry in log.entries:
                 ledger.record(entry)
+            for undo in log.undos:
+                ledger.record_undo(undo)
         return ledger

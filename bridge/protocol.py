@@ -15,6 +15,7 @@ from typing import Annotated, Any
 import msgspec
 
 from rules.errors import split_validation
+from rules.results import Message
 
 __all__ = [
     "MAX_FRAME_BYTES",
@@ -38,6 +39,8 @@ __all__ = [
     "ResultReply",
     "ServerMessage",
     "SystemInfo",
+    "Undo",
+    "Undone",
     "Welcome",
     "decode_client",
     "encode",
@@ -45,8 +48,10 @@ __all__ = [
     "protocol_schema",
 ]
 
-#: Bumped when a message changes shape in a way an older module would misread.
-PROTOCOL_VERSION = 1
+#: Bumped when a message changes shape in a way an older module would misread. 2: what the rules say
+#: (a result's ``log``, each roll's ``for``, a card's ``title`` and ``system_title``, a system's
+#: ``title`` in ``welcome``) travels as message objects ``{"key", "values"}``, not English text.
+PROTOCOL_VERSION = 2
 #: Largest text frame the bridge reads; larger ones get a ``too_large`` error.
 MAX_FRAME_BYTES = 64 * 1024
 #: A request naming more targets than this is refused before the rules see it.
@@ -59,8 +64,8 @@ MAX_USER_CHARS = 64
 
 #: Request ids are the idempotency key: short, non-empty strings chosen by the client.
 RequestId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ID_CHARS)]
-#: The player the elected GM's browser relays a request for; the bridge limits each one's rate
-#: separately, so one player dragging a slider cannot use up the table's share.
+#: A Foundry user id: the player the elected GM's browser relays a request for (protocol 2). The
+#: bridge limits each one's rate separately, so one player dragging a slider cannot use up the table's.
 UserId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_USER_CHARS)]
 
 
@@ -78,6 +83,9 @@ class ErrorCode:
     RATE_LIMITED = "rate_limited"
     UNKNOWN_PENDING = "unknown_pending"
     ALREADY_ALLOCATED = "already_allocated"
+    UNKNOWN_TARGET = "unknown_target"
+    NOT_UNDOABLE = "not_undoable"
+    ALREADY_UNDONE = "already_undone"
     UNAUTHORIZED = "unauthorized"
     BUSY = "busy"
     JOURNAL_FAILED = "journal_failed"
@@ -144,21 +152,35 @@ class Allocate(msgspec.Struct, tag="allocate"):
     user: UserId | None = None
 
 
+class Undo(msgspec.Struct, tag="undo"):
+    """The referee took back request ``target_id`` at the table (``bridge/undo.py``).
+
+    The VTT restores its own state; the bridge journals the undo (``volley show`` shows it, replay
+    ignores it) and answers ``undone``. ``user`` names the referee who asked.
+    """
+
+    id: RequestId
+    target_id: RequestId
+    user: UserId | None = None
+
+
 class Ping(msgspec.Struct, tag="ping"):
     """Keep-alive and latency probe."""
 
     id: str | None = None
 
 
-ClientMessage = Hello | Attack | Action | OddsRequest | Allocate | Ping
+ClientMessage = Hello | Attack | Action | OddsRequest | Allocate | Undo | Ping
 
 
 # --- bridge -> client ---------------------------------------------------------------------------
 
 
 class SystemInfo(msgspec.Struct):
+    """A rule system the bridge knows; ``title`` is the message naming it as players know it."""
+
     name: str
-    title: str
+    title: Message
     default_action: str
 
 
@@ -209,7 +231,14 @@ class Pong(msgspec.Struct, tag="pong"):
     id: str | None = None
 
 
-ServerMessage = Welcome | ResultReply | Pending | OddsReply | Error | Pong
+class Undone(msgspec.Struct, tag="undone"):
+    """Answer to ``undo``: the undo of ``target_id`` is in the journal."""
+
+    id: str
+    target_id: str
+
+
+ServerMessage = Welcome | ResultReply | Pending | OddsReply | Error | Pong | Undone
 
 _decoder = msgspec.json.Decoder(ClientMessage)
 _encoder = msgspec.json.Encoder()
@@ -263,7 +292,7 @@ def decode_client(frame: bytes) -> ClientMessage:
 
 
 _CLIENT_TAGS: tuple[str, ...] = tuple(
-    str(kind.__struct_config__.tag) for kind in (Hello, Attack, Action, OddsRequest, Allocate, Ping)
+    str(kind.__struct_config__.tag) for kind in (Hello, Attack, Action, OddsRequest, Allocate, Undo, Ping)
 )
 
 

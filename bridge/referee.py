@@ -32,6 +32,7 @@ from bridge.protocol import (
     OddsReply,
     OddsRequest,
     ProtocolError,
+    Undo,
     encode,
 )
 from bridge.resolution import (
@@ -44,6 +45,7 @@ from bridge.resolution import (
     resolve,
     under,
 )
+from bridge.undo import answer_undo
 
 __all__ = ["Referee"]
 
@@ -68,14 +70,16 @@ class Referee:
         self.retries = 0
         self._in_flight: dict[str, asyncio.Future[bytes]] = {}
         self._claimed: set[str] = set()
+        #: request ids an ``undo`` is being journalled for right now (bridge/undo.py)
+        self.undoing: set[str] = set()
 
-    async def answer(self, message: Attack | Action | Allocate | OddsRequest) -> bytes:
+    async def answer(self, message: Attack | Action | Allocate | OddsRequest | Undo) -> bytes:
         """The reply frame for one request; never raises for a bad request (it becomes an ``error``)."""
         try:
             match message:
                 case OddsRequest():
                     return self._odds(message)
-                case Attack() | Action() | Allocate():
+                case Attack() | Action() | Allocate() | Undo():
                     return await self._once(message)
         except ProtocolError as error:
             return encode(Error(id=error.id, code=error.code, message=error.message, path=error.path))
@@ -97,7 +101,7 @@ class Referee:
             ) from None
         return encode(OddsReply(id=message.id, odds=odds))
 
-    async def _once(self, message: Attack | Action | Allocate) -> bytes:
+    async def _once(self, message: Attack | Action | Allocate | Undo) -> bytes:
         """Idempotency: one resolution per id, whoever asks and however often."""
         done = self.ledger.replies.get(message.id)
         if done is not None:
@@ -112,6 +116,8 @@ class Referee:
         try:
             if isinstance(message, Allocate):
                 reply = await self._allocate(message)
+            elif isinstance(message, Undo):
+                reply = await answer_undo(self, message)
             else:
                 reply = await self._resolve(message)
         except asyncio.CancelledError:

@@ -7,6 +7,11 @@ over the wire: each request is sent to a running bridge with its recorded faces 
 (the server must allow them) under a fresh id, and the answer is compared with the record.
 
 A rules change that alters an old outcome therefore shows up as a difference, with its JSON path.
+
+Journals of format 1 (protocol 1) recorded what the rules said as English text; the rules now say it
+in messages (docs/i18n.md). Such a journal still replays: its text fields (:data:`TEXT_FIELDS`, the
+log lines, roll purposes, card titles and notes) are left out of the comparison on both sides, and
+everything else (every face, hit, flag and update) is compared exactly as before.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from typing import Any, TextIO
 import msgspec
 
 import rules
-from bridge.journal import Entry, read_session
+from bridge.journal import Entry, SessionLog, read_session
 from bridge.protocol import ProtocolError
 from bridge.resolution import decode, dice_for, reply_for, resolve
 
@@ -77,6 +82,28 @@ def differences(recorded: Any, replayed: Any, path: str = "$") -> list[Differenc
     if recorded is replayed or (type(recorded) is type(replayed) and recorded == replayed):
         return []
     return [Difference(path, recorded, replayed)]
+
+
+#: What protocol 1 wrote as English text and protocol 2 writes as messages: a result's ``log`` and each
+#: roll's ``for``; a card's ``title``, ``system_title`` and ``log``; a d100 check's ``note`` and a
+#: suppression's ``reason``; a GURPS unjam attempt's ``time``.
+TEXT_FIELDS = frozenset({"log", "for", "title", "system_title", "note", "reason", "time"})
+#: The last journal format whose replies carried English text.
+LAST_TEXT_FORMAT = 1
+
+
+def without_text(value: Any) -> Any:
+    """``value`` (decoded JSON) with every :data:`TEXT_FIELDS` member removed, at any depth."""
+    if isinstance(value, dict):
+        return {key: without_text(item) for key, item in value.items() if key not in TEXT_FIELDS}
+    if isinstance(value, list):
+        return [without_text(item) for item in value]
+    return value
+
+
+def _speaks_english(log: SessionLog) -> bool:
+    """Whether the journal was written when replies carried English text (format 1)."""
+    return log.header is not None and log.header.format <= LAST_TEXT_FORMAT
 
 
 @dataclass
@@ -139,12 +166,17 @@ def replay_entry(entry: Entry) -> bytes:
     return reply_for(entry.id, entry.request, result)[1]
 
 
-def _compare(report: ReplayReport, entry: Entry, replayed: Any, error: str | None) -> None:
+def _compare(
+    report: ReplayReport, entry: Entry, replayed: Any, error: str | None, *, english: bool = False
+) -> None:
     report.total += 1
     if error is not None:
         report.mismatches.append(Mismatch(entry, [], error))
         return
-    found = differences(msgspec.json.decode(entry.reply), replayed)
+    recorded = msgspec.json.decode(entry.reply)
+    if english:
+        recorded, replayed = without_text(recorded), without_text(replayed)
+    found = differences(recorded, replayed)
     if found:
         report.mismatches.append(Mismatch(entry, found))
     else:
@@ -157,6 +189,7 @@ def replay_session(path: Path, *, progress: bool | None = False) -> ReplayReport
     if log.header is None:
         report.problems.append(f"{path.name}: no header line; not a Volley session journal")
     bar = ProgressBar(len(log.entries), enabled=want_progress(progress, len(log.entries)))
+    english = _speaks_english(log)
     for entry in log.entries:
         try:
             replayed: Any = msgspec.json.decode(replay_entry(entry))
@@ -165,7 +198,7 @@ def replay_session(path: Path, *, progress: bool | None = False) -> ReplayReport
             replayed, error = None, f"now refused: {refused.code} at {refused.path}: {refused.message}"
         except rules.RuleError as refused:
             replayed, error = None, f"now refused: {refused.path}: {refused.message}"
-        _compare(report, entry, replayed, error)
+        _compare(report, entry, replayed, error, english=english)
         bar.advance()
     return report
 
@@ -215,6 +248,7 @@ async def replay_against(path: Path, url: str, token: str, *, progress: bool | N
                 "the server does not allow scripted dice; start it with --allow-scripted-dice"
             )
             return report
+        english = _speaks_english(log)
         for entry in log.entries:
             await socket.send(_text(_wire_message(entry, prefix)))
             reply = msgspec.json.decode(await socket.recv())
@@ -223,7 +257,7 @@ async def replay_against(path: Path, url: str, token: str, *, progress: bool | N
             else:
                 if isinstance(reply, dict):
                     reply["id"] = entry.id
-                _compare(report, entry, reply, None)
+                _compare(report, entry, reply, None, english=english)
             bar.advance()
     return report
 

@@ -1,4 +1,6 @@
-"""The aiohttp application: ``/ws`` for the VTT, ``/healthz`` for monitoring, ``/schema`` for tooling.
+"""The aiohttp application: ``/ws`` for the VTT, ``/healthz`` for monitoring, ``/schema`` for tooling,
+``/module/`` for Foundry to install the module from (``bridge.module_server``), ``/report/current`` for
+the referee's session report (``bridge.report.route``).
 
 State lives behind typed ``web.AppKey``s (aiohttp's ``web_ws.py`` example). The journal is opened in a
 cleanup context, so it is created before the first request and flushed and closed after the last one;
@@ -13,7 +15,6 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import signal
 import ssl
 import time
 from collections.abc import AsyncIterator, Callable
@@ -27,16 +28,20 @@ from aiohttp import web
 import bridge
 import rules
 from bridge import guard
+from bridge.card import system_title
 from bridge.connection import Connection, Pace
 from bridge.guard import GATE, Door, GatedSite
 from bridge.journal import FORMAT_VERSION, Header, Journal, discard_session
 from bridge.ledger import Ledger
 from bridge.lock import DirectoryLock
+from bridge.module_server import add_module_routes
 from bridge.paths import sessions_dir
 from bridge.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION, SystemInfo, Welcome, protocol_schema
 from bridge.ratelimit import BURST, RATE, RelayLimits
 from bridge.referee import Referee
+from bridge.report.route import add_report_route
 from bridge.resolution import SeedSource
+from bridge.stopping import stop_on_signals
 
 __all__ = ["BridgeSettings", "Serving", "create_app", "run_server", "serving", "tls_context"]
 
@@ -173,7 +178,7 @@ def _welcome(app: web.Application) -> Welcome:
         protocol_version=PROTOCOL_VERSION,
         rules_version=rules.__version__,
         systems=[
-            SystemInfo(name=name, title=system.title, default_action=system.default_action)
+            SystemInfo(name=name, title=system_title(name), default_action=system.default_action)
             for name, system in sorted(rules.SYSTEMS.items())
         ],
         session=referee.journal.session,
@@ -249,6 +254,8 @@ def create_app(settings: BridgeSettings) -> web.Application:
     app.router.add_get("/ws", websocket)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/schema", schema)
+    add_module_routes(app)
+    add_report_route(app, token=settings.token, journal=lambda: app[REFEREE].journal.path)
     return app
 
 
@@ -270,16 +277,19 @@ class Serving:
 
 
 @contextlib.asynccontextmanager
-async def serving(settings: BridgeSettings, host: str, port: int) -> AsyncIterator[Serving]:
+async def serving(
+    settings: BridgeSettings, host: str, port: int, *, app: web.Application | None = None
+) -> AsyncIterator[Serving]:
     """Listen on ``host:port`` through the door (TLS if the settings name a certificate) until exit.
 
+    ``app`` is a ``create_app(settings)`` a command has added its own routes to (``volley sandbox``).
     Leaving the block stops accepting, lets connections finish their requests in flight, flushes the
     journal and closes what is left.
     """
     tls = None
     if settings.tls_cert is not None and settings.tls_key is not None:
         tls = tls_context(settings.tls_cert, settings.tls_key)
-    app = create_app(settings)
+    app = app or create_app(settings)
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT)
     try:
         await runner.setup()
@@ -292,23 +302,29 @@ async def serving(settings: BridgeSettings, host: str, port: int) -> AsyncIterat
         await runner.cleanup()
 
 
-async def run_server(settings: BridgeSettings, host: str, port: int, ready: Callable[[str], None]) -> int:
-    """Serve until SIGINT/SIGTERM; then stop accepting, finish requests, flush the journal, return 0."""
+async def run_server(
+    settings: BridgeSettings,
+    host: str,
+    port: int,
+    ready: Callable[[str], None],
+    *,
+    app: web.Application | None = None,
+) -> int:
+    """Serve until SIGINT/SIGTERM; then stop accepting, finish requests, flush the journal, return 0.
+
+    ``app`` is a ``create_app(settings)`` a command has added its own routes to (``volley sandbox``).
+    """
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
     # Handlers go in before anything is announced: a stop signal sent the moment we say "listening"
-    # must get the graceful path, not the default kill.
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
+    # must get the graceful path, not the default kill. (Windows included: ``bridge.stopping``.)
+    restore_signals = stop_on_signals(asyncio.get_running_loop(), stop)
     try:
-        async with serving(settings, host, port) as served:
+        async with serving(settings, host, port, app=app) as served:
             ready(served.url)
             await stop.wait()
             log.info("stopping: finishing requests in flight")
     finally:
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(Exception):
-                loop.remove_signal_handler(signum)
+        restore_signals()
     return 0
 
 

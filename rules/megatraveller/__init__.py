@@ -13,6 +13,7 @@ from typing import Any
 from rules.dice import Dice
 from rules.megatraveller.chances import fire_odds, warm_up
 from rules.megatraveller.fire import resolve_fire
+from rules.megatraveller.messages import MESSAGES
 from rules.megatraveller.readiness import handle
 from rules.megatraveller.requests import FireFields, HandlingFields, MegaTravellerRequest
 from rules.megatraveller.results import MegaTravellerResult
@@ -52,4 +53,5 @@ SYSTEM = RuleSystem(
     resolve=resolve,
     odds=odds,
     warm_up=warm_up,
+    messages=MESSAGES,
 )
