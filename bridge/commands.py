@@ -164,9 +164,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         else:
             print(f"Access token: from {token.source}")
         print(f"Journal: {sessions_dir(settings_data)}")
-        address = url.removeprefix("ws://").removesuffix("/ws")
+        scheme, _, address = url.partition("://")
+        page = "https" if scheme == "wss" else "http"  # the same door, over TLS when the websocket is
         print(
-            f"Foundry module: paste http://{address}/module/module.json into "
+            f"Foundry module: paste {page}://{address.removesuffix('/ws')}/module/module.json into "
             "Add-on Modules > Install Module > Manifest URL",
             flush=True,
         )

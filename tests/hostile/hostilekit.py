@@ -257,10 +257,13 @@ class ServeProcess:
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         assert self.process.stdout is not None
+        self.said: list[str] = []  # stdout up to the Foundry module line, the last of the start-up lines
         for line in self.process.stdout:
+            self.said.append(line)
             if "listening on" in line:
                 self.url = line.split("listening on ", 1)[1].strip()
                 self.port = int(self.url.rsplit(":", 1)[1].split("/")[0])
+            if line.startswith("Foundry module:"):
                 return
         raise AssertionError(f"volley serve did not start: {self.stop()}")
 

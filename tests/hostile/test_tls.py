@@ -118,6 +118,7 @@ async def test_volley_serve_prints_a_wss_url_with_tls(tmp_path: Path, certificat
     server = ServeProcess(tmp_path, "--tls-cert", str(cert), "--tls-key", str(key))
     try:
         assert server.url.startswith("wss://127.0.0.1:")
+        assert f"paste https://127.0.0.1:{server.port}/module/module.json" in server.said[-1]
         async with connect(server.url, ssl=_trusting(cert)) as ws:
             await ws.send(json.dumps({"type": "hello", "token": TOKEN}))
             assert json.loads(await ws.recv())["type"] == "welcome"
