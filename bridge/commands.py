@@ -22,6 +22,7 @@ from bridge.access import TOKEN_ENV, load_or_create_token
 from bridge.journal import read_session
 from bridge.paths import config_dir, data_dir, sessions_dir
 from bridge.ratelimit import BURST, RATE
+from bridge.referee import PENDING_EXPIRY
 from bridge.replay import print_report, replay_against, replay_session
 from bridge.sessions import find_session, list_sessions, print_session, print_sessions
 
@@ -51,6 +52,13 @@ def _rate(text: str) -> float:
     value = _number(text, float)
     if not value > 0:  # also refuses nan
         raise argparse.ArgumentTypeError(f"must be more than 0 messages/s, not {text}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = _number(text, float)
+    if not value > 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
     return value
 
 
@@ -107,6 +115,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         seed_base=args.seed_base,
         rate=args.rate,
         burst=args.burst,
+        pending_expiry=args.pending_expiry,
     )
 
     def ready(url: str) -> None:
@@ -233,6 +242,13 @@ def register(commands: Any) -> None:
     )
     serve.add_argument(
         "--burst", type=_burst, default=BURST, help=f"burst allowed per connection (default {BURST})"
+    )
+    serve.add_argument(
+        "--pending-expiry",
+        type=_seconds,
+        default=PENDING_EXPIRY,
+        metavar="SECONDS",
+        help=f"how long a two-step attack waits for its allocate (default {PENDING_EXPIRY:g} s)",
     )
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     serve.set_defaults(run=cmd_serve)

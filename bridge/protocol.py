@@ -68,6 +68,7 @@ class ErrorCode:
     RATE_LIMITED = "rate_limited"
     UNKNOWN_PENDING = "unknown_pending"
     ALREADY_ALLOCATED = "already_allocated"
+    PENDING_EXPIRED = "pending_expired"
     UNAUTHORIZED = "unauthorized"
     JOURNAL_FAILED = "journal_failed"
     SHUTTING_DOWN = "shutting_down"

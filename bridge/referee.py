@@ -2,7 +2,8 @@
 
 For every ``attack``, ``action`` and ``allocate`` the referee
 
-1. returns the journaled reply, byte for byte, if the id was already resolved (in any session);
+1. returns the journaled reply, byte for byte, if the id was already resolved (in any session: the
+   ledger finds its line in the journals);
 2. waits for the first copy if the same id is being resolved right now (a retry racing the original);
 3. otherwise checks the server's limits, decodes, draws a seed, resolves, journals (fsync) and only
    then hands back the reply bytes.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,7 +24,7 @@ import msgspec
 
 import rules
 from bridge.journal import Entry, Journal, JournalError
-from bridge.ledger import Ledger
+from bridge.ledger import Ledger, PendingAttack, Settled
 from bridge.protocol import (
     Action,
     Allocate,
@@ -45,9 +47,24 @@ from bridge.resolution import (
     under,
 )
 
-__all__ = ["Referee"]
+__all__ = ["PENDING_EXPIRY", "Referee", "describe_seconds"]
 
 log = logging.getLogger("volley.bridge")
+
+#: Seconds a two-step attack waits for its ``allocate`` (``volley serve --pending-expiry``). A pool
+#: shown to a player is allocated within the turn; one left open past a break would apply token values
+#: (rounds loaded, target lock) computed from the state the table was in when it was rolled. An hour
+#: covers a long turn and a short break.
+PENDING_EXPIRY = 3600.0
+
+
+def describe_seconds(seconds: float) -> str:
+    """``90 s``, ``15 min``, ``2 h``: how long, in the largest unit that reads naturally."""
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.0f} h"
 
 
 def _now() -> str:
@@ -58,12 +75,19 @@ class Referee:
     """Resolves requests for every connection of one server run, and owns its journal and ledger."""
 
     def __init__(
-        self, journal: Journal, ledger: Ledger, *, allow_scripted_dice: bool, seeds: SeedSource
+        self,
+        journal: Journal,
+        ledger: Ledger,
+        *,
+        allow_scripted_dice: bool,
+        seeds: SeedSource,
+        pending_expiry: float = PENDING_EXPIRY,
     ) -> None:
         self.journal = journal
         self.ledger = ledger
         self.allow_scripted_dice = allow_scripted_dice
         self.seeds = seeds
+        self.pending_expiry = pending_expiry
         self.resolved = 0
         self.retries = 0
         self._in_flight: dict[str, asyncio.Future[bytes]] = {}
@@ -99,7 +123,7 @@ class Referee:
 
     async def _once(self, message: Attack | Action | Allocate) -> bytes:
         """Idempotency: one resolution per id, whoever asks and however often."""
-        done = self.ledger.replies.get(message.id)
+        done = self.ledger.reply(message.id)
         if done is not None:
             self.retries += 1
             return done
@@ -141,20 +165,11 @@ class Referee:
     async def _allocate(self, message: Allocate) -> bytes:
         """Second step of a two-step attack: same request, same seed, now with the allocation."""
         pending_id = message.pending_id
-        pending = self.ledger.pending.get(pending_id)
-        if pending is None or pending_id in self._claimed:
-            if pending_id in self.ledger.allocated or pending_id in self._claimed:
-                settled = self.ledger.allocated.get(pending_id)
-                by = f"by {settled!r}" if settled else "by another allocate, still in flight"
-                raise ProtocolError(
-                    ErrorCode.ALREADY_ALLOCATED,
-                    f"attack {pending_id!r} was already allocated ({by})",
-                    "$.pending_id",
-                    message.id,
-                )
+        pending = self._open_attack(message)
+        if pending_id in self._claimed:
             raise ProtocolError(
-                ErrorCode.UNKNOWN_PENDING,
-                f"no pending attack with id {pending_id!r}",
+                ErrorCode.ALREADY_ALLOCATED,
+                f"attack {pending_id!r} was already allocated (by another allocate, still in flight)",
                 "$.pending_id",
                 message.id,
             )
@@ -204,6 +219,36 @@ class Referee:
         finally:
             self._claimed.discard(pending_id)
 
+    def _open_attack(self, message: Allocate) -> PendingAttack:
+        """The pending attack an ``allocate`` names, if it is still open and not expired."""
+        pending_id = message.pending_id
+        found = self.ledger.pending(pending_id)
+        if isinstance(found, Settled):
+            raise ProtocolError(
+                ErrorCode.ALREADY_ALLOCATED,
+                f"attack {pending_id!r} was already allocated (by {found.by!r})",
+                "$.pending_id",
+                message.id,
+            )
+        if found is None:
+            raise ProtocolError(
+                ErrorCode.UNKNOWN_PENDING,
+                f"no pending attack with id {pending_id!r}",
+                "$.pending_id",
+                message.id,
+            )
+        age = None if found.at is None else time.time() - found.at
+        if age is None or age > self.pending_expiry:
+            rolled = "at an unknown time" if age is None else f"{describe_seconds(age)} ago"
+            raise ProtocolError(
+                ErrorCode.PENDING_EXPIRED,
+                f"attack {pending_id!r} was rolled {rolled}; pending attacks expire after "
+                f"{describe_seconds(self.pending_expiry)}, so roll it again",
+                "$.pending_id",
+                message.id,
+            )
+        return found
+
     async def _record(
         self,
         message: Attack | Action | Allocate,
@@ -214,7 +259,8 @@ class Referee:
         dice: list[int] | None,
         pending_id: str | None,
     ) -> bytes:
-        """Journal first, then remember, then answer: an acknowledged result is always on disk."""
+        """Journal first, then answer: an acknowledged result is always on disk (and the journal tells
+        the ledger where, before this resumes)."""
         outcome, reply = reply_for(message.id, request_json, result)
         kind = type(message).__struct_config__.tag
         entry = Entry(
@@ -233,6 +279,5 @@ class Referee:
         except JournalError as error:
             log.error("%s", error)
             raise ProtocolError(ErrorCode.JOURNAL_FAILED, str(error), None, message.id) from None
-        self.ledger.record(entry)
         self.resolved += 1
         return reply

@@ -30,7 +30,7 @@ from bridge.lock import DirectoryLock
 from bridge.paths import sessions_dir
 from bridge.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION, SystemInfo, Welcome, protocol_schema
 from bridge.ratelimit import BURST, RATE, TokenBucket
-from bridge.referee import Referee
+from bridge.referee import PENDING_EXPIRY, Referee
 from bridge.resolution import SeedSource
 
 __all__ = ["BridgeSettings", "create_app", "run_server"]
@@ -55,6 +55,8 @@ class BridgeSettings:
     hello_timeout: float = HELLO_TIMEOUT
     rate: float = RATE
     burst: int = BURST
+    #: Seconds a two-step attack waits for its ``allocate`` before it expires.
+    pending_expiry: float = PENDING_EXPIRY
     #: Fill the rules' caches (``rules.warm_up``) in a worker thread at start; tests turn it off.
     warm_up: bool = True
 
@@ -82,7 +84,7 @@ async def _lock_context(app: web.Application) -> AsyncIterator[None]:
 async def _journal_context(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     directory = sessions_dir(settings.data_dir)
-    ledger = await asyncio.to_thread(Ledger.rebuild, directory, log.warning)
+    ledger = await asyncio.to_thread(Ledger.open, directory, log.warning)
     started = datetime.now(UTC)
     header = Header(
         format=FORMAT_VERSION,
@@ -92,23 +94,30 @@ async def _journal_context(app: web.Application) -> AsyncIterator[None]:
         bridge_version=bridge.__version__,
         systems={name: system.title for name, system in rules.SYSTEMS.items()},
     )
-    journal = Journal.create(directory, header)
+    try:
+        journal = Journal.create(directory, header)
+    except BaseException:
+        ledger.close()
+        raise
+    journal.on_written = ledger.begin_session(journal.path, journal.head)
     app[REFEREE] = Referee(
         journal,
         ledger,
         allow_scripted_dice=settings.allow_scripted_dice,
         seeds=SeedSource(settings.seed_base),
+        pending_expiry=settings.pending_expiry,
     )
     log.info(
         "session %s: journal %s (%d earlier replies remembered)",
         journal.session,
         journal.path,
-        len(ledger.replies),
+        ledger.remembered(),
     )
     try:
         yield
     finally:
         await journal.close()
+        ledger.close()
         if journal.stats.lines == 0:
             # A run that resolved nothing (or never got its port) leaves no empty session behind.
             await asyncio.to_thread(discard_session, journal.path)

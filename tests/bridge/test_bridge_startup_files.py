@@ -96,7 +96,9 @@ async def test_a_journal_of_a_newer_format_is_left_as_it_is_and_reported_once(
 ) -> None:
     newer = sessions(settings) / "20261129T190000.000000Z-aaaaaa.jsonl"
     future = msgspec.structs.replace(HEADER, format=FORMAT_VERSION + 1)
-    data = journal(resolved("old-1"), b'{"kind": "teleport", "id": "t1", "reply": {}}' + ending, header=future)
+    data = journal(
+        resolved("old-1"), b'{"kind": "teleport", "id": "t1", "reply": {}}' + ending, header=future
+    )
     newer.write_bytes(data)
     with caplog.at_level(logging.WARNING, logger="volley.bridge"):
         await start_and_stop(start_bridge)
@@ -137,7 +139,9 @@ async def test_a_line_nested_100000_deep_is_skipped_and_the_rest_remembered(
 
 
 @pytest.mark.parametrize("command", ["show", "replay"])
-def test_show_and_replay_report_a_deeply_nested_line_without_a_traceback(tmp_path: Path, command: str) -> None:
+def test_show_and_replay_report_a_deeply_nested_line_without_a_traceback(
+    tmp_path: Path, command: str
+) -> None:
     path = tmp_path / "20261129T190000.000000Z-dddddd.jsonl"
     path.write_bytes(journal(resolved("old-1"), deep_line("deep-1")))
     done = subprocess.run(
