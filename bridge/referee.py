@@ -31,7 +31,6 @@ from bridge.protocol import (
     Attack,
     Error,
     ErrorCode,
-    OddsReply,
     OddsRequest,
     ProtocolError,
     encode,
@@ -42,10 +41,11 @@ from bridge.resolution import (
     decode,
     dice_for,
     is_pending,
+    odds_of,
     reply_for,
     resolve,
-    under,
 )
+from bridge.workers import OFFLOAD_MS, RulesWorkers
 
 __all__ = ["PENDING_EXPIRY", "Referee", "describe_seconds"]
 
@@ -56,6 +56,14 @@ log = logging.getLogger("volley.bridge")
 #: (rounds loaded, target lock) computed from the state the table was in when it was rolled. An hour
 #: covers a long turn and a short break.
 PENDING_EXPIRY = 3600.0
+
+
+def _odds_cost(request: Any) -> float:
+    """The rules' estimate; a request the estimate cannot read is cheap (``odds`` will refuse it)."""
+    try:
+        return rules.odds_cost(request)
+    except rules.RuleError:
+        return 0.0
 
 
 def describe_seconds(seconds: float) -> str:
@@ -82,12 +90,15 @@ class Referee:
         allow_scripted_dice: bool,
         seeds: SeedSource,
         pending_expiry: float = PENDING_EXPIRY,
+        workers: RulesWorkers | None = None,
     ) -> None:
         self.journal = journal
         self.ledger = ledger
         self.allow_scripted_dice = allow_scripted_dice
         self.seeds = seeds
         self.pending_expiry = pending_expiry
+        self.workers = workers
+        self.offloaded = 0
         self.resolved = 0
         self.retries = 0
         self._in_flight: dict[str, asyncio.Future[bytes]] = {}
@@ -98,7 +109,7 @@ class Referee:
         try:
             match message:
                 case OddsRequest():
-                    return self._odds(message)
+                    return await self._odds(message)
                 case Attack() | Action() | Allocate():
                     return await self._once(message)
         except ProtocolError as error:
@@ -109,17 +120,20 @@ class Referee:
                 Error(id=message.id, code=ErrorCode.INTERNAL, message="internal error; see the server log")
             )
 
-    def _odds(self, message: OddsRequest) -> bytes:
+    async def _odds(self, message: OddsRequest) -> bytes:
+        """Odds on the loop when the rules estimate them cheap, else in a rules worker."""
         # Odds roll nothing, so scripted dice are harmless here (and ignored); only the size limit applies.
         check_limits(message.request, allow_scripted_dice=True, id=message.id)
         request = decode(message.request, id=message.id)
-        try:
-            odds = rules.odds(request)
-        except rules.RuleError as error:
-            raise ProtocolError(
-                ErrorCode.RULE, error.message, under("$.request", error.path), message.id
-            ) from None
-        return encode(OddsReply(id=message.id, odds=odds))
+        if self.workers is not None and _odds_cost(request) > OFFLOAD_MS:
+            outcome = await self.workers.odds(message.id, message.request)
+            if outcome is not None:
+                self.offloaded += 1
+                if outcome[0] == "odds":
+                    reply: bytes = outcome[1]
+                    return reply
+                raise ProtocolError(outcome[1], outcome[2], outcome[3], message.id)
+        return odds_of(message.id, request)
 
     async def _once(self, message: Attack | Action | Allocate) -> bytes:
         """Idempotency: one resolution per id, whoever asks and however often."""

@@ -16,6 +16,7 @@ from bridge.card import build_card
 from bridge.protocol import (
     MAX_TARGETS,
     ErrorCode,
+    OddsReply,
     Pending,
     ProtocolError,
     ResultReply,
@@ -23,7 +24,18 @@ from bridge.protocol import (
 )
 from rules.dice import Dice
 
-__all__ = ["SeedSource", "check_limits", "decode", "dice_for", "is_pending", "reply_for", "resolve", "under"]
+__all__ = [
+    "SeedSource",
+    "check_limits",
+    "decode",
+    "dice_for",
+    "is_pending",
+    "odds_of",
+    "odds_reply",
+    "reply_for",
+    "resolve",
+    "under",
+]
 
 
 class SeedSource:
@@ -105,6 +117,24 @@ def resolve(decoded: Any, dice: Dice, *, id: str | None, keep: tuple[str, ...] =
         return rules.resolve(decoded, dice)
     except rules.RuleError as error:
         raise ProtocolError(_code(error), error.message, under("$.request", error.path, keep), id) from None
+
+
+def odds_of(id: str, decoded: Any) -> bytes:
+    """The ``odds`` reply to a decoded request; a rule it breaks becomes a ``ProtocolError``."""
+    try:
+        odds = rules.odds(decoded)
+    except rules.RuleError as error:
+        raise ProtocolError(_code(error), error.message, under("$.request", error.path), id) from None
+    return encode(OddsReply(id=id, odds=odds))
+
+
+def odds_reply(id: str, request: Mapping[str, Any]) -> bytes:
+    """The ``odds`` reply to a request as the client sent it (what a rules worker computes).
+
+    Odds roll nothing, so scripted dice are harmless here (and ignored); only the size limit applies.
+    """
+    check_limits(request, allow_scripted_dice=True, id=id)
+    return odds_of(id, decode(request, id=id))
 
 
 def is_pending(result: Any) -> bool:

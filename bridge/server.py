@@ -12,7 +12,6 @@ import contextlib
 import logging
 import secrets
 import signal
-import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -32,6 +31,7 @@ from bridge.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION, SystemInfo, Welco
 from bridge.ratelimit import BURST, RATE, TokenBucket
 from bridge.referee import PENDING_EXPIRY, Referee
 from bridge.resolution import SeedSource
+from bridge.workers import RulesWorkers
 
 __all__ = ["BridgeSettings", "create_app", "run_server"]
 
@@ -57,12 +57,16 @@ class BridgeSettings:
     burst: int = BURST
     #: Seconds a two-step attack waits for its ``allocate`` before it expires.
     pending_expiry: float = PENDING_EXPIRY
-    #: Fill the rules' caches (``rules.warm_up``) in a worker thread at start; tests turn it off.
+    #: Start the rules workers at once and fill their caches (``rules.warm_up``); when off (tests), they
+    #: start, cold, on the first request that needs one.
     warm_up: bool = True
+    #: Rules worker processes (``bridge.workers``); None: one per core but one.
+    workers: int | None = None
 
 
 SETTINGS = web.AppKey("settings", BridgeSettings)
 REFEREE = web.AppKey("referee", Referee)
+WORKERS = web.AppKey("workers", RulesWorkers)
 CONNECTIONS = web.AppKey[set[Connection]]("connections")
 
 
@@ -106,6 +110,7 @@ async def _journal_context(app: web.Application) -> AsyncIterator[None]:
         allow_scripted_dice=settings.allow_scripted_dice,
         seeds=SeedSource(settings.seed_base),
         pending_expiry=settings.pending_expiry,
+        workers=app[WORKERS],
     )
     log.info(
         "session %s: journal %s (%d earlier replies remembered)",
@@ -126,30 +131,18 @@ async def _journal_context(app: web.Application) -> AsyncIterator[None]:
             log.info("journal flushed: %s", journal.path)
 
 
-async def _warm_up_context(app: web.Application) -> AsyncIterator[None]:
-    """Precompute typical odds off the event loop, so the first preview in the dialog is not slow.
-
-    Serving starts at once; a request that arrives meanwhile computes what it needs itself (the
-    caches are only memoised results). A failure here costs speed, never service: it is logged.
-    """
-    task = asyncio.create_task(asyncio.to_thread(rules.warm_up)) if app[SETTINGS].warm_up else None
-    started = time.perf_counter()
-    if task is not None:
-        task.add_done_callback(lambda done: _warmed(done, time.perf_counter() - started))
-    yield
-    if task is not None:
-        with contextlib.suppress(Exception):  # already logged by _warmed
-            await task  # a thread cannot be cancelled; it is short
-
-
-def _warmed(task: asyncio.Task[None], seconds: float) -> None:
-    if task.cancelled():
-        return
-    error = task.exception()
-    if error is not None:
-        log.warning("rules warm-up failed (odds stay exact, the first ones may be slower): %r", error)
-    else:
-        log.info("rules caches warm in %.0f ms", 1000 * seconds)
+async def _workers_context(app: web.Application) -> AsyncIterator[None]:
+    """The rules workers (``bridge.workers``): started in the background, so serving starts at once;
+    stopped, and waited for, after the last connection is done."""
+    settings = app[SETTINGS]
+    workers = RulesWorkers(workers=settings.workers, warm_up=settings.warm_up)
+    app[WORKERS] = workers
+    if settings.warm_up:
+        workers.start()
+    try:
+        yield
+    finally:
+        await workers.close()
 
 
 async def _close_connections(app: web.Application) -> None:
@@ -210,6 +203,11 @@ async def healthz(request: web.Request) -> web.Response:
         "resolved": referee.resolved,
         "retries": referee.retries,
         "journal": referee.journal.stats.as_dict(),
+        "workers": {
+            "warm": request.app[WORKERS].warm,
+            "pids": request.app[WORKERS].pids,
+            "offloaded": referee.offloaded,
+        },
     }
     return web.json_response(body)
 
@@ -223,8 +221,8 @@ def create_app(settings: BridgeSettings) -> web.Application:
     app[SETTINGS] = settings
     app[CONNECTIONS] = set()
     app.cleanup_ctx.append(_lock_context)
+    app.cleanup_ctx.append(_workers_context)
     app.cleanup_ctx.append(_journal_context)
-    app.cleanup_ctx.append(_warm_up_context)
     app.on_shutdown.append(_close_connections)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/healthz", healthz)

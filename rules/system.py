@@ -29,3 +29,7 @@ class RuleSystem:
     #: Fill the system's caches for typical requests, so the first live preview of a session is as fast
     #: as the rest. Optional; the bridge calls it in the background when it starts.
     warm_up: Callable[[], None] | None = None
+    #: About how many milliseconds ``odds(request)`` would take in this process now, memoised tables
+    #: counted. The bridge computes odds estimated above a millisecond in a worker process, so a cold
+    #: preview never stalls other clients. Optional: a system without one is taken to be cheap.
+    odds_cost: Callable[[Any], float] | None = None

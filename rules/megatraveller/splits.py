@@ -1,0 +1,231 @@
+"""How the default split shares out a random pool of clusters, exactly (RCS: Automatic fire).
+
+With sizes sorted largest first, the default split (:func:`~rules.megatraveller.allocation.
+default_cluster_split`) gives target ``r`` (chosen targets first, then bystanders) cluster ``r`` when
+there are fewer clusters than targets; otherwise each bystander one of the smallest clusters and the
+chosen targets the rest, dealt round them largest first. So a target's bullets are one order statistic
+of the sorted sizes (rank ``r`` from the top, or ``y`` from the bottom), except for a chosen target
+dealt two clusters or more, whose bullets are a strided sum of them.
+
+The odds of every multiset of sizes are known (:func:`~rules.megatraveller.autofire.cluster_multisets`),
+but summing over all of them for every target is slow: a 48-round burst can break into 7,760 multisets.
+So, once per number of bullets, this module tabulates the order statistics by cluster count (the
+:class:`Ranks` tables), and a split then costs a few table lookups per target; only the targets dealt
+several clusters walk the multisets, and only the multisets with enough clusters to deal them several.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from itertools import accumulate
+
+from rules.megatraveller.autofire import CLUSTER_DIE, cluster_multisets
+from rules.odds import Dist
+
+__all__ = [
+    "Ranks",
+    "has_ranks",
+    "is_cached",
+    "multiset_count",
+    "ranks",
+    "share_of_bullets",
+    "shares_in_request_order",
+    "split_cost",
+]
+
+_SIZES = CLUSTER_DIE + 1  # a cluster holds 1..6 bullets; index 0 stands for "no cluster"
+
+Multiset = tuple[tuple[int, ...], float]
+
+
+class Ranks:
+    """Order statistics of the sorted cluster sizes of ``bullets`` bullets, by cluster count.
+
+    ``by_count[c]`` lists the multisets of ``c`` clusters. ``top(r, c)[v]`` is the probability that
+    there are at most ``c`` clusters, more than ``r`` of them, and the one of rank ``r`` (from the
+    largest, counting from 0) holds ``v`` bullets; ``bottom(y, c)[v]`` the same for at least ``c``
+    clusters and rank ``y`` counted from the smallest. ``fewer(c)`` is the probability of at most ``c``
+    clusters.
+    """
+
+    def __init__(self, bullets: int) -> None:
+        self.bullets = bullets
+        most = max(bullets, 1)
+        self.by_count: list[list[Multiset]] = [[] for _ in range(most + 1)]
+        # counts[c][r][v]: P(c clusters and rank r holds v) -- ranks from the top
+        counts = [[[0.0] * _SIZES for _ in range(c)] for c in range(most + 1)]
+        mass = [0.0] * (most + 1)
+        for sizes, p in cluster_multisets(bullets):
+            count = len(sizes)
+            self.by_count[count].append((sizes, p))
+            mass[count] += p
+            table = counts[count]
+            for rank, size in enumerate(sizes):
+                table[rank][size] += p
+        self._fewer = list(accumulate(mass))
+        # Cumulative over the count: from the fewest clusters up (ranks from the top), from the most
+        # down (ranks from the bottom), so that a range of counts is one subtraction.
+        counted = range(most + 1)
+        self._top = [_running(counts[c][r] if r < c else None for c in counted) for r in range(most)]
+        self._bottom = [
+            _running(counts[c][c - 1 - y] if y < c else None for c in reversed(counted))[::-1]
+            for y in range(most)
+        ]
+
+    def fewer(self, count: int) -> float:
+        """P(at most ``count`` clusters)."""
+        if count < 0:
+            return 0.0
+        return self._fewer[min(count, len(self._fewer) - 1)]
+
+    def top(self, rank: int, low: int, high: int) -> list[float]:
+        """P(count in low..high, rank ``rank`` from the top holds v), for each v."""
+        if rank >= len(self._top):
+            return [0.0] * _SIZES
+        table = self._top[rank]
+        high = min(high, len(table) - 1)
+        if high < low:
+            return [0.0] * _SIZES
+        upper = table[high]
+        if low <= 0:
+            return upper
+        lower = table[low - 1]
+        return [a - b for a, b in zip(upper, lower, strict=True)]
+
+    def bottom(self, rank: int, low: int) -> list[float]:
+        """P(count at least ``low``, rank ``rank`` from the bottom holds v), for each v."""
+        if rank >= len(self._bottom):
+            return [0.0] * _SIZES
+        table = self._bottom[rank]
+        if low >= len(table):
+            return [0.0] * _SIZES
+        return table[max(low, 0)]
+
+
+_ranks: dict[int, Ranks] = {}
+
+
+def ranks(bullets: int) -> Ranks:
+    """The order-statistic tables of ``bullets`` bullets (memoised; ``warm_up`` fills them)."""
+    table = _ranks.get(bullets)
+    if table is None:
+        table = _ranks[bullets] = Ranks(bullets)
+    return table
+
+
+def has_ranks(bullets: int) -> bool:
+    return bullets in _ranks
+
+
+@cache
+def multiset_count(bullets: int) -> int:
+    """How many multisets of cluster sizes ``bullets`` can break into (partitions into parts <= 6)."""
+    ways = [1] + [0] * max(bullets, 0)
+    for size in range(1, CLUSTER_DIE + 1):
+        for total in range(size, bullets + 1):
+            ways[total] += ways[total - size]
+    return ways[bullets] if bullets >= 0 else 0
+
+
+Shares = tuple[tuple[tuple[int, float], ...], ...]
+#: Splits remembered; past this many the oldest are forgotten (each is a few hundred floats).
+SPLITS_KEPT = 4096
+_splits: dict[tuple[int, int, int], Shares] = {}
+
+
+def is_cached(remaining: int, chosen: int, caught: int) -> bool:
+    """Whether :func:`share_of_bullets` has this split at hand (or needs no work for it)."""
+    return chosen + caught == 1 or remaining <= 0 or (remaining, chosen, caught) in _splits
+
+
+#: Rough CPU cost on this kind of machine, in milliseconds: building a bullet count's tables, per
+#: multiset; dealing one multiset's clusters to one target; one target's table lookups.
+_TABLE_MS_PER_MULTISET = 0.004
+_DEAL_MS = 0.0004
+_LOOKUP_MS = 0.006
+
+
+def split_cost(remaining: int, chosen: int, caught: int) -> float:
+    """About how many milliseconds :func:`share_of_bullets` would take now (0 when it is cached)."""
+    if is_cached(remaining, chosen, caught):
+        return 0.0
+    targets = chosen + caught
+    table = _ranks.get(remaining)
+    if table is None:  # the tables first, then the walk over about every multiset
+        return multiset_count(remaining) * (_TABLE_MS_PER_MULTISET + _DEAL_MS * min(chosen, 4))
+    dealt = sum(
+        len(table.by_count[count]) * min(chosen, count - targets)
+        for count in range(targets + 1, len(table.by_count))
+    )
+    return targets * _LOOKUP_MS + dealt * _DEAL_MS
+
+
+def share_of_bullets(remaining: int, chosen: int, caught: int) -> Shares:
+    """Exact distribution of the bullets the default split gives each target from ``remaining``.
+
+    Targets are numbered as the default split sees them: the ``chosen`` targets (primary first), then
+    the ``caught`` bystanders. Memoised.
+    """
+    key = (remaining, chosen, caught)
+    shares = _splits.get(key)
+    if shares is None:
+        shares = _split(remaining, chosen, caught)
+        if len(_splits) >= SPLITS_KEPT:
+            del _splits[next(iter(_splits))]
+        _splits[key] = shares
+    return shares
+
+
+def _split(remaining: int, chosen: int, caught: int) -> Shares:
+    targets = chosen + caught
+    if targets == 1 or remaining <= 0:
+        return tuple(((remaining if k == 0 else 0, 1.0),) for k in range(targets))
+    table = ranks(remaining)
+    shares: list[list[float]] = [[0.0] * (remaining + 1) for _ in range(targets)]
+    # Fewer clusters than targets: rank r goes to target r; targets past the last cluster get none.
+    for r in range(targets):
+        _add_sizes(shares[r], table.top(r, 0, targets - 1))
+        shares[r][0] += table.fewer(min(r, targets - 1))
+    # At least one cluster each: bystander y gets rank y from the bottom.
+    for y in range(caught):
+        _add_sizes(shares[chosen + y], table.bottom(y, targets))
+    # Chosen target k is dealt ranks k, k + chosen, ... below the bystanders' clusters: one cluster
+    # while there are at most k + targets of them, several beyond.
+    for k in range(chosen):
+        _add_sizes(shares[k], table.top(k, targets, k + targets))
+    for count in range(targets + 1, len(table.by_count)):
+        dealt = count - caught
+        several = min(chosen, count - targets)
+        for sizes, p in table.by_count[count]:
+            for k in range(several):
+                shares[k][sum(sizes[k:dealt:chosen])] += p
+    return tuple(tuple((b, p) for b, p in enumerate(row) if p > 0.0) for row in shares)
+
+
+def _running(rows: Iterable[list[float] | None]) -> list[list[float]]:
+    """Running sums of ``rows`` (None adds nothing; the previous sum is shared, not copied)."""
+    out: list[list[float]] = []
+    running = [0.0] * _SIZES
+    for row in rows:
+        if row is not None:
+            running = [a + b for a, b in zip(running, row, strict=True)]
+        out.append(running)
+    return out
+
+
+def _add_sizes(row: list[float], by_size: list[float]) -> None:
+    for size in range(1, _SIZES):
+        if by_size[size]:
+            row[size] += by_size[size]
+
+
+def shares_in_request_order(remaining: int, bystanders: tuple[bool, ...]) -> list[Dist]:
+    """:func:`share_of_bullets` mapped back to the order of the request's targets."""
+    chosen = [k for k, by in enumerate(bystanders) if not by]
+    caught = [k for k, by in enumerate(bystanders) if by]
+    table = share_of_bullets(remaining, len(chosen), len(caught))
+    out: list[Dist] = [{} for _ in bystanders]
+    for rank, k in enumerate(chosen + caught):
+        out[k] = dict(table[rank])
+    return out
