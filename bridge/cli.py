@@ -8,18 +8,20 @@
 * ``volley schema`` — the JSON Schema of every request and result.
 
 Bad JSON or an invalid request exits with code 2 and one line on stderr naming the field and the rule.
+
+Start-up time matters here (``volley odds`` runs once per request in scripts), so this module imports
+only ``argparse`` at the top: each command imports what it needs, and the rules engine loads just the
+request's system.
 """
 
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
-import msgspec
-
-import rules
+import bridge
 from rules.errors import RuleError
 
 __all__ = ["main"]
@@ -29,7 +31,9 @@ EXIT_USAGE = 2
 Command = Callable[[argparse.Namespace], int]
 
 
-def _read_request() -> object:
+def _read_request() -> Any:
+    import rules
+
     data = sys.stdin.buffer.read()
     if not data.strip():
         raise RuleError("$", "no request on stdin (expected one JSON object)", code="json")
@@ -37,11 +41,17 @@ def _read_request() -> object:
 
 
 def _write_json(obj: object) -> None:
+    import msgspec
+
     sys.stdout.buffer.write(msgspec.json.encode(obj) + b"\n")
     sys.stdout.flush()
 
 
 def cmd_roll(args: argparse.Namespace) -> int:
+    import secrets
+
+    import rules
+
     request = _read_request()
     seed: int = args.seed if args.seed is not None else secrets.randbits(63)
     # Resolve every repetition before printing any: a rule error on one roll must not leave half the output.
@@ -52,11 +62,17 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
+    import rules
+
     _write_json(rules.odds(_read_request()))
     return 0
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
+    import msgspec
+
+    import rules
+
     sys.stdout.buffer.write(
         msgspec.json.format(msgspec.json.encode(rules.request_schema()), indent=2) + b"\n"
     )
@@ -74,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="volley", description="Rate-of-fire automation for tabletop shooters."
     )
-    parser.add_argument("--version", action="version", version=f"volley {rules.__version__}")
+    parser.add_argument("--version", action="version", version=f"volley {bridge.__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     roll = commands.add_parser("roll", help="resolve one request from stdin; print the result as JSON")
@@ -99,9 +115,17 @@ def _add_bridge_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     bridge_commands.register(commands)
 
 
+#: Commands that take no options at all: when one is given alone there is nothing to parse, so it runs
+#: without building the parser and its subcommands (about a fifth of ``volley odds``'s start-up).
+_WITHOUT_OPTIONS: dict[str, Command] = {"odds": cmd_odds, "schema": cmd_schema}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if len(words) == 1 and words[0] in _WITHOUT_OPTIONS:
+        args = argparse.Namespace(command=words[0], run=_WITHOUT_OPTIONS[words[0]])
+    else:
+        args = build_parser().parse_args(words)
     run: Command = args.run
     try:
         return run(args)

@@ -2,29 +2,24 @@
 
 ``bridge.cli`` builds the parser and calls ``register``; each subcommand sets ``run`` to a function
 returning the exit code.
+
+Registering them must stay cheap (``volley odds`` builds the same parser): the server, the journal
+readers and replay are imported inside the command functions.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
-import errno
-import ipaddress
-import logging
 import os
 import sys
 from collections.abc import Iterator
 from typing import Any
 
 import bridge
-from bridge.access import TOKEN_ENV, load_or_create_token
-from bridge.journal import read_session
+from bridge.expiry import PENDING_EXPIRY
 from bridge.paths import config_dir, data_dir, sessions_dir
 from bridge.ratelimit import BURST, RATE
-from bridge.referee import PENDING_EXPIRY
-from bridge.replay import print_report, replay_against, replay_session
-from bridge.sessions import find_session, list_sessions, print_session, print_sessions
 
 __all__ = ["register"]
 
@@ -70,6 +65,8 @@ def _burst(text: str) -> int:
 
 
 def is_loopback(host: str) -> bool:
+    import ipaddress
+
     if host == "localhost":
         return True
     try:
@@ -79,6 +76,8 @@ def is_loopback(host: str) -> bool:
 
 
 def _configure_logging(level: str) -> None:
+    import logging
+
     logging.basicConfig(
         level=getattr(logging, level.upper(), logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -87,6 +86,11 @@ def _configure_logging(level: str) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    import asyncio
+    import errno
+
+    from bridge.access import load_or_create_token
+
     _configure_logging(args.log_level)
     if not is_loopback(args.host):
         if not args.allow_remote:
@@ -151,12 +155,17 @@ def _reader_may_leave() -> Iterator[None]:
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:
+    from bridge.sessions import list_sessions, print_sessions
+
     with _reader_may_leave():
         print_sessions(list_sessions(sessions_dir(data_dir(args.data_dir))), sys.stdout)
     return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from bridge.journal import read_session
+    from bridge.sessions import find_session, print_session
+
     try:
         path = find_session(args.session, sessions_dir(data_dir(args.data_dir)))
     except LookupError as error:
@@ -172,6 +181,12 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bridge.access import TOKEN_ENV
+    from bridge.replay import print_report, replay_against, replay_session
+    from bridge.sessions import find_session
+
     try:
         path = find_session(args.session, sessions_dir(data_dir(args.data_dir)))
     except LookupError as error:
@@ -220,7 +235,7 @@ def register(commands: Any) -> None:
     )
     serve.add_argument("--allow-remote", action="store_true", help="allow a non-loopback --host")
     serve.add_argument(
-        "--token", default=None, help=f"access token to require (default: ${TOKEN_ENV}, else saved)"
+        "--token", default=None, help="access token to require (default: $VOLLEY_TOKEN, else saved)"
     )
     serve.add_argument(
         "--config-dir", default=None, help="where the token is kept (default: $XDG_CONFIG_HOME/volley)"

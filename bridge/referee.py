@@ -23,6 +23,7 @@ from typing import Any
 import msgspec
 
 import rules
+from bridge.expiry import PENDING_EXPIRY, describe_seconds
 from bridge.journal import Entry, Journal, JournalError
 from bridge.ledger import Ledger, PendingAttack, Settled
 from bridge.protocol import (
@@ -47,15 +48,9 @@ from bridge.resolution import (
 )
 from bridge.workers import OFFLOAD_MS, RulesWorkers
 
-__all__ = ["PENDING_EXPIRY", "Referee", "describe_seconds"]
+__all__ = ["Referee"]
 
 log = logging.getLogger("volley.bridge")
-
-#: Seconds a two-step attack waits for its ``allocate`` (``volley serve --pending-expiry``). A pool
-#: shown to a player is allocated within the turn; one left open past a break would apply token values
-#: (rounds loaded, target lock) computed from the state the table was in when it was rolled. An hour
-#: covers a long turn and a short break.
-PENDING_EXPIRY = 3600.0
 
 
 def _odds_cost(request: Any) -> float:
@@ -64,15 +59,6 @@ def _odds_cost(request: Any) -> float:
         return rules.odds_cost(request)
     except rules.RuleError:
         return 0.0
-
-
-def describe_seconds(seconds: float) -> str:
-    """``90 s``, ``15 min``, ``2 h``: how long, in the largest unit that reads naturally."""
-    if seconds < 120:
-        return f"{seconds:.0f} s"
-    if seconds < 2 * 3600:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.0f} h"
 
 
 def _now() -> str:

@@ -23,13 +23,14 @@ from aiohttp import web
 import bridge
 import rules
 from bridge.connection import Connection
+from bridge.expiry import PENDING_EXPIRY
 from bridge.journal import FORMAT_VERSION, Header, Journal, discard_session
 from bridge.ledger import Ledger
 from bridge.lock import DirectoryLock
 from bridge.paths import sessions_dir
 from bridge.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION, SystemInfo, Welcome, protocol_schema
 from bridge.ratelimit import BURST, RATE, TokenBucket
-from bridge.referee import PENDING_EXPIRY, Referee
+from bridge.referee import Referee
 from bridge.resolution import SeedSource
 from bridge.workers import RulesWorkers
 

@@ -135,7 +135,7 @@ def _request_member(system: RuleSystem, action: str) -> Any:
     return next(member for member in members if member.__struct_config__.tag == action)
 
 
-_PATH_STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+_PATH_STEP = r"\.([^.\[]+)|\[(\d+)\]"
 
 
 def _allowed_values(request_type: Any, path: str) -> str | None:
@@ -143,7 +143,7 @@ def _allowed_values(request_type: Any, path: str) -> str | None:
     import msgspec.inspect  # only an invalid request needs it
 
     info: Any = msgspec.inspect.type_info(request_type)
-    for step in _PATH_STEP.finditer(path.removeprefix("$")):
+    for step in re.finditer(_PATH_STEP, path.removeprefix("$")):
         while isinstance(info, msgspec.inspect.UnionType):
             info = next((t for t in info.types if not isinstance(t, msgspec.inspect.NoneType)), None)
         if step.group(1) is not None and isinstance(info, msgspec.inspect.StructType):
