@@ -7,13 +7,20 @@ over the wire: each request is sent to a running bridge with its recorded faces 
 (the server must allow them) under a fresh id, and the answer is compared with the record.
 
 A rules change that alters an old outcome therefore shows up as a difference, with its JSON path.
+
+A long session is replayed on every core: the file is cut into chunks of lines, each decoded,
+re-resolved and compared in a worker process. Comparing starts with the bytes: a reply that comes out
+byte for byte as recorded (the usual case) is not decoded at all; only one that differs is walked
+field by field to say where.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import sys
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -21,7 +28,7 @@ from typing import Any, TextIO
 import msgspec
 
 import rules
-from bridge.journal import Entry, read_session
+from bridge.journal import FORMAT_VERSION, Entry, Header, decode_line, read_session
 from bridge.protocol import ProtocolError
 from bridge.resolution import decode, dice_for, reply_for, resolve
 
@@ -121,9 +128,11 @@ class ProgressBar:
         self.stream = stream or sys.stderr
         self.done = 0
 
-    def advance(self) -> None:
-        self.done += 1
-        if self.enabled and (self.done == self.total or self.done % max(1, self.total // 100) == 0):
+    def advance(self, count: int = 1) -> None:
+        before = self.done
+        self.done += count
+        step = max(1, self.total // 100)
+        if self.enabled and (self.done == self.total or self.done // step != before // step):
             filled = self.WIDTH * self.done // self.total
             bar = "#" * filled + "." * (self.WIDTH - filled)
             self.stream.write(f"\rreplay [{bar}] {self.done}/{self.total}")
@@ -151,23 +160,138 @@ def _compare(report: ReplayReport, entry: Entry, replayed: Any, error: str | Non
         report.matched += 1
 
 
-def replay_session(path: Path, *, progress: bool | None = False) -> ReplayReport:
-    log = read_session(path)
-    report = ReplayReport(session=log.name, problems=list(log.problems))
-    if log.header is None:
-        report.problems.append(f"{path.name}: no header line; not a Volley session journal")
-    bar = ProgressBar(len(log.entries), enabled=want_progress(progress, len(log.entries)))
-    for entry in log.entries:
+def _check(report: ReplayReport, entry: Entry) -> None:
+    """Replay one entry into ``report``: equal bytes settle it; otherwise the differences say where."""
+    try:
+        replayed = replay_entry(entry)
+    except ProtocolError as refused:
+        _compare(report, entry, None, f"now refused: {refused.code} at {refused.path}: {refused.message}")
+        return
+    except rules.RuleError as refused:
+        _compare(report, entry, None, f"now refused: {refused.path}: {refused.message}")
+        return
+    except Exception as error:  # a bug in a rules system: a difference to report, not a traceback
+        _compare(report, entry, None, f"replay failed: {error!r}")
+        return
+    if replayed == bytes(entry.reply):
+        report.total += 1
+        report.matched += 1
+        return
+    try:
+        _compare(report, entry, msgspec.json.decode(replayed), None)
+    except RecursionError:
+        _compare(report, entry, None, "the reply is nested too deeply to compare")
+
+
+#: Lines per chunk handed to a replay worker.
+CHUNK_LINES = 256
+#: Sessions with fewer lines than this are replayed in this process (starting workers costs more).
+PARALLEL_FROM = 2 * CHUNK_LINES
+
+
+def _replay_lines(name: str, numbered: list[tuple[int, bytes]]) -> ReplayReport:
+    """Decode, re-resolve and compare a chunk of a journal's lines (in a worker, or in this process)."""
+    report = ReplayReport(session=name)
+    for number, line in numbered:
+        if not line.strip():
+            continue
         try:
-            replayed: Any = msgspec.json.decode(replay_entry(entry))
-            error = None
-        except ProtocolError as refused:
-            replayed, error = None, f"now refused: {refused.code} at {refused.path}: {refused.message}"
-        except rules.RuleError as refused:
-            replayed, error = None, f"now refused: {refused.path}: {refused.message}"
-        _compare(report, entry, replayed, error)
-        bar.advance()
+            record = decode_line(line)
+        except (msgspec.DecodeError, msgspec.ValidationError) as error:
+            report.problems.append(f"{name}:{number}: unreadable line skipped ({error})")
+            continue
+        except RecursionError:
+            report.problems.append(f"{name}:{number}: unreadable line skipped (nested too deeply)")
+            continue
+        if isinstance(record, Entry):
+            _check(report, record)
+        elif isinstance(record, Header):
+            report.problems.append(f"{name}:{number}: a second session header")
     return report
+
+
+def _chunks(path: Path) -> Iterator[list[tuple[int, bytes]]]:
+    """The file's lines after the first, numbered from 2, in chunks of ``CHUNK_LINES``."""
+    with open(path, "rb") as handle:
+        handle.readline()
+        chunk: list[tuple[int, bytes]] = []
+        for number, line in enumerate(handle, start=2):
+            chunk.append((number, line))
+            if len(chunk) == CHUNK_LINES:
+                yield chunk
+                chunk = []
+        if chunk:
+            yield chunk
+
+
+def _header_of(path: Path, report: ReplayReport) -> bool:
+    """Whether the file starts with a session header this version reads (else says why in ``report``)."""
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline()
+    except OSError as error:
+        report.problems.append(f"{path.name}: cannot be read ({error.strerror or error})")
+        return False
+    try:
+        header = decode_line(first) if first.strip() else None
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        header = None
+    if not isinstance(header, Header):
+        report.problems.append(f"{path.name}: no header line; not a Volley session journal")
+        return False
+    if header.format > FORMAT_VERSION:
+        report.problems.append(f"{path.name}: format {header.format} is newer than {FORMAT_VERSION}")
+        return False
+    return True
+
+
+def _merge(into: ReplayReport, part: ReplayReport) -> None:
+    into.total += part.total
+    into.matched += part.matched
+    into.mismatches.extend(part.mismatches)
+    into.problems.extend(part.problems)
+
+
+def _count_lines(path: Path) -> int:
+    with open(path, "rb") as handle:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
+
+
+def replay_workers() -> int:
+    """Every core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def replay_session(path: Path, *, progress: bool | None = False, workers: int | None = None) -> ReplayReport:
+    """Replay every entry of ``path``; a long session on every core (``workers``: how many)."""
+    report = ReplayReport(session=path.stem)
+    if not _header_of(path, report):
+        return report
+    lines = _count_lines(path)
+    bar = ProgressBar(max(lines - 1, 0), enabled=want_progress(progress, lines - 1))
+    workers = workers or replay_workers()
+    if workers < 2 or lines < PARALLEL_FROM:
+        for chunk in _chunks(path):
+            _merge(report, _replay_lines(report.session, chunk))
+            bar.advance(len(chunk))
+        return report
+    # Fork where it is safe (Linux; the CLI runs no threads), so workers start at once and know every
+    # registered system; spawn elsewhere.
+    method = "fork" if sys.platform == "linux" else "spawn"
+    with multiprocessing.get_context(method).Pool(workers) as pool:
+        jobs = ((report.session, chunk) for chunk in _chunks(path))
+        for part, size in pool.imap(_replay_chunk, jobs):
+            _merge(report, part)
+            bar.advance(size)
+    return report
+
+
+def _replay_chunk(job: tuple[str, list[tuple[int, bytes]]]) -> tuple[ReplayReport, int]:
+    name, chunk = job
+    return _replay_lines(name, chunk), len(chunk)
 
 
 def _recorded_faces(entry: Entry) -> list[int]:
