@@ -10,25 +10,28 @@
 Bad JSON or an invalid request exits with code 2 and one line on stderr naming the field and the rule.
 
 Start-up time matters here (``volley odds`` runs once per request in scripts), so this module imports
-only ``argparse`` at the top: each command imports what it needs, and the rules engine loads just the
-request's system.
+almost nothing at the top: each command imports what it needs, the rules engine loads just the
+request's system, and a command given without options runs without building the argument parser.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, cast
 
 import bridge
 from rules.errors import RuleError
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["main"]
 
 EXIT_USAGE = 2
 
-Command = Callable[[argparse.Namespace], int]
+Command = Callable[["argparse.Namespace"], int]
 
 
 def _read_request() -> Any:
@@ -80,6 +83,8 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def _positive(text: str) -> int:
+    import argparse
+
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
@@ -87,6 +92,8 @@ def _positive(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="volley", description="Rate-of-fire automation for tabletop shooters."
     )
@@ -123,7 +130,7 @@ _WITHOUT_OPTIONS: dict[str, Command] = {"odds": cmd_odds, "schema": cmd_schema}
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     if len(words) == 1 and words[0] in _WITHOUT_OPTIONS:
-        args = argparse.Namespace(command=words[0], run=_WITHOUT_OPTIONS[words[0]])
+        args = cast("argparse.Namespace", SimpleNamespace(command=words[0], run=_WITHOUT_OPTIONS[words[0]]))
     else:
         args = build_parser().parse_args(words)
     run: Command = args.run

@@ -38,7 +38,7 @@ log = logging.getLogger("volley.bridge")
 #: Odds the rules estimate above this many milliseconds are computed in a worker.
 OFFLOAD_MS = 1.0
 #: How much lower a worker's scheduling priority is than the server's (``nice`` steps).
-WORKER_NICE = 5
+WORKER_NICE = 19
 #: Seconds between a worker's checks that the server that started it is still alive.
 ORPHAN_CHECK = 0.5
 
