@@ -67,9 +67,12 @@ def _start_worker(parent: int, warm_up: bool) -> None:
         os.nice(WORKER_NICE)
     threading.Thread(target=_leave_when_orphaned, args=(parent,), daemon=True, name="orphan-watch").start()
     if warm_up:
+        import gc
+
         import rules
 
         rules.warm_up()
+        gc.freeze()  # the warm tables live as long as the worker: keep them out of every collection
 
 
 def _ready() -> int:
@@ -79,6 +82,8 @@ def _ready() -> int:
 
 def _odds(id: str, request: dict[str, Any]) -> Outcome:
     """Odds in a worker, exactly as the loop would compute them (``bridge.resolution``)."""
+    import gc
+
     from bridge.protocol import ProtocolError
     from bridge.resolution import odds_reply
 
@@ -86,6 +91,10 @@ def _odds(id: str, request: dict[str, Any]) -> Outcome:
         return ("odds", odds_reply(id, request))
     except ProtocolError as error:
         return ("error", error.code, error.message, error.path)
+    finally:
+        # What a cold preview computed is memoised for the worker's life: keep it out of later
+        # collections, which would otherwise walk every table on each full pass.
+        gc.freeze()
 
 
 # --- in the server --------------------------------------------------------------------------------

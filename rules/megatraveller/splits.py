@@ -64,6 +64,8 @@ class Ranks:
             for rank, size in enumerate(sizes):
                 table[rank][size] += p
         self._fewer = list(accumulate(mass))
+        self.sizes_by_count = [[sizes for sizes, _ in group] for group in self.by_count]
+        self.odds_by_count = [[p for _, p in group] for group in self.by_count]
         # Cumulative over the count: from the fewest clusters up (ranks from the top), from the most
         # down (ranks from the bottom), so that a range of counts is one subtraction.
         counted = range(most + 1)
@@ -182,25 +184,44 @@ def _split(remaining: int, chosen: int, caught: int) -> Shares:
     if targets == 1 or remaining <= 0:
         return tuple(((remaining if k == 0 else 0, 1.0),) for k in range(targets))
     table = ranks(remaining)
-    shares: list[list[float]] = [[0.0] * (remaining + 1) for _ in range(targets)]
-    # Fewer clusters than targets: rank r goes to target r; targets past the last cluster get none.
-    for r in range(targets):
-        _add_sizes(shares[r], table.top(r, 0, targets - 1))
-        shares[r][0] += table.fewer(min(r, targets - 1))
-    # At least one cluster each: bystander y gets rank y from the bottom.
-    for y in range(caught):
-        _add_sizes(shares[chosen + y], table.bottom(y, targets))
-    # Chosen target k is dealt ranks k, k + chosen, ... below the bystanders' clusters: one cluster
-    # while there are at most k + targets of them, several beyond.
+    # Only a chosen target dealt several clusters can get more bullets than one cluster holds.
+    several = len(table.by_count) > targets + 1
+    padding = [0.0] * max(remaining + 1 - _SIZES, 0) if several else []
+    shares: list[list[float]] = []
+    # Chosen target k gets rank k while there are at most k + targets clusters: fewer than targets
+    # (ranks dealt in order), or enough for one each with k + chosen beyond the bystanders' share.
     for k in range(chosen):
-        _add_sizes(shares[k], table.top(k, targets, k + targets))
+        row = table.top(k, 0, k + targets) + padding  # index 0 holds no size: it is 0.0
+        row[0] = table.fewer(k)
+        shares.append(row)
+    # Bystander y is rank chosen + y while there are fewer clusters than targets, and gets rank y
+    # from the bottom once there are enough for everyone.
+    for y in range(caught):
+        fewer, enough = table.top(chosen + y, 0, targets - 1), table.bottom(y, targets)
+        row = [a + b for a, b in zip(fewer, enough, strict=True)]
+        row[0] = table.fewer(chosen + y)
+        shares.append(row)
+    # With more clusters still, chosen target k is dealt ranks k, k + chosen, ...: several clusters.
     for count in range(targets + 1, len(table.by_count)):
         dealt = count - caught
-        several = min(chosen, count - targets)
-        for sizes, p in table.by_count[count]:
-            for k in range(several):
-                shares[k][sum(sizes[k:dealt:chosen])] += p
-    return tuple(tuple((b, p) for b, p in enumerate(row) if p > 0.0) for row in shares)
+        multisets, odds = table.sizes_by_count[count], table.odds_by_count[count]
+        for k in range(min(chosen, count - targets)):
+            row = shares[k]
+            for bullets, p in zip(_dealt(multisets, range(k, dealt, chosen)), odds, strict=True):
+                row[bullets] += p
+    return tuple(tuple([(b, p) for b, p in enumerate(row) if p]) for row in shares)
+
+
+def _dealt(multisets: list[tuple[int, ...]], ranks: range) -> list[int]:
+    """Bullets in the clusters of the given ranks, for each multiset (two or three ranks spelt out:
+    the usual case, and the hot loop of a cold split)."""
+    if len(ranks) == 2:
+        a, b = ranks
+        return [m[a] + m[b] for m in multisets]
+    if len(ranks) == 3:
+        a, b, c = ranks
+        return [m[a] + m[b] + m[c] for m in multisets]
+    return [sum(m[ranks.start : ranks.stop : ranks.step]) for m in multisets]
 
 
 def _running(rows: Iterable[list[float] | None]) -> list[list[float]]:
@@ -212,12 +233,6 @@ def _running(rows: Iterable[list[float] | None]) -> list[list[float]]:
             running = [a + b for a, b in zip(running, row, strict=True)]
         out.append(running)
     return out
-
-
-def _add_sizes(row: list[float], by_size: list[float]) -> None:
-    for size in range(1, _SIZES):
-        if by_size[size]:
-            row[size] += by_size[size]
 
 
 def shares_in_request_order(remaining: int, bystanders: tuple[bool, ...]) -> list[Dist]:
