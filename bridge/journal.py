@@ -221,7 +221,7 @@ def discard_session(path: Path) -> None:
 #: before any of their writers is answered.
 WrittenCallback = Callable[[list[Written]], None]
 
-_Waiting = tuple[bytes, Any, "asyncio.Future[None]"]
+_Waiting = tuple[bytes, Any, "asyncio.Future[None] | None"]
 
 
 class Journal:
@@ -266,12 +266,26 @@ class Journal:
             raise
         return cls(path, fd, head, seconds)
 
-    async def append(self, line: Any) -> None:
-        """Queue one line and return once it is on disk (raises ``JournalError`` if it never gets there)."""
+    async def append(self, line: Any, *, alone: bool = False) -> None:
+        """Queue one line and return once it is on disk (raises ``JournalError`` if it never gets there).
+
+        ``alone``: the caller knows no other line is coming this moment (the referee has nothing else
+        in flight), so on a fast disk the line is written at once, without waiting a turn of the loop
+        for company.
+        """
         if self._closing:
             raise JournalError("the journal is closed")
+        data = _encoder.encode(line) + b"\n"
+        if alone and not (self._waiting or self._busy) and self._recent_fsync < INLINE_FSYNC_LIMIT:
+            try:
+                seconds = self._write_and_sync(data)
+            except Exception as error:
+                raise JournalError(f"could not write the journal {self.path}: {error}") from None
+            self.stats.inline_batches += 1
+            self._written([(data, line, None)], seconds)
+            return
         future: asyncio.Future[None] = self._loop.create_future()
-        self._waiting.append((_encoder.encode(line) + b"\n", line, future))
+        self._waiting.append((data, line, future))
         self._idle.clear()
         if not self._scheduled and not self._busy:
             # Run after the callbacks already due, so lines arriving together share one fsync.
@@ -338,13 +352,13 @@ class Journal:
         if self.on_written is not None:
             self.on_written(placed)
         for _, _, future in batch:
-            if not future.done():
+            if future is not None and not future.done():
                 future.set_result(None)
 
     def _failed(self, batch: list[_Waiting], error: BaseException) -> None:
         failure = JournalError(f"could not write the journal {self.path}: {error}")
         for _, _, future in batch:
-            if not future.done():
+            if future is not None and not future.done():
                 future.set_exception(failure)
 
     def _write_and_sync(self, data: bytes) -> float:

@@ -19,11 +19,14 @@ scan of the tail, and a missing or corrupt index is rebuilt from the journals. T
 with ``synchronous=OFF``: it is derived data, and the journals are fsynced.
 
 New lines of the running session are noted in memory as they are fsynced and flushed to SQLite in
-small batches; a lookup checks those first.
+small batches; a lookup checks those first. A fixed-size filter of every id (``bridge.idfilter``),
+filled from the index a slice at a time after the start, answers "never seen" for new ids without
+asking SQLite.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import sqlite3
@@ -35,6 +38,7 @@ from typing import Any
 
 import msgspec
 
+from bridge.idfilter import IdFilter
 from bridge.journal import Entry, Written, session_files
 from bridge.repair import inspect
 
@@ -48,6 +52,8 @@ SCHEMA_VERSION = 1
 FLUSH_EVERY = 128
 #: How much of a journal is read at a time when indexing it.
 _CHUNK = 4 << 20
+#: Ids read from the index per turn of the event loop while the id filter is being filled.
+FILL_STEP = 512
 
 Warn = Callable[[str], None]
 
@@ -157,6 +163,7 @@ class Ledger:
         self._recent_settled: dict[str, str] = {}
         self._unflushed: list[_Noted] = []
         self._session: tuple[int, int, int] | None = None  # (file id, indexed_to, lines) to flush
+        self._ids = IdFilter()
 
     # --- opening ------------------------------------------------------------------------------
 
@@ -255,6 +262,22 @@ class Ledger:
             )
             self._db.commit()
 
+    async def fill_filter(self) -> None:
+        """Add every id of the index to the id filter, a slice per turn of the loop, so no turn is
+        long; until it is done every look-up goes to the index. Ids noted meanwhile are added as
+        they come."""
+        last = ""
+        while True:
+            rows = self._db.execute(
+                "SELECT id FROM replies WHERE id > ? ORDER BY id LIMIT ?", (last, FILL_STEP)
+            ).fetchall()
+            self._ids.add_all([id for (id,) in rows])
+            if len(rows) < FILL_STEP:
+                break
+            last = rows[-1][0]
+            await asyncio.sleep(0)
+        self._ids.complete = True
+
     def _decode(self, path: Path, number: int, line: bytes) -> _Line | None:
         try:
             return _line_decoder.decode(line)
@@ -303,6 +326,7 @@ class Ledger:
             for placed in lines:
                 item = _noted(_line_of(placed.line), _Place(file, placed.offset, placed.length))
                 if item is not None:
+                    self._ids.add(item.id)
                     self._recent[item.id] = item
                     if item.settles is not None:
                         self._recent_settled[item.settles] = item.id
@@ -355,6 +379,8 @@ class Ledger:
         noted = self._recent.get(id)
         if noted is not None and noted.pending:
             place: _Place | None = noted.place
+        elif not self._ids.may_hold(id):  # a pending attack's id is a reply's id too
+            return None
         else:
             row = self._db.execute(
                 "SELECT file, offset, length, allocated_by FROM pending WHERE id = ?", (id,)
@@ -389,6 +415,8 @@ class Ledger:
         noted = self._recent.get(id)
         if noted is not None:
             return noted.place
+        if not self._ids.may_hold(id):
+            return None
         row = self._db.execute(f"SELECT file, offset, length FROM {table} WHERE id = ?", (id,)).fetchone()
         if row is None or row[0] not in self._live:
             return None

@@ -61,8 +61,24 @@ def _odds_cost(request: Any) -> float:
         return 0.0
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+class _Clock:
+    """UTC timestamps to the millisecond for journal lines (``2026-11-29T19:48:10.408Z``); the part
+    up to the second is formatted once per second, not once per request."""
+
+    def __init__(self) -> None:
+        self._second = -1
+        self._prefix = ""
+
+    def __call__(self) -> str:
+        now = time.time()
+        second = int(now)
+        if second != self._second:
+            self._second = second
+            self._prefix = datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%S")
+        return f"{self._prefix}.{int((now - second) * 1000):03d}Z"
+
+
+_now = _Clock()
 
 
 class Referee:
@@ -88,6 +104,7 @@ class Referee:
         self.resolved = 0
         self.retries = 0
         self._in_flight: dict[str, asyncio.Future[bytes]] = {}
+        self._loop = asyncio.get_running_loop()
         self._claimed: set[str] = set()
 
     async def answer(self, message: Attack | Action | Allocate | OddsRequest) -> bytes:
@@ -249,6 +266,17 @@ class Referee:
             )
         return found
 
+    def _alone(self) -> bool:
+        """No other request is in flight nor due to start this turn of the loop, so this line will
+        have no company to share an fsync with: the journal may write it at once.
+
+        Requests read in the same turn are tasks not yet started, visible only in the loop's queue of
+        ready callbacks (``_ready``, an attribute of asyncio's own loops); on a loop without one the
+        answer is always no, and lines simply wait a turn as before.
+        """
+        ready = getattr(self._loop, "_ready", None)
+        return len(self._in_flight) == 1 and ready is not None and not ready
+
     async def _record(
         self,
         message: Attack | Action | Allocate,
@@ -275,7 +303,7 @@ class Referee:
             reply=msgspec.Raw(reply),
         )
         try:
-            await self.journal.append(entry)
+            await self.journal.append(entry, alone=self._alone())
         except JournalError as error:
             log.error("%s", error)
             raise ProtocolError(ErrorCode.JOURNAL_FAILED, str(error), None, message.id) from None

@@ -7,7 +7,7 @@ Replay calls the same functions, so a recorded reply and a re-resolved one are b
 
 from __future__ import annotations
 
-import secrets
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -39,10 +39,18 @@ __all__ = [
 
 
 class SeedSource:
-    """A fresh unpredictable seed per request, or ``base, base+1, ...`` when recording replays."""
+    """A fresh unpredictable seed per request, or ``base, base+1, ...`` when recording replays.
+
+    Fresh seeds come from the operating system's CSPRNG (``os.urandom``), fetched a few kilobytes at
+    a time rather than one system call per request.
+    """
+
+    #: Seeds fetched from the operating system at once.
+    BATCH = 512
 
     def __init__(self, base: int | None = None) -> None:
         self._next = base
+        self._fresh: list[int] = []
 
     @property
     def deterministic(self) -> bool:
@@ -50,7 +58,10 @@ class SeedSource:
 
     def draw(self) -> int:
         if self._next is None:
-            return secrets.randbits(63)
+            if not self._fresh:
+                raw = os.urandom(8 * self.BATCH)
+                self._fresh = [int.from_bytes(raw[k : k + 8], "little") >> 1 for k in range(0, len(raw), 8)]
+            return self._fresh.pop()
         seed = self._next
         self._next += 1
         return seed

@@ -105,6 +105,7 @@ async def _journal_context(app: web.Application) -> AsyncIterator[None]:
         ledger.close()
         raise
     journal.on_written = ledger.begin_session(journal.path, journal.head)
+    filling = asyncio.create_task(ledger.fill_filter(), name="ledger id filter")
     app[REFEREE] = Referee(
         journal,
         ledger,
@@ -123,6 +124,9 @@ async def _journal_context(app: web.Application) -> AsyncIterator[None]:
         yield
     finally:
         await journal.close()
+        filling.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await filling
         ledger.close()
         if journal.stats.lines == 0:
             # A run that resolved nothing (or never got its port) leaves no empty session behind.

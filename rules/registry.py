@@ -6,6 +6,7 @@ process that serves one table never pays for the systems it is not asked about u
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 import typing
@@ -96,13 +97,12 @@ def decode_request(data: bytes | str | Mapping[str, Any]) -> Any:
         obj = data
     if not isinstance(obj, dict):
         raise RuleError("$", "a request must be a JSON object", code="invalid")
-    known = ", ".join(sorted(SYSTEMS))
     if "system" not in obj:
-        raise RuleError("$.system", f"a request needs a system: one of {known}", code="invalid")
+        raise RuleError("$.system", f"a request needs a system: one of {_known()}", code="invalid")
     name = obj["system"]
     system = SYSTEMS.get(name) if isinstance(name, str) else None
     if system is None:
-        raise RuleError("$.system", f"unknown system {name!r}; expected one of {known}", code="invalid")
+        raise RuleError("$.system", f"unknown system {name!r}; expected one of {_known()}", code="invalid")
     if "action" not in obj:
         obj = {**obj, "action": system.default_action}
     actions = _actions(system)
@@ -124,9 +124,18 @@ def decode_request(data: bytes | str | Mapping[str, Any]) -> Any:
         raise rule_error from None
 
 
+def _known() -> str:
+    return ", ".join(sorted(SYSTEMS))
+
+
 def _actions(system: RuleSystem) -> tuple[str, ...]:
     """The ``action`` tags of a system's request union, in declaration order."""
-    members = typing.get_args(system.request_type) or (system.request_type,)
+    return _tags(system.request_type)
+
+
+@functools.lru_cache(maxsize=64)
+def _tags(request_type: Any) -> tuple[str, ...]:
+    members = typing.get_args(request_type) or (request_type,)
     return tuple(str(member.__struct_config__.tag) for member in members)
 
 

@@ -301,3 +301,16 @@ def test_only_a_header_only_session_is_discarded(tmp_path: Path) -> None:
         discard_session(path)
     assert not empty.exists()
     assert played.exists() and odd.exists()  # a record of play, or a file not fully readable, stays
+
+
+@pytest.mark.asyncio
+async def test_the_id_filter_answers_new_ids_and_never_hides_a_known_one(tmp_path: Path) -> None:
+    """Filled from the index (and from lines noted since), the filter only ever says "certainly new"
+    for ids the ledger does not hold."""
+    two_sessions(tmp_path)
+    ledger = Ledger.open(tmp_path, print)
+    await ledger.fill_filter()
+    assert ledger.reply("r1") == b'{"type": "result", "id": "r1"}'
+    assert isinstance(ledger.pending("p2"), PendingAttack) and ledger.pending("p1") == Settled("a1")
+    assert all(ledger.reply(f"new-{k}") is None for k in range(1000))
+    ledger.close()
