@@ -178,7 +178,7 @@ def bench_history(figures: dict[str, Any], quick: bool) -> None:
     replies = 20_000 if quick else 100_000
     section(f"start and memory with {replies} earlier replies")
     with tempfile.TemporaryDirectory() as tmp:
-        results = history.run(replies, 2 if quick else 3, Path(tmp))
+        results = history.run(replies, 2 if quick else 5, Path(tmp))
     history.report(results, replies)
     empty, *full = results
     figures.update(

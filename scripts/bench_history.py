@@ -121,32 +121,33 @@ def _one_start(data: Path) -> tuple[float, float, wire.Served]:
     return seconds, wire.rss_mib(served.pid), served
 
 
-def measure(label: str, data: Path, starts: int, sample: dict[str, bytes]) -> Starts:
-    """Index once (the first start), then time ``starts`` starts and read the server's memory."""
-    first, _, served = _one_start(data)
-    served.stop()
-    seconds, rss = [], []
-    retries_ok = True
-    for k in range(starts):
-        took, memory, served = _one_start(data)
-        seconds.append(took)
-        rss.append(memory)
-        if k == 0 and sample:
-            retries_ok = asyncio.run(_retry(served.url, sample))
-        served.stop()
-    return Starts(label, first, seconds, rss, retries_ok)
-
-
 def run(replies: int, starts: int, root: Path) -> list[Starts]:
-    """Empty, one file and 100 files, each with ``replies`` replies (the empty one with none)."""
-    results = []
-    for label, files in (("empty", 0), ("1 file", 1), ("100 files", 100)):
-        data = root / label.replace(" ", "-")
-        sample = write_history(data / "sessions", files=files, replies=replies) if files else {}
-        results.append(measure(label, data, starts, sample))
-        for path in (data / "sessions").glob("*"):
-            path.unlink()
-    return results
+    """Empty, one file and 100 files, each with ``replies`` replies (the empty one with none).
+
+    Each directory is indexed by a first start; then the starts go round the three directories in
+    turn, so that a burst of load elsewhere on the machine weighs on all of them alike.
+    """
+    shapes = (("empty", 0), ("1 file", 1), ("100 files", 100))
+    data = {label: root / label.replace(" ", "-") for label, _ in shapes}
+    samples = {}
+    results = {}
+    for label, files in shapes:
+        (data[label] / "sessions").mkdir(parents=True, exist_ok=True)
+        samples[label] = (
+            write_history(data[label] / "sessions", files=files, replies=replies) if files else {}
+        )
+        first, _, served = _one_start(data[label])
+        served.stop()
+        results[label] = Starts(label, first, [], [], True)
+    for round in range(starts):
+        for label, _ in shapes:
+            took, memory, served = _one_start(data[label])
+            results[label].seconds.append(took)
+            results[label].rss.append(memory)
+            if round == 0 and samples[label]:
+                results[label].retries_ok = asyncio.run(_retry(served.url, samples[label]))
+            served.stop()
+    return [results[label] for label, _ in shapes]
 
 
 def report(results: list[Starts], replies: int) -> None:

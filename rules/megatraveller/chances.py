@@ -15,6 +15,7 @@ bystanders).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from rules.dice import ScriptedDice
 from rules.errors import RuleError
@@ -27,6 +28,7 @@ from rules.megatraveller.allocation import (
 )
 from rules.megatraveller.autofire import AUTO_ROUNDS, EMPTY_WITHIN, remaining_dist
 from rules.megatraveller.fire import moot_rounds_skipped, roll_pool
+from rules.megatraveller.modes import FIRE_MODES
 from rules.megatraveller.plan import FirePlan, plan_fire, split_dm, stray_task
 from rules.megatraveller.requests import FireFields
 from rules.megatraveller.splits import ranks, share_of_bullets, shares_in_request_order, split_cost
@@ -145,19 +147,23 @@ def odds_cost(request: FireFields) -> float:
     Only automatic and controlled fire's split of a random pool is expensive, and only the first time
     a (bullets, chosen targets, bystanders) shape is seen; see :func:`~rules.megatraveller.splits.
     split_cost` (measured on this machine: about 5 ms for 24 tokens of a 48-round burst after
-    ``warm_up``, 20-100 ms for some mid-sized splits, 0.5 ms once cached).
+    ``warm_up``, 20-40 ms for some mid-sized splits, under 1 ms once cached). Read off the request
+    without planning the attack, since the estimate runs on the bridge's event loop: a request the
+    rules would refuse is estimated like any other, and refused wherever it is computed.
     """
-    plan = plan_fire(request)
-    if not plan.clustered or _clusters_given(plan) is not None:
+    rule = FIRE_MODES.get(request.mode)
+    rolled = request.pool is not None and request.pool.clusters is not None
+    if rule is None or not rule.clustered or rolled or isinstance(request.allocation, list):
         return 0.1
-    chosen = sum(1 for p in plan.targets if not p.target.bystander)
-    caught = len(plan.targets) - chosen
-    left = remaining_dist(
-        loaded=request.weapon.loaded,
-        controlled=plan.mode == "controlled",
-        empty_magazine=request.empty_magazine,
-    )
+    chosen = sum(1 for target in request.targets if not target.bystander)
+    caught = len(request.targets) - chosen
+    left = _bullets_left(request.weapon.loaded, request.mode == "controlled", request.empty_magazine)
     return 0.1 + sum(split_cost(remaining, chosen, caught) for remaining in left)
+
+
+@lru_cache(maxsize=256)
+def _bullets_left(loaded: int, controlled: bool, empty_magazine: bool) -> tuple[int, ...]:
+    return tuple(remaining_dist(loaded=loaded, controlled=controlled, empty_magazine=empty_magazine))
 
 
 def _clustered(plan: FirePlan) -> dict[str, Dist]:
