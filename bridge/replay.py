@@ -183,14 +183,14 @@ def _check(report: ReplayReport, entry: Entry) -> None:
         _compare(report, entry, None, "the reply is nested too deeply to compare")
 
 
-#: Lines per chunk handed to a replay worker.
-CHUNK_LINES = 256
-#: Sessions with fewer lines than this are replayed in this process (starting workers costs more).
-PARALLEL_FROM = 2 * CHUNK_LINES
+#: Bytes of journal per piece handed to a replay worker (cut at a line's end).
+PIECE_BYTES = 256 * 1024
+#: Sessions shorter than this are replayed in this process (starting workers would cost more).
+PARALLEL_FROM = 1 << 20
 
 
-def _replay_lines(name: str, numbered: list[tuple[int, bytes]]) -> ReplayReport:
-    """Decode, re-resolve and compare a chunk of a journal's lines (in a worker, or in this process)."""
+def _replay_lines(name: str, numbered: Iterable[tuple[int, bytes]]) -> ReplayReport:
+    """Decode, re-resolve and compare a run of a journal's lines (in a worker, or in this process)."""
     report = ReplayReport(session=name)
     for number, line in numbered:
         if not line.strip():
@@ -210,18 +210,41 @@ def _replay_lines(name: str, numbered: list[tuple[int, bytes]]) -> ReplayReport:
     return report
 
 
-def _chunks(path: Path) -> Iterator[list[tuple[int, bytes]]]:
-    """The file's lines after the first, numbered from 2, in chunks of ``CHUNK_LINES``."""
+Piece = tuple[int, int, int]  # (byte offset, length, number of its first line)
+
+
+def _pieces(path: Path) -> Iterator[Piece]:
+    """The file after its header line, in pieces of about ``PIECE_BYTES`` cut at line ends.
+
+    Workers read their piece themselves; only these three numbers cross to them.
+    """
     with open(path, "rb") as handle:
-        handle.readline()
-        chunk: list[tuple[int, bytes]] = []
-        for number, line in enumerate(handle, start=2):
-            chunk.append((number, line))
-            if len(chunk) == CHUNK_LINES:
-                yield chunk
-                chunk = []
-        if chunk:
-            yield chunk
+        offset = len(handle.readline())
+        number = 2
+        rest = b""
+        while True:
+            block = handle.read(PIECE_BYTES)
+            data = rest + block
+            cut = len(data) if not block else data.rfind(b"\n") + 1
+            if cut > 0:
+                yield offset, cut, number
+                offset += cut
+                number += data.count(b"\n", 0, cut)
+            rest = data[cut:]
+            if not block:
+                return
+
+
+def _replay_piece(job: tuple[Path, str, Piece]) -> tuple[ReplayReport, int]:
+    """One piece of a journal, replayed (in a worker process)."""
+    path, name, (offset, length, first) = job
+    with open(path, "rb") as handle:
+        handle.seek(offset)
+        data = handle.read(length)
+    lines = data.split(b"\n")
+    if not lines[-1]:
+        lines.pop()  # the piece ends with a newline
+    return _replay_lines(name, enumerate(lines, start=first)), len(lines)
 
 
 def _header_of(path: Path, report: ReplayReport) -> bool:
@@ -273,25 +296,21 @@ def replay_session(path: Path, *, progress: bool | None = False, workers: int | 
     lines = _count_lines(path)
     bar = ProgressBar(max(lines - 1, 0), enabled=want_progress(progress, lines - 1))
     workers = workers or replay_workers()
-    if workers < 2 or lines < PARALLEL_FROM:
-        for chunk in _chunks(path):
-            _merge(report, _replay_lines(report.session, chunk))
-            bar.advance(len(chunk))
+    jobs = ((path, report.session, piece) for piece in _pieces(path))
+    if workers < 2 or path.stat().st_size < PARALLEL_FROM:
+        for job in jobs:
+            part, size = _replay_piece(job)
+            _merge(report, part)
+            bar.advance(size)
         return report
     # Fork where it is safe (Linux; the CLI runs no threads), so workers start at once and know every
     # registered system; spawn elsewhere.
     method = "fork" if sys.platform == "linux" else "spawn"
     with multiprocessing.get_context(method).Pool(workers) as pool:
-        jobs = ((report.session, chunk) for chunk in _chunks(path))
-        for part, size in pool.imap(_replay_chunk, jobs):
+        for part, size in pool.imap(_replay_piece, jobs):
             _merge(report, part)
             bar.advance(size)
     return report
-
-
-def _replay_chunk(job: tuple[str, list[tuple[int, bytes]]]) -> tuple[ReplayReport, int]:
-    name, chunk = job
-    return _replay_lines(name, chunk), len(chunk)
 
 
 def _recorded_faces(entry: Entry) -> list[int]:
