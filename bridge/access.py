@@ -2,8 +2,12 @@
 
 Only the referee's Foundry client should be able to make the bridge roll dice, so every connection
 must present a token in its ``hello``. On first start the bridge makes one up, keeps it in a file only
-the referee's account can read (mode 0600), and shows it once so it can be pasted into the module's
-settings; ``--token`` or ``VOLLEY_TOKEN`` replace it for scripted setups.
+the referee's account can read, and shows it once so it can be pasted into the module's settings;
+``--token`` or ``VOLLEY_TOKEN`` replace it for scripted setups.
+
+"Only the referee's account" is file mode 0600 on Linux and macOS. Windows has no such modes
+(``chmod`` there only sets the read-only flag): the file lives in the referee's own
+``%LOCALAPPDATA%``, whose access list already shuts out other accounts, so nothing is changed there.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import hmac
 import os
 import secrets
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +25,14 @@ TOKEN_ENV = "VOLLEY_TOKEN"
 TOKEN_FILE = "token"
 #: 32 random bytes, URL-safe: long enough that guessing is hopeless, short enough to paste.
 TOKEN_BYTES = 32
+#: Binary mode on Windows (else the C runtime rewrites newlines); 0 elsewhere.
+O_BINARY: int = getattr(os, "O_BINARY", 0)
+
+
+def _owner_only(path: Path) -> None:
+    """Mode 0600 where file modes exist; on Windows the profile folder's access list does this job."""
+    if sys.platform != "win32":
+        os.chmod(path, 0o600)
 
 
 @dataclass(frozen=True)
@@ -46,15 +59,15 @@ def load_or_create_token(config: Path, explicit: str | None = None) -> AccessTok
     if path.exists():
         value = path.read_text(encoding="utf-8").strip()
         if value:
-            os.chmod(path, 0o600)  # tighten a file someone loosened by hand
+            _owner_only(path)  # tighten a file someone loosened by hand
             return AccessToken(value, "file", path)
     config.mkdir(parents=True, exist_ok=True)
     value = secrets.token_urlsafe(TOKEN_BYTES)
     # Created with mode 0600 from birth, so the secret is never readable by others, not even briefly.
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(value + "\n")
-    os.chmod(path, 0o600)  # the umask can only remove bits, but be explicit
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | O_BINARY, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(f"{value}\n".encode())
+    _owner_only(path)  # the umask can only remove bits, but be explicit
     return AccessToken(value, "new file", path)
 
 

@@ -3,7 +3,11 @@
 Built only from the fields every system's result shares (Avrae's lesson: resolve first, render after),
 so the bridge stays ignorant of any system's mechanics: a title from who fired what, one row per
 target with its hits, the weapon line, the statuses the result adds, and the rules engine's own log
-lines. The module owns wording and layout; this owns what is said.
+lines. The module owns layout; this owns what is said, and says it in messages (docs/i18n.md), never in
+words: the title is ``common.card.fires`` ("Kane fires MP5") or ``common.card.acts`` ("Kane: reload
+(MP5)", the action named by the system's ``<system>.action.<action>``), and the system is named by
+``common.system.<name>``, the title players know it by. The card's own messages are declared in
+:data:`CARD`, so the catalogues can be checked against them.
 """
 
 from __future__ import annotations
@@ -13,7 +17,27 @@ from typing import Any
 
 import msgspec
 
-__all__ = ["Card", "CardRow", "WeaponLine", "build_card"]
+from rules.messages import Vocabulary
+from rules.results import Message
+
+__all__ = ["CARD", "Card", "CardRow", "WeaponLine", "action_name", "build_card", "system_title"]
+
+#: The card's own words (keys ``common.card.*``); system titles are ``common.system.<name>``.
+CARD = Vocabulary("common")
+FIRES = CARD.message("card.fires", "who", "weapon")
+ACTS = CARD.message("card.acts", "who", "action", "weapon")
+SOMEONE = CARD.message("card.someone")
+
+
+def system_title(name: str) -> Message:
+    """The rule system as players know it ("GURPS 4e — rapid fire"), localised: ``common.system.<name>``."""
+    return Message(key=f"common.system.{name}")
+
+
+def action_name(system: str, action: str) -> Message:
+    """What the card calls an action other than the system's default: ``<system>.action.<action>``,
+    declared by the system itself (its ``ACTION`` family)."""
+    return Message(key=f"{system}.action.{action}")
 
 
 class CardRow(msgspec.Struct, kw_only=True):
@@ -35,14 +59,14 @@ class WeaponLine(msgspec.Struct, kw_only=True):
 class Card(msgspec.Struct, kw_only=True):
     """What the module shows in chat for one result (or for the first step of a two-step attack)."""
 
-    title: str
+    title: Message
     system: str
-    system_title: str
+    system_title: Message
     action: str
     attacker: str | None
     weapon: WeaponLine | None
     rows: list[CardRow]
-    log: list[str]
+    log: list[Message]
     pending: Any = None
 
 
@@ -56,32 +80,33 @@ def _name(request: Mapping[str, Any], key: str) -> str | None:
     return None
 
 
-def _target_names(request: Mapping[str, Any]) -> str | None:
+def _target_names(request: Mapping[str, Any]) -> list[str]:
     """Who an action without an actor is about (a suppression test, a recovery): its targets."""
     targets = request.get("targets")
     if not isinstance(targets, list):
-        return None
+        return []
     names: dict[str, None] = {}  # ordered, each name once ("Heretic", not "Heretic, Heretic")
     for target in targets:
         if isinstance(target, Mapping):
             name = target.get("name") or target.get("id")
             if isinstance(name, str) and name:
                 names[name] = None
-    return ", ".join(names) or None
+    return list(names)
 
 
-def _title(request: Mapping[str, Any], weapon: str | None, action: str, default_action: str) -> str:
+def _title(
+    request: Mapping[str, Any], system: str, weapon: str | None, action: str, default_action: str
+) -> Message:
     attacker = _name(request, "attacker")
     if action == default_action:
-        who = attacker or "Someone"
-        return f"{who} fires {weapon}" if weapon else f"{who} fires"
-    who = attacker or _target_names(request) or "Someone"
-    doing = action.replace("_", " ")  # "suppression_test" reads "suppression test"
-    return f"{who}: {doing} ({weapon})" if weapon else f"{who}: {doing}"
+        return FIRES(who=attacker or SOMEONE(), weapon=weapon)
+    who: str | list[str] | Message = attacker or _target_names(request) or SOMEONE()
+    return ACTS(who=who, action=action_name(system, action), weapon=weapon)
 
 
-def build_card(request: Mapping[str, Any], result: Any, *, system_title: str, default_action: str) -> Card:
+def build_card(request: Mapping[str, Any], result: Any, *, default_action: str) -> Card:
     """Summarise ``result`` (a rules ``Result``) of ``request`` (the JSON object the client sent)."""
+    system = str(getattr(result, "system", ""))
     action = str(getattr(result, "action", "") or request.get("action") or default_action)
     attacker = _name(request, "attacker")
     weapon_name = _name(request, "weapon")
@@ -109,9 +134,9 @@ def build_card(request: Mapping[str, Any], result: Any, *, system_title: str, de
         else WeaponLine(name=weapon_name, loaded=weapon_state.loaded, jammed=weapon_state.jammed)
     )
     return Card(
-        title=_title(request, weapon_name, action, default_action),
-        system=str(getattr(result, "system", "")),
-        system_title=system_title,
+        title=_title(request, system, weapon_name, action, default_action),
+        system=system,
+        system_title=system_title(system),
         action=action,
         attacker=attacker,
         weapon=weapon,

@@ -4,6 +4,8 @@
 
 * ``volley roll [--seed N] [--repeat K]`` — one request as JSON on stdin, one result as JSON per line;
   with ``--repeat K`` the seeds run N, N+1, ..., N+K-1. Scripted dice come in the request (``"dice"``).
+  ``--text [--lang en|ru]`` prints each result for people instead: the chat card and every die, in
+  the language asked for (default: the locale's).
 * ``volley odds`` — one request on stdin, ``{"targets": [{"id", "hits": [p0, p1, ...]}], "jam": p}``.
 * ``volley schema`` — the JSON Schema of every request and result.
 
@@ -21,7 +23,6 @@ from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, cast
 
-import bridge
 from rules.errors import RuleError
 
 if TYPE_CHECKING:
@@ -59,9 +60,34 @@ def cmd_roll(args: argparse.Namespace) -> int:
     seed: int = args.seed if args.seed is not None else secrets.randbits(63)
     # Resolve every repetition before printing any: a rule error on one roll must not leave half the output.
     results = [rules.resolve(request, rules.dice_for(request, seed + k)) for k in range(args.repeat)]
+    if args.text:
+        _write_text(request, results, args.lang)
+        return 0
     for result in results:
         _write_json(result)
     return 0
+
+
+def _write_text(request: object, results: Sequence[object], language: str) -> None:
+    """Each result as the chat card would say it, then its dice; a blank line between repetitions."""
+    import msgspec
+
+    import rules
+    from bridge.card import build_card
+    from bridge.card_text import card_lines, dice_lines
+    from bridge.i18n import Catalogue
+
+    catalogue = Catalogue.load(language)
+    sent = msgspec.to_builtins(request)
+    system = rules.SYSTEMS[str(getattr(request, "system", ""))]
+    blocks = []
+    for result in results:
+        card = msgspec.to_builtins(build_card(sent, result, default_action=system.default_action))
+        lines = card_lines(catalogue, card, [], system=system.name)
+        lines += dice_lines(catalogue, getattr(result, "rolls", []))
+        blocks.append("\n".join(line.removeprefix("  ") for line in lines))
+    sys.stdout.write("\n\n".join(blocks) + "\n")
+    sys.stdout.flush()
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
@@ -94,15 +120,18 @@ def _positive(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     import argparse
 
+    from bridge.i18n import add_language
+
     parser = argparse.ArgumentParser(
         prog="volley", description="Rate-of-fire automation for tabletop shooters."
     )
-    parser.add_argument("--version", action="version", version=f"volley {bridge.__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     roll = commands.add_parser("roll", help="resolve one request from stdin; print the result as JSON")
     roll.add_argument("--seed", type=int, default=None, help="seed for the dice (default: random)")
     roll.add_argument("--repeat", type=_positive, default=1, help="roll K times with seeds N..N+K-1")
+    roll.add_argument("--text", action="store_true", help="print the result as readable text, not JSON")
+    add_language(roll)
     roll.set_defaults(run=cmd_roll)
 
     odds = commands.add_parser("odds", help="print the exact odds of every outcome of a request from stdin")
@@ -112,14 +141,27 @@ def build_parser() -> argparse.ArgumentParser:
     schema.set_defaults(run=cmd_schema)
 
     _add_bridge_commands(commands)
+    _add_module_commands(parser, commands)
     return parser
 
 
 def _add_bridge_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The server's own commands (serve, sessions, show, replay) live in ``bridge.commands``."""
+    """The server's own commands (serve, sessions, show, replay) live in ``bridge.commands``; the session
+    report in ``bridge.report.command``."""
     from bridge import commands as bridge_commands
+    from bridge.report import command as report_command
 
     bridge_commands.register(commands)
+    report_command.register(commands)
+
+
+def _add_module_commands(
+    parser: argparse.ArgumentParser, commands: argparse._SubParsersAction[argparse.ArgumentParser]
+) -> None:
+    """``--version`` and ``module-path`` live in ``bridge.module_commands``."""
+    from bridge import module_commands
+
+    module_commands.register(parser, commands)
 
 
 #: Commands that take no options at all: when one is given alone there is nothing to parse, so it runs

@@ -18,6 +18,7 @@ from typing import Any
 
 import bridge
 from bridge.expiry import PENDING_EXPIRY
+from bridge.i18n import add_language
 from bridge.paths import config_dir, data_dir, sessions_dir
 from bridge.ratelimit import BURST, RATE
 
@@ -131,7 +132,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"Access token: the one saved in {token.path}")
         else:
             print(f"Access token: from {token.source}")
-        print(f"Journal: {sessions_dir(settings_data)}", flush=True)
+        print(f"Journal: {sessions_dir(settings_data)}")
+        address = url.removeprefix("ws://").removesuffix("/ws")
+        print(
+            f"Foundry module: paste http://{address}/module/module.json into "
+            "Add-on Modules > Install Module > Manifest URL",
+            flush=True,
+        )
 
     try:
         return asyncio.run(run_server(settings, args.host, args.port, ready))
@@ -175,9 +182,17 @@ def cmd_show(args: argparse.Namespace) -> int:
     if log.header is None and not log.entries:
         print(f"volley show: {path} is not a Volley session journal (no header line)", file=sys.stderr)
         return EXIT_USAGE
+    from bridge.card_text import INCOMPLETE, say
+    from bridge.i18n import Catalogue
+
+    catalogue = Catalogue.load(args.lang)
+    incomplete: list[str] = []
     with _reader_may_leave():
-        print_session(log, sys.stdout)
-    return 0
+        incomplete = print_session(log, sys.stdout, catalogue)
+    if incomplete:
+        shown = say(catalogue, INCOMPLETE(count=len(incomplete), ids=incomplete))
+        print(f"volley show: {shown}", file=sys.stderr)
+    return EXIT_MISMATCH if incomplete or log.problems else 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -272,9 +287,12 @@ def register(commands: Any) -> None:
     _add_data_dir(sessions)
     sessions.set_defaults(run=cmd_sessions)
 
-    show = commands.add_parser("show", help="print a readable log of one session")
+    show = commands.add_parser(
+        "show", help="print a readable log of one session (exit 1 if an entry could not be shown in full)"
+    )
     show.add_argument("session", help="session name (or a unique prefix), or a path to its .jsonl")
     _add_data_dir(show)
+    add_language(show)
     show.set_defaults(run=cmd_show)
 
     replay = commands.add_parser("replay", help="re-resolve a session and compare every result")

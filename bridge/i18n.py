@@ -13,6 +13,7 @@ by the module's JavaScript renderer; ``tests/i18n/format_vectors.json`` keeps th
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import locale
@@ -30,6 +31,7 @@ __all__ = [
     "LANGUAGES",
     "MESSAGE_PREFIX",
     "Catalogue",
+    "add_language",
     "default_language",
     "format_template",
     "plural_form",
@@ -58,6 +60,16 @@ def default_language(environ: Mapping[str, str] | None = None) -> str:
         if code in LANGUAGES:
             return code
     return LANGUAGES[0]
+
+
+def add_language(parser: argparse.ArgumentParser) -> None:
+    """The ``--lang`` option of a command that prints words (``volley show``, ``volley roll --text``)."""
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=default_language(),
+        help="language of the text (default: from the locale, LC_ALL / LC_MESSAGES / LANG; now %(default)s)",
+    )
 
 
 def plural_form(language: str, number: float, forms: Sequence[str]) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -45,8 +46,10 @@ __all__ = [
     "session_files",
 ]
 
-#: Version of the line format below; a reader refuses files from a newer format.
-FORMAT_VERSION = 1
+#: Version of the line format below; a reader refuses files from a newer format. 2: the replies inside
+#: carry protocol-2 message objects (log lines, roll purposes, card titles) instead of English text;
+#: replay compares a format-1 file's text fields leniently (``bridge.replay``).
+FORMAT_VERSION = 2
 #: A batch of one line is fsynced on the event loop while the disk's recent fsyncs average less than
 #: this (seconds); otherwise, and for every bigger batch, the writer thread does it.
 INLINE_FSYNC_LIMIT = 0.001
@@ -200,7 +203,18 @@ class CommitStats:
         }
 
 
+#: Binary mode on Windows (else the C runtime would write every newline as CR LF); 0 elsewhere.
+O_BINARY: int = getattr(os, "O_BINARY", 0)
+
+
 def _fsync_directory(directory: Path) -> None:
+    """Make a file's creation or removal durable: POSIX needs the directory itself synced.
+
+    Windows cannot open a directory as a file, and has no directory sync to call: NTFS logs its
+    directory changes itself. There this does nothing (the file's own fsync still happens).
+    """
+    if sys.platform == "win32":
+        return
     fd = os.open(directory, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -254,7 +268,7 @@ class Journal:
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / f"{header.session}.jsonl"
         head = _encoder.encode(header) + b"\n"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | O_BINARY, 0o600)
         try:
             os.write(fd, head)
             started = time.perf_counter()

@@ -423,16 +423,15 @@ class Ledger:
         return _Place(*row)
 
     def _read_bytes(self, place: _Place) -> bytes | None:
-        try:
-            fd = os.open(self.directory / self._live[place.file], os.O_RDONLY)
-        except (OSError, KeyError):
+        name = self._live.get(place.file)
+        if name is None:
             return None
         try:
-            return os.pread(fd, place.length, place.offset)
+            with open(self.directory / name, "rb") as handle:
+                handle.seek(place.offset)
+                return handle.read(place.length)
         except OSError:
             return None
-        finally:
-            os.close(fd)
 
     def _read(self, place: _Place, id: str) -> _Line | None:
         data = self._read_bytes(place)

@@ -1,8 +1,21 @@
-"""Where the bridge keeps its access token and its session journals (XDG base directories).
+"""Where the bridge keeps its access token and its session journals, on Linux, macOS and Windows.
 
-The token is configuration (``$XDG_CONFIG_HOME/volley/token``); the journals are data the referee may
-want to keep for years (``$XDG_DATA_HOME/volley/sessions/``). Both roots can be overridden on the
-command line, which is how the tests keep to temporary directories.
+The token is configuration, the journals are data the referee may want to keep for years. Each
+operating system has its own place for both, and ``platformdirs`` knows them:
+
+=========  ==================================================  =====================================
+system     token (config)                                      journals (data)
+=========  ==================================================  =====================================
+Linux      ``$XDG_CONFIG_HOME/volley`` or ``~/.config/volley``  ``$XDG_DATA_HOME/volley/sessions`` or
+                                                               ``~/.local/share/volley/sessions``
+macOS      ``~/Library/Application Support/volley``             the same folder, ``sessions/``
+Windows    ``%LOCALAPPDATA%\\volley``                           the same folder, ``sessions\\``
+=========  ==================================================  =====================================
+
+On Linux these are the XDG directories the bridge has always used (a relative ``$XDG_*`` value is
+ignored, as the XDG spec asks), so an upgrade finds the journals already written. Not roaming on
+Windows: journals stay on the machine that rolled them. ``--config-dir`` and ``--data-dir`` win over
+all of this, which is how the tests keep to temporary directories.
 """
 
 from __future__ import annotations
@@ -10,31 +23,31 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["config_dir", "data_dir", "sessions_dir"]
+import platformdirs
+from platformdirs.api import PlatformDirsABC
+
+__all__ = ["APP", "config_dir", "data_dir", "sessions_dir", "user_dirs"]
 
 APP = "volley"
 
 
-def _xdg(variable: str, fallback: str) -> Path:
-    value = os.environ.get(variable, "")
-    # The XDG spec says a relative value is invalid and must be ignored.
-    if value and os.path.isabs(value):
-        return Path(value)
-    return Path.home() / fallback
+def user_dirs() -> PlatformDirsABC:
+    """This operating system's per-user folders for Volley (no vendor folder, no version folder)."""
+    return platformdirs.PlatformDirs(APP, appauthor=False, roaming=False)
 
 
 def config_dir(override: str | os.PathLike[str] | None = None) -> Path:
-    """The directory holding ``token`` (``--config-dir`` wins over ``$XDG_CONFIG_HOME/volley``)."""
+    """The directory holding ``token`` (``--config-dir`` wins over the system's config folder)."""
     if override is not None:
         return Path(override)
-    return _xdg("XDG_CONFIG_HOME", ".config") / APP
+    return Path(user_dirs().user_config_dir)
 
 
 def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
-    """The bridge's data root (``--data-dir`` wins over ``$XDG_DATA_HOME/volley``)."""
+    """The bridge's data root (``--data-dir`` wins over the system's data folder)."""
     if override is not None:
         return Path(override)
-    return _xdg("XDG_DATA_HOME", ".local/share") / APP
+    return Path(user_dirs().user_data_dir)
 
 
 def sessions_dir(root: Path) -> Path:

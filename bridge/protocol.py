@@ -15,6 +15,7 @@ from typing import Annotated, Any
 import msgspec
 
 from rules.errors import split_validation
+from rules.results import Message
 
 __all__ = [
     "MAX_FRAME_BYTES",
@@ -43,8 +44,10 @@ __all__ = [
     "protocol_schema",
 ]
 
-#: Bumped when a message changes shape in a way an older module would misread.
-PROTOCOL_VERSION = 1
+#: Bumped when a message changes shape in a way an older module would misread. 2: what the rules say
+#: (a result's ``log``, each roll's ``for``, a card's ``title`` and ``system_title``, a system's
+#: ``title`` in ``welcome``) travels as message objects ``{"key", "values"}``, not English text.
+PROTOCOL_VERSION = 2
 #: Largest text frame the bridge reads; larger ones get a ``too_large`` error.
 MAX_FRAME_BYTES = 64 * 1024
 #: A request naming more targets than this is refused before the rules see it.
@@ -143,8 +146,10 @@ ClientMessage = Hello | Attack | Action | OddsRequest | Allocate | Ping
 
 
 class SystemInfo(msgspec.Struct):
+    """A rule system the bridge knows; ``title`` is the message naming it as players know it."""
+
     name: str
-    title: str
+    title: Message
     default_action: str
 
 

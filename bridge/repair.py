@@ -25,7 +25,7 @@ from typing import BinaryIO
 
 import msgspec
 
-from bridge.journal import FORMAT_VERSION, Header
+from bridge.journal import FORMAT_VERSION, O_BINARY, Header
 
 __all__ = ["MAX_HEADER_BYTES", "FileKind", "Inspection", "inspect"]
 
@@ -150,7 +150,7 @@ def _repair_tail(path: Path, size: int) -> tuple[int, str | None]:
         start = _last_line_start(handle, size)
         handle.seek(start)
         tail = handle.read(size - start)
-    fd = os.open(path, os.O_RDWR)
+    fd = os.open(path, os.O_RDWR | O_BINARY)
     try:
         if tail.strip(b"\x00 \t\r") and _is_record(tail):
             os.lseek(fd, 0, os.SEEK_END)

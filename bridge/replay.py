@@ -8,6 +8,11 @@ over the wire: each request is sent to a running bridge with its recorded faces 
 
 A rules change that alters an old outcome therefore shows up as a difference, with its JSON path.
 
+Journals of format 1 (protocol 1) recorded what the rules said as English text; the rules now say it
+in messages (docs/i18n.md). Such a journal still replays: its text fields (:data:`TEXT_FIELDS`, the
+log lines, roll purposes, card titles and notes) are left out of the comparison on both sides, and
+everything else (every face, hit, flag and update) is compared exactly as before.
+
 A long session is replayed on every core: the file is cut into chunks of lines, each decoded,
 re-resolved and compared in a worker process. Comparing starts with the bytes: a reply that comes out
 byte for byte as recorded (the usual case) is not decoded at all; only one that differs is walked
@@ -28,7 +33,7 @@ from typing import Any, TextIO
 import msgspec
 
 import rules
-from bridge.journal import FORMAT_VERSION, Entry, Header, decode_line, read_session
+from bridge.journal import FORMAT_VERSION, Entry, Header, SessionLog, decode_line, read_session
 from bridge.protocol import ProtocolError
 from bridge.resolution import decode, dice_for, reply_for, resolve
 
@@ -84,6 +89,28 @@ def differences(recorded: Any, replayed: Any, path: str = "$") -> list[Differenc
     if recorded is replayed or (type(recorded) is type(replayed) and recorded == replayed):
         return []
     return [Difference(path, recorded, replayed)]
+
+
+#: What protocol 1 wrote as English text and protocol 2 writes as messages: a result's ``log`` and each
+#: roll's ``for``; a card's ``title``, ``system_title`` and ``log``; a d100 check's ``note`` and a
+#: suppression's ``reason``; a GURPS unjam attempt's ``time``.
+TEXT_FIELDS = frozenset({"log", "for", "title", "system_title", "note", "reason", "time"})
+#: The last journal format whose replies carried English text.
+LAST_TEXT_FORMAT = 1
+
+
+def without_text(value: Any) -> Any:
+    """``value`` (decoded JSON) with every :data:`TEXT_FIELDS` member removed, at any depth."""
+    if isinstance(value, dict):
+        return {key: without_text(item) for key, item in value.items() if key not in TEXT_FIELDS}
+    if isinstance(value, list):
+        return [without_text(item) for item in value]
+    return value
+
+
+def _speaks_english(log: SessionLog) -> bool:
+    """Whether the journal was written when replies carried English text (format 1)."""
+    return log.header is not None and log.header.format <= LAST_TEXT_FORMAT
 
 
 @dataclass
@@ -148,20 +175,26 @@ def replay_entry(entry: Entry) -> bytes:
     return reply_for(entry.id, entry.request, result)[1]
 
 
-def _compare(report: ReplayReport, entry: Entry, replayed: Any, error: str | None) -> None:
+def _compare(
+    report: ReplayReport, entry: Entry, replayed: Any, error: str | None, *, english: bool = False
+) -> None:
     report.total += 1
     if error is not None:
         report.mismatches.append(Mismatch(entry, [], error))
         return
-    found = differences(msgspec.json.decode(entry.reply), replayed)
+    recorded = msgspec.json.decode(entry.reply)
+    if english:
+        recorded, replayed = without_text(recorded), without_text(replayed)
+    found = differences(recorded, replayed)
     if found:
         report.mismatches.append(Mismatch(entry, found))
     else:
         report.matched += 1
 
 
-def _check(report: ReplayReport, entry: Entry) -> None:
-    """Replay one entry into ``report``: equal bytes settle it; otherwise the differences say where."""
+def _check(report: ReplayReport, entry: Entry, english: bool) -> None:
+    """Replay one entry into ``report``: equal bytes settle it; otherwise the differences say where
+    (leaving the text fields out for a format-1 journal, ``english``)."""
     try:
         replayed = replay_entry(entry)
     except ProtocolError as refused:
@@ -178,7 +211,7 @@ def _check(report: ReplayReport, entry: Entry) -> None:
         report.matched += 1
         return
     try:
-        _compare(report, entry, msgspec.json.decode(replayed), None)
+        _compare(report, entry, msgspec.json.decode(replayed), None, english=english)
     except RecursionError:
         _compare(report, entry, None, "the reply is nested too deeply to compare")
 
@@ -189,7 +222,7 @@ PIECE_BYTES = 256 * 1024
 PARALLEL_FROM = 1 << 20
 
 
-def _replay_lines(name: str, numbered: Iterable[tuple[int, bytes]]) -> ReplayReport:
+def _replay_lines(name: str, numbered: Iterable[tuple[int, bytes]], english: bool) -> ReplayReport:
     """Decode, re-resolve and compare a run of a journal's lines (in a worker, or in this process)."""
     report = ReplayReport(session=name)
     for number, line in numbered:
@@ -204,7 +237,7 @@ def _replay_lines(name: str, numbered: Iterable[tuple[int, bytes]]) -> ReplayRep
             report.problems.append(f"{name}:{number}: unreadable line skipped (nested too deeply)")
             continue
         if isinstance(record, Entry):
-            _check(report, record)
+            _check(report, record, english)
         elif isinstance(record, Header):
             report.problems.append(f"{name}:{number}: a second session header")
     return report
@@ -235,37 +268,37 @@ def _pieces(path: Path) -> Iterator[Piece]:
                 return
 
 
-def _replay_piece(job: tuple[Path, str, Piece]) -> tuple[ReplayReport, int]:
+def _replay_piece(job: tuple[Path, str, bool, Piece]) -> tuple[ReplayReport, int]:
     """One piece of a journal, replayed (in a worker process)."""
-    path, name, (offset, length, first) = job
+    path, name, english, (offset, length, first) = job
     with open(path, "rb") as handle:
         handle.seek(offset)
         data = handle.read(length)
     lines = data.split(b"\n")
     if not lines[-1]:
         lines.pop()  # the piece ends with a newline
-    return _replay_lines(name, enumerate(lines, start=first)), len(lines)
+    return _replay_lines(name, enumerate(lines, start=first), english), len(lines)
 
 
-def _header_of(path: Path, report: ReplayReport) -> bool:
-    """Whether the file starts with a session header this version reads (else says why in ``report``)."""
+def _header_of(path: Path, report: ReplayReport) -> Header | None:
+    """The session header the file starts with, if this version reads it (else says why in ``report``)."""
     try:
         with open(path, "rb") as handle:
             first = handle.readline()
     except OSError as error:
         report.problems.append(f"{path.name}: cannot be read ({error.strerror or error})")
-        return False
+        return None
     try:
         header = decode_line(first) if first.strip() else None
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         header = None
     if not isinstance(header, Header):
         report.problems.append(f"{path.name}: no header line; not a Volley session journal")
-        return False
+        return None
     if header.format > FORMAT_VERSION:
         report.problems.append(f"{path.name}: format {header.format} is newer than {FORMAT_VERSION}")
-        return False
-    return True
+        return None
+    return header
 
 
 def _merge(into: ReplayReport, part: ReplayReport) -> None:
@@ -282,21 +315,22 @@ def _count_lines(path: Path) -> int:
 
 def replay_workers() -> int:
     """Every core this process may use."""
-    try:
+    if sys.platform == "linux":
         return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+    return os.cpu_count() or 1
 
 
 def replay_session(path: Path, *, progress: bool | None = False, workers: int | None = None) -> ReplayReport:
     """Replay every entry of ``path``; a long session on every core (``workers``: how many)."""
     report = ReplayReport(session=path.stem)
-    if not _header_of(path, report):
+    header = _header_of(path, report)
+    if header is None:
         return report
+    english = header.format <= LAST_TEXT_FORMAT
     lines = _count_lines(path)
     bar = ProgressBar(max(lines - 1, 0), enabled=want_progress(progress, lines - 1))
     workers = workers or replay_workers()
-    jobs = ((path, report.session, piece) for piece in _pieces(path))
+    jobs = ((path, report.session, english, piece) for piece in _pieces(path))
     if workers < 2 or path.stat().st_size < PARALLEL_FROM:
         for job in jobs:
             part, size = _replay_piece(job)
@@ -358,6 +392,7 @@ async def replay_against(path: Path, url: str, token: str, *, progress: bool | N
                 "the server does not allow scripted dice; start it with --allow-scripted-dice"
             )
             return report
+        english = _speaks_english(log)
         for entry in log.entries:
             await socket.send(_text(_wire_message(entry, prefix)))
             reply = msgspec.json.decode(await socket.recv())
@@ -366,7 +401,7 @@ async def replay_against(path: Path, url: str, token: str, *, progress: bool | N
             else:
                 if isinstance(reply, dict):
                     reply["id"] = entry.id
-                _compare(report, entry, reply, None)
+                _compare(report, entry, reply, None, english=english)
             bar.advance()
     return report
 

@@ -156,12 +156,7 @@ def is_pending(result: Any) -> bool:
 def reply_for(id: str, request: Mapping[str, Any], result: Any) -> tuple[str, bytes]:
     """(outcome, bytes) of the reply to a resolved request: ``result``, or ``pending`` if deferred."""
     system = rules.SYSTEMS.get(str(getattr(result, "system", "")))
-    card = build_card(
-        request,
-        result,
-        system_title=system.title if system else str(getattr(result, "system", "")),
-        default_action=system.default_action if system else "",
-    )
+    card = build_card(request, result, default_action=system.default_action if system else "")
     if is_pending(result):
         return "pending", encode(Pending(id=id, pending=result.pending, card=card, result=result))
     updates = list(getattr(result, "updates", None) or [])

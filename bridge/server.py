@@ -1,4 +1,6 @@
-"""The aiohttp application: ``/ws`` for the VTT, ``/healthz`` for monitoring, ``/schema`` for tooling.
+"""The aiohttp application: ``/ws`` for the VTT, ``/healthz`` for monitoring, ``/schema`` for tooling,
+``/module/`` for Foundry to install the module from (``bridge.module_server``), ``/report/current`` for
+the referee's session report (``bridge.report.route``).
 
 State lives behind typed ``web.AppKey``s (aiohttp's ``web_ws.py`` example). The journal is opened in a
 cleanup context, so it is created before the first request and flushed and closed after the last one;
@@ -11,7 +13,6 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import signal
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,16 +23,20 @@ from aiohttp import web
 
 import bridge
 import rules
+from bridge.card import system_title
 from bridge.connection import Connection
 from bridge.expiry import PENDING_EXPIRY
 from bridge.journal import FORMAT_VERSION, Header, Journal, discard_session
 from bridge.ledger import Ledger
 from bridge.lock import DirectoryLock
+from bridge.module_server import add_module_routes
 from bridge.paths import sessions_dir
 from bridge.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION, SystemInfo, Welcome, protocol_schema
 from bridge.ratelimit import BURST, RATE, TokenBucket
 from bridge.referee import Referee
+from bridge.report.route import add_report_route
 from bridge.resolution import SeedSource
+from bridge.stopping import stop_on_signals
 from bridge.workers import RulesWorkers
 
 __all__ = ["BridgeSettings", "create_app", "run_server"]
@@ -164,7 +169,7 @@ def _welcome(app: web.Application) -> Welcome:
         protocol_version=PROTOCOL_VERSION,
         rules_version=rules.__version__,
         systems=[
-            SystemInfo(name=name, title=system.title, default_action=system.default_action)
+            SystemInfo(name=name, title=system_title(name), default_action=system.default_action)
             for name, system in sorted(rules.SYSTEMS.items())
         ],
         session=referee.journal.session,
@@ -233,17 +238,17 @@ def create_app(settings: BridgeSettings) -> web.Application:
     app.router.add_get("/ws", websocket)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/schema", schema)
+    add_module_routes(app)
+    add_report_route(app, token=settings.token, journal=lambda: app[REFEREE].journal.path)
     return app
 
 
 async def run_server(settings: BridgeSettings, host: str, port: int, ready: Callable[[str], None]) -> int:
     """Serve until SIGINT/SIGTERM; then stop accepting, finish requests, flush the journal, return 0."""
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
     # Handlers go in before anything is announced: a stop signal sent the moment we say "listening"
-    # must get the graceful path, not the default kill.
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
+    # must get the graceful path, not the default kill. (Windows included: ``bridge.stopping``.)
+    restore_signals = stop_on_signals(asyncio.get_running_loop(), stop)
     runner = web.AppRunner(create_app(settings), access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT)
     try:
         await runner.setup()
@@ -255,9 +260,7 @@ async def run_server(settings: BridgeSettings, host: str, port: int, ready: Call
         log.info("stopping: finishing requests in flight")
     finally:
         await runner.cleanup()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(Exception):
-                loop.remove_signal_handler(signum)
+        restore_signals()
     return 0
 
 

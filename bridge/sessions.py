@@ -1,7 +1,9 @@
 """Reading journals back for people: ``volley sessions`` lists them, ``volley show`` prints one.
 
-``show`` prints what the table saw: for each request its time, id and kind, then the chat card's
-title, the rules engine's log lines, one line per target and the weapon's state afterwards.
+``show`` prints what the table saw, in the reader's language: for each request its time, id and kind,
+then the chat card's title, the rules engine's log lines, one line per target and the weapon's state
+afterwards (rendered by ``bridge.card_text``). A damaged entry is shown as far as it goes, each bad
+field named, and the caller is told which entries were incomplete.
 
 ``sessions`` reads only what its table shows (the header, and each line's kind and system): the
 rest of every line is skipped unread, so listing years of sessions stays quick.
@@ -15,7 +17,9 @@ from typing import Any, TextIO
 
 import msgspec
 
-from bridge.journal import SessionLog, session_files
+from bridge.card_text import ENTRY, NO_HEADER, SCRIPTED, SEED, SESSION, Flaw, card_lines, say
+from bridge.i18n import Catalogue
+from bridge.journal import Entry, SessionLog, session_files
 
 __all__ = ["SessionSummary", "find_session", "list_sessions", "print_session", "print_sessions"]
 
@@ -106,39 +110,67 @@ def find_session(name: str, directory: Path) -> Path:
     raise LookupError(f"{name!r} matches {len(candidates)} sessions; give more of the name")
 
 
-def print_session(log: SessionLog, out: TextIO) -> None:
+def print_session(log: SessionLog, out: TextIO, catalogue: Catalogue) -> list[str]:
+    """Print ``log`` in ``catalogue``'s language; the ids of entries that could not be shown in full.
+
+    A malformed entry (a reply that is not an object, a card that is a list, a row that is a number...)
+    is shown as far as it goes, with one line per bad field naming it; it never stops the listing.
+    """
     header = log.header
     if header is not None:
         print(
-            f"Session {header.session}  started {header.started}  "
-            f"(rules {header.rules_version}, bridge {header.bridge_version}, format {header.format})",
+            say(
+                catalogue,
+                SESSION(
+                    session=header.session,
+                    started=header.started,
+                    rules=header.rules_version,
+                    bridge=header.bridge_version,
+                    format=header.format,
+                ),
+            ),
             file=out,
         )
     else:
-        print(f"Session {log.name} (no header)", file=out)
+        print(say(catalogue, NO_HEADER(session=log.name)), file=out)
     for problem in log.problems:
         print(f"  ! {problem}", file=out)
+    incomplete: list[str] = []
     for entry in log.entries:
+        flaws: list[Flaw] = []
+        lines = _entry_lines(catalogue, entry, flaws)
+        print("", file=out)
+        for line in lines:
+            print(line, file=out)
+        for flaw in flaws:
+            print("  ! " + say(catalogue, flaw.message()), file=out)
+        if flaws:
+            incomplete.append(entry.id)
+    return incomplete
+
+
+def _entry_lines(catalogue: Catalogue, entry: Entry, flaws: list[Flaw]) -> list[str]:
+    dice = SEED(seed=entry.seed) if entry.seed is not None else SCRIPTED(faces=entry.dice or [])
+    heading = ENTRY(
+        at=entry.at,
+        id=entry.id,
+        type=entry.type,
+        pending_id=entry.pending_id,
+        outcome=entry.outcome,
+        dice=dice,
+    )
+    lines = [say(catalogue, heading)]
+    try:
         reply: Any = msgspec.json.decode(entry.reply)
-        card = reply.get("card") or {}
-        dice = f"seed {entry.seed}" if entry.seed is not None else f"dice {entry.dice}"
-        extra = f" for {entry.pending_id}" if entry.pending_id else ""
-        print(f"\n{entry.at}  {entry.id}  {entry.type}{extra} -> {entry.outcome}  ({dice})", file=out)
-        print(
-            f"  {card.get('title', '?')}  [{card.get('system_title', entry.request.get('system', '?'))}]",
-            file=out,
-        )
-        for line in card.get("log") or []:
-            print(f"    {line}", file=out)
-        waiting = card.get("pending") is not None
-        for row in [] if waiting else card.get("rows") or []:  # no hits yet while the pool waits
-            statuses = ""
-            if row.get("statuses_add"):
-                statuses = "  +" + " +".join(row["statuses_add"])
-            print(f"  - {row.get('name') or row.get('target')}: {row.get('hits')} hit(s){statuses}", file=out)
-        weapon = card.get("weapon")
-        if weapon:
-            state = "JAMMED" if weapon.get("jammed") else "ready"
-            print(f"  weapon {weapon.get('name') or ''}: {weapon.get('loaded')} loaded, {state}", file=out)
-        if waiting:
-            print(f"  waiting for allocation: {msgspec.json.encode(card['pending']).decode()}", file=out)
+    except (msgspec.DecodeError, RecursionError):
+        reply = None
+    if not isinstance(reply, dict):
+        flaws.append(Flaw("reply", "object", reply))
+        return lines
+    system = entry.request.get("system")
+    card = reply.get("card")
+    if card is None:
+        flaws.append(Flaw("reply.card", "object", card))
+        return lines
+    lines.extend(card_lines(catalogue, card, flaws, system=system if isinstance(system, str) else "?"))
+    return lines

@@ -7,7 +7,7 @@ sends them the odds the rules estimate (``rules.odds_cost``) above ``OFFLOAD_MS`
 stays on the loop, where it costs less than the round trip to a worker would (about 0.2-0.5 ms).
 
 * One worker per core but one (at least one): the event loop keeps a core to itself. Workers run at a
-  lower priority (``WORKER_NICE``) so that on a busy machine the loop still wins the CPU.
+  lower priority (``WORKER_NICE``, POSIX) so that on a busy machine the loop still wins the CPU.
 * The pool starts in the background after the server is listening (start-up is not slowed), or on the
   first request that needs it. Each worker fills the rules' caches (``rules.warm_up``) before it is
   counted as warm; ``/healthz`` says when all are.
@@ -25,6 +25,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -63,8 +64,9 @@ def _leave_when_orphaned(parent: int) -> None:
 
 def _start_worker(parent: int, warm_up: bool) -> None:
     """Worker initializer: lower priority, orphan watch, then warm caches."""
-    with contextlib.suppress(OSError):
-        os.nice(WORKER_NICE)
+    if sys.platform != "win32":  # Windows has no nice; its workers run at the server's priority
+        with contextlib.suppress(OSError):
+            os.nice(WORKER_NICE)
     threading.Thread(target=_leave_when_orphaned, args=(parent,), daemon=True, name="orphan-watch").start()
     if warm_up:
         import gc

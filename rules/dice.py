@@ -6,7 +6,8 @@
 * ``ScriptedDice(faces)`` — faces consumed in the order the rule text rolls them, for tests, worked
   examples and replays. Running out, or a face a die cannot show, is a ``RuleError``.
 
-Both record each die as a ``Roll`` with what it was rolled for; the result carries that list.
+Both record each die as a ``Roll`` with what it was rolled for (a :class:`~rules.results.Message`, so
+the table reads it in its own language); the result carries that list.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 
 from rules.errors import RuleError
-from rules.results import Roll
+from rules.results import Message, Roll
 
 __all__ = ["MAX_DICE_PER_REQUEST", "Dice", "ScriptedDice", "SeededDice"]
 
@@ -31,7 +32,7 @@ class Dice(ABC):
     def __init__(self) -> None:
         self.rolls: list[Roll] = []
 
-    def d(self, sides: int, purpose: str) -> int:
+    def d(self, sides: int, purpose: Message) -> int:
         """Roll one die with ``sides`` faces (1..sides) for ``purpose``."""
         if sides < 1:
             raise ValueError(f"a die needs at least one side, not {sides}")
@@ -41,11 +42,11 @@ class Dice(ABC):
         self.rolls.append(Roll(die=sides, face=face, purpose=purpose))
         return face
 
-    def roll(self, count: int, sides: int, purpose: str) -> list[int]:
+    def roll(self, count: int, sides: int, purpose: Message) -> list[int]:
         """Roll ``count`` dice and return each face, in order."""
         return [self.d(sides, purpose) for _ in range(count)]
 
-    def total(self, count: int, sides: int, purpose: str) -> int:
+    def total(self, count: int, sides: int, purpose: Message) -> int:
         """Roll ``count`` dice and return their sum (``3d6`` is ``total(3, 6, ...)``)."""
         return sum(self.roll(count, sides, purpose))
 
@@ -53,7 +54,7 @@ class Dice(ABC):
         """Called once a resolution is complete; scripted dice check nothing was left over."""
 
     @abstractmethod
-    def _face(self, sides: int, purpose: str) -> int: ...
+    def _face(self, sides: int, purpose: Message) -> int: ...
 
 
 class SeededDice(Dice):
@@ -71,7 +72,7 @@ class SeededDice(Dice):
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
         return z ^ (z >> 31)
 
-    def _face(self, sides: int, purpose: str) -> int:
+    def _face(self, sides: int, purpose: Message) -> int:
         # Reject the top sliver of the 64-bit range that would favour low faces.
         limit = (1 << 64) - ((1 << 64) % sides)
         while True:
@@ -89,7 +90,7 @@ class ScriptedDice(Dice):
         self.path = path
         self._next = 0
 
-    def _face(self, sides: int, purpose: str) -> int:
+    def _face(self, sides: int, purpose: Message) -> int:
         if self._next >= len(self.faces):
             raise RuleError(
                 self.path,

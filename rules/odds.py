@@ -2,7 +2,9 @@
 
 A distribution is a ``dict`` from outcome to probability. Everything here is exact enumeration
 (convolution and mixtures), never sampling; floats carry the probabilities, so sums are exact to
-about 1e-15, which is all a preview needs and all a chi-square test can see.
+about 1e-15, which is all a preview needs and all a chi-square test can see. A sum of a hundred
+0.01s is 1.0000000000000007, though, and a probability must never print above 1: :func:`probability`
+puts such a stray back in [0, 1], and every published ``Odds`` goes through it.
 """
 
 from __future__ import annotations
@@ -23,11 +25,17 @@ __all__ = [
     "map_outcomes",
     "mixture",
     "normalise_check",
+    "probability",
     "shift",
 ]
 
 K = TypeVar("K", bound=Hashable)
 Dist = dict[int, float]
+
+
+def probability(p: float) -> float:
+    """``p`` clamped to [0, 1]: float sums stray a few units in the last place past either end."""
+    return 0.0 if p < 0.0 else 1.0 if p > 1.0 else p
 
 
 def constant(value: int) -> Dist:
@@ -98,7 +106,7 @@ def hits_list(dist: Mapping[int, float], length: int | None = None) -> list[floa
     """``[P(0), P(1), ...]`` up to the largest outcome (or ``length`` entries)."""
     top = max((k for k, p in dist.items() if p > 0.0), default=0)
     size = max(top + 1, length or 0)
-    return [dist.get(k, 0.0) for k in range(size)]
+    return [probability(dist.get(k, 0.0)) for k in range(size)]
 
 
 def normalise_check(dist: Mapping[Any, float], *, tolerance: float = 1e-9) -> None:

@@ -7,6 +7,10 @@ subclass these with their own fields; the common core is::
      "rolls": [{"die", "face", "for"}], "updates": [...], "log": [...]}
 
 ``updates`` carry new absolute values for tokens, never deltas, so applying one twice is harmless.
+
+Nothing here is a sentence. What the rules say (each ``log`` entry, what each die was rolled ``for``) is
+a :class:`Message`: a key and the values to fill in. Presentation picks the words, in the table's
+language (docs/i18n.md); the keys a system may use are declared in its ``messages`` module.
 """
 
 from __future__ import annotations
@@ -15,7 +19,26 @@ from typing import Any
 
 import msgspec
 
-__all__ = ["Odds", "Result", "Roll", "TargetOdds", "TargetResult", "TokenUpdate", "WeaponState"]
+from rules.odds import probability
+
+__all__ = ["Message", "Odds", "Result", "Roll", "TargetOdds", "TargetResult", "TokenUpdate", "WeaponState"]
+
+
+class Message(msgspec.Struct, frozen=True):
+    """Something the rules say, as a catalogue ``key`` and the ``values`` its text is filled with.
+
+    Values are plain JSON: strings (names the table typed), numbers, booleans, null, lists, or other
+    messages (a fire mode, a hit location), which presentation renders in the same language.
+    """
+
+    key: str
+    values: dict[str, Any] = msgspec.field(default_factory=dict)
+
+    def __str__(self) -> str:
+        """``key(name=value, ...)``: how a message reads where there is no catalogue (error texts, logs)."""
+        if not self.values:
+            return self.key
+        return f"{self.key}({', '.join(f'{name}={value}' for name, value in self.values.items())})"
 
 
 class Roll(msgspec.Struct, frozen=True):
@@ -23,7 +46,7 @@ class Roll(msgspec.Struct, frozen=True):
 
     die: int
     face: int
-    purpose: str = msgspec.field(name="for")
+    purpose: Message = msgspec.field(name="for")
 
 
 class TargetResult(msgspec.Struct, kw_only=True):
@@ -63,7 +86,7 @@ class Result(msgspec.Struct, kw_only=True):
     weapon: WeaponState | None = None
     rolls: list[Roll] = msgspec.field(default_factory=list)
     updates: list[TokenUpdate] = msgspec.field(default_factory=list)
-    log: list[str] = msgspec.field(default_factory=list)
+    log: list[Message] = msgspec.field(default_factory=list)
 
 
 class TargetOdds(msgspec.Struct, kw_only=True):
@@ -72,9 +95,16 @@ class TargetOdds(msgspec.Struct, kw_only=True):
     id: str
     hits: list[float]
 
+    def __post_init__(self) -> None:
+        # Exact sums in floats may land a few ulps past 1 (or below 0); none is ever published so.
+        self.hits = [probability(p) for p in self.hits]
+
 
 class Odds(msgspec.Struct, kw_only=True):
     """Exact outcome probabilities of an attack, for the dialog's live preview and for tests."""
 
     targets: list[TargetOdds]
     jam: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.jam = probability(self.jam)

@@ -8,15 +8,20 @@ import pytest
 
 from rules.dice import MAX_DICE_PER_REQUEST, ScriptedDice, SeededDice
 from rules.errors import RuleError
+from rules.results import Message
+
+#: What the dice in these tests are rolled for (test-only keys: no catalogue text needed).
+X = Message("test.roll")
+TO_HIT = Message("test.to_hit", {"target": "Ganger"})
 
 
 def test_same_seed_same_faces() -> None:
     a, b = SeededDice(42), SeededDice(42)
-    assert a.roll(50, 6, "x") == b.roll(50, 6, "x")
+    assert a.roll(50, 6, X) == b.roll(50, 6, X)
 
 
 def test_different_seeds_differ() -> None:
-    assert SeededDice(1).roll(20, 6, "x") != SeededDice(2).roll(20, 6, "x")
+    assert SeededDice(1).roll(20, 6, X) != SeededDice(2).roll(20, 6, X)
 
 
 def test_generator_matches_the_published_splitmix64_vector() -> None:
@@ -27,12 +32,12 @@ def test_generator_matches_the_published_splitmix64_vector() -> None:
 
 def test_seeded_faces_are_pinned_across_machines() -> None:
     # SplitMix64 is fully specified: these faces must never change, or every recorded session breaks.
-    assert SeededDice(0).roll(10, 6, "x") == [2, 1, 2, 5, 2, 1, 6, 3, 6, 3]
-    assert SeededDice(2026).roll(5, 100, "x") == [52, 2, 35, 87, 42]
+    assert SeededDice(0).roll(10, 6, X) == [2, 1, 2, 5, 2, 1, 6, 3, 6, 3]
+    assert SeededDice(2026).roll(5, 100, X) == [52, 2, 35, 87, 42]
 
 
 def test_seeded_dice_are_fair() -> None:
-    counts = Counter(face for seed in range(6) for face in SeededDice(seed).roll(10_000, 6, "x"))
+    counts = Counter(face for seed in range(6) for face in SeededDice(seed).roll(10_000, 6, X))
     # Chi-square with 5 degrees of freedom; 20.5 is the 0.1% critical value.
     chi2 = sum((counts[f] - 10_000) ** 2 / 10_000 for f in range(1, 7))
     assert chi2 < 20.5
@@ -41,47 +46,50 @@ def test_seeded_dice_are_fair() -> None:
 
 def test_every_die_is_recorded_with_its_purpose() -> None:
     dice = SeededDice(3)
-    dice.total(3, 6, "to-hit")
-    dice.d(100, "location")
-    assert [(r.die, r.purpose) for r in dice.rolls] == [(6, "to-hit")] * 3 + [(100, "location")]
+    dice.total(3, 6, TO_HIT)
+    dice.d(100, Message("test.location"))
+    assert [(r.die, r.purpose) for r in dice.rolls] == [(6, TO_HIT)] * 3 + [(100, Message("test.location"))]
     assert all(1 <= r.face <= r.die for r in dice.rolls)
 
 
 def test_scripted_dice_are_consumed_in_order() -> None:
     dice = ScriptedDice([3, 4, 5, 6])
-    assert dice.total(3, 6, "to-hit") == 12
-    assert dice.d(6, "bullets") == 6
+    assert dice.total(3, 6, TO_HIT) == 12
+    assert dice.d(6, Message("test.bullets")) == 6
     dice.finish()
     assert [r.face for r in dice.rolls] == [3, 4, 5, 6]
 
 
 def test_scripted_dice_running_out_names_what_was_needed() -> None:
     dice = ScriptedDice([3])
-    dice.d(6, "to-hit")
+    dice.d(6, TO_HIT)
     with pytest.raises(RuleError) as caught:
-        dice.d(6, "dodge")
+        dice.d(6, Message("test.dodge", {"target": "Ganger"}))
     assert caught.value.path == "$.dice"
-    assert "ran out" in caught.value.message and "dodge" in caught.value.message
+    # Error messages stay in English and name the purpose by its key and values.
+    assert caught.value.message == (
+        "scripted dice ran out: a d6 for test.dodge(target=Ganger) was needed after 1 faces"
+    )
 
 
 def test_scripted_face_the_die_cannot_show() -> None:
     dice = ScriptedDice([2, 7])
-    dice.d(6, "to-hit")
+    dice.d(6, TO_HIT)
     with pytest.raises(RuleError) as caught:
-        dice.d(6, "to-hit")
+        dice.d(6, TO_HIT)
     assert caught.value.path == "$.dice[1]"
     assert "face 7 cannot come from a d6" in caught.value.message
 
 
 def test_unused_scripted_faces_are_an_error() -> None:
     dice = ScriptedDice([1, 2, 3])
-    dice.d(6, "x")
+    dice.d(6, X)
     with pytest.raises(RuleError, match="2 scripted face"):
         dice.finish()
 
 
 def test_dice_limit_per_request() -> None:
     dice = SeededDice(1)
-    dice.roll(MAX_DICE_PER_REQUEST, 6, "x")
+    dice.roll(MAX_DICE_PER_REQUEST, 6, X)
     with pytest.raises(RuleError, match="more than"):
-        dice.d(6, "x")
+        dice.d(6, X)

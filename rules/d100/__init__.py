@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rules.d100.actions import resolve
 from rules.d100.chances import d100_odds
+from rules.d100.messages import MESSAGES
 from rules.d100.requests import D100Request
 from rules.d100.results import D100Result
 from rules.system import RuleSystem
@@ -25,4 +26,5 @@ SYSTEM = RuleSystem(
     default_action="attack",
     resolve=resolve,
     odds=d100_odds,
+    messages=MESSAGES,
 )

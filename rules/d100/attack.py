@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from rules.d100 import messages as msg
 from rules.d100.magazine import Magazine
 from rules.d100.plan import FirePlan, keeps_brace, plan_fire
 from rules.d100.requests import Attack, Attacker, Target, Weapon, attack_range
 from rules.d100.results import AttackerState, D100Result, D100Target, D100Weapon
 from rules.d100.salvo import Salvo, fire
-from rules.d100.tables import SECTOR_MAX_DEGREES, SUPPRESSED_BS_MODIFIER
+from rules.d100.tables import SECTOR_MAX_DEGREES, SUPPRESSED_ACTION_POINTS, SUPPRESSED_BS_MODIFIER
 from rules.d100.updates import target_update, token_update, weapon_changes
 from rules.dice import Dice
 from rules.errors import RuleError
-from rules.results import TokenUpdate
+from rules.results import Message, TokenUpdate
 
 __all__ = ["attacker_state", "finish", "mode_name", "plan_attack", "resolve_attack"]
 
@@ -48,17 +49,19 @@ def plan_attack(request: Attack) -> FirePlan:
     )
 
 
-def attacker_state(attacker: Attacker, log: list[str], *, overwatch_cleared: bool = False) -> AttackerState:
+def attacker_state(
+    attacker: Attacker, log: list[Message], *, overwatch_cleared: bool = False
+) -> AttackerState:
     """The shooter's card: a suppressed shooter (not in melee) has 1 AP a turn and -20 BS."""
     suppressed = attacker.suppressed and not attacker.in_melee
     if suppressed:
-        log.append(f"shooter is suppressed: 1 action point a turn, {SUPPRESSED_BS_MODIFIER:+d} BS")
+        log.append(msg.SHOOTER_SUPPRESSED(ap=SUPPRESSED_ACTION_POINTS, modifier=SUPPRESSED_BS_MODIFIER))
     return AttackerState(
         id=attacker.id,
         suppressed=attacker.suppressed,
         prone=attacker.prone,
         overwatch=None if overwatch_cleared else attacker.overwatch,
-        action_points=1 if suppressed else None,
+        action_points=SUPPRESSED_ACTION_POINTS if suppressed else None,
         bs_modifier=SUPPRESSED_BS_MODIFIER if suppressed else 0,
     )
 
@@ -72,7 +75,7 @@ def finish(
     weapon: Weapon,
     magazine: Magazine,
     attacker: AttackerState,
-    log: list[str],
+    log: list[Message],
     clear_overwatch: bool = False,
     originals: list[Target],
     action_cost: str | None = None,
@@ -121,7 +124,7 @@ def finish(
 
 def resolve_attack(request: Attack, dice: Dice) -> D100Result:
     plan = plan_attack(request)
-    log: list[str] = [f"{plan.mode.label}: {plan.mode.action} action"]
+    log: list[Message] = [msg.ATTACK_MODE(mode=plan.mode.message, cost=msg.COST[plan.mode.action]())]
     state = attacker_state(request.attacker, log)
     weapon = request.weapon
     magazine = Magazine(weapon.loaded, weapon.spoiled, weapon.jammed)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from rules.d100 import messages as msg
 from rules.d100.requests import Weapon
 from rules.d100.results import Scatter
 from rules.d100.tables import BLAST_COVER_MULTIPLIER, COMPASS, ENCLOSED_RADIUS_FACTOR, ENCLOSED_ROOM_RADII
@@ -52,8 +53,8 @@ def room_effect(weapon: Weapon, room_size: float | None) -> RoomEffect:
 
 
 def scatter(dice: Dice, radius: float | None) -> Scatter:
-    metres = dice.d(10, "blast scatter distance (m)")
-    face = dice.d(8, "blast scatter direction (compass)")
+    metres = dice.d(10, msg.ROLL_SCATTER_DISTANCE())
+    face = dice.d(8, msg.ROLL_SCATTER_DIRECTION())
     name, east, north = COMPASS[face]
     step = metres / math.hypot(east, north)
     return Scatter(

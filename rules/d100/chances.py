@@ -46,11 +46,12 @@ def _binomial(n: int, p: float) -> Dist:
 
 def _after_dodge(before: Dist, dodge_target: int) -> Dist:
     """A dodge that passes negates one hit per degree of success."""
-    negates: Dist = {}
+    faces: dict[int, int] = {}
     for face in range(1, 101):
         record = judge(face, dodge_target)
         gone = record.degrees if record.success else 0
-        negates[gone] = negates.get(gone, 0.0) + _FACE
+        faces[gone] = faces.get(gone, 0) + 1
+    negates = {gone: count * _FACE for gone, count in faces.items()}
     out: Dist = {}
     for count, p in before.items():
         if count == 0:
@@ -63,15 +64,22 @@ def _after_dodge(before: Dist, dodge_target: int) -> Dist:
 
 
 def salvo_odds(plan: FirePlan) -> tuple[list[Dist], float, float]:
-    """(each target's hits distribution, chance of a jam, chance the attack succeeds)."""
-    hits: Dist = {}
-    jam = 0.0
-    success = 0.0
+    """(each target's hits distribution, chance of a jam, chance the attack succeeds).
+
+    Faces are counted as whole numbers and divided once, so a certainty is exactly 1.0 (a hundred
+    additions of 0.01 would make it 1.0000000000000007).
+    """
+    faces: dict[int, int] = {}
+    jamming = 0
+    succeeding = 0
     for face in range(1, 101):
         check, jams, count = attack_outcome(plan, face)
-        hits[count] = hits.get(count, 0.0) + _FACE
-        jam += _FACE if jams else 0.0
-        success += _FACE if check.success else 0.0
+        faces[count] = faces.get(count, 0) + 1
+        jamming += jams
+        succeeding += check.success
+    hits: Dist = {count: ways * _FACE for count, ways in faces.items()}
+    jam = jamming * _FACE
+    success = succeeding * _FACE
     size = len(plan.targets)
     per_target: list[Dist]
     if plan.random_targets:

@@ -13,11 +13,13 @@ seed 004 and the issue: a test passes when the d100 is at or under the target nu
 
 from __future__ import annotations
 
+from rules.d100 import messages as msg
 from rules.d100.results import Check
 from rules.d100.tables import ATTACK_ALWAYS_MISSES_AT, AUTO_SUCCESS_AT
 from rules.dice import Dice
+from rules.results import Message
 
-__all__ = ["degrees", "describe", "judge", "passes", "roll_test", "tens"]
+__all__ = ["degrees", "judge", "passes", "roll_test", "tens"]
 
 
 def tens(value: int) -> int:
@@ -43,22 +45,12 @@ def judge(roll: int, target: int, *, attack: bool = False) -> Check:
     success = passes(roll, target, attack=attack)
     note = None
     if attack and roll >= ATTACK_ALWAYS_MISSES_AT:
-        note = f"{ATTACK_ALWAYS_MISSES_AT}+ always misses"
+        note = msg.ALWAYS_MISSES(at=ATTACK_ALWAYS_MISSES_AT)
     elif success and roll > target:
-        note = f"{AUTO_SUCCESS_AT:02d} always passes"
+        note = msg.ALWAYS_PASSES(face=f"{AUTO_SUCCESS_AT:02d}")
     return Check(roll=roll, target=target, success=success, degrees=degrees(roll, target, success), note=note)
 
 
-def roll_test(dice: Dice, target: int, purpose: str, *, attack: bool = False) -> Check:
+def roll_test(dice: Dice, target: int, purpose: Message, *, attack: bool = False) -> Check:
     """Roll one d100 (one face, 1..100) and judge it."""
     return judge(dice.d(100, purpose), target, attack=attack)
-
-
-def describe(record: Check, label: str) -> str:
-    """One log line: "attack d100 = 23 vs 55: success by 4 degrees"."""
-    verdict = "success" if record.success else "failure"
-    plural = "degree" if record.degrees == 1 else "degrees"
-    line = f"{label} d100 = {record.roll} vs {record.target}: {verdict}, {record.degrees} {plural}"
-    if record.note:
-        line += f" ({record.note})"
-    return line

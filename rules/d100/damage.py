@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rules.d100 import messages as msg
 from rules.d100.requests import Target
 from rules.d100.results import HitRecord
 from rules.d100.tables import COVERED_WHEN_SHOOTING, LOCATIONS
@@ -37,10 +38,10 @@ class DamageRoll:
     tearing: bool = False
 
     def roll(self, dice: Dice, who: str) -> int:
-        faces = dice.roll(self.count + (1 if self.tearing else 0), self.sides, f"damage on {who}")
+        faces = dice.roll(self.count + (1 if self.tearing else 0), self.sides, msg.ROLL_DAMAGE(target=who))
         if self.tearing:
             faces.remove(min(faces))
-        extra = dice.total(self.extra_d10, 10, f"enclosed-room damage on {who}") if self.extra_d10 else 0
+        extra = dice.total(self.extra_d10, 10, msg.ROLL_ROOM_DAMAGE(target=who)) if self.extra_d10 else 0
         return sum(faces) + extra + self.bonus
 
 

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from rules.d100 import messages as msg
 from rules.d100.requests import Attacker, Weapon
 from rules.d100.tables import (
     DODGE_MODIFIER_RIFLE_IN_MELEE,
@@ -20,6 +21,7 @@ from rules.d100.tables import (
     SUPPRESSED_BS_MODIFIER,
 )
 from rules.errors import RuleError
+from rules.results import Message
 
 __all__ = ["braced_after", "class_modifiers", "dodge_modifier_in_melee", "may_fire"]
 
@@ -38,15 +40,15 @@ def braced_after(attacker: Attacker, weapon: Weapon) -> bool:
     return weapon.braced and not attacker.moved
 
 
-def class_modifiers(attacker: Attacker, weapon: Weapon) -> list[tuple[str, int]]:
+def class_modifiers(attacker: Attacker, weapon: Weapon) -> list[tuple[Message, int]]:
     """Test modifiers from the weapon class and the shooter's state, labelled for the log."""
-    out: list[tuple[str, int]] = []
+    out: list[tuple[Message, int]] = []
     if weapon.weapon_class == "heavy" and not braced_after(attacker, weapon):
-        out.append(("heavy, unbraced", HEAVY_UNBRACED_MODIFIER))
+        out.append((msg.HEAVY_UNBRACED(), HEAVY_UNBRACED_MODIFIER))
         if attacker.moved:
-            out.append(("heavy, moved this turn", HEAVY_MOVED_MODIFIER))
+            out.append((msg.HEAVY_MOVED(), HEAVY_MOVED_MODIFIER))
     if attacker.suppressed and not attacker.in_melee:
-        out.append(("suppressed", SUPPRESSED_BS_MODIFIER))
+        out.append((msg.SUPPRESSED(), SUPPRESSED_BS_MODIFIER))
     return out
 
 

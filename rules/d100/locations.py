@@ -6,6 +6,7 @@ family's usual table read straight off the die (no digit reversal).
 
 from __future__ import annotations
 
+from rules.d100 import messages as msg
 from rules.d100.tables import HIT_LOCATIONS
 from rules.dice import Dice
 
@@ -20,4 +21,4 @@ def location_of(face: int) -> str:
 
 
 def roll_locations(dice: Dice, count: int, who: str) -> list[str]:
-    return [location_of(dice.d(100, f"hit location on {who}")) for _ in range(count)]
+    return [location_of(dice.d(100, msg.ROLL_LOCATION(target=who))) for _ in range(count)]

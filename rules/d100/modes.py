@@ -13,9 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from rules.d100 import messages as msg
 from rules.d100.rof import POSITION_NAMES, RateOfFire
 from rules.d100.tables import MODE_ACTIONS, MODE_MODIFIERS, WIDE_BURST_MIN_ROF, WIDE_BURST_ROF_LOSS
 from rules.errors import RuleError
+from rules.results import Message
 
 __all__ = ["MODES", "FireMode", "hits_for_degrees", "mode_rof", "suppressing_mode"]
 
@@ -24,11 +26,21 @@ HitRule = Literal["one", "odd", "each"]
 
 @dataclass(frozen=True)
 class FireMode:
+    """One way to fire. ``label`` names it in error messages (English, like every ``RuleError``);
+    ``message`` names it on the card; ``rate`` is suppressing fire's semi or full position."""
+
     name: str
     label: str
     position: int
     hit_rule: HitRule
     wide: bool = False
+    rate: str | None = None
+
+    @property
+    def message(self) -> Message:
+        if self.rate is not None:
+            return msg.SUPPRESSING(rate=msg.RATE[self.rate]())
+        return msg.MODE[self.name]()
 
     @property
     def modifier(self) -> int:
@@ -52,7 +64,7 @@ MODES: dict[str, FireMode] = {
 def suppressing_mode(rate: str) -> FireMode:
     """Suppressing fire uses the semi-automatic (short) or fully automatic (long) position."""
     position = 1 if rate == "semi" else 2
-    return FireMode("suppressing", f"suppressing fire ({rate})", position, "odd")
+    return FireMode("suppressing", f"suppressing fire ({rate})", position, "odd", rate=rate)
 
 
 def mode_rof(mode: FireMode, rof: RateOfFire, weapon_name: str) -> tuple[int, int]:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from rules.d100.checks import describe, roll_test
+from rules.d100 import messages as msg
+from rules.d100.checks import roll_test
 from rules.d100.plan import check_modifier, check_target
 from rules.d100.requests import EnterMelee, Recover, SuppressionTestRequest, Target
 from rules.d100.results import D100Result, D100Target, Suppression
 from rules.d100.suppression import SuppressionTest, aftermath, aftermath_lines
-from rules.d100.tables import RECOVERY_QUIET_BONUS, SUPPRESSED_BS_MODIFIER
+from rules.d100.tables import RECOVERY_QUIET_BONUS, SUPPRESSED_ACTION_POINTS, SUPPRESSED_BS_MODIFIER
 from rules.d100.updates import target_update
 from rules.dice import Dice
 from rules.errors import RuleError
-from rules.results import TokenUpdate
+from rules.results import Message, TokenUpdate
 
 __all__ = [
     "checked_targets",
@@ -23,7 +24,7 @@ __all__ = [
 ]
 
 
-def _result(action: str, before: list[Target], after: list[D100Target], log: list[str]) -> D100Result:
+def _result(action: str, before: list[Target], after: list[D100Target], log: list[Message]) -> D100Result:
     updates: list[TokenUpdate] = []
     for old, new in zip(before, after, strict=True):
         update = target_update(old, new)
@@ -51,7 +52,7 @@ def suppression_tests(request: SuppressionTestRequest) -> list[SuppressionTest]:
 
 def resolve_suppression_test(request: SuppressionTestRequest, dice: Dice) -> D100Result:
     tests = suppression_tests(request)
-    log: list[str] = []
+    log: list[Message] = []
     after: list[D100Target] = []
     for test in tests:
         outcome = test.roll(dice, log)
@@ -85,26 +86,37 @@ def resolve_recover(request: Recover, dice: Dice) -> D100Result:
     checked_targets(request.targets)
     check_modifier(request.modifier)
     numbers = [recovery_target(request, i) for i in range(len(request.targets))]
-    log: list[str] = []
+    log: list[Message] = []
     after: list[D100Target] = []
     for target, number in zip(request.targets, numbers, strict=True):
         who = target.name or target.id
         suppressed = target.suppressed
         record = None
         if not target.suppressed:
-            log.append(f"{who} is not suppressed")
+            log.append(msg.RECOVERY_NOT_SUPPRESSED(target=who))
         elif number is None:
-            log.append(f"{who} is in melee: suppression ends")
+            log.append(msg.RECOVERY_IN_MELEE(target=who))
             suppressed = False
         else:
-            record = roll_test(dice, number, f"recovery test for {who}")
-            quiet = f", quiet {RECOVERY_QUIET_BONUS:+d}" if request.quiet else ""
-            log.append(describe(record, f"recovery {who} (WP {target.wp}{quiet})"))
+            record = roll_test(dice, number, msg.ROLL_RECOVERY(target=who))
+            log.append(
+                msg.RECOVERY_TEST(
+                    target=who,
+                    wp=target.wp,
+                    quiet=request.quiet,
+                    bonus=RECOVERY_QUIET_BONUS,
+                    modifier=request.modifier,
+                    roll=record.roll,
+                    need=record.target,
+                    success=record.success,
+                    degrees=record.degrees,
+                )
+            )
             suppressed = not record.success
             log.append(
-                f"{who} stays suppressed: 1 action point a turn, {SUPPRESSED_BS_MODIFIER:+d} BS"
+                msg.RECOVERY_STAYS(target=who, ap=SUPPRESSED_ACTION_POINTS, modifier=SUPPRESSED_BS_MODIFIER)
                 if suppressed
-                else f"{who} shakes off suppression"
+                else msg.RECOVERY_SHAKEN(target=who)
             )
         outcome = None
         if record is not None:
@@ -125,11 +137,11 @@ def resolve_recover(request: Recover, dice: Dice) -> D100Result:
 
 def enter_melee(request: EnterMelee, dice: Dice) -> D100Result:
     checked_targets(request.targets)
-    log: list[str] = []
+    log: list[Message] = []
     after: list[D100Target] = []
     for target in request.targets:
         who = target.name or target.id
         if target.suppressed:
-            log.append(f"{who} enters melee: suppression ends")
+            log.append(msg.MELEE_ENDS_SUPPRESSION(target=who))
         after.append(D100Target(id=target.id, name=target.name, hits=0, suppressed=False, prone=target.prone))
     return _result("enter_melee", request.targets, after, log)

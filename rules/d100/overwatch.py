@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import msgspec
 
+from rules.d100 import messages as msg
 from rules.d100.attack import attacker_state, finish
 from rules.d100.handling import may_fire
 from rules.d100.magazine import Magazine
@@ -27,7 +28,7 @@ from rules.d100.salvo import Salvo, fire
 from rules.d100.tables import OVERWATCH_ACTION, OVERWATCH_SUPPRESSION_MODIFIER, SECTOR_MAX_DEGREES
 from rules.dice import Dice
 from rules.errors import RuleError
-from rules.results import TokenUpdate
+from rules.results import Message, TokenUpdate
 
 __all__ = [
     "as_overwatch_order",
@@ -43,10 +44,10 @@ MIN_SINGLE_SHOTS = 1
 
 
 def set_overwatch(request: Overwatch) -> D100Result:
-    log: list[str] = []
+    log: list[Message] = []
     if request.clear:
         order = None
-        log.append("overwatch order lifted")
+        log.append(msg.OVERWATCH_LIFTED())
     else:
         order = request.order or OverwatchOrder()
         if not 0 < order.arc <= MAX_ARC:
@@ -61,8 +62,13 @@ def set_overwatch(request: Overwatch) -> D100Result:
             except RuleError as error:
                 raise RuleError("$.order.mode", error.message) from None
         log.append(
-            f"overwatch ({OVERWATCH_ACTION} action): {order.mode} at {order.arc:g} degrees "
-            f"facing {order.facing:g}" + (f", trigger: {order.trigger}" if order.trigger else "")
+            msg.OVERWATCH_SET(
+                cost=msg.COST[OVERWATCH_ACTION](),
+                mode=MODES[order.mode].message,
+                arc=order.arc,
+                facing=order.facing,
+                trigger=order.trigger,
+            )
         )
     value = None if order is None else msgspec.to_builtins(order)
     return D100Result(
@@ -155,7 +161,7 @@ def plan_overwatch(request: OverwatchFire) -> list[FirePlan]:
 
 def resolve_overwatch_fire(request: OverwatchFire, dice: Dice) -> D100Result:
     plans = plan_overwatch(request)
-    log: list[str] = [f"overwatch triggered: {plans[0].mode.label}"]
+    log: list[Message] = [msg.OVERWATCH_TRIGGERED(mode=plans[0].mode.message)]
     state = attacker_state(request.attacker, log, overwatch_cleared=True)
     weapon = request.weapon
     magazine = Magazine(weapon.loaded, weapon.spoiled, weapon.jammed)
@@ -165,7 +171,7 @@ def resolve_overwatch_fire(request: OverwatchFire, dice: Dice) -> D100Result:
     for plan in plans:
         if magazine.jammed:
             for target in plan.targets:
-                log.append(f"{target.name or target.id} is not shot: the weapon jammed")
+                log.append(msg.NOT_SHOT(target=target.name or target.id))
                 targets.append(_unshot(target))
             continue
         salvo = fire(plan, dice, magazine, [t.cover_ap for t in plan.targets], log)

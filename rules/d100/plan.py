@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rules.d100 import messages as msg
 from rules.d100.blast import RoomEffect, cover_multiplier, room_effect
 from rules.d100.damage import DamageRoll, check_locations, parse_damage
 from rules.d100.handling import braced_after, class_modifiers, dodge_modifier_in_melee, may_fire
@@ -29,6 +30,7 @@ from rules.d100.tables import (
     SUPPRESSION_TEST_BANDS,
 )
 from rules.errors import RuleError
+from rules.results import Message
 
 #: Characteristics, skills and summed modifiers beyond this are typing mistakes, not heroes.
 CHARACTERISTIC_MAX = 200
@@ -62,7 +64,7 @@ class FirePlan:
     mode: FireMode
     rounds: int
     cap: int
-    modifiers: tuple[tuple[str, int], ...]
+    modifiers: tuple[tuple[Message, int], ...]
     jam_at: int | None
     shares: tuple[int, ...]
     random_targets: bool
@@ -225,19 +227,21 @@ def plan_fire(
     needs = range_needs(weapon)
     fallback = None if attack_range is None else band_of(attack_range, rng, "$", needs)
     bands = [band_of(t, rng, p, needs) or fallback for t, p in zip(targets, paths, strict=True)]
-    modifiers: list[tuple[str, int]] = [(mode.label, mode.modifier)]
+    modifiers: list[tuple[Message, int]] = [(mode.message, mode.modifier)]
     if mode.name != "suppressing":
         if attacker.in_melee:
-            modifiers.append(("shooting in melee (as combat range)", 0))
+            modifiers.append((msg.MELEE_RANGE(), 0))
         elif bands[0] is not None:
-            modifiers.append((f"range {bands[0]}", range_modifier(bands[0], range_modifiers)))
+            modifiers.append(
+                (msg.RANGE(band=msg.BAND[bands[0]]()), range_modifier(bands[0], range_modifiers))
+            )
     modifiers.extend(class_modifiers(attacker, weapon))
     if fire_at_feet:
         if weapon.blast is None:
             raise RuleError("$.fire_at_feet", "only a blast weapon is aimed at the ground under a target")
-        modifiers.append(("aimed at the ground under the target", FIRE_AT_FEET_MODIFIER))
+        modifiers.append((msg.FIRE_AT_FEET(), FIRE_AT_FEET_MODIFIER))
     if modifier:
-        modifiers.append(("other modifiers", modifier))
+        modifiers.append((msg.OTHER_MODIFIERS(), modifier))
 
     shares: tuple[int, ...] = ()
     random_targets = mode.name == "suppressing"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import msgspec
 
 from rules.d100.requests import OverwatchOrder
-from rules.results import Odds, Result, TargetOdds, TargetResult, WeaponState
+from rules.odds import probability
+from rules.results import Message, Odds, Result, TargetOdds, TargetResult, WeaponState
 
 __all__ = [
     "AttackerState",
@@ -23,13 +24,17 @@ __all__ = [
 
 
 class Check(msgspec.Struct, kw_only=True):
-    """One d100 test as rolled: the face, the target number, and its degrees of success or failure."""
+    """One d100 test as rolled: the face, the target number, and its degrees of success or failure.
+
+    ``note`` says why the verdict is not what the numbers alone would give (01 always passes, 96+ always
+    misses, a jam), as a message.
+    """
 
     roll: int
     target: int
     success: bool
     degrees: int
-    note: str | None = None
+    note: Message | None = None
 
 
 class HitRecord(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -44,12 +49,12 @@ class HitRecord(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 
 class Suppression(msgspec.Struct, kw_only=True):
-    """A suppression test: passed automatically (``reason``) or rolled (``test``)."""
+    """A suppression test: passed automatically (``reason``, a message) or rolled (``test``)."""
 
     modifier: int
     passed: bool
     test: Check | None = None
-    reason: str | None = None
+    reason: Message | None = None
 
 
 class D100Target(TargetResult, kw_only=True):
@@ -128,7 +133,16 @@ class D100TargetOdds(TargetOdds, kw_only=True):
     suppressed: float = 0.0
     prone: float = 0.0
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.suppressed = probability(self.suppressed)
+        self.prone = probability(self.prone)
+
 
 class D100Odds(Odds, kw_only=True):
     targets: list[D100TargetOdds]  # type: ignore[assignment]
     success: float = 0.0
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.success = probability(self.success)

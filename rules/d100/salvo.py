@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rules.d100 import messages as msg
 from rules.d100.blast import scatter
-from rules.d100.checks import degrees, describe, judge, roll_test
+from rules.d100.checks import degrees, judge, roll_test
 from rules.d100.damage import strike
 from rules.d100.locations import roll_locations
 from rules.d100.magazine import Magazine
@@ -26,9 +27,10 @@ from rules.d100.plan import FirePlan
 from rules.d100.requests import Target
 from rules.d100.results import Check, D100Target, HitRecord, Scatter, Suppression
 from rules.d100.suppression import aftermath, aftermath_lines
-from rules.d100.tables import ATTACK_ALWAYS_MISSES_AT, GRENADE_SAFE_DEGREES
+from rules.d100.tables import ATTACK_ALWAYS_MISSES_AT, GRENADE_SAFE_DEGREES, UNJAM_ACTION, UNJAM_MODIFIER
 from rules.d100.volley import allocate
 from rules.dice import Dice
+from rules.results import Message
 
 __all__ = ["Salvo", "attack_outcome", "fire"]
 
@@ -70,7 +72,7 @@ def attack_outcome(plan: FirePlan, face: int) -> tuple[Check, bool, int]:
             target=target_number,
             success=False,
             degrees=degrees(face, target_number, False),
-            note=f"critical failure at {plan.jam_at}+: the weapon jams",
+            note=msg.JAMS(at=plan.jam_at),
         )
     hits = hits_for_degrees(plan.mode.hit_rule, check.degrees, plan.cap) if check.success else 0
     return check, jams, hits
@@ -80,21 +82,23 @@ def _name(target: Target) -> str:
     return target.name or target.id
 
 
-def _counts(plan: FirePlan, hits: int, dice: Dice, log: list[str]) -> list[int]:
+def _counts(plan: FirePlan, hits: int, dice: Dice, log: list[Message]) -> list[int]:
     if not plan.random_targets:
         return allocate(hits, plan.shares)
     counts = [0] * len(plan.targets)
     for _ in range(hits):
-        pick = dice.d(len(plan.targets), "suppressing fire: which target") - 1 if len(plan.targets) > 1 else 0
+        pick = dice.d(len(plan.targets), msg.ROLL_RANDOM_TARGET()) - 1 if len(plan.targets) > 1 else 0
         counts[pick] += 1
     if hits:
-        spread = ", ".join(f"{_name(t)} {c}" for t, c in zip(plan.targets, counts, strict=True))
-        log.append(f"suppressing fire hits fall at random: {spread}")
+        spread = [
+            msg.TARGET_SHARE(target=_name(t), hits=c) for t, c in zip(plan.targets, counts, strict=True)
+        ]
+        log.append(msg.RANDOM_HITS(spread=spread))
     return counts
 
 
 def _dodges(
-    plan: FirePlan, counts: list[int], dice: Dice, log: list[str]
+    plan: FirePlan, counts: list[int], dice: Dice, log: list[Message]
 ) -> tuple[list[Check | None], list[int]]:
     """Each target with a Dodge that took a hit tries it: a pass negates a hit per degree."""
     dodges: list[Check | None] = []
@@ -104,54 +108,66 @@ def _dodges(
             dodges.append(None)
             dodged.append(0)
             continue
-        label = f"dodge by {_name(target)} ({plan.dodge_modifier:+d})"
-        record = roll_test(dice, target.dodge + plan.dodge_modifier, f"dodge by {_name(target)}")
+        record = roll_test(dice, target.dodge + plan.dodge_modifier, msg.ROLL_DODGE(target=_name(target)))
         negated = min(count, record.degrees) if record.success else 0
-        log.append(f"{describe(record, label)} -> {negated} negated")
+        log.append(
+            msg.DODGE(
+                target=_name(target),
+                modifier=plan.dodge_modifier,
+                roll=record.roll,
+                need=record.target,
+                success=record.success,
+                degrees=record.degrees,
+                negated=negated,
+            )
+        )
         dodges.append(record)
         dodged.append(negated)
     return dodges, dodged
 
 
-def _locations(plan: FirePlan, landed: list[int], dice: Dice, log: list[str]) -> list[list[str]]:
+def _locations(plan: FirePlan, landed: list[int], dice: Dice, log: list[Message]) -> list[list[str]]:
     """The primary's hits roll their locations; everyone else is hit in the body."""
     locations: list[list[str]] = []
     for index, (target, count) in enumerate(zip(plan.targets, landed, strict=True)):
         if index == 0 and not plan.random_targets:
             rolled = roll_locations(dice, count, _name(target))
             if rolled:
-                log.append(f"hit locations on {_name(target)}: {', '.join(rolled)}")
+                where = [msg.LOCATION[name]() for name in rolled]
+                log.append(msg.HIT_LOCATIONS(target=_name(target), locations=where))
             locations.append(rolled)
         else:
             locations.append(["body"] * count)
     return locations
 
 
-def _where_it_lands(plan: FirePlan, check: Check, dice: Dice, log: list[str]) -> Landing:
+def _where_it_lands(plan: FirePlan, check: Check, dice: Dice, log: list[Message]) -> Landing:
     """Grenade fumbles, melee grenades and missed blasts: scatter, and whether the thrower is caught."""
     grenade = plan.weapon.weapon_class == "grenade"
     in_melee = grenade and plan.attacker.in_melee
     if grenade and check.roll >= ATTACK_ALWAYS_MISSES_AT:
-        log.append("fumbled grenade: it drops at the thrower's feet and goes off")
+        log.append(msg.FUMBLE())
         return Landing(at_feet=True, thrower_caught=plan.weapon.blast is not None)
     if in_melee and not check.success:
-        log.append("the grenade missed in melee: it stays in hand, not spent")
+        log.append(msg.MISSED_IN_MELEE())
         return Landing()
     if in_melee and plan.weapon.blast is not None:
         if check.degrees >= GRENADE_SAFE_DEGREES:
-            log.append(f"{GRENADE_SAFE_DEGREES}+ degrees in melee: the thrower is clear of the blast")
+            log.append(msg.THROWER_CLEAR(degrees=GRENADE_SAFE_DEGREES))
             return Landing()
-        log.append(f"under {GRENADE_SAFE_DEGREES} degrees in melee: the thrower is inside the blast too")
+        log.append(msg.THROWER_CAUGHT(degrees=GRENADE_SAFE_DEGREES))
         return Landing(thrower_caught=True)
     if plan.weapon.blast is None or check.success:
         return Landing()
     landed_at = scatter(dice, plan.room.radius)
-    log.append(f"blast scatters {landed_at.metres} m {landed_at.direction}")
+    log.append(
+        msg.SCATTER(metres=landed_at.metres, direction=msg.COMPASS_POINT[landed_at.direction.lower()]())
+    )
     return Landing(scatter=[landed_at])
 
 
 def _damage(
-    plan: FirePlan, locations: list[list[str]], cover_aps: list[int], dice: Dice, log: list[str]
+    plan: FirePlan, locations: list[list[str]], cover_aps: list[int], dice: Dice, log: list[Message]
 ) -> list[list[HitRecord]]:
     """Roll each hit's damage through cover and armour; cover that lets a hit through loses 1 AP."""
     records: list[list[HitRecord]] = []
@@ -177,13 +193,21 @@ def _damage(
     return records
 
 
-def fire(plan: FirePlan, dice: Dice, magazine: Magazine, cover_aps: list[int], log: list[str]) -> Salvo:
+def fire(plan: FirePlan, dice: Dice, magazine: Magazine, cover_aps: list[int], log: list[Message]) -> Salvo:
     """Roll one attack of ``plan`` in the documented dice order; ``cover_aps`` is worn down in place."""
     for label, value in plan.modifiers:
-        log.append(f"modifier: {label} {value:+d}")
-    check, jams, hits = attack_outcome(plan, dice.d(100, f"attack ({plan.mode.label})"))
+        log.append(msg.MODIFIER(label=label, value=value))
+    check, jams, hits = attack_outcome(plan, dice.d(100, msg.ROLL_ATTACK(mode=plan.mode.message)))
     log.append(
-        f"{describe(check, f'attack (BS {plan.attacker.bs})')} -> {hits} {'hit' if hits == 1 else 'hits'}"
+        msg.ATTACK_TEST(
+            bs=plan.attacker.bs,
+            roll=check.roll,
+            need=check.target,
+            success=check.success,
+            degrees=check.degrees,
+            note=check.note,
+            hits=hits,
+        )
     )
 
     counts = _counts(plan, hits, dice, log)
@@ -198,9 +222,7 @@ def fire(plan: FirePlan, dice: Dice, magazine: Magazine, cover_aps: list[int], l
     spent = 0 if kept and not landing.at_feet else plan.rounds
     after, spoiled = magazine.fire(spent, jams=jams)
     if jams:
-        log.append(
-            f"JAM: {spoiled} rounds spoiled; clear it (Tech-Use or Trade (Weaponsmith) +0, full action)"
-        )
+        log.append(msg.JAM(spoiled=spoiled, modifier=UNJAM_MODIFIER, cost=msg.COST[UNJAM_ACTION]()))
 
     results: list[D100Target] = []
     for index, target in enumerate(plan.targets):
@@ -239,9 +261,15 @@ def fire(plan: FirePlan, dice: Dice, magazine: Magazine, cover_aps: list[int], l
     )
 
 
-def _damage_line(target: Target, record: HitRecord) -> str:
-    line = f"damage on {_name(target)} ({record.location}): {record.damage}, armour {record.armour}"
-    if record.cover is not None:
-        state = "through" if record.cover_penetrated else "stopped"
-        line += f", cover {record.cover} ({state})"
-    return f"{line}, TB {target.tb} -> {record.wounds} wounds"
+def _damage_line(target: Target, record: HitRecord) -> Message:
+    return msg.DAMAGE(
+        target=_name(target),
+        location=msg.LOCATION[record.location](),
+        damage=record.damage,
+        armour=record.armour,
+        covered=record.cover is not None,
+        cover=record.cover,
+        through=bool(record.cover_penetrated),
+        tb=target.tb,
+        wounds=record.wounds,
+    )

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.d100.checks import describe, roll_test
+from rules.d100 import messages as msg
+from rules.d100.checks import roll_test
 from rules.d100.requests import Target
 from rules.d100.results import Suppression
-from rules.d100.tables import SUPPRESSED_BS_MODIFIER
+from rules.d100.tables import SUPPRESSED_ACTION_POINTS, SUPPRESSED_BS_MODIFIER
 from rules.dice import Dice
 from rules.errors import RuleError
+from rules.results import Message
 
 __all__ = [
     "Aftermath",
@@ -32,12 +34,12 @@ __all__ = [
 ]
 
 
-def exempt_reason(target: Target) -> str | None:
+def exempt_reason(target: Target) -> Message | None:
     """Why this target passes without a roll, if it does."""
     if target.in_melee:
-        return "in melee: not subject to suppression"
+        return msg.EXEMPT["in_melee"]()
     if target.unharmable:
-        return "this fire cannot hurt it: passes automatically"
+        return msg.EXEMPT["unharmable"]()
     return None
 
 
@@ -58,14 +60,24 @@ class SuppressionTest:
     def target_number(self) -> int:
         return (self.target.wp or 0) + self.modifier
 
-    def roll(self, dice: Dice, log: list[str]) -> Suppression:
+    def roll(self, dice: Dice, log: list[Message]) -> Suppression:
         reason = exempt_reason(self.target)
         who = self.target.name or self.target.id
         if reason is not None:
-            log.append(f"suppression {who}: {reason}")
+            log.append(msg.SUPPRESSION_EXEMPT(target=who, reason=reason))
             return Suppression(modifier=self.modifier, passed=True, reason=reason)
-        record = roll_test(dice, self.target_number, f"suppression test for {who}")
-        log.append(describe(record, f"suppression {who} (WP {self.target.wp} {self.modifier:+d})"))
+        record = roll_test(dice, self.target_number, msg.ROLL_SUPPRESSION(target=who))
+        log.append(
+            msg.SUPPRESSION_TEST(
+                target=who,
+                wp=self.target.wp,
+                modifier=self.modifier,
+                roll=record.roll,
+                need=record.target,
+                success=record.success,
+                degrees=record.degrees,
+            )
+        )
         return Suppression(modifier=self.modifier, passed=record.success, test=record)
 
 
@@ -95,13 +107,13 @@ def aftermath(target: Target, outcome: Suppression | None) -> Aftermath:
     return Aftermath(True, target.prone or stranded, not target.in_cover and target.can_reach_cover)
 
 
-def aftermath_lines(target: Target, state: Aftermath) -> list[str]:
+def aftermath_lines(target: Target, state: Aftermath) -> list[Message]:
     """What the card says about a character this action suppressed."""
     if not state.suppressed or target.suppressed:
         return []
     who = target.name or target.id
     if state.must_seek_cover:
-        return [f"{who} is suppressed: out of cover, it must spend its actions reaching cover"]
+        return [msg.SEEKS_COVER(target=who)]
     if state.prone and not target.in_cover:
-        return [f"{who} is suppressed and cannot reach cover: goes prone"]
-    return [f"{who} is suppressed: 1 action point a turn, {SUPPRESSED_BS_MODIFIER:+d} BS"]
+        return [msg.GOES_PRONE(target=who)]
+    return [msg.PINNED(target=who, ap=SUPPRESSED_ACTION_POINTS, modifier=SUPPRESSED_BS_MODIFIER)]

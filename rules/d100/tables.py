@@ -43,6 +43,7 @@ __all__ = [
     "RELIABILITY_PROPERTIES",
     "SECONDARY_REACH_METRES",
     "SECTOR_MAX_DEGREES",
+    "SUPPRESSED_ACTION_POINTS",
     "SUPPRESSED_BS_MODIFIER",
     "SUPPRESSING_FIRE_MODIFIER",
     "SUPPRESSING_TEST_MODIFIERS",
@@ -166,6 +167,7 @@ OVERWATCH_SUPPRESSION_MODIFIER: Final = +20
 #: Suppressing fire tests everyone in its sector at these bands (point blank is nearer than short).
 SUPPRESSION_TEST_BANDS: Final = frozenset({"point_blank", "short", "combat"})
 #: A suppressed character in cover has one action point a turn and -20 on every BS test.
+SUPPRESSED_ACTION_POINTS: Final = 1
 SUPPRESSED_BS_MODIFIER: Final = -20
 #: End-of-turn recovery gains +30 when no fire landed within 10 m since the character's last turn.
 RECOVERY_QUIET_BONUS: Final = +30

@@ -9,7 +9,8 @@
 
 from __future__ import annotations
 
-from rules.d100.checks import describe, roll_test
+from rules.d100 import messages as msg
+from rules.d100.checks import roll_test
 from rules.d100.plan import CHARACTERISTIC_MAX, check_modifier, check_weapon
 from rules.d100.requests import Brace, RecoverAmmo, Reload, Unjam, Weapon
 from rules.d100.results import D100Result, D100Weapon
@@ -17,6 +18,7 @@ from rules.d100.tables import BRACE_ACTION, RECOVER_AMMO_MODIFIER, UNJAM_ACTION,
 from rules.d100.updates import token_update, weapon_changes
 from rules.dice import Dice
 from rules.errors import RuleError
+from rules.results import Message
 
 __all__ = ["ammo_recovery_target", "brace", "recover_ammo", "reload", "unjam", "unjam_target"]
 
@@ -38,7 +40,7 @@ def _result(
     token: str,
     before: Weapon,
     after: D100Weapon,
-    log: list[str],
+    log: list[Message],
     *,
     cost: str | None = None,
     **extra: int,
@@ -74,7 +76,7 @@ def reload(request: Reload, dice: Dice) -> D100Result:
     if wanted > 0 and taken == 0:
         raise RuleError("$.weapon.reserve", "no rounds in reserve to reload with")
     after = _state(weapon, loaded=weapon.loaded + taken, reserve=reserve)
-    log = [f"reload: {taken} rounds in, {after.loaded}/{weapon.capacity} loaded"]
+    log = [msg.RELOADED(rounds=taken, loaded=after.loaded, capacity=weapon.capacity)]
     return _result("reload", request.attacker.id, weapon, after, log, spent=0)
 
 
@@ -89,9 +91,18 @@ def unjam_target(request: Unjam) -> int:
 
 def unjam(request: Unjam, dice: Dice) -> D100Result:
     weapon = request.weapon
-    record = roll_test(dice, unjam_target(request), "clearing the jam")
-    log = [describe(record, f"clear jam (Tech-Use / Trade (Weaponsmith) +0, {UNJAM_ACTION} action)")]
-    log.append("jam cleared" if record.success else "still jammed")
+    record = roll_test(dice, unjam_target(request), msg.ROLL_UNJAM())
+    log = [
+        msg.UNJAM_TEST(
+            cost=msg.COST[UNJAM_ACTION](),
+            modifier=UNJAM_MODIFIER + request.modifier,
+            roll=record.roll,
+            need=record.target,
+            success=record.success,
+            degrees=record.degrees,
+        ),
+        msg.JAM_CLEARED() if record.success else msg.STILL_JAMMED(),
+    ]
     after = _state(weapon, jammed=not record.success)
     result = _result("unjam", request.attacker.id, weapon, after, log, cost=UNJAM_ACTION)
     result.test = record
@@ -109,14 +120,22 @@ def ammo_recovery_target(request: RecoverAmmo) -> int:
 
 def recover_ammo(request: RecoverAmmo, dice: Dice) -> D100Result:
     weapon = request.weapon
-    record = roll_test(dice, ammo_recovery_target(request), "recovering spoiled rounds")
-    log = [describe(record, "recover rounds (Trade (Weaponsmith) +10)")]
+    record = roll_test(dice, ammo_recovery_target(request), msg.ROLL_RECOVER_AMMO())
+    log = [
+        msg.RECOVER_AMMO_TEST(
+            modifier=RECOVER_AMMO_MODIFIER + request.modifier,
+            roll=record.roll,
+            need=record.target,
+            success=record.success,
+            degrees=record.degrees,
+        )
+    ]
     if not record.success:
-        log.append(f"{weapon.spoiled} rounds stay spoiled")
+        log.append(msg.ROUNDS_STAY_SPOILED(rounds=weapon.spoiled))
         result = _result("recover_ammo", request.attacker.id, weapon, _state(weapon), log)
     else:
         reserve = None if weapon.reserve is None else weapon.reserve + weapon.spoiled
-        log.append(f"{weapon.spoiled} rounds recovered")
+        log.append(msg.ROUNDS_RECOVERED(rounds=weapon.spoiled))
         after = _state(weapon, spoiled=0, reserve=reserve)
         result = _result("recover_ammo", request.attacker.id, weapon, after, log, recovered=weapon.spoiled)
     result.test = record
@@ -127,12 +146,12 @@ def brace(request: Brace, dice: Dice) -> D100Result:
     weapon = request.weapon
     check_weapon(weapon)
     if request.release:
-        log = ["brace released"]
+        log = [msg.BRACE_RELEASED()]
         after = _state(weapon, braced=False)
     else:
         if request.attacker.in_melee:
             raise RuleError("$.attacker.in_melee", "no weapon can be braced while locked in melee")
-        log = [f"braced ({BRACE_ACTION} action): holds until the bearer moves or turns out of the sector"]
+        log = [msg.BRACED(cost=msg.COST[BRACE_ACTION]())]
         after = _state(weapon, braced=True)
         return _result("brace", request.attacker.id, weapon, after, log, cost=BRACE_ACTION)
     return _result("brace", request.attacker.id, weapon, after, log)

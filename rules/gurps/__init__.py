@@ -9,6 +9,7 @@ from typing import Any
 
 from rules.dice import Dice
 from rules.gurps.attack import attack_odds, resolve_attack
+from rules.gurps.messages import MESSAGES
 from rules.gurps.reload import reload_odds, resolve_reload
 from rules.gurps.requests import AttackRequest, GurpsRequest, ReloadRequest, UnjamRequest
 from rules.gurps.results import AttackResult, ReloadResult, UnjamResult
@@ -49,4 +50,5 @@ SYSTEM = RuleSystem(
     default_action="attack",
     resolve=resolve,
     odds=odds,
+    messages=MESSAGES,
 )

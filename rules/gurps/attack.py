@@ -11,38 +11,29 @@ of a critical failure on the same roll.
 from __future__ import annotations
 
 from rules.dice import Dice
+from rules.gurps import messages as msg
 from rules.gurps.requests import AttackRequest
 from rules.gurps.results import AttackResult, GurpsTarget, GurpsWeapon, Outcome, weapon_update
 from rules.gurps.success import Check, judge
 from rules.gurps.tables import EXPLOSION_RISK, ROUNDS_SPENT, Malfunction, malfunction_kind
-from rules.gurps.volley import FirePlan, Volley, dodge_score, dodged_hits, label, plan_attack
+from rules.gurps.volley import FirePlan, Volley, dodge_score, dodged_hits, plan_attack, weapon_name
 from rules.odds import Dist, constant, dice_sum, hits_list, map_outcomes, mixture
-from rules.results import Odds, TargetOdds
+from rules.results import Message, Odds, TargetOdds
 
 __all__ = ["attack_odds", "resolve_attack"]
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
-def _describe(check: Check) -> str:
-    if check.critical == "success":
-        return f"rolled {check.roll}: critical success"
-    if check.critical == "failure":
-        return f"rolled {check.roll}: critical failure"
-    if check.success:
-        return f"rolled {check.roll}, made it by {check.margin}"
-    return f"rolled {check.roll}, missed by {-check.margin}"
-
-
-def _aim_line(request: AttackRequest, plan: FirePlan, volley: Volley) -> str:
-    shooter = request.attacker.name or request.attacker.id
-    pellets = f" ({volley.projectiles} pellets)" if plan.rof.pellets > 1 else ""
-    return (
-        f"{shooter} fires {_plural(volley.shots, 'shot')}{pellets} from {label(request.weapon)} "
-        f"at {volley.name}: skill {request.attacker.skill} {volley.bonus:+d} rapid fire "
-        f"{volley.target.modifier:+d} modifiers = {volley.effective}"
+def _aim(request: AttackRequest, plan: FirePlan, volley: Volley) -> Message:
+    return msg.AIM(
+        shooter=request.attacker.name or request.attacker.id,
+        target=volley.name,
+        weapon=weapon_name(request.weapon),
+        shots=volley.shots,
+        pellets=volley.projectiles if plan.rof.pellets > 1 else 0,
+        skill=request.attacker.skill,
+        bonus=volley.bonus,
+        modifier=volley.target.modifier,
+        effective=volley.effective,
     )
 
 
@@ -73,32 +64,57 @@ def _target(
 
 
 def _fire(
-    request: AttackRequest, plan: FirePlan, volley: Volley, roll: int, *, dice: Dice, log: list[str]
+    request: AttackRequest, plan: FirePlan, volley: Volley, roll: int, *, dice: Dice, log: list[Message]
 ) -> GurpsTarget:
     """One target's attack roll that did not malfunction, and its dodge."""
     attack = judge(roll, volley.effective)
+    log.append(_aim(request, plan, volley))
     if not attack.success:
         missed: Outcome = "critical miss" if attack.critical == "failure" else "miss"
-        log.append(f"{_aim_line(request, plan, volley)}; {_describe(attack)}: {missed}.")
+        log.append(
+            msg.MISS(
+                target=volley.name,
+                roll=attack.roll,
+                effective=attack.target,
+                by=-attack.margin,
+                critical=attack.critical == "failure",
+            )
+        )
         return _target(volley, missed, attack=attack)
     scored = volley.hits(attack, plan.rcl)
     critical = attack.critical == "success"
     log.append(
-        f"{_aim_line(request, plan, volley)}; {_describe(attack)}: "
-        f"{_plural(scored, 'critical hit' if critical else 'hit')} (Rcl {plan.rcl})."
+        msg.HIT(
+            target=volley.name,
+            roll=attack.roll,
+            effective=attack.target,
+            by=attack.margin,
+            critical=critical,
+            hits=scored,
+            rcl=plan.rcl,
+        )
     )
     dodge: Check | None = None
     dodged = 0
     score = dodge_score(volley, attack, scored)
     if score is not None:
-        dodge = judge(dice.total(3, 6, "dodge"), score)
+        dodge = judge(dice.total(3, 6, msg.ROLL_DODGE(target=volley.name)), score)
         dodged = dodged_hits(scored, dodge, plan.dodge_step)
         log.append(
-            f"{volley.name} dodges ({score}): {_describe(dodge)}: "
-            f"avoids {dodged}, {scored - dodged} of {_plural(scored, 'hit')} land."
+            msg.DODGE(
+                target=volley.name,
+                dodge=score,
+                roll=dodge.roll,
+                by=dodge.margin if dodge.success else -dodge.margin,
+                success=dodge.success,
+                critical=dodge.critical is not None,
+                dodged=dodged,
+                landed=scored - dodged,
+                scored=scored,
+            )
         )
     elif critical and volley.target.dodge is not None:
-        log.append(f"{volley.name} cannot dodge a critical hit.")
+        log.append(msg.CRITICAL_NOT_DODGED(target=volley.name))
     hits = scored - dodged
     outcome: Outcome = "dodged" if hits == 0 else ("critical hit" if critical else "hit")
     return _target(volley, outcome, hits=hits, attack=attack, scored=scored, dodge=dodge, dodged=dodged)
@@ -107,30 +123,37 @@ def _fire(
 def resolve_attack(request: AttackRequest, dice: Dice) -> AttackResult:
     plan = plan_attack(request)
     weapon = request.weapon
-    log: list[str] = []
+    log: list[Message] = []
     targets: list[GurpsTarget] = []
     spent = 0
     fault: Malfunction | None = None
     explosion_risk = False
     for volley in plan.volleys:
         if fault is not None:
-            log.append(f"{volley.name}: not fired at, {label(weapon)} is jammed.")
+            log.append(msg.NOT_FIRED(target=volley.name, weapon=weapon_name(weapon)))
             targets.append(_target(volley, "not fired"))
             continue
-        roll = dice.total(3, 6, "to-hit")
+        roll = dice.total(3, 6, msg.ROLL_TO_HIT(target=volley.name))
         if roll >= plan.malf:
-            table_roll = dice.total(3, 6, "malfunction")
+            table_roll = dice.total(3, 6, msg.ROLL_MALFUNCTION(weapon=weapon_name(weapon)))
             fault = malfunction_kind(table_roll)
             explosion_risk = fault == "mechanical" and table_roll in EXPLOSION_RISK
             used = min(ROUNDS_SPENT[fault], volley.shots)
             spent += used
+            log.append(_aim(request, plan, volley))
             log.append(
-                f"{_aim_line(request, plan, volley)}; rolled {roll}, at or above Malf {plan.malf}: "
-                f"{label(weapon)} malfunctions (3d6 = {table_roll}: {fault}), "
-                f"{_plural(used, 'round')} fired, no hits; it stays jammed until unjammed."
+                msg.MALFUNCTION(
+                    target=volley.name,
+                    roll=roll,
+                    malf=plan.malf,
+                    weapon=weapon_name(weapon),
+                    table_roll=table_roll,
+                    fault=msg.FAULT[fault](),
+                    rounds=used,
+                )
             )
             if explosion_risk:
-                log.append("B407: this mechanical problem may be an explosion; the referee decides.")
+                log.append(msg.EXPLOSION_RISK())
             targets.append(_target(volley, "malfunction"))
             continue
         spent += volley.shots
@@ -144,7 +167,14 @@ def resolve_attack(request: AttackRequest, dice: Dice) -> AttackResult:
         spent=spent,
         explosion_risk=explosion_risk,
     )
-    log.append(f"{label(weapon)}: {state.loaded} loaded" + (f", jammed ({fault})." if fault else "."))
+    log.append(
+        msg.WEAPON_AFTER(
+            weapon=weapon_name(weapon),
+            loaded=state.loaded,
+            jammed=state.jammed,
+            fault=msg.FAULT[fault]() if fault else None,
+        )
+    )
     return AttackResult(
         system="gurps",
         action="attack",

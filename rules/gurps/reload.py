@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from rules.dice import Dice
 from rules.errors import RuleError
+from rules.gurps import messages as msg
 from rules.gurps.requests import ReloadRequest
 from rules.gurps.results import GurpsWeapon, ReloadResult, weapon_update
-from rules.gurps.volley import check_magazine, label
+from rules.gurps.volley import check_magazine, label, weapon_name
 from rules.results import Odds
 
 __all__ = ["reload_odds", "resolve_reload"]
@@ -33,10 +34,15 @@ def resolve_reload(request: ReloadRequest, dice: Dice) -> ReloadResult:
         jammed=weapon.jammed,
         malfunction=weapon.malfunction if weapon.jammed else None,
     )
-    shooter = request.attacker.name or request.attacker.id
-    line = f"{shooter} reloads {label(weapon)}: {weapon.loaded} -> {capacity} loaded (+{added})."
-    if weapon.jammed:
-        line += f" It is still jammed ({weapon.malfunction or 'unknown malfunction'}): unjam it to fire."
+    line = msg.RELOAD(
+        shooter=request.attacker.name or request.attacker.id,
+        weapon=weapon_name(weapon),
+        before=weapon.loaded,
+        loaded=capacity,
+        added=added,
+        jammed=weapon.jammed,
+        fault=msg.FAULT[weapon.malfunction or "unknown"]() if weapon.jammed else None,
+    )
     return ReloadResult(
         system="gurps",
         action="reload",

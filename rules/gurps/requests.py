@@ -75,14 +75,24 @@ class Target(msgspec.Struct, kw_only=True, frozen=True):
 
 
 class AttackRequest(RequestBase, kw_only=True, frozen=True, tag="attack"):
-    """``dodge_step`` overrides ``tables.DODGE_STEP``: margin per extra hit dodged, or ``"rcl"``."""
+    """A rapid-fire attack (B373). ``dodge_step`` overrides ``tables.DODGE_STEP``, the margin per extra
+    hit a successful dodge avoids: B375 is one per point (1, the default); ``"rcl"`` is a house rule."""
 
     system: Literal["gurps"] = "gurps"
     attacker: Attacker
     weapon: Weapon
     shots: int
     targets: list[Target]
-    dodge_step: Positive | Literal["rcl"] | None = None
+    dodge_step: Annotated[
+        Positive | Literal["rcl"] | None,
+        msgspec.Meta(
+            description=(
+                "Margin points per extra hit a successful dodge avoids. Default 1, the Basic Set's rule "
+                '(B375: one more hit per point of margin). A larger number, or the house rule "rcl" '
+                "(one more per full multiple of the weapon's Rcl), makes rapid fire harder to dodge."
+            )
+        ),
+    ] = None
 
 
 class ReloadRequest(RequestBase, kw_only=True, frozen=True, tag="reload"):

@@ -8,7 +8,7 @@ import msgspec
 
 from rules.gurps.success import Check
 from rules.gurps.tables import Malfunction, WeaponFault
-from rules.results import Result, TargetResult, TokenUpdate, WeaponState
+from rules.results import Message, Result, TargetResult, TokenUpdate, WeaponState
 
 __all__ = [
     "AttackResult",
@@ -66,11 +66,12 @@ class ReloadResult(Result, kw_only=True):
 
 
 class UnjamAttempt(msgspec.Struct, kw_only=True):
-    """The roll to clear ``fixing``: against Armoury or IQ-based weapon skill, taking ``time``."""
+    """The roll to clear ``fixing``: against Armoury or IQ-based weapon skill, taking ``time`` (a message:
+    a Ready maneuver, three of them, or an hour's work)."""
 
     fixing: Malfunction
     using: Literal["armoury", "weapon"]
-    time: str
+    time: Message
     check: Check
 
 

@@ -4,7 +4,7 @@
 * ``MALFUNCTION_TABLE`` — our reading of B407 (Malfunctions): what a malfunction is, by 3d6.
 * ``ROUNDS_SPENT`` — rounds a malfunction uses up (a misfire or a mechanical fault fires nothing; a
   stoppage fires one round, then jams).
-* ``DODGE_STEP`` — margin points per extra hit a successful Dodge avoids against rapid fire.
+* ``DODGE_STEP`` — margin points per extra hit a successful Dodge avoids against rapid fire (B375: 1).
 * ``FIXES`` — how each malfunction is cleared: which roll, how long, what a critical failure does.
 
 docs/rules/gurps.md gives the reasons for each reading.
@@ -23,6 +23,7 @@ __all__ = [
     "RAPID_FIRE_BONUS",
     "ROUNDS_SPENT",
     "Fix",
+    "FixTime",
     "Malfunction",
     "WeaponFault",
     "malfunction_kind",
@@ -33,10 +34,13 @@ __all__ = [
 Malfunction = Literal["misfire", "stoppage", "mechanical"]
 #: A weapon's fault as stored on the token: a malfunction, or "destroyed" (a botched repair).
 WeaponFault = Literal["misfire", "stoppage", "mechanical", "destroyed"]
+#: How long one attempt to clear a malfunction takes: a Ready maneuver, three, or an hour's work.
+FixTime = Literal["ready", "three_ready", "hour"]
 
 #: A successful Dodge against rapid fire avoids one hit plus one per DODGE_STEP points of margin. The
-#: default, 1 (one more per point), is Volley's contract; a request's ``dodge_step`` overrides it, and
-#: ``"rcl"`` gives the Basic Set's own reading (one more per full multiple of the weapon's Rcl, B375).
+#: default, 1 (one more per point of margin), is the Basic Set's rule (B375). A request's ``dodge_step``
+#: overrides it: a larger whole number, or ``"rcl"``, a house rule that mirrors the attacker's side
+#: (one more per full multiple of the weapon's Rcl) and makes dodging rapid fire harder.
 DODGE_STEP: int | Literal["rcl"] = 1
 
 #: (fewest shots, most shots, bonus to hit). One shot gets no bonus either.
@@ -96,17 +100,18 @@ class Fix:
 
     ``armoury_bonus`` is added when the roll is against Armoury; ``weapon_skill`` says whether an
     IQ-based weapon-skill roll may be used instead; ``time`` is what one attempt costs (reported, not
-    enforced); ``botch`` is what the weapon becomes on a critical failure.
+    enforced): a Ready maneuver, three of them, or an hour's work; ``botch`` is what the weapon becomes
+    on a critical failure.
     """
 
     armoury_bonus: int
     weapon_skill: bool
-    time: str
+    time: FixTime
     botch: WeaponFault
 
 
 FIXES: dict[Malfunction, Fix] = {
-    "misfire": Fix(armoury_bonus=2, weapon_skill=True, time="a Ready maneuver", botch="mechanical"),
-    "stoppage": Fix(armoury_bonus=2, weapon_skill=True, time="three Ready maneuvers", botch="mechanical"),
-    "mechanical": Fix(armoury_bonus=0, weapon_skill=False, time="an hour's work", botch="destroyed"),
+    "misfire": Fix(armoury_bonus=2, weapon_skill=True, time="ready", botch="mechanical"),
+    "stoppage": Fix(armoury_bonus=2, weapon_skill=True, time="three_ready", botch="mechanical"),
+    "mechanical": Fix(armoury_bonus=0, weapon_skill=False, time="hour", botch="destroyed"),
 }

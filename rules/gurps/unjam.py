@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from rules.dice import Dice
 from rules.errors import RuleError
+from rules.gurps import messages as msg
 from rules.gurps.requests import UnjamRequest
 from rules.gurps.results import GurpsWeapon, UnjamAttempt, UnjamResult, weapon_update
 from rules.gurps.success import judge
-from rules.gurps.tables import FIXES, Fix, Malfunction
-from rules.gurps.volley import check_magazine, label
+from rules.gurps.tables import FIXES, Fix, Malfunction, WeaponFault
+from rules.gurps.volley import check_magazine, label, weapon_name
 from rules.odds import dice_sum
 from rules.results import Odds
 
@@ -46,13 +47,11 @@ def _plan(request: UnjamRequest) -> tuple[Malfunction, Fix, int]:
 def resolve_unjam(request: UnjamRequest, dice: Dice) -> UnjamResult:
     kind, fix, target = _plan(request)
     weapon = request.weapon
-    check = judge(dice.total(3, 6, "unjam"), target)
-    if check.success:
-        jammed, fault, verdict = False, None, "cleared"
-    elif check.critical == "failure":
-        jammed, fault, verdict = True, fix.botch, f"critical failure: now {fix.botch}"
-    else:
-        jammed, fault, verdict = True, kind, "still jammed"
+    check = judge(dice.total(3, 6, msg.ROLL_UNJAM(weapon=weapon_name(weapon))), target)
+    fault: WeaponFault | None = None if check.success else kind
+    if check.critical == "failure":
+        fault = fix.botch
+    jammed = fault is not None
     state = GurpsWeapon(
         name=weapon.name,
         loaded=weapon.loaded,
@@ -60,17 +59,26 @@ def resolve_unjam(request: UnjamRequest, dice: Dice) -> UnjamResult:
         jammed=jammed,
         malfunction=fault,
     )
-    shooter = request.attacker.name or request.attacker.id
-    skill = "Armoury" if request.using == "armoury" else "IQ-based weapon skill"
+    time = msg.FIX_TIME[fix.time]()
     return UnjamResult(
         system="gurps",
         action="unjam",
         weapon=state,
-        unjam=UnjamAttempt(fixing=kind, using=request.using, time=fix.time, check=check),
+        unjam=UnjamAttempt(fixing=kind, using=request.using, time=time, check=check),
         updates=[weapon_update(request.attacker.id, state)],
         log=[
-            f"{shooter} works on {label(weapon)} ({kind}, {fix.time}): {skill} {target}, "
-            f"rolled {check.roll}: {verdict}."
+            msg.UNJAM(
+                shooter=request.attacker.name or request.attacker.id,
+                weapon=weapon_name(weapon),
+                fault=msg.FAULT[kind](),
+                time=time,
+                skill=msg.SKILL[request.using](),
+                need=target,
+                roll=check.roll,
+                success=check.success,
+                critical=check.critical is not None,
+                now=msg.FAULT[fault]() if fault is not None else None,
+            )
         ],
     )
 

@@ -18,9 +18,11 @@ import re
 from dataclasses import dataclass
 
 from rules.errors import RuleError
+from rules.gurps import messages as msg
 from rules.gurps.requests import AttackRequest, Target, WeaponStatus
 from rules.gurps.success import Check
 from rules.gurps.tables import DODGE_STEP, rapid_fire_bonus
+from rules.results import Message
 
 __all__ = [
     "FirePlan",
@@ -33,6 +35,7 @@ __all__ = [
     "label",
     "parse_rof",
     "plan_attack",
+    "weapon_name",
 ]
 
 _ROF_TEXT = re.compile(r"^\s*(?P<shots>\d+)\s*(?:[xX×*]\s*(?P<pellets>\d+))?\s*$")
@@ -66,7 +69,13 @@ def parse_rof(value: int | str) -> RateOfFire:
 
 
 def label(weapon: WeaponStatus) -> str:
+    """The weapon as error messages (always English, docs/protocol.md) name it."""
     return weapon.name or "the weapon"
+
+
+def weapon_name(weapon: WeaponStatus) -> str | Message:
+    """The weapon as the log names it: its name, or the catalogue's word for an unnamed one."""
+    return weapon.name or msg.UNNAMED_WEAPON()
 
 
 def check_can_fire(weapon: WeaponStatus) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 from rules.dice import Dice
 from rules.megatraveller.chances import fire_odds, odds_cost, warm_up
 from rules.megatraveller.fire import resolve_fire
+from rules.megatraveller.messages import MESSAGES
 from rules.megatraveller.readiness import handle
 from rules.megatraveller.requests import FireFields, HandlingFields, MegaTravellerRequest
 from rules.megatraveller.results import MegaTravellerResult
@@ -58,4 +59,5 @@ SYSTEM = RuleSystem(
     odds=odds,
     warm_up=warm_up,
     odds_cost=estimated_odds_cost,
+    messages=MESSAGES,
 )

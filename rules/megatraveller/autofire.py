@@ -14,7 +14,9 @@ from functools import lru_cache
 from math import factorial
 
 from rules.dice import Dice
+from rules.megatraveller import messages as msg
 from rules.odds import Dist, dice_sum, mixture
+from rules.results import Message
 
 __all__ = [
     "AUTO_ROUNDS",
@@ -42,6 +44,7 @@ class LostRow:
     modifier: int
 
     def describe(self) -> str:
+        """The row's roll in dice notation ("1D-3", "2D+2"), the same in every language."""
         sign = "+" if self.modifier >= 0 else "-"
         return f"{self.dice}D{sign}{abs(self.modifier)}"
 
@@ -84,7 +87,7 @@ class AutoPool:
     fired: int
     lost: int
     clusters: tuple[int, ...]
-    log: tuple[str, ...]
+    log: tuple[Message, ...]
 
 
 def _fired(rolled: int, loaded: int, empty_magazine: bool) -> int:
@@ -108,41 +111,43 @@ def roll_auto_pool(
     ``roll_rounds=False`` skips a rounds roll that cannot matter (see :func:`rounds_roll_is_moot`); only
     scripted dice that leave its faces out ask for that.
     """
-    log: list[str] = []
+    log: list[Message] = []
     if not roll_rounds:
         rolled = fired = loaded
-        log.append(f"the {loaded}-round magazine empties whatever the rounds roll shows (not rolled)")
+        log.append(msg.MAGAZINE_EMPTIES(loaded=loaded))
     elif controlled:
         count, base = CONTROLLED_ROUNDS
-        rolled = dice.total(count, 6, "controlled fire rounds 1D+4") + base
+        rolled = dice.total(count, 6, msg.ROLL_CONTROLLED_ROUNDS()) + base
         fired = min(rolled, loaded)
-        log.append(
-            f"controlled fire 1D+4 = {rolled}" + (f", magazine holds {loaded}" if fired < rolled else "")
-        )
+        log.append(msg.CONTROLLED_ROUNDS(rolled=rolled, fired=fired, loaded=loaded, capped=fired < rolled))
     else:
         count, base = AUTO_ROUNDS
-        rolled = dice.total(count, 6, "automatic fire rounds 3D+20") + base
+        rolled = dice.total(count, 6, msg.ROLL_AUTO_ROUNDS()) + base
         fired = _fired(rolled, loaded, empty_magazine)
-        note = ""
-        if fired == loaded and rolled > loaded:
-            note = f", magazine holds {loaded}"
-        elif fired == loaded and rolled < loaded:
-            note = f", within {EMPTY_WITHIN} of the magazine: empties all {loaded}"
-        log.append(f"automatic fire 3D+20 = {rolled}{note} -> {fired} rounds fired")
+        log.append(
+            msg.AUTO_ROUNDS(
+                rolled=rolled,
+                fired=fired,
+                loaded=loaded,
+                capped=fired == loaded and rolled > loaded,
+                emptied=fired == loaded and rolled < loaded,
+                within=EMPTY_WITHIN,
+            )
+        )
     row = lost_row(fired)
-    raw = dice.total(row.dice, 6, f"rounds lost {row.describe()}") + row.modifier
+    raw = dice.total(row.dice, 6, msg.ROLL_LOST(chart=row.describe())) + row.modifier
     lost = min(max(raw, 0), fired)
-    log.append(f"rounds lost {row.describe()} = {raw}" + (f" (taken as {lost})" if lost != raw else ""))
+    log.append(msg.LOST(chart=row.describe(), rolled=raw, lost=lost, clamped=lost != raw))
     remaining = fired - lost
     clusters: list[int] = []
     while remaining > 0:
-        face = dice.d(CLUSTER_DIE, "cluster 1D")
+        face = dice.d(CLUSTER_DIE, msg.ROLL_CLUSTER())
         clusters.append(min(face, remaining))
         remaining -= clusters[-1]
     if clusters:
-        log.append(f"{fired - lost} bullets in clusters of 1D: {', '.join(map(str, clusters))}")
+        log.append(msg.CLUSTERS(bullets=fired - lost, clusters=list(clusters)))
     else:
-        log.append("no bullets left to reach anyone")
+        log.append(msg.NO_BULLETS_LEFT())
     return AutoPool(rolled, fired, lost, tuple(clusters), tuple(log))
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from rules.dice import Dice, ScriptedDice
 from rules.errors import RuleError
+from rules.megatraveller import messages as msg
 from rules.megatraveller.allocation import (
     check_bullet_split,
     check_cluster_split,
@@ -22,7 +23,7 @@ from rules.megatraveller.allocation import (
     default_cluster_split,
 )
 from rules.megatraveller.autofire import roll_auto_pool, rounds_roll_is_moot
-from rules.megatraveller.plan import FirePlan, plan_fire, split_dm, stray_task
+from rules.megatraveller.plan import FirePlan, plan_fire, split_dm, split_targets, stray_task
 from rules.megatraveller.readiness import shooter_update
 from rules.megatraveller.requests import FireFields, Pool, Readiness, Target
 from rules.megatraveller.results import (
@@ -33,6 +34,7 @@ from rules.megatraveller.results import (
 )
 from rules.megatraveller.tasks import EXCEPTIONAL_FAILURE_MARGIN, Task, characteristic_dm, difficulty_name
 from rules.megatraveller.volley import ToHit, roll_volley
+from rules.results import Message
 
 __all__ = ["RolledPool", "moot_rounds_skipped", "resolve_fire", "roll_pool", "split_pool"]
 
@@ -43,7 +45,7 @@ class RolledPool:
 
     pool: Pool
     fired: int
-    log: tuple[str, ...]
+    log: tuple[Message, ...]
 
 
 def roll_pool(plan: FirePlan, dice: Dice, *, skip_rounds: bool = False) -> RolledPool:
@@ -63,10 +65,12 @@ def roll_pool(plan: FirePlan, dice: Dice, *, skip_rounds: bool = False) -> Rolle
             Pool(rounds=auto.fired, lost=auto.lost, clusters=list(auto.clusters)), auto.fired, auto.log
         )
     dex_dm = characteristic_dm(request.attacker.dex)
-    face = dice.d(6, f"rapid fire bullets 1D{dex_dm:+d}")
+    face = dice.d(6, msg.ROLL_RAPID_BULLETS(dex_dm=dex_dm))
     bullets = min(max(face + dex_dm, 1), request.weapon.loaded)
-    note = "" if bullets == face + dex_dm else f" (taken as {bullets})"
-    return RolledPool(Pool(bullets=bullets), bullets, (f"bullets 1D{dex_dm:+d} = {face + dex_dm}{note}",))
+    line = msg.POOL_BULLETS(
+        dex_dm=dex_dm, rolled=face + dex_dm, bullets=bullets, capped=bullets != face + dex_dm
+    )
+    return RolledPool(Pool(bullets=bullets), bullets, (line,))
 
 
 def _check_pool_matches(plan: FirePlan, pool: Pool) -> None:
@@ -135,7 +139,7 @@ def _pending_result(plan: FirePlan, rolled: RolledPool) -> MegaTravellerResult:
             for p in plan.targets
         ],
         weapon=MegaTravellerWeapon(loaded=weapon.loaded, name=weapon.name, capacity=weapon.capacity),
-        log=[*plan.log, *rolled.log, "pool rolled; split it and send the same request with an allocation"],
+        log=[*plan.log, *rolled.log, msg.POOL_WAITING()],
     )
 
 
@@ -183,12 +187,12 @@ def _resolve(plan: FirePlan, dice: Dice, *, skip_rounds: bool) -> MegaTravellerR
     clusters = rolled.pool.clusters or []
     if plan.rule.split_dm or len(plan.targets) > 1:
         log.append(
-            "split "
-            + "/".join(map(str, bullets))
-            + (
-                f" over {sum(1 for b in bullets if b)} target(s): {extra_dm:+d} DM"
-                if plan.rule.split_dm
-                else ""
+            msg.SPLIT(
+                split=list(bullets),
+                splitting=plan.rule.split_dm,
+                targets=split_targets(plan, bullets),
+                designated=plan.split_dm_counts == "designated",
+                dm=extra_dm,
             )
         )
     results: list[MegaTravellerTarget] = []
@@ -209,9 +213,9 @@ def _resolve(plan: FirePlan, dice: Dice, *, skip_rounds: bool) -> MegaTravellerR
         )
         results.append(entry)
         if count == 0:
-            log.append(f"{_name(target)}: no bullets")
+            log.append(msg.NO_BULLETS(target=_name(target)))
             continue
-        outcome = roll_volley(dice, count, task, f"to-hit {target.id}")
+        outcome = roll_volley(dice, count, task, msg.ROLL_TO_HIT(target=_name(target)))
         entry.hits = outcome.hits
         entry.to_hit = list(outcome.rolls)
         log.extend(_volley_lines(_name(target), count, task, outcome.rolls))
@@ -223,16 +227,18 @@ def _resolve(plan: FirePlan, dice: Dice, *, skip_rounds: bool) -> MegaTravellerR
             )
             if entry.exceptional:
                 log.append(
-                    f"{_name(target)}: exceptional success "
-                    f"(beat {last.needed}+ by {last.total - last.needed})"
+                    msg.EXCEPTIONAL_SUCCESS(
+                        target=_name(target), need=last.needed, by=last.total - last.needed
+                    )
                 )
             if entry.exceptional_failure:
-                log.append(f"{_name(target)}: exceptional failure")
+                log.append(msg.EXCEPTIONAL_FAILURE(target=_name(target)))
         if outcome.wild and plan.rule.strays and target.closer:
             token = target.closer[0]
             stray = stray_task(plan, k, token)
             entry.wild, entry.wild_to = outcome.wild, token
-            shot = roll_volley(dice, outcome.wild, stray, f"to-hit {token} (stray from {target.id})")
+            into = _token_name(plan, token)
+            shot = roll_volley(dice, outcome.wild, stray, msg.ROLL_STRAY(target=into, source=_name(target)))
             strays.setdefault(token, []).append(
                 StrayVolley(
                     source=target.id,
@@ -242,16 +248,12 @@ def _resolve(plan: FirePlan, dice: Dice, *, skip_rounds: bool) -> MegaTravellerR
                     to_hit=list(shot.rolls),
                 )
             )
-            log.append(
-                f"natural 2: {outcome.wild} bullet(s) fly on at {token}, the nearest in the line of fire"
-            )
-            log.extend(_volley_lines(token, outcome.wild, stray, shot.rolls))
+            log.append(msg.STRAY(bullets=outcome.wild, into=into, source=_name(target)))
+            log.extend(_volley_lines(into, outcome.wild, stray, shot.rolls))
         elif outcome.wild:
             entry.wild = outcome.wild
             if outcome.wild > 1:
-                log.append(
-                    f"natural 2: the rest of the volley ({outcome.wild - 1} more) misses {_name(target)}"
-                )
+                log.append(msg.REST_MISSES(target=_name(target), rest=outcome.wild - 1))
     known = {entry.id: entry for entry in results}
     for token, volleys in strays.items():
         struck = known.get(token)
@@ -264,8 +266,11 @@ def _resolve(plan: FirePlan, dice: Dice, *, skip_rounds: bool) -> MegaTravellerR
     weapon = request.weapon
     loaded = weapon.loaded - rolled.fired
     log.append(
-        f"{rolled.fired} round(s) fired, {loaded} left; "
-        + ", ".join(f"{r.id} {r.hits} hit(s)" for r in results)
+        msg.SUMMARY(
+            fired=rolled.fired,
+            loaded=loaded,
+            hits=[msg.TARGET_HITS(target=r.name or r.id, hits=r.hits) for r in results],
+        )
     )
     readiness: Readiness = "ready"
     return MegaTravellerResult(
@@ -295,12 +300,25 @@ def _resolve(plan: FirePlan, dice: Dice, *, skip_rounds: bool) -> MegaTravellerR
     )
 
 
-def _volley_lines(name: str, bullets: int, task: Task, rolls: Sequence[ToHit]) -> list[str]:
-    lines = []
-    for n, r in enumerate(rolls, start=1):
-        verdict = "hit" if r.hit else ("natural 2, miss" if r.natural_two else "miss")
-        lines.append(
-            f"{name} bullet {n}/{bullets}: to-hit 2D = {r.roll} {r.dm:+d} (bullet DM {r.bullet_dm:+d}) "
-            f"= {r.total} vs {task.needed}+: {verdict}"
+def _token_name(plan: FirePlan, token: str) -> str:
+    """A token's name when it is one of the targets, else its id (a stray may hit anyone in the line)."""
+    k = plan.index_of(token)
+    return token if k is None else _name(plan.targets[k].target)
+
+
+def _volley_lines(name: str, bullets: int, task: Task, rolls: Sequence[ToHit]) -> list[Message]:
+    return [
+        msg.VOLLEY_ROLL(
+            target=name,
+            bullet=n,
+            bullets=bullets,
+            roll=r.roll,
+            dm=r.dm,
+            bullet_dm=r.bullet_dm,
+            total=r.total,
+            need=task.needed,
+            hit=r.hit,
+            natural_two=r.natural_two,
         )
-    return lines
+        for n, r in enumerate(rolls, start=1)
+    ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.megatraveller.requests import FireMode, Readiness, Selector, Weapon, WeaponKind
+from rules.megatraveller.requests import FireMode, Readiness, Selector, SplitDmCount, Weapon, WeaponKind
 
 __all__ = [
     "BRING_TO_BEAR_DM",
@@ -20,6 +20,7 @@ __all__ = [
     "MAX_TOKENS",
     "MODE_SWITCH_SHIFT",
     "MULTI_TARGET_DM",
+    "SPLIT_DM_COUNTS",
     "ModeRule",
     "missing_capability",
     "selector_available",
@@ -58,8 +59,13 @@ FIRE_MODES: dict[FireMode, ModeRule] = {
 
 #: RCS: Mode Selection. Firing on a setting the selector is not on costs one rung (and moves it).
 MODE_SWITCH_SHIFT = 1
-#: RCS: rapid and burst fire, DM by the number of targets that receive bullets (1, 2, 3).
+#: RCS: rapid and burst fire, DM by the number of targets fired at (1, 2, 3).
 MULTI_TARGET_DM: tuple[int, ...] = (0, -1, -3)
+#: Which targets that DM counts. The RCS has the shooter designate one to three targets and then divide
+#: the pool among them, so the DM is for the targets designated, even one the split leaves without a
+#: bullet ("designated", the default). "receiving" counts only targets given at least one bullet (a
+#: reading Volley used before; a request's ``split_dm_counts`` picks either).
+SPLIT_DM_COUNTS: SplitDmCount = "designated"
 #: RCS: Readying a Weapon. Drawing, aiming and firing in one action.
 FAST_DRAW_DM = -2
 #: Reading: Fast Draw is meant for a holstered weapon; one already in hand may still use it (paying the

@@ -12,6 +12,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from rules.errors import RuleError
+from rules.megatraveller import messages as msg
 from rules.megatraveller.allocation import check_bullet_split, check_primary_leads
 from rules.megatraveller.autofire import fired_dist, lost_dist, lost_row, remaining_dist
 from rules.megatraveller.modes import (
@@ -22,6 +23,7 @@ from rules.megatraveller.modes import (
     MAX_TOKENS,
     MODE_SWITCH_SHIFT,
     MULTI_TARGET_DM,
+    SPLIT_DM_COUNTS,
     ModeRule,
     missing_capability,
 )
@@ -33,12 +35,14 @@ from rules.megatraveller.requests import (
     Pool,
     RetargetAndFireRequest,
     Selector,
+    SplitDmCount,
     Target,
     action_of,
 )
-from rules.megatraveller.tasks import DIFFICULTIES, Task, characteristic_dm, difficulty_name
+from rules.megatraveller.tasks import DIFFICULTIES, Task, characteristic_dm
+from rules.results import Message
 
-__all__ = ["FirePlan", "TargetPlan", "plan_fire", "rapid_range", "split_dm", "stray_task"]
+__all__ = ["FirePlan", "TargetPlan", "plan_fire", "rapid_range", "split_dm", "split_targets", "stray_task"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +69,9 @@ class FirePlan:
     fixed_bullets: int | None
     explicit: list[int] | list[list[int]] | None
     defer: bool
-    log: tuple[str, ...]
+    log: tuple[Message, ...]
+    #: Which targets the splitting DM counts (``modes.SPLIT_DM_COUNTS``, request ``split_dm_counts``).
+    split_dm_counts: SplitDmCount = SPLIT_DM_COUNTS
 
     @property
     def clustered(self) -> bool:
@@ -85,12 +91,19 @@ def rapid_range(request: FireFields) -> tuple[int, int]:
     return min(max(1 + dex_dm, 1), loaded), min(6 + dex_dm, loaded)
 
 
+def split_targets(plan: FirePlan, split: Sequence[int]) -> int:
+    """How many targets the splitting DM is for: every target designated (the RCS reading, by
+    default), or only those the split gives a bullet (``split_dm_counts: "receiving"``)."""
+    if plan.split_dm_counts == "designated":
+        return len(plan.targets)
+    return sum(1 for bullets in split if bullets > 0)
+
+
 def split_dm(plan: FirePlan, split: Sequence[int]) -> int:
-    """RCS: rapid and burst fire, the DM for the number of targets that actually receive bullets."""
+    """RCS: rapid and burst fire, the DM for firing at more than one target (0, -1, -3)."""
     if not plan.rule.split_dm:
         return 0
-    receiving = sum(1 for bullets in split if bullets > 0)
-    return MULTI_TARGET_DM[max(receiving, 1) - 1]
+    return MULTI_TARGET_DM[max(split_targets(plan, split), 1) - 1]
 
 
 def stray_task(plan: FirePlan, source: int, token: str) -> Task:
@@ -278,8 +291,8 @@ def plan_fire(request: FireFields) -> FirePlan:
     attacker, weapon, mode = request.attacker, request.weapon, request.mode
     action = action_of(request)
     rule = FIRE_MODES[mode]
-    log: list[str] = []
-    switch = ""
+    log: list[Message] = []
+    switch: Message | None = None
     who = attacker.name or attacker.id
     check_weapon(weapon)
     check_selector(weapon, attacker.selector, "$.attacker.selector")
@@ -308,20 +321,28 @@ def plan_fire(request: FireFields) -> FirePlan:
             )
         shift += MODE_SWITCH_SHIFT
         selector = rule.selector
-        switch = (
-            f"selector flipped {attacker.selector} -> {selector} while firing: "
-            f"+{MODE_SWITCH_SHIFT} difficulty level"
+        switch = msg.SELECTOR_FLIPPED(
+            before=msg.SELECTOR[attacker.selector](), after=msg.SELECTOR[selector](), levels=MODE_SWITCH_SHIFT
         )
     action_dm = 0
+    aimed_at = request.targets[0].name or primary
     if isinstance(request, FastDrawRequest):
         action_dm = FAST_DRAW_DM
-        drawn = " (already in hand)" if attacker.readiness == "ready" else ""
-        log.append(f"{who}: Fast Draw{drawn}, locked on {primary}, {FAST_DRAW_DM:+d} DM")
+        log.append(
+            msg.FAST_DRAW(
+                shooter=who, target=aimed_at, in_hand=attacker.readiness == "ready", dm=FAST_DRAW_DM
+            )
+        )
     elif isinstance(request, RetargetAndFireRequest):
         action_dm = BRING_TO_BEAR_DM[weapon.kind]
-        was = f" (from {attacker.target})" if attacker.target else ""
         log.append(
-            f"{who}: Retarget and Fire onto {primary}{was}, bring-to-bear {weapon.kind} {action_dm:+d} DM"
+            msg.RETARGET_AND_FIRE(
+                shooter=who,
+                target=aimed_at,
+                previous=attacker.target,
+                kind=msg.KIND[weapon.kind](),
+                dm=action_dm,
+            )
         )
     else:
         if attacker.target is not None and attacker.target != primary:
@@ -330,22 +351,20 @@ def plan_fire(request: FireFields) -> FirePlan:
                 f"locked on {attacker.target}, not {primary}: Retarget and Fire (retarget_and_fire), "
                 "or Retarget (retarget) first",
             )
-        note = "" if attacker.target is not None else " (no lock recorded: taking the primary as locked)"
-        log.append(f"{who}: Fire at {primary}{note}")
-    if switch:
+        log.append(msg.FIRE_AT(shooter=who, target=aimed_at, assumed_lock=attacker.target is None))
+    if switch is not None:
         log.append(switch)
     explicit = _check_allocation(request, rule, fixed)
     _check_pool(request, rule, fixed)
     dex_dm = characteristic_dm(attacker.dex)
     base_dm = attacker.skill + dex_dm + action_dm
     log.append(
-        f"DMs: skill {attacker.skill:+d}, Dex {attacker.dex} {dex_dm:+d}, "
-        f"action {action_dm:+d} = {base_dm:+d}"
+        msg.DMS(skill=attacker.skill, dex=attacker.dex, dex_dm=dex_dm, action_dm=action_dm, total=base_dm)
     )
     if shift:
         levels = sorted({DIFFICULTIES.index(t.difficulty) + t.shift for t in request.targets})
-        moves = ", ".join(f"{difficulty_name(n)} -> {difficulty_name(n + shift)}" for n in levels)
-        log.append(f"difficulty +{shift} level(s): {moves}")
+        moves = [msg.SHIFT_MOVE(before=msg.rung(n), after=msg.rung(n + shift)) for n in levels]
+        log.append(msg.DIFFICULTY_SHIFT(levels=shift, moves=moves))
     plans = tuple(
         TargetPlan(
             target, Task(DIFFICULTIES.index(target.difficulty) + target.shift + shift, base_dm + target.dm)
@@ -366,4 +385,5 @@ def plan_fire(request: FireFields) -> FirePlan:
         explicit=explicit,
         defer=request.allocation == "defer",
         log=tuple(log),
+        split_dm_counts=request.split_dm_counts or SPLIT_DM_COUNTS,
     )

@@ -9,6 +9,7 @@ every action here returns all of them, plus the rounds loaded, as one absolute t
 from __future__ import annotations
 
 from rules.errors import RuleError
+from rules.megatraveller import messages as msg
 from rules.megatraveller.modes import BURST_SIZES, selector_available
 from rules.megatraveller.requests import (
     Attacker,
@@ -24,7 +25,7 @@ from rules.megatraveller.requests import (
     Weapon,
 )
 from rules.megatraveller.results import MegaTravellerResult, MegaTravellerWeapon
-from rules.results import TokenUpdate
+from rules.results import Message, TokenUpdate
 
 __all__ = [
     "BEFORE_FIRING",
@@ -88,7 +89,7 @@ def _result(
     selector: Selector,
     target: str | None,
     loaded: int,
-    log: list[str],
+    log: list[Message],
 ) -> MegaTravellerResult:
     attacker, weapon = request.attacker, request.weapon
     return MegaTravellerResult(
@@ -134,15 +135,13 @@ def handle(request: HandlingFields) -> MegaTravellerResult:
                 selector = request.selector
             readiness = "ready"
             target = request.target if request.target is not None else target
-            log = [
-                f"{who}: {_TITLES[action]}, selector on {selector}"
-                + (f", locked on {target}" if target else "")
-            ]
+            done = msg.DRAWN if action == "draw" else msg.READIED
+            log = [done(shooter=who, selector=msg.SELECTOR[selector](), target=target)]
         case UnslingRequest():
             action = "unsling"
             _require(attacker, "slung", _TITLES[action])
             readiness = "carried"
-            log = [f"{who}: {_TITLES[action]}; the weapon is in hand, safety on"]
+            log = [msg.UNSLUNG(shooter=who)]
         case SelectModeRequest():
             action = "select_mode"
             if attacker.readiness not in ("carried", "ready"):
@@ -152,12 +151,16 @@ def handle(request: HandlingFields) -> MegaTravellerResult:
                 )
             check_selector(weapon, request.selector, "$.selector")
             selector = request.selector
-            log = [f"{who}: {_TITLES[action]}, {attacker.selector} -> {selector}"]
+            log = [
+                msg.MODE_SELECTED(
+                    shooter=who, before=msg.SELECTOR[attacker.selector](), after=msg.SELECTOR[selector]()
+                )
+            ]
         case RetargetRequest():
             action = "retarget"
             check_ready_to_fire(attacker)
             target = request.target
-            log = [f"{who}: {_TITLES[action]}, locked on {target} (no bring-to-bear DM)"]
+            log = [msg.RETARGETED(shooter=who, target=target)]
         case ReloadRequest():
             action = "reload"
             size = request.rounds if request.rounds is not None else weapon.capacity
@@ -166,7 +169,7 @@ def handle(request: HandlingFields) -> MegaTravellerResult:
             if weapon.capacity is not None and size > weapon.capacity:
                 raise RuleError("$.rounds", f"{size} rounds do not fit a {weapon.capacity}-round magazine")
             loaded = size
-            log = [f"{who}: Reload, {weapon.loaded} -> {loaded} rounds"]
+            log = [msg.RELOADED(shooter=who, before=weapon.loaded, loaded=loaded)]
         case _:  # pragma: no cover - the union is closed
             raise RuleError("$.action", "not a weapon-handling action")
     return _result(
@@ -174,6 +177,7 @@ def handle(request: HandlingFields) -> MegaTravellerResult:
     )
 
 
+#: The actions' names as the RCS prints them, for error messages (which stay in English).
 _TITLES = {
     "draw": "Draw a Small Weapon",
     "ready": "Ready Rifle",

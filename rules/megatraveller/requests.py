@@ -31,6 +31,7 @@ __all__ = [
     "RetargetRequest",
     "SelectModeRequest",
     "Selector",
+    "SplitDmCount",
     "Target",
     "UnslingRequest",
     "Weapon",
@@ -48,6 +49,9 @@ Selector = Literal["single", "burst", "auto"]
 FireMode = Literal["single", "rapid", "burst", "auto", "controlled"]
 #: RCS: Retarget and Fire. The bring-to-bear penalty depends on the kind of weapon.
 WeaponKind = Literal["pistol", "rifle", "heavy"]
+#: RCS: Rapid-fire, Burst fire. Whose number the splitting DM counts: the targets designated, or only
+#: those the split gives a bullet (``modes.SPLIT_DM_COUNTS``).
+SplitDmCount = Literal["designated", "receiving"]
 
 NonNegative = Annotated[int, msgspec.Meta(ge=0)]
 Positive = Annotated[int, msgspec.Meta(ge=1)]
@@ -142,6 +146,16 @@ class FireFields(RequestBase, kw_only=True, frozen=True):
     empty_magazine: bool = False
     pool: Pool | None = None
     exceptional_margin: Annotated[int, msgspec.Meta(ge=0, le=30)] = EXCEPTIONAL_SUCCESS_MARGIN
+    split_dm_counts: Annotated[
+        SplitDmCount | None,
+        msgspec.Meta(
+            description=(
+                "Rapid and burst fire: the splitting DM (-1 for two targets, -3 for three) counts every "
+                'target designated, as the RCS has it ("designated", the default), or only the targets '
+                'the split gives at least one bullet ("receiving").'
+            )
+        ),
+    ] = None
 
 
 class FireRequest(FireFields, kw_only=True, frozen=True, tag="fire"):

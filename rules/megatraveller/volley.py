@@ -15,6 +15,7 @@ import msgspec
 
 from rules.dice import Dice
 from rules.megatraveller.tasks import NATURAL_MISS, Task, chance
+from rules.results import Message
 
 __all__ = ["ToHit", "VolleyOutcome", "bullet_dm", "roll_volley", "volley_dist"]
 
@@ -46,7 +47,7 @@ class VolleyOutcome:
     wild: int
 
 
-def roll_volley(dice: Dice, bullets: int, task: Task, purpose: str) -> VolleyOutcome:
+def roll_volley(dice: Dice, bullets: int, task: Task, purpose: Message) -> VolleyOutcome:
     """Roll one volley of ``bullets`` against ``task`` (two faces per 2D roll, in order)."""
     hits = 0
     bonus = bullet_dm(bullets)

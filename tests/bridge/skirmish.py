@@ -9,6 +9,9 @@ chosen by the test, without depending on any real system's numbers. Rules, such 
   allocated to it hits. Spends the shots from ``loaded``.
 * ``reload``: ``loaded`` becomes ``capacity``; no dice.
 * ``misfire``: a bug on purpose (raises ``ZeroDivisionError``), to test how the bridge contains one.
+
+Like every system it speaks in messages (keys ``skirmish.*``); having no catalogue texts, they show as
+their keys and values, which is what the tests compare.
 """
 
 from __future__ import annotations
@@ -19,11 +22,19 @@ import msgspec
 
 from rules.dice import Dice
 from rules.errors import RuleError
+from rules.messages import Vocabulary
 from rules.request import RequestBase
 from rules.results import Odds, Result, TargetOdds, TargetResult, TokenUpdate, WeaponState
 from rules.system import RuleSystem
 
 NAME = "skirmish"
+MESSAGES = Vocabulary(NAME)
+ROLL_POOL = MESSAGES.message("roll.pool")
+ROLL_TO_HIT = MESSAGES.message("roll.to_hit", "target")
+POOL = MESSAGES.message("pool", "shots", "bullets")
+TO_HIT = MESSAGES.message("to_hit", "target", "roll", "hits")
+RELOADED = MESSAGES.message("reloaded", "loaded")
+ACTION = MESSAGES.family("action", ("reload", "misfire"))
 
 
 class Who(msgspec.Struct, frozen=True):
@@ -66,8 +77,8 @@ def _fire(request: Fire, dice: Dice) -> SkirmishResult:
         not isinstance(request.allocation, list) or len(request.allocation) != len(request.targets)
     ):
         raise RuleError("$.allocation", "one bullet count per target")
-    pool = sum(1 for face in dice.roll(request.shots, 6, "pool") if face >= 4)
-    log = [f"pool {request.shots}d6: {pool} bullets"]
+    pool = sum(1 for face in dice.roll(request.shots, 6, ROLL_POOL()) if face >= 4)
+    log = [POOL(shots=request.shots, bullets=pool)]
     if request.allocation == "defer":
         return SkirmishResult(system=NAME, action="fire", pending={"bullets": pool}, log=log)
     allocation = request.allocation or [pool] + [0] * (len(request.targets) - 1)
@@ -76,9 +87,9 @@ def _fire(request: Fire, dice: Dice) -> SkirmishResult:
     targets = []
     updates = []
     for target, bullets in zip(request.targets, allocation, strict=True):
-        face = dice.d(6, f"to-hit {target.id}")
+        face = dice.d(6, ROLL_TO_HIT(target=target.id))
         hits = bullets if face >= 3 else 0
-        log.append(f"{target.id}: to-hit {face} -> {hits} hits")
+        log.append(TO_HIT(target=target.id, roll=face, hits=hits))
         targets.append(TargetResult(id=target.id, name=target.name, hits=hits))
         if hits:
             updates.append(TokenUpdate(token=target.id, statuses_add=["wounded"]))
@@ -103,7 +114,7 @@ def resolve(request: Any, dice: Dice) -> Result:
             action="reload",
             weapon=WeaponState(loaded=request.capacity),
             updates=[TokenUpdate(token=request.attacker.id, state={"weapon.loaded": request.capacity})],
-            log=[f"reloaded: {request.capacity}"],
+            log=[RELOADED(loaded=request.capacity)],
         )
     return _fire(request, dice)
 
@@ -120,6 +131,7 @@ SYSTEM = RuleSystem(
     default_action="fire",
     resolve=resolve,
     odds=odds,
+    messages=MESSAGES,
 )
 
 

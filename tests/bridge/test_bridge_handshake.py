@@ -15,6 +15,7 @@ from bridgekit import GURPS_MP5, TOKEN, Start, entries, journal_lines, open_sess
 
 import bridge
 import rules
+from bridge.i18n import Catalogue
 from bridge.protocol import PROTOCOL_VERSION
 from bridge.ratelimit import TokenBucket
 from bridge.server import BridgeSettings
@@ -32,9 +33,12 @@ async def test_welcome_names_versions_systems_and_session(
     assert welcome["rules_version"] == rules.__version__
     names = [system["name"] for system in welcome["systems"]]
     assert "gurps" in names and "skirmish" in names
-    assert {"name": "skirmish", "title": "Skirmish (test-only)", "default_action": "fire"} in welcome[
-        "systems"
-    ]
+    # Protocol 2: a system's title is a message, the name players know it by (docs/protocol.md).
+    skirmish_title = {"key": "common.system.skirmish", "values": {}}
+    assert {"name": "skirmish", "title": skirmish_title, "default_action": "fire"} in welcome["systems"]
+    gurps = next(system for system in welcome["systems"] if system["name"] == "gurps")
+    assert Catalogue.load("en").render(gurps["title"]) == "GURPS 4e — rapid fire"
+    assert Catalogue.load("ru").render(gurps["title"]) == "GURPS 4e — быстрая стрельба"
     # The session id is the journal file's name.
     (journal,) = (settings.data_dir / "sessions").glob("*.jsonl")
     assert welcome["session"] == journal.stem

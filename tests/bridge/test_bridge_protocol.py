@@ -15,6 +15,7 @@ from aiohttp.test_utils import TestClient
 from bridgekit import GURPS_MP5, Session, Start, entries, open_session
 
 import rules
+from bridge.i18n import Catalogue
 from bridge.protocol import MAX_FRAME_BYTES, MAX_TARGETS
 from bridge.server import CONNECTIONS, READ_LIMIT, BridgeSettings
 
@@ -38,8 +39,10 @@ async def test_attack_returns_result_card_and_updates(bridge_client: TestClient[
     assert reply["updates"] == result["updates"]
     assert reply["updates"][0] == {"token": "a1", "state": {"weapon.loaded": 6}}
     card = reply["card"]
-    assert card["title"] == "Vasquez fires Smartgun"
-    assert card["system_title"] == "Skirmish (test-only)"
+    # Protocol 2: the card says things in messages; the module and the CLI pick the words.
+    assert card["title"] == {"key": "common.card.fires", "values": {"who": "Vasquez", "weapon": "Smartgun"}}
+    assert card["system_title"] == {"key": "common.system.skirmish", "values": {}}
+    assert Catalogue.load("en").render(card["title"]) == "Vasquez fires Smartgun"
     assert card["weapon"] == {"name": "Smartgun", "loaded": 6, "jammed": False}
     assert card["rows"][0] == {
         "target": "t1",
@@ -48,7 +51,12 @@ async def test_attack_returns_result_card_and_updates(bridge_client: TestClient[
         "statuses_add": ["wounded"],
         "statuses_remove": [],
     }
-    assert card["log"] == ["pool 4d6: 3 bullets", "t1: to-hit 3 -> 3 hits", "t2: to-hit 2 -> 0 hits"]
+    assert card["log"] == [
+        {"key": "skirmish.pool", "values": {"shots": 4, "bullets": 3}},
+        {"key": "skirmish.to_hit", "values": {"target": "t1", "roll": 3, "hits": 3}},
+        {"key": "skirmish.to_hit", "values": {"target": "t2", "roll": 2, "hits": 0}},
+    ]
+    assert card["log"] == result["log"]
 
 
 async def test_action_resolves_a_non_firing_action(bridge_client: TestClient[Any, Any]) -> None:
@@ -57,7 +65,11 @@ async def test_action_resolves_a_non_firing_action(bridge_client: TestClient[Any
     reply = await session.ask({"type": "action", "id": "r2", "request": {**request, "capacity": 30}})
     assert reply["type"] == "result"
     assert reply["updates"] == [{"token": "a1", "state": {"weapon.loaded": 30}}]
-    assert reply["card"]["title"] == "a1: reload (w)"
+    title = reply["card"]["title"]
+    assert title == {
+        "key": "common.card.acts",
+        "values": {"who": "a1", "action": {"key": "skirmish.action.reload", "values": {}}, "weapon": "w"},
+    }
 
 
 async def test_a_real_gurps_attack_goes_through(bridge_client: TestClient[Any, Any]) -> None:
@@ -66,7 +78,10 @@ async def test_a_real_gurps_attack_goes_through(bridge_client: TestClient[Any, A
     assert reply["type"] == "result"
     assert reply["result"]["system"] == "gurps"
     assert reply["result"]["weapon"]["loaded"] == 20  # ten shots from a full 30-round magazine
-    assert reply["card"]["title"] == "Kane fires MP5"
+    title = reply["card"]["title"]
+    assert Catalogue.load("en").render(title) == "Kane fires MP5"
+    assert Catalogue.load("ru").render(title) == "Kane: огонь (MP5)"
+    assert Catalogue.load("en").render(reply["card"]["system_title"]) == "GURPS 4e — rapid fire"
 
 
 async def test_odds_are_answered_and_not_journaled(
@@ -373,5 +388,7 @@ async def test_a_card_for_an_action_without_an_attacker_names_its_targets(
         "dice": [5, 5, 5],
     }
     reply = await session.ask({"type": "action", "id": "sup", "request": request})
-    assert reply["card"]["title"] == "Heretic, c1: suppression test"
+    assert reply["card"]["title"]["values"]["who"] == ["Heretic", "c1"]  # each name once, in order
+    assert Catalogue.load("en").render(reply["card"]["title"]) == "Heretic, c1: suppression test"
+    assert Catalogue.load("ru").render(reply["card"]["title"]) == "Heretic, c1: тест на Подавление"
     assert (reply["card"]["action"], reply["card"]["attacker"]) == ("suppression_test", None)

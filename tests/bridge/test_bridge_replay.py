@@ -19,7 +19,7 @@ from bridgekit import GURPS_MP5, TOKEN, Start, open_session
 
 import rules
 from bridge.cli import main
-from bridge.replay import LONG_LOG, ProgressBar, differences, replay_session, want_progress
+from bridge.replay import LONG_LOG, TEXT_FIELDS, ProgressBar, differences, replay_session, want_progress
 from bridge.server import BridgeSettings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -244,15 +244,23 @@ async def test_sessions_and_show(
     row = next(line for line in listing if line.startswith(name))
     assert row.split()[2:] == ["2", "gurps,", "skirmish"]
 
-    assert main(["show", name[:12], "--data-dir", data]) == 0
+    assert main(["show", name[:12], "--data-dir", data, "--lang", "en"]) == 0
     shown = capsys.readouterr().out
     assert f"Session {name}" in shown
-    assert "g1  attack -> result  (seed " in shown
-    assert "Kane fires MP5  [GURPS 4e rapid fire]" in shown
-    assert "s1  attack -> result  (dice [6, 6, 1, 1, 4, 4])" in shown
-    assert "    pool 4d6: 2 bullets" in shown
-    assert "  - Drone: 2 hit(s)  +wounded" in shown
+    assert "g1  attack → result  (seed " in shown
+    assert "  Kane fires MP5  [GURPS 4e — rapid fire]" in shown
+    assert "    Kane fires 10 shots from MP5 at Ganger: skill 12 +2" in shown  # the log, in words
+    assert "s1  attack → result  (dice 6, 6, 1, 1, 4, 4)" in shown
+    assert "    skirmish.pool(shots=4, bullets=2)" in shown  # no text for it: its key and values
+    assert "  - Drone: 2 hits  +wounded" in shown
     assert "  weapon Smartgun: 6 loaded, ready" in shown
+
+    assert main(["show", name[:12], "--data-dir", data, "--lang", "ru"]) == 0
+    shown = capsys.readouterr().out
+    assert f"Сессия {name}" in shown
+    assert "  Kane: огонь (MP5)  [GURPS 4e — быстрая стрельба]" in shown
+    assert "  - Drone: 2 попадания  +wounded" in shown
+    assert "  оружие Smartgun: заряжено 6, готово" in shown
 
     assert main(["show", "no-such-session", "--data-dir", data]) == 2
     assert "volley show: no session 'no-such-session' in" in capsys.readouterr().err
@@ -338,3 +346,60 @@ def test_replay_in_one_process_and_on_every_core_agree(tmp_path: Path) -> None:
     every = replay_session(path, workers=2)
     assert (one.total, one.matched, one.problems) == (every.total, every.matched, every.problems)
     assert one.ok and one.total >= 2 * 256
+
+
+# --- journals from before protocol 2 (English text) ------------------------------------------------
+
+FORMAT1 = ROOT / "tests" / "replays" / "format1"
+
+
+@pytest.mark.parametrize("system", ["gurps", "d100"])
+def test_a_format_1_journal_still_replays(system: str) -> None:
+    """Recorded when the rules wrote English: the text fields are not compared, everything else is."""
+    journal = FORMAT1 / f"{system}.jsonl"
+    assert json.loads(journal.read_text().splitlines()[0])["format"] == 1
+    report = replay_session(journal)
+    assert report.ok and report.matched == report.total > 0, [str(m.differences) for m in report.mismatches]
+
+
+def test_a_format_1_journal_shows_a_rules_change_and_nothing_else() -> None:
+    """The MegaTraveller recording predates the splitting-DM reading: the burst allocated 4/0 between
+    two designated targets took no DM then and -1 now. That, and only that, is reported."""
+    report = replay_session(FORMAT1 / "megatraveller.jsonl")
+    (mismatch,) = report.mismatches
+    assert mismatch.entry.id == "megatraveller/burst_two_targets/defer/allocate"
+    paths = {difference.path for difference in mismatch.differences}
+    assert "$.result.targets[0].dm" in paths
+    assert not [path for path in paths if path.rsplit(".", 1)[-1].split("[")[0] in TEXT_FIELDS]
+
+
+def _edit_first_result(source: Path, target: Path, edit: typing.Callable[[dict[str, Any]], None]) -> None:
+    lines = source.read_text().splitlines()
+    record = json.loads(lines[1])
+    edit(record["reply"])
+    lines[1] = json.dumps(record)
+    target.write_text("\n".join(lines) + "\n")
+
+
+def test_a_format_1_journal_ignores_its_text_but_not_its_numbers(tmp_path: Path) -> None:
+    reworded = tmp_path / "reworded.jsonl"
+    _edit_first_result(FORMAT1 / "gurps.jsonl", reworded, lambda reply: reply["card"]["log"].append("x"))
+    assert replay_session(reworded).ok
+    tampered = tmp_path / "tampered.jsonl"
+    _edit_first_result(
+        FORMAT1 / "gurps.jsonl", tampered, lambda reply: reply["result"]["rolls"][0].update(face=6)
+    )
+    (mismatch,) = replay_session(tampered).mismatches
+    assert [d.path for d in mismatch.differences] == ["$.result.rolls[0].face"]
+
+
+def test_a_format_2_journal_compares_its_messages(tmp_path: Path) -> None:
+    """Since protocol 2 the log is data like any other: a changed value is a difference."""
+
+    def edit(reply: dict[str, Any]) -> None:
+        reply["result"]["log"][1]["values"]["roll"] += 1
+
+    tampered = tmp_path / "tampered.jsonl"
+    _edit_first_result(ROOT / "tests" / "replays" / "gurps.jsonl", tampered, edit)
+    (mismatch,) = replay_session(tampered).mismatches
+    assert [d.path for d in mismatch.differences] == ["$.result.log[1].values.roll"]

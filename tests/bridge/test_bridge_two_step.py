@@ -30,7 +30,7 @@ async def test_pending_rolls_the_pool_and_spends_nothing(
     assert pending["type"] == "pending" and pending["id"] == "p1"
     assert pending["pending"] == {"bullets": 3}
     assert pending["card"]["pending"] == {"bullets": 3}
-    assert pending["card"]["log"] == ["pool 6d6: 3 bullets"]
+    assert pending["card"]["log"] == [{"key": "skirmish.pool", "values": {"shots": 6, "bullets": 3}}]
     assert pending["result"]["updates"] == []  # no state changed yet
     (entry,) = entries(settings.data_dir)
     assert entry["outcome"] == "pending" and entry["dice"] == [4, 5, 6, 1, 2, 3]
@@ -49,7 +49,10 @@ async def test_allocate_resolves_with_the_same_seed(
     assert reply["type"] == "result" and reply["id"] == "a1"
     faces = [roll["face"] for roll in reply["result"]["rolls"]]
     assert faces[:6] == pool_faces  # the pool the player saw, die for die
-    assert [roll["for"] for roll in reply["result"]["rolls"][6:]] == ["to-hit t1", "to-hit t2"]
+    assert [roll["for"] for roll in reply["result"]["rolls"][6:]] == [
+        {"key": "skirmish.roll.to_hit", "values": {"target": "t1"}},
+        {"key": "skirmish.roll.to_hit", "values": {"target": "t2"}},
+    ]
     assert reply["result"]["weapon"]["loaded"] == 4  # spent now, not before
     first, second = entries(settings.data_dir)
     assert second["pending_id"] == "p1" and second["seed"] == first["seed"]

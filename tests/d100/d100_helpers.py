@@ -1,4 +1,4 @@
-"""Shared by the d100 tests: the issue's example request and a scripted-dice roller."""
+"""Shared by the d100 tests: the issue's example request, a scripted-dice roller, the log in words."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from bridge.i18n import Catalogue
 from rules import RuleError, decode_request, odds, resolve
 from rules.d100.results import D100Odds, D100Result
 from rules.dice import ScriptedDice
@@ -52,6 +53,12 @@ def roll(request: dict[str, Any], faces: list[int]) -> D100Result:
     result = resolve(decoded, ScriptedDice(faces))
     assert isinstance(result, D100Result)
     return result
+
+
+def lines(result: D100Result, language: str = "en") -> list[str]:
+    """The result's log as the table reads it, in ``language``."""
+    catalogue = Catalogue.load(language)
+    return [catalogue.render(message) for message in result.log]
 
 
 def chances(request: dict[str, Any]) -> D100Odds:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from d100_helpers import VEX, chances, refused, roll
+from d100_helpers import VEX, chances, lines, refused, roll
 
 
 def _action(action: str, weapon: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -88,8 +88,12 @@ def test_a_jam_lasts_from_the_shot_to_the_clearing_and_the_rounds_come_back() ->
 
 def test_clearing_a_jam_is_a_full_action_and_bracing_a_half() -> None:
     cleared = roll(_action("unjam", {"jammed": True}, skill=40), [40])
-    assert cleared.action_cost == "full" and "full action" in cleared.log[0]
+    assert cleared.action_cost == "full" and "full action" in lines(cleared)[0]
+    assert lines(cleared, "ru") == [
+        "Расклин (Tech-Use или Trade(Weaponsmith)+0, Полное действие) d100 = 40 против 40: успех, 1 Успех",
+        "Клин снят",
+    ]
     braced = roll(_action("brace", {"class": "heavy", "rof": "-/-/10"}), [])
-    assert braced.action_cost == "half" and braced.log[0].startswith("braced (half action)")
+    assert braced.action_cost == "half" and lines(braced)[0].startswith("braced (half action)")
     released = roll(_action("brace", {"braced": True}, release=True), [])
     assert released.action_cost is None, "lifting a brace costs nothing: the bearer moved"

@@ -11,10 +11,11 @@ from itertools import product
 
 import msgspec
 import pytest
-from d100_helpers import VEX, merged, refused, roll, vex
+from d100_helpers import VEX, lines, merged, refused, roll, vex
 
 from rules import RuleError, decode_request
 from rules.d100.volley import allocate
+from rules.results import Message
 
 
 def test_long_burst_lands_a_hit_per_degree() -> None:
@@ -25,9 +26,24 @@ def test_long_burst_lands_a_hit_per_degree() -> None:
     assert target.locations == ["head", "body", "left_leg"]
     assert result.weapon is not None and result.weapon.loaded == 20
     assert result.spent == 10
-    assert "attack (BS 45) d100 = 12 vs 35: success, 3 degrees -> 3 hits" in result.log
+    test = next(message for message in result.log if message.key == "d100.attack.test")
+    assert test.values == {
+        "bs": 45,
+        "roll": 12,
+        "need": 35,
+        "success": True,
+        "degrees": 3,
+        "note": None,
+        "hits": 3,
+    }
+    assert "attack (BS 45) d100 = 12 vs 35: success, 3 degrees → 3 hits" in lines(result)
+    assert "атака (BS 45) d100 = 12 против 35: успех, 3 Успеха → 3 попадания" in lines(result, "ru")
+    assert "места попаданий, Heretic: голова, торс, левая нога" in lines(result, "ru")
     assert [u.state for u in result.updates] == [{"weapon.loaded": 20}]
-    assert [r.purpose for r in result.rolls] == ["attack (long burst)"] + ["hit location on Heretic"] * 3
+    long_burst = Message("d100.mode.long_burst")
+    assert [r.purpose for r in result.rolls] == [Message("d100.roll.attack", {"mode": long_burst})] + [
+        Message("d100.roll.location", {"target": "Heretic"})
+    ] * 3
 
 
 def test_long_burst_is_capped_by_its_rof() -> None:
@@ -162,7 +178,12 @@ def test_a_critical_failure_jams_and_spoils_twice_the_rof() -> None:
     assert result.weapon is not None
     assert (result.weapon.loaded, result.weapon.jammed, result.weapon.spoiled) == (0, True, 20)
     assert result.updates[0].state == {"weapon.loaded": 0, "weapon.jammed": True, "weapon.spoiled": 20}
-    assert any(line.startswith("JAM: 20 rounds spoiled") for line in result.log)
+    assert any(line.startswith("JAM: 20 rounds spoiled") for line in lines(result))
+    assert result.test.note == Message("d100.note.jams", {"at": 96})
+    assert (
+        "КЛИН: испорчено 20 патронов; Расклин — Tech-Use или Trade(Weaponsmith)+0, Полное действие"
+        in lines(result, "ru")
+    )
 
 
 def test_spoilage_stops_at_an_empty_magazine() -> None:
@@ -204,7 +225,7 @@ def test_heavy_weapons_take_minus_thirty_unbraced_and_ten_more_after_moving() ->
     assert roll(_heavy(braced=True), [50]).test.target == 35  # type: ignore[union-attr]
     moved = roll({**_heavy(braced=True), "attacker": {**VEX["attacker"], "moved": True}}, [50])
     assert moved.test is not None and moved.test.target == -5
-    assert "modifier: heavy, moved this turn -10" in moved.log
+    assert "modifier: heavy, moved this turn -10" in lines(moved)
     assert moved.weapon is not None and not moved.weapon.braced, "moving loses the brace"
     assert moved.updates[0].state["weapon.braced"] is False
 
@@ -241,7 +262,7 @@ def test_a_pistol_fires_in_melee_without_penalty() -> None:
 def test_a_suppressed_shooter_takes_minus_twenty_shown_on_the_card() -> None:
     result = roll(vex(attacker={"suppressed": True}), [50])
     assert result.test is not None and result.test.target == 15
-    assert "modifier: suppressed -20" in result.log
+    assert "modifier: suppressed -20" in lines(result)
     assert result.attacker is not None
     assert (result.attacker.action_points, result.attacker.bs_modifier) == (1, -20)
     in_melee = roll(vex(mode="single", attacker={"suppressed": True, "in_melee": True}), [50, 50])
@@ -256,7 +277,8 @@ def test_range_bands_from_distance_and_rng(distance: float, band: str, target: i
     request = vex(mode="single", weapon={"range": 90}, targets=[{"id": "t1", "distance": distance}])
     result = roll(request, [99])
     assert result.test is not None and result.test.target == target
-    assert f"range {band}" in " ".join(result.log)
+    label = Message("d100.label.range", {"band": Message(f"d100.band.{band}")})
+    assert any(m.key == "d100.attack.modifier" and m.values["label"] == label for m in result.log)
 
 
 def test_range_band_given_outright_and_overridden() -> None:
@@ -336,7 +358,7 @@ def test_a_grenade_that_misses_in_melee_is_not_spent() -> None:
     result = roll(_grenade(in_melee=True), [80])
     assert result.weapon is not None and result.weapon.loaded == 2 and result.updates == []
     safe = roll(_grenade(in_melee=True), [20, 50, 5, 5])  # 55 vs 20: 4 degrees
-    assert any("clear of the blast" in line for line in safe.log)
+    assert any("clear of the blast" in line for line in lines(safe))
 
 
 def test_blasts_in_an_enclosed_room() -> None:
@@ -461,10 +483,12 @@ def test_cover_multiplies_against_blasts_by_damage_type(damage_type: str, cover:
 def test_every_attack_says_what_it_costs() -> None:
     """Single shots and bursts are half actions; suppressing fire is a full action (seed 004)."""
     burst = roll(VEX, [99])
-    assert burst.action_cost == "half" and burst.log[0] == "long burst: half action"
+    assert burst.action_cost == "half" and lines(burst)[0] == "long burst: half action"
+    assert lines(burst, "ru")[0] == "Длинная Очередь: Полудействие"
     suppressing = roll(vex(mode="suppressing", rate="full"), [99, 50])
     assert suppressing.action_cost == "full"
-    assert suppressing.log[0] == "suppressing fire (full): full action"
+    assert lines(suppressing)[0] == "suppressing fire (full auto): full action"
+    assert lines(suppressing, "ru")[0] == "Стрельба на Подавление (автоматическая RoF): Полное действие"
 
 
 def test_suppressing_fire_takes_a_sector_of_at_most_45_degrees() -> None:
@@ -501,10 +525,11 @@ def test_who_a_grenade_catches_besides_its_target() -> None:
     """In melee (55): 20 is four degrees, the thrower is clear; 45 is two, the thrower is in the blast too."""
     clear = roll(_grenade(in_melee=True), [20, 50, 5, 5])
     assert not clear.thrower_in_blast
-    assert "3+ degrees in melee: the thrower is clear of the blast" in clear.log
+    assert "3+ degrees in melee: the thrower is clear of the blast" in lines(clear)
+    assert "3+ Успехов в рукопашной: бросившего не задело" in lines(clear, "ru")
     caught = roll(_grenade(in_melee=True), [45, 50, 5, 5])
     assert caught.thrower_in_blast and caught.targets[0].hits == 1
-    assert "under 3 degrees in melee: the thrower is inside the blast too" in caught.log
+    assert "under 3 degrees in melee: the thrower is inside the blast too" in lines(caught)
     fumbled = roll(_grenade(), [96])
     assert fumbled.grenade_at_feet and fumbled.thrower_in_blast
     thrown = roll(_grenade(), [30, 50, 5, 5])

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from d100_helpers import chances, merged, refused, roll
+from d100_helpers import chances, lines, merged, refused, roll
+
+from rules.results import Message
 
 #: Gunner Harl (BS 40) sweeps a sector with a braced, unreliable heavy stubber (-/-/10, Rng 100 m).
 HARL: dict[str, Any] = {
@@ -56,8 +58,9 @@ def test_suppressing_fire_tests_everyone_at_short_and_combat_range() -> None:
         ("c3", ["suppressed"]),
     ]
     assert all(not t.primary for t in result.targets)
-    assert "c1 is suppressed: 1 action point a turn, -20 BS" in result.log
-    assert "c3 is suppressed: out of cover, it must spend its actions reaching cover" in result.log
+    assert "c1 is suppressed: 1 action point a turn, -20 BS" in lines(result)
+    assert "c3 is suppressed: out of cover, it must spend its actions reaching cover" in lines(result)
+    assert "c1 — под Подавлением: 1 ОД в Ход, BS -20" in lines(result, "ru")
 
 
 def test_suppressed_out_of_cover_with_nowhere_to_go_goes_prone() -> None:
@@ -65,7 +68,8 @@ def test_suppressed_out_of_cover_with_nowhere_to_go_goes_prone() -> None:
     assert [t.suppressed for t in result.targets] == [True, True, True, False]
     assert [t.prone for t in result.targets] == [False, True, False, False]
     assert result.updates[2].token == "c2" and result.updates[2].statuses_add == ["suppressed", "prone"]
-    assert "c2 is suppressed and cannot reach cover: goes prone" in result.log
+    assert "c2 is suppressed and cannot reach cover: goes prone" in lines(result)
+    assert "c2 — под Подавлением, до укрытия не добраться: Залегает" in lines(result, "ru")
 
 
 def test_semi_automatic_suppression_is_minus_ten_and_spends_the_short_rof() -> None:
@@ -99,7 +103,12 @@ def test_characters_this_fire_cannot_hurt_pass_without_rolling() -> None:
     result = roll(request, [99, 80])
     assert [t.suppression.test is None for t in result.targets if t.suppression] == [True, True, False]
     assert [t.suppressed for t in result.targets] == [False, False, True]
-    assert "passes automatically" in (result.targets[0].suppression.reason or "")  # type: ignore[union-attr]
+    reasons = [t.suppression.reason for t in result.targets if t.suppression]
+    assert reasons == [Message("d100.exempt.unharmable"), Message("d100.exempt.in_melee"), None]
+    assert lines(result)[3:5] == [
+        "suppression ogryn: this fire cannot hurt it: passes automatically",
+        "suppression brawler: in melee: not subject to suppression",
+    ]
 
 
 def test_a_suppression_test_needs_willpower() -> None:
@@ -119,13 +128,17 @@ def test_end_of_turn_recovery_gains_thirty_when_quiet() -> None:
     assert recovered.targets[0].suppression is not None and recovered.targets[0].suppression.test.target == 65  # type: ignore[union-attr]
     assert not recovered.targets[0].suppressed
     assert recovered.updates[0].statuses_remove == ["suppressed"]
-    assert recovered.log == [
+    assert lines(recovered) == [
         "recovery c1 (WP 35, quiet +30) d100 = 60 vs 65: success, 1 degree",
         "c1 shakes off suppression",
     ]
+    assert lines(recovered, "ru") == [
+        "преодоление Подавления c1 (W 35, без обстрела +30) d100 = 60 против 65: успех, 1 Успех",
+        "c1 преодолевает Подавление",
+    ]
     still = roll(dict(request, quiet=False), [60])
     assert still.targets[0].suppressed and still.updates == []
-    assert still.log[-1] == "c1 stays suppressed: 1 action point a turn, -20 BS"
+    assert lines(still)[-1] == "c1 stays suppressed: 1 action point a turn, -20 BS"
     assert chances(dict(request, quiet=False)).targets[0].suppressed == 0.65
 
 
@@ -304,7 +317,8 @@ def test_an_order_cannot_be_set_with_a_weapon_that_cannot_fire() -> None:
 def test_setting_overwatch_is_a_full_action() -> None:
     request = {"system": "d100", "action": "overwatch", "attacker": {"id": "s1", "bs": 48}}
     result = roll(request, [])
-    assert result.action_cost == "full" and result.log[0].startswith("overwatch (full action)")
+    assert result.action_cost == "full" and lines(result)[0].startswith("overwatch (full action)")
+    assert lines(result, "ru")[0] == "Караул (Полное действие): Одиночный Выстрел, сектор 45°, направление 0°"
 
 
 def test_entering_melee_checks_its_characters_for_odds_too() -> None:
@@ -314,3 +328,31 @@ def test_entering_melee_checks_its_characters_for_odds_too() -> None:
         "$.targets[0].wp",
         "outside 0..200",
     )
+
+
+def test_the_suppression_line_of_the_issue_in_both_languages() -> None:
+    """A suppression test under full-auto fire: the Cultist's WP 25 -20 needs 5 and rolls 62."""
+    request = {
+        "system": "d100",
+        "action": "suppression_test",
+        "modifier": -20,
+        "targets": [{"id": "c1", "name": "Cultist", "wp": 25}],
+    }
+    result = roll(request, [62])
+    assert result.log[0] == Message(
+        "d100.suppression.test",
+        {
+            "target": "Cultist",
+            "wp": 25,
+            "modifier": -20,
+            "roll": 62,
+            "need": 5,
+            "success": False,
+            "degrees": 7,
+            "modifier_signed": "-20",
+        },
+    )
+    assert lines(result)[0] == "suppression Cultist (WP 25 -20) d100 = 62 vs 5: failure, 7 degrees"
+    assert lines(result, "ru")[0] == "Подавление Cultist (W 25 -20) d100 = 62 против 5: провал, 7 Провалов"
+    overwatch = roll(dict(request, modifier=20), [62])  # overwatch's +20 keeps its sign
+    assert lines(overwatch)[0] == "suppression Cultist (WP 25 +20) d100 = 62 vs 45: failure, 3 degrees"

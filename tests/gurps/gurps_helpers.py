@@ -1,10 +1,11 @@
-"""Shared by the GURPS tests: the issue's example request, and scripted 3d6 totals."""
+"""Shared by the GURPS tests: the issue's example request, scripted 3d6 totals, and the log in words."""
 
 from __future__ import annotations
 
 import copy
 from typing import Any
 
+from bridge.i18n import Catalogue
 from rules import decode_request, resolve
 from rules.dice import ScriptedDice
 from rules.results import Result
@@ -54,6 +55,17 @@ def request(
             data["targets"][0][key] = value
     data.update(top)
     return data
+
+
+def lines(result: Result, language: str = "en") -> list[str]:
+    """The result's log as the table reads it, in ``language``."""
+    catalogue = Catalogue.load(language)
+    return [catalogue.render(message) for message in result.log]
+
+
+def purposes(result: Result) -> list[str]:
+    """What each die was rolled for, by message key without the ``gurps.roll.`` prefix."""
+    return [roll.purpose.key.removeprefix("gurps.roll.") for roll in result.rolls]
 
 
 def roll(data: dict[str, Any], *totals: int) -> Any:

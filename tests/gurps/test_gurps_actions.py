@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from gurps_helpers import roll
+from gurps_helpers import purposes, roll
 
 from rules import RuleError, decode_request, odds
 from rules.odds import at_most, dice_sum
@@ -69,16 +69,16 @@ def test_reload_needs_capacity() -> None:
 @pytest.mark.parametrize(
     ("kind", "using", "to_roll", "time"),
     [
-        ("misfire", "armoury", 13, "a Ready maneuver"),  # Armoury 11 + 2
-        ("stoppage", "armoury", 13, "three Ready maneuvers"),
-        ("misfire", "weapon", 11, "a Ready maneuver"),  # IQ-based weapon skill: no +2
-        ("mechanical", "armoury", 11, "an hour's work"),
+        ("misfire", "armoury", 13, "ready"),  # Armoury 11 + 2, a Ready maneuver
+        ("stoppage", "armoury", 13, "three_ready"),
+        ("misfire", "weapon", 11, "ready"),  # IQ-based weapon skill: no +2
+        ("mechanical", "armoury", 11, "hour"),  # an hour's work
     ],
 )
 def test_unjam_target_and_success(kind: str, using: str, to_roll: int, time: str) -> None:
     result = roll(_unjam(kind, using=using), to_roll)
     attempt = result.unjam
-    assert (attempt.fixing, attempt.using, attempt.time) == (kind, using, time)
+    assert (attempt.fixing, attempt.using, attempt.time.key) == (kind, using, f"gurps.fix_time.{time}")
     assert (attempt.check.target, attempt.check.margin, attempt.check.success) == (to_roll, 0, True)
     assert (result.weapon.jammed, result.weapon.malfunction, result.weapon.loaded) == (False, None, 20)
     assert result.updates[0].state == {
@@ -86,7 +86,9 @@ def test_unjam_target_and_success(kind: str, using: str, to_roll: int, time: str
         "weapon.jammed": False,
         "weapon.malfunction": None,
     }
-    assert [r.purpose for r in result.rolls] == ["unjam"] * 3
+    assert purposes(result) == ["unjam"] * 3
+    (said,) = result.log
+    assert (said.key, said.values["need"], said.values["success"]) == ("gurps.unjam", to_roll, True)
 
 
 def test_unjam_failure_keeps_the_jam() -> None:

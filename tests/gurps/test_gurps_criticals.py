@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from gurps_helpers import request, roll
+from gurps_helpers import lines, request, roll
 
 from rules.gurps.success import judge
+from rules.results import Message
 
 
 @pytest.mark.parametrize(
@@ -47,7 +48,12 @@ def test_critical_hit_cannot_be_dodged() -> None:
     target = result.targets[0]
     assert (target.outcome, target.hits, target.dodge, target.dodged) == ("critical hit", 5, None, 0)
     assert target.attack.critical == "success"
-    assert any("cannot dodge a critical hit" in line for line in result.log)
+    assert result.log[2] == Message("gurps.dodge.critical_hit", {"target": "Ganger"})
+    assert lines(result)[1:3] == [
+        "rolled 4: critical success, 5 critical hits (Rcl 2)",
+        "Ganger cannot dodge a critical hit",
+    ]
+    assert lines(result, "ru")[1] == "выпало 4: критический успех, 5 критических попаданий (Отд 2)"
 
 
 def test_critical_thresholds_use_the_effective_skill() -> None:

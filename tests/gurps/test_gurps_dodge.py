@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from gurps_helpers import request, roll
+from gurps_helpers import purposes, request, roll
 
 
 def _shot(to_hit: int, dodge_roll: int, *, dodge: int = 9, skill: int = 12) -> object:
@@ -50,18 +50,19 @@ def test_critical_dodge_failure_avoids_nothing() -> None:
 def test_no_dodge_score_no_dodge_roll() -> None:
     result = roll(request(target={"dodge": None}), 6)
     assert result.targets[0].dodge is None
-    assert [r.purpose for r in result.rolls] == ["to-hit"] * 3
+    assert purposes(result) == ["to_hit"] * 3
 
 
 @pytest.mark.parametrize(
     ("step", "dodge_roll", "dodged"),
     [
-        ("rcl", 9, 1),  # Rcl 2, by 0: one hit
+        # The house option "rcl" (not the Basic Set's wording): one more per full multiple of Rcl 2.
+        ("rcl", 9, 1),  # by 0: one hit
         ("rcl", 8, 1),  # by 1: still one (no full Rcl of margin)
         ("rcl", 7, 2),  # by 2: two
         ("rcl", 5, 3),  # by 4: three
         (3, 6, 2),  # by 3 with a step of 3: two
-        (1, 7, 3),  # the default, said out loud
+        (1, 7, 3),  # B375, the default, said out loud: by 2, one plus two
     ],
 )
 def test_dodge_step_override(step: object, dodge_roll: int, dodged: int) -> None:

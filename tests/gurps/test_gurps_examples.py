@@ -30,7 +30,8 @@ def test_example(path: Path) -> None:
         result = resolve(request, SeededDice(seed))
         encoded = msgspec.json.decode(msgspec.json.encode(result))
         assert encoded["system"] == "gurps"
-        assert all(roll["for"] in {"to-hit", "dodge", "malfunction", "unjam"} for roll in encoded["rolls"])
+        allowed = {"gurps.roll.to_hit", "gurps.roll.dodge", "gurps.roll.malfunction"}
+        assert all(roll["for"]["key"] in allowed for roll in encoded["rolls"])
         assert encoded["updates"][0]["state"].keys() == {
             "weapon.loaded",
             "weapon.jammed",

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from gurps_helpers import request, roll
+from gurps_helpers import purposes, request, roll
 
 from rules import RuleError, decode_request, odds
 from rules.gurps.tables import malfunction_kind
+from rules.results import Message
 
 
 @pytest.mark.parametrize(
@@ -51,7 +52,19 @@ def test_malfunction_jams_and_spends_by_kind(
         "weapon.jammed": True,
         "weapon.malfunction": kind,
     }
-    assert [r.purpose for r in result.rolls] == ["to-hit"] * 3 + ["malfunction"] * 3
+    assert purposes(result) == ["to_hit"] * 3 + ["malfunction"] * 3
+    said = result.log[1]
+    assert said.key == "gurps.attack.malfunction"
+    assert said.values == {
+        "target": "Ganger",
+        "roll": 17,
+        "malf": 17,
+        "weapon": "MP5",
+        "table_roll": table_roll,
+        "fault": Message(f"gurps.fault.{kind}"),
+        "rounds": spent,
+    }
+    assert (result.log[2].key == "gurps.attack.explosion_risk") is explosion_risk
 
 
 def test_malfunction_comes_before_a_hit() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from gurps_helpers import MP5_REQUEST, request, roll
+from gurps_helpers import MP5_REQUEST, lines, purposes, request, roll
 
 from rules import RuleError, decode_request, resolve
 from rules.dice import ScriptedDice
@@ -111,9 +111,36 @@ def test_the_issue_request_resolves_as_given() -> None:
     result = roll(MP5_REQUEST, 7, 8)
     target = result.targets[0]
     assert (target.id, target.name, target.scored, target.dodged, target.hits) == ("t1", "Ganger", 3, 2, 1)
-    assert [r.purpose for r in result.rolls] == ["to-hit"] * 3 + ["dodge"] * 3
+    assert purposes(result) == ["to_hit"] * 3 + ["dodge"] * 3
     assert result.weapon.loaded == 20
-    assert result.log  # a line per roll, for the chat card
+    # The card's lines: every number is a value of the message, the words come from the catalogue.
+    assert [message.key for message in result.log] == [
+        "gurps.attack.aim",
+        "gurps.attack.hit",
+        "gurps.dodge.roll",
+        "gurps.weapon.after",
+    ]
+    assert result.log[1].values == {
+        "target": "Ganger",
+        "roll": 7,
+        "effective": 12,
+        "by": 5,
+        "critical": False,
+        "hits": 3,
+        "rcl": 2,
+    }
+    assert lines(result) == [
+        "Kane fires 10 shots from MP5 at Ganger: skill 12 +2 rapid fire -2 modifiers = 12",
+        "rolled 7 vs 12, made it by 5: 3 hits (Rcl 2)",
+        "Ganger dodges (9): rolled 8, made it by 1; avoids 2, 1 of 3 hits land",
+        "MP5: 20 loaded",
+    ]
+    assert lines(result, "ru") == [
+        "Kane, MP5 → Ganger: 10 выстрелов; навык 12 +2 за быструю стрельбу, модификаторы -2 = 12",
+        "выпало 7 против 12, успех на 5: 3 попадания (Отд 2)",
+        "Ganger, уклонение 9: выпало 8, успех на 1; отменено 2, проходит 1 из 3",
+        "MP5: заряжено 20",
+    ]
 
 
 def test_scripted_dice_in_the_request() -> None:
@@ -138,7 +165,8 @@ def test_several_targets_each_roll_with_their_own_bonus() -> None:
     first, second = result.targets
     assert (first.bonus, first.effective, first.hits) == (1, 11, 3)
     assert (second.bonus, second.effective, second.scored, second.dodged, second.hits) == (0, 8, 2, 1, 1)
-    assert [r.purpose for r in result.rolls] == ["to-hit"] * 6 + ["dodge"] * 3
+    assert purposes(result) == ["to_hit"] * 6 + ["dodge"] * 3
+    assert [r.purpose.values["target"] for r in result.rolls] == ["Ganger"] * 3 + ["Lookout"] * 6
     assert (result.weapon.loaded, result.weapon.spent) == (20, 10)
 
 

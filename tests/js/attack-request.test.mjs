@@ -190,7 +190,11 @@ describe("module package", () => {
     assert.equal(manifest.id, "volley");
     assert.equal(manifest.compatibility.minimum, "13");
     assert.deepEqual(manifest.esmodules, ["scripts/volley.js"]);
-    assert.deepEqual(manifest.languages.map((l) => l.lang), ["en", "ru"]);
+    // Each language has the module's own words and the rules' message catalogue (docs/i18n.md).
+    assert.deepEqual(
+      manifest.languages.map((l) => `${l.lang}:${l.path}`),
+      ["en:lang/en.json", "en:lang/messages.en.json", "ru:lang/ru.json", "ru:lang/messages.ru.json"],
+    );
     assert.equal(manifest.socket, true);
     for (const path of [...manifest.esmodules, ...manifest.styles, ...manifest.languages.map((l) => l.path)]) {
       assert.ok(readFileSync(new URL(path, dir), "utf8").length > 0, path);

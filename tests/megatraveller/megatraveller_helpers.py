@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from bridge.i18n import Catalogue
 from rules import decode_request, resolve
 from rules.dice import ScriptedDice, SeededDice
 from rules.megatraveller.results import MegaTravellerResult
@@ -95,3 +96,9 @@ def with_changes(request: dict[str, Any], **parts: dict[str, Any]) -> dict[str, 
     for key, fields in parts.items():
         out[key] = {**out[key], **fields}
     return out
+
+
+def lines(result: MegaTravellerResult, language: str = "en") -> list[str]:
+    """The result's log as the table reads it, in ``language``."""
+    catalogue = Catalogue.load(language)
+    return [catalogue.render(message) for message in result.log]

@@ -52,9 +52,23 @@ def test_an_explicit_split_must_fire_the_whole_pool() -> None:
 
 
 def test_an_explicit_split_everything_at_the_primary_is_legal() -> None:
+    # Jong Wu designated three guards, so the -3 DM for three targets stands (RCS: the DM is for the
+    # targets designated), even though the split gives the other two no bullet.
     result = roll(jong_wu(allocation=[4, 0, 0], dice=[2, 1, 1]))
     assert [t.bullets for t in result.targets] == [4, 0, 0]
-    assert result.targets[0].dm == 7 - 2  # one target receives bullets: no splitting DM
+    assert result.targets[0].dm == 7 - 2 - 3
+
+
+def test_the_splitting_dm_may_count_only_the_targets_that_receive_bullets() -> None:
+    # The older reading, kept as an option: one guard receives bullets, so there is no splitting DM.
+    result = roll(jong_wu(allocation=[4, 0, 0], split_dm_counts="receiving", dice=[2, 1, 1]))
+    assert result.targets[0].dm == 7 - 2
+    designated, receiving = (
+        roll(jong_wu(allocation=[3, 1, 0], split_dm_counts=counts, dice=[2, 1, 1, 2, 1]))
+        for counts in ("designated", "receiving")
+    )
+    assert [t.dm for t in designated.targets] == [7 - 2 - 3] * 3
+    assert [t.dm for t in receiving.targets] == [7 - 2 - 1] * 3
 
 
 @pytest.mark.parametrize(

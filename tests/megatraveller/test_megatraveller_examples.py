@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from megatraveller_helpers import honjo, jong_wu, roll, to_hit
+from megatraveller_helpers import honjo, jong_wu, lines, roll, to_hit
+
+from rules.results import Message
 
 # Honjo's autorifle holds 20: any 3D+20 empties it. The faces for the rounds roll are therefore
 # arbitrary; then 1D-1 lost (5 -> 4), then clusters 3, 6, 6, 1.
@@ -71,11 +73,43 @@ def test_honjo_default_split_is_the_one_boram_chose() -> None:
 
 def test_the_log_reads_like_the_example() -> None:
     result = roll(jong_wu(dice=[2, *to_hit(8, 12, 3, 9)]))
-    text = "\n".join(result.log)
-    assert "bullets 1D+2 = 4" in text
-    assert "split 2/1/1 over 3 target(s): -3 DM" in text
-    assert "to-hit 2D = 8 +3 (bullet DM +1) = 11 vs 11+: hit" in text
+    split = next(message for message in result.log if message.key == "megatraveller.fire.split")
+    assert split.values == {
+        "split": [2, 1, 1],
+        "splitting": True,
+        "targets": 3,
+        "designated": True,
+        "dm": -3,
+        "dm_signed": "-3",
+    }
+    assert lines(result) == [
+        "Jong Wu: Fast Draw, locked on central guard, DM -2",
+        "DMs: skill +5, Dex 13 +2, action -2 = +5",
+        "difficulty +1 level: Routine → Difficult",
+        "bullets 1D+2 = 4",
+        "split 2, 1, 1 among 3 designated targets: DM -3",
+        "central guard bullet 1/2: 2D 8 +3 (bullets +1) = 11 vs 11+: hit",
+        "central guard bullet 2/2: 2D 12 +2 (bullets +0) = 14 vs 11+: hit",
+        "left guard bullet 1/1: 2D 3 +2 (bullets +0) = 5 vs 11+: miss",
+        "right guard bullet 1/1: 2D 9 +2 (bullets +0) = 11 vs 11+: hit",
+        "4 rounds fired, 11 left; central guard 2 hits, left guard 0 hits, right guard 1 hit",
+    ]
+    russian = lines(result, "ru")
+    assert russian[1:5] == [
+        "МБ: навык +5, ЛВК 13 +2, действие -2 = +5",
+        "сложность +1: Обычная → Сложная",
+        "пули 1D+2 = 4",
+        "распределение 2, 1, 1 на 3 назначенные цели: МБ -3",
+    ]
+    assert russian[-1] == (
+        "выпущено 4 патрона, осталось 11; central guard: 2 попадания, left guard: 0 попаданий, "
+        "right guard: 1 попадание"
+    )
     assert len(result.rolls) == 9  # the bullet die and four 2D rolls, every face recorded
+    assert result.rolls[0].purpose == Message(
+        "megatraveller.roll.rapid_bullets", {"dex_dm": 2, "dex_dm_signed": "+2"}
+    )
+    assert result.rolls[1].purpose == Message("megatraveller.roll.to_hit", {"target": "central guard"})
 
 
 def test_honjo_script_may_leave_out_the_rounds_roll_the_magazine_makes_moot() -> None:
@@ -91,7 +125,7 @@ def test_honjo_script_may_leave_out_the_rounds_roll_the_magazine_makes_moot() ->
 
 def test_seeded_dice_always_roll_the_rounds() -> None:
     result = roll(honjo(), seed=4)
-    assert result.rolls[0].purpose.startswith("automatic fire rounds") and len(result.rolls) >= 5
+    assert result.rolls[0].purpose.key == "megatraveller.roll.auto_rounds" and len(result.rolls) >= 5
 
 
 def test_a_script_that_fits_both_readings_is_read_with_the_rounds_roll() -> None:
@@ -112,4 +146,4 @@ def test_a_script_that_fits_both_readings_is_read_with_the_rounds_roll() -> None
         0,
         [3],
     )
-    assert result.rolls[0].purpose.startswith("controlled fire rounds")
+    assert result.rolls[0].purpose.key == "megatraveller.roll.controlled_rounds"

@@ -7,10 +7,12 @@ from typing import Any
 import pytest
 from megatraveller_helpers import roll, to_hit
 
+from bridge.i18n import Catalogue
 from rules import RuleError, decode_request, resolve
 from rules.dice import SeededDice
 from rules.megatraveller.autofire import lost_row
 from rules.megatraveller.tasks import difficulty_name, target_number
+from rules.results import Message
 
 
 def shooter(**attacker: Any) -> dict[str, Any]:
@@ -102,8 +104,10 @@ def test_rapid_fire_shifts_difficulty_and_splits_at_minus_one_and_minus_three() 
     three = [{"id": "t1"}, {"id": "t2"}, {"id": "t3"}]
     result = roll(fire("rapid", three, dice=[1, *to_hit(3, 3)]))  # 2 bullets: only two targets get one
     assert result.allocation == [1, 1, 0]
-    assert result.targets[0].dm == 3 - 1  # the DM counts the targets that receive bullets
+    assert result.targets[0].dm == 3 - 3  # three targets designated: -3, bullet or not
     assert result.targets[2].to_hit == []
+    fewer = roll(fire("rapid", three, split_dm_counts="receiving", dice=[1, *to_hit(3, 3)]))
+    assert fewer.targets[0].dm == 3 - 1  # the other reading: only the two that receive a bullet
 
 
 def test_burst_fires_its_fixed_size_without_a_shift() -> None:
@@ -332,7 +336,10 @@ def test_lost_rounds_never_exceed_the_rounds_fired() -> None:
     )
     assert result.targets[0].hits == 0 and result.targets[0].to_hit == []
     assert result.weapon is not None and result.weapon.loaded == 0
-    assert "rounds lost 1D-3 = 3 (taken as 2)" in result.log
+    lost = Message("megatraveller.pool.lost", {"chart": "1D-3", "rolled": 3, "lost": 2, "clamped": True})
+    assert lost in result.log
+    assert Catalogue.load("en").render(lost) == "rounds lost 1D-3 = 3 (taken as 2)"
+    assert Catalogue.load("ru").render(lost) == "потеряно патронов 1D-3 = 3 (берём 2)"
 
 
 def test_single_fire_exceptional_failure_starts_two_short() -> None:

@@ -223,9 +223,10 @@ def test_a_natural_two_misses_in_the_odds_whatever_the_dms() -> None:
     )
 
 
-def jong_wu_volleys(split: list[int]) -> list[list[float]]:
-    """Exact hits per guard for Jong Wu's split: Difficult 11+, DM +5, minus the splitting DM."""
-    dm = 5 + (0, -1, -3)[sum(1 for b in split if b) - 1]
+def jong_wu_volleys(split: list[int], counted: int = 3) -> list[list[float]]:
+    """Exact hits per guard for Jong Wu's split: Difficult 11+, DM +5, minus the splitting DM for
+    ``counted`` targets (all three designated, unless only those receiving bullets are counted)."""
+    dm = 5 + (0, -1, -3)[counted - 1]
     out = []
     for bullets in split:
         dist = hits_only(bullets, 11, dm) if bullets else {0: 1.0}
@@ -234,10 +235,14 @@ def jong_wu_volleys(split: list[int]) -> list[list[float]]:
 
 
 def test_odds_of_an_explicit_rapid_split_are_for_the_pool_it_fires() -> None:
-    # [3, 1, 0]: the pool was 4, only two guards get bullets (-1 DM).
+    # [3, 1, 0]: the pool was 4; three guards designated (-3 DM), though only two get bullets.
     result = odds(decode_request(jong_wu(allocation=[3, 1, 0])))
     expected = jong_wu_volleys([3, 1, 0])
     for target, exact in zip(result.targets, expected, strict=True):
+        assert target.hits == pytest.approx(exact)
+    # Counting only the guards that receive bullets: -1 DM.
+    result = odds(decode_request(jong_wu(allocation=[3, 1, 0], split_dm_counts="receiving")))
+    for target, exact in zip(result.targets, jong_wu_volleys([3, 1, 0], counted=2), strict=True):
         assert target.hits == pytest.approx(exact)
 
 

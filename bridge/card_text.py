@@ -1,0 +1,226 @@
+"""Cards and results as terminal text, in the reader's language: what ``volley show`` and
+``volley roll --text`` print.
+
+The rules speak in messages and the card carries them (docs/i18n.md); this renders them through the
+CLI's catalogue (``bridge.i18n``), with the CLI's own words (headings, the hits line, the weapon line)
+declared in :data:`CLI` and written in ``bridge/locale/cli.<lang>.json``.
+
+A journal is read back as it is, and it may be damaged or hand-edited: a reply that is a number, a card
+that is a list, a row that is a string. Nothing here trusts a field's shape. Each field is checked
+before use; what is wrong is recorded as a :class:`Flaw` naming the field, what it should have been and
+what it was, and the rest of the card is still shown. Old journals (format 1) hold English text where
+messages now stand: text is printed as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import groupby
+from typing import Any
+
+import msgspec
+
+from bridge.i18n import Catalogue
+from rules.messages import Vocabulary
+from rules.results import Message, Roll
+
+__all__ = ["CLI", "Flaw", "card_lines", "dice_lines", "is_message", "say"]
+
+#: The CLI's own words (keys ``cli.*``, texts in ``bridge/locale/cli.<lang>.json``).
+CLI = Vocabulary("cli")
+SESSION = CLI.message("show.session", "session", "started", "rules", "bridge", "format")
+NO_HEADER = CLI.message("show.no_header", "session")
+ENTRY = CLI.message("show.entry", "at", "id", "type", "pending_id", "outcome", "dice")
+SEED = CLI.message("show.seed", "seed")
+SCRIPTED = CLI.message("show.dice", "faces")
+FLAW = CLI.message("show.flaw", "field", "expected", "got")
+INCOMPLETE = CLI.message("show.incomplete", "count", "ids")
+HEADING = CLI.message("card.heading", "title", "system")
+ROW = CLI.message("card.row", "target", "hits", "added", "removed")
+WEAPON = CLI.message("card.weapon", "name", "loaded", "jammed")
+WAITING = CLI.message("card.waiting", "pool")
+DICE = CLI.message("roll.dice")
+DICE_GROUP = CLI.message("roll.group", "count", "die", "purpose", "faces")
+#: What a field should have been, for a :class:`Flaw`.
+EXPECTED = CLI.family("expected", ("object", "list", "text", "count", "flag"))
+
+#: Nested messages deeper than this are not followed (a hand-made journal could nest without end).
+MAX_DEPTH = 16
+#: How much of a bad value a flaw quotes.
+QUOTE = 40
+
+
+@dataclass(frozen=True)
+class Flaw:
+    """A field of a journal entry that could not be shown as it is: where, what it should be, what it was."""
+
+    field: str
+    expected: str
+    got: Any
+
+    def message(self) -> Message:
+        return FLAW(field=self.field, expected=EXPECTED[self.expected](), got=quote(self.got))
+
+
+def quote(value: Any) -> str:
+    """A short JSON rendering of a bad value, for the reader to recognise it."""
+    try:
+        text = msgspec.json.encode(value).decode()
+    except (TypeError, ValueError, OverflowError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= QUOTE else text[: QUOTE - 1] + "…"
+
+
+def is_message(value: Any, depth: int = 0) -> bool:
+    """``{"key": str, "values": {...}}`` all the way down (nested messages included), as rules emit."""
+    if depth > MAX_DEPTH or not isinstance(value, Mapping) or not isinstance(value.get("key"), str):
+        return False
+    values = value.get("values", {})
+    return isinstance(values, Mapping) and all(_is_value(item, depth + 1) for item in values.values())
+
+
+def _is_value(value: Any, depth: int) -> bool:
+    if depth > MAX_DEPTH:
+        return False
+    if isinstance(value, Mapping):
+        return "key" not in value or is_message(value, depth)
+    if isinstance(value, list):
+        return all(_is_value(item, depth + 1) for item in value)
+    return True
+
+
+def say(catalogue: Catalogue, message: Message) -> str:
+    """One of the CLI's (or the rules') messages in the catalogue's language."""
+    return catalogue.render(message)
+
+
+def _text(catalogue: Catalogue, value: Any, field: str, flaws: list[Flaw]) -> str | None:
+    """A text field: a message (protocol 2) or plain text (format-1 journals); anything else is a flaw."""
+    if isinstance(value, str):
+        return value
+    if is_message(value):
+        try:
+            return catalogue.render(value)
+        except (TypeError, ValueError, RecursionError):  # pragma: no cover - is_message guards the shape
+            pass
+    flaws.append(Flaw(field, "text", value))
+    return None
+
+
+def _count(value: Any, field: str, flaws: list[Flaw]) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    flaws.append(Flaw(field, "count", value))
+    return None
+
+
+def _names(value: Any, field: str, flaws: list[Flaw]) -> list[str]:
+    """A list of status ids; a missing one is an empty list."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        flaws.append(Flaw(field, "list", value))
+        return []
+    names = []
+    for index, item in enumerate(value):
+        if isinstance(item, str):
+            names.append(item)
+        else:
+            flaws.append(Flaw(f"{field}[{index}]", "text", item))
+    return names
+
+
+def _row(catalogue: Catalogue, row: Any, field: str, flaws: list[Flaw]) -> str | None:
+    if not isinstance(row, Mapping):
+        flaws.append(Flaw(field, "object", row))
+        return None
+    name = row.get("name") if row.get("name") is not None else row.get("target")
+    who = name if isinstance(name, str) else None
+    if who is None:
+        flaws.append(Flaw(f"{field}.target", "text", name))
+    hits = _count(row.get("hits"), f"{field}.hits", flaws)
+    added = _names(row.get("statuses_add"), f"{field}.statuses_add", flaws)
+    removed = _names(row.get("statuses_remove"), f"{field}.statuses_remove", flaws)
+    return say(
+        catalogue,
+        ROW(target=who or "?", hits=hits if hits is not None else "?", added=added, removed=removed),
+    )
+
+
+def _weapon(catalogue: Catalogue, weapon: Any, field: str, flaws: list[Flaw]) -> str | None:
+    if not isinstance(weapon, Mapping):
+        flaws.append(Flaw(field, "object", weapon))
+        return None
+    name = weapon.get("name")
+    if name is not None and not isinstance(name, str):
+        flaws.append(Flaw(f"{field}.name", "text", name))
+        name = None
+    loaded = _count(weapon.get("loaded"), f"{field}.loaded", flaws)
+    jammed = weapon.get("jammed", False)
+    if not isinstance(jammed, bool):
+        flaws.append(Flaw(f"{field}.jammed", "flag", jammed))
+        jammed = False
+    return say(
+        catalogue, WEAPON(name=name or "", loaded=loaded if loaded is not None else "?", jammed=jammed)
+    )
+
+
+def card_lines(
+    catalogue: Catalogue, card: Any, flaws: list[Flaw], *, system: str = "?", field: str = "card"
+) -> list[str]:
+    """The card as indented lines: heading, the rules' log, one line per target, the weapon.
+
+    ``system`` names the system when the card does not; every field that cannot be shown is added to
+    ``flaws`` (its path starting at ``field``) and left out.
+    """
+    if card is None:
+        return []
+    if not isinstance(card, Mapping):
+        flaws.append(Flaw(field, "object", card))
+        return []
+    lines: list[str] = []
+    title = _text(catalogue, card.get("title"), f"{field}.title", flaws) if "title" in card else None
+    shown_system = system
+    if card.get("system_title") is not None:
+        shown_system = _text(catalogue, card["system_title"], f"{field}.system_title", flaws) or system
+    lines.append("  " + say(catalogue, HEADING(title=title or "?", system=shown_system)))
+    log = card.get("log") or []
+    if isinstance(log, list):
+        for index, line in enumerate(log):
+            text = _text(catalogue, line, f"{field}.log[{index}]", flaws)
+            if text is not None:
+                lines.append("    " + text)
+    else:
+        flaws.append(Flaw(f"{field}.log", "list", log))
+    waiting = card.get("pending") is not None
+    rows = card.get("rows") or []
+    if not isinstance(rows, list):
+        flaws.append(Flaw(f"{field}.rows", "list", rows))
+    elif not waiting:  # no hits yet while the pool waits for its split
+        for index, row in enumerate(rows):
+            text = _row(catalogue, row, f"{field}.rows[{index}]", flaws)
+            if text is not None:
+                lines.append("  " + text)
+    if card.get("weapon") is not None:
+        text = _weapon(catalogue, card["weapon"], f"{field}.weapon", flaws)
+        if text is not None:
+            lines.append("  " + text)
+    if waiting:
+        lines.append("  " + say(catalogue, WAITING(pool=quote(card["pending"]))))
+    return lines
+
+
+def dice_lines(catalogue: Catalogue, rolls: Sequence[Roll]) -> list[str]:
+    """Every die in the order rolled; consecutive dice of one purpose share a line ("3×d6 to-hit: 4, 3, 5").
+
+    The faces are listed, not summed: one purpose may cover several throws (two 2D to-hit rolls).
+    """
+    if not rolls:
+        return []
+    lines = ["  " + say(catalogue, DICE())]
+    for (die, purpose), group in groupby(rolls, key=lambda roll: (roll.die, roll.purpose)):
+        faces = [roll.face for roll in group]
+        shown = DICE_GROUP(count=len(faces), die=die, purpose=purpose, faces=faces)
+        lines.append("    " + say(catalogue, shown))
+    return lines

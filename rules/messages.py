@@ -1,0 +1,93 @@
+"""Each system's vocabulary: every message it can say, declared in one place and built only through it.
+
+The rules never write a sentence (docs/i18n.md). A system declares the messages it may emit in its own
+``messages`` module, as a :class:`Vocabulary` of :class:`MessageKind`\\ s, and builds every log line,
+roll purpose and card word by calling one of them::
+
+    SUPPRESSION_TEST = MESSAGES.message("suppression.test", "target", "wp", "roll", "need", ...)
+    log.append(SUPPRESSION_TEST(target="Cultist", wp=25, roll=62, need=5, ...))
+
+Because of that, the set of keys a system can emit is known without running it, and tests check the
+catalogues against it both ways (a text for every key in every language, no text without a key), and
+that every placeholder a text uses is a value the message carries.
+
+A kind checks its values when called: exactly the declared names, no more and no fewer, so a template
+can rely on them. Names listed as ``signed`` are integers that the table reads with their sign (a DM of
++2, a modifier of -20): the message also carries ``<name>_signed``, the number written with its sign
+("+2", "-20", "+0"), which is the same in every language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rules.results import Message
+
+__all__ = ["SIGNED_SUFFIX", "MessageKind", "Vocabulary"]
+
+#: A signed value ``dm`` also travels as ``dm_signed``.
+SIGNED_SUFFIX = "_signed"
+
+
+@dataclass(frozen=True)
+class MessageKind:
+    """One message a system can say: its key and the names of the values it carries."""
+
+    key: str
+    names: tuple[str, ...] = ()
+    signed: tuple[str, ...] = ()
+
+    @property
+    def value_names(self) -> frozenset[str]:
+        """Every value the message carries, the ``_signed`` companions included."""
+        return frozenset((*self.names, *self.signed, *(name + SIGNED_SUFFIX for name in self.signed)))
+
+    def __call__(self, **values: Any) -> Message:
+        expected = set(self.names) | set(self.signed)
+        if values.keys() != expected:
+            missing = sorted(expected - values.keys())
+            extra = sorted(values.keys() - expected)
+            raise TypeError(f"message {self.key}: missing values {missing}, unexpected values {extra}")
+        for name in self.signed:
+            number = values[name]
+            if not isinstance(number, int) or isinstance(number, bool):
+                raise TypeError(f"message {self.key}: signed value {name} must be an integer, not {number!r}")
+            values[name + SIGNED_SUFFIX] = f"{number:+d}"
+        return Message(key=self.key, values=values)
+
+
+class Vocabulary:
+    """The messages of one system (keys ``<prefix>.<suffix>``), in declaration order."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self._kinds: dict[str, MessageKind] = {}
+
+    def message(self, suffix: str, *names: str, signed: Iterable[str] = ()) -> MessageKind:
+        """Declare the message ``<prefix>.<suffix>`` carrying ``names`` (and ``signed`` integers)."""
+        key = f"{self.prefix}.{suffix}"
+        if key in self._kinds:
+            raise ValueError(f"message {key} declared twice")
+        kind = MessageKind(key=key, names=tuple(names), signed=tuple(signed))
+        if len(kind.value_names) != len(kind.names) + 2 * len(kind.signed):
+            raise ValueError(f"message {key}: a value name is declared twice")
+        self._kinds[key] = kind
+        return kind
+
+    def family(self, suffix: str, members: Iterable[str], *names: str) -> dict[str, MessageKind]:
+        """One message per member (``<prefix>.<suffix>.<member>``): the words for a set of names the
+        rules use as data, such as fire modes, hit locations or action names."""
+        return {member: self.message(f"{suffix}.{member}", *names) for member in members}
+
+    def __iter__(self) -> Iterator[MessageKind]:
+        return iter(self._kinds.values())
+
+    def __len__(self) -> int:
+        return len(self._kinds)
+
+    @property
+    def kinds(self) -> Mapping[str, MessageKind]:
+        """Every declared message by key."""
+        return dict(self._kinds)

@@ -1,0 +1,135 @@
+"""Shared by the catalogue tests: what the code declares it can say, what the catalogues hold, and the
+placeholders a template uses (docs/i18n.md)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import rules
+from bridge.card import CARD, system_title
+from bridge.card_text import CLI
+from bridge.i18n import LANGUAGES, MESSAGE_PREFIX
+from rules.messages import Vocabulary
+from rules.results import Message
+
+ROOT = Path(__file__).resolve().parents[2]
+MESSAGES_DIR = ROOT / "vtt_module" / "lang"
+LOCALE_DIR = ROOT / "bridge" / "locale"
+
+
+def rule_vocabularies() -> dict[str, Vocabulary]:
+    """Each system's declared messages, by system name."""
+    out = {}
+    for name, system in rules.SYSTEMS.items():
+        assert system.messages is not None, f"{name} declares no messages (RuleSystem.messages)"
+        out[name] = system.messages
+    return out
+
+
+def declared_messages() -> dict[str, frozenset[str]]:
+    """Every key the rules and the card can emit, with the names of the values it carries."""
+    declared: dict[str, frozenset[str]] = {}
+    for vocabulary in [*rule_vocabularies().values(), CARD]:
+        for kind in vocabulary:
+            assert kind.key not in declared, f"{kind.key} declared twice"
+            declared[kind.key] = kind.value_names
+    for name in rules.SYSTEMS:
+        declared[system_title(name).key] = frozenset()
+    return declared
+
+
+def declared_cli() -> dict[str, frozenset[str]]:
+    return {kind.key: kind.value_names for kind in CLI}
+
+
+def read_catalogue(path: Path, prefix: str = "") -> dict[str, str]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert isinstance(data, dict), f"{path} is not a JSON object"
+    for key in data:
+        assert key.startswith(prefix), f"{path}: {key} lacks the prefix {prefix!r}"
+    return {key.removeprefix(prefix): value for key, value in data.items()}
+
+
+def message_catalogues() -> dict[str, dict[str, str]]:
+    """``vtt_module/lang/messages.<lang>.json`` for every language, keys without ``VOLLEY.Msg.``."""
+    return {
+        language: read_catalogue(MESSAGES_DIR / f"messages.{language}.json", MESSAGE_PREFIX)
+        for language in LANGUAGES
+    }
+
+
+def cli_catalogues() -> dict[str, dict[str, str]]:
+    return {language: read_catalogue(LOCALE_DIR / f"cli.{language}.json") for language in LANGUAGES}
+
+
+def _closing(template: str, start: int) -> int:
+    depth = 0
+    for index in range(start, len(template)):
+        if template[index] == "{":
+            depth += 1
+        elif template[index] == "}":
+            depth -= 1
+            if depth == 0:
+                return index
+    raise ValueError(f"unbalanced braces in {template!r}")
+
+
+def _split_top(text: str, separator: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        elif char == separator and depth == 0:
+            parts.append(text[start:index])
+            start = index + 1
+    parts.append(text[start:])
+    return parts
+
+
+def placeholders(template: str) -> Iterator[tuple[str, str, list[str]]]:
+    """Every placeholder of a template, nested ones included: (name, kind, its forms or branches).
+
+    ``kind`` is ``value`` (``{n}``), ``plural`` (``{n|one|other}``) or ``choice`` (``{n?yes|no}``).
+    """
+    index = 0
+    while index < len(template):
+        if template[index] == "}":
+            raise ValueError(f"a stray }} in {template!r}")
+        if template[index] != "{":
+            index += 1
+            continue
+        end = _closing(template, index)
+        body = template[index + 1 : end]
+        cut = min((body.find(c) for c in "|?" if c in body), default=len(body))
+        name, rest = body[:cut].strip(), body[cut:]
+        if rest.startswith("?"):
+            parts = _split_top(rest[1:], "|")
+            yield name, "choice", parts
+        elif rest.startswith("|"):
+            parts = _split_top(rest[1:], "|")
+            yield name, "plural", parts
+        else:
+            parts = []
+            yield name, "value", parts
+        for part in parts:
+            yield from placeholders(part)
+        index = end + 1
+
+
+def emitted(value: Any) -> Iterator[Mapping[str, Any]]:
+    """Every message object in decoded JSON (a reply, a result), nested ones included."""
+    if isinstance(value, Message):
+        value = {"key": value.key, "values": value.values}
+    if isinstance(value, Mapping):
+        if isinstance(value.get("key"), str) and isinstance(value.get("values"), Mapping):
+            yield value
+        for item in value.values():
+            yield from emitted(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from emitted(item)

@@ -1,0 +1,323 @@
+// GURPS Game Aid actors into Volley's GURPS weapons: a GCS-imported soldier with an MP5, a Remington 870
+// (buckshot and slug) and a Glock, every field that can go wrong, and rounds written back to Uses.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { describe, it } from "node:test";
+
+import { GURPS_DEFAULTS, gurpsAdapter } from "../../vtt_module/scripts/adapters/gurps.js";
+
+const SOLDIER = JSON.parse(readFileSync(new URL("./fixtures/gurps/soldier.json", import.meta.url), "utf8"));
+
+/** A copy of the soldier with `change` applied to it. */
+function soldier(change = () => {}) {
+  const actor = structuredClone(SOLDIER);
+  change(actor);
+  return actor;
+}
+
+const adapter = gurpsAdapter();
+const names = (reading) => reading.weapons.map((w) => w.name);
+
+describe("GURPS Game Aid: reading a soldier", () => {
+  it("offers every ranged attack with GGA's own effective skill, in the rules' notation", () => {
+    const { character, weapons, problems } = adapter.readActor(soldier());
+    assert.deepEqual(problems, []);
+    assert.deepEqual(character, { gurps: { armoury: 11 } });
+    assert.deepEqual(weapons, [
+      {
+        id: "gurps:HK MP5",
+        system: "gurps",
+        name: "HK MP5",
+        stats: { rof: 13, rcl: 2, capacity: 31, malf: 17 },
+        state: { loaded: 27 },
+        skill: 14,
+        source: { kind: "adapter", adapter: "gurps", ref: "system.ranged.00000" },
+      },
+      {
+        id: "gurps:Remington 870 (Buckshot)",
+        system: "gurps",
+        name: "Remington 870 (Buckshot)",
+        stats: { rof: "3x9", rcl: 1, capacity: 8, malf: 17 },
+        state: {},
+        skill: 12,
+        source: { kind: "adapter", adapter: "gurps", ref: "system.ranged.00001" },
+      },
+      {
+        id: "gurps:Remington 870 (Slug)",
+        system: "gurps",
+        name: "Remington 870 (Slug)",
+        stats: { rof: 3, rcl: 4, capacity: 8, malf: 17 },
+        state: {},
+        skill: 12,
+        source: { kind: "adapter", adapter: "gurps", ref: "system.ranged.00002" },
+      },
+      {
+        id: "gurps:Glock 17",
+        system: "gurps",
+        name: "Glock 17",
+        stats: { rof: 3, rcl: 2, capacity: 18, malf: 16 },
+        state: { loaded: 17 },
+        skill: 13,
+        source: { kind: "adapter", adapter: "gurps", ref: "system.ranged.00003" },
+      },
+    ]);
+  });
+
+  it("leaves the actor's data untouched", () => {
+    const actor = soldier();
+    adapter.readActor(actor);
+    adapter.writeState(actor, adapter.readActor(actor).weapons[0], { loaded: 3 });
+    assert.deepEqual(actor, SOLDIER);
+  });
+
+  it("counts the chambered round only when the table says so", () => {
+    const magazineOnly = gurpsAdapter({ chamberInCapacity: false }).readActor(soldier());
+    assert.equal(GURPS_DEFAULTS.chamberInCapacity, true);
+    assert.deepEqual(
+      magazineOnly.weapons.map((w) => [w.name, w.stats.capacity, w.state.loaded]),
+      [
+        ["HK MP5", 30, 27],
+        ["Remington 870 (Buckshot)", 7, undefined],
+        ["Remington 870 (Slug)", 7, undefined],
+        ["Glock 17", 17, 17],
+      ],
+    );
+  });
+
+  it("takes the default Malf from the options when the notes give none", () => {
+    const reading = gurpsAdapter({ malf: 16 }).readActor(soldier());
+    assert.deepEqual(reading.weapons.map((w) => w.stats.malf), [16, 16, 16, 16]);
+  });
+
+  it("reads the spellings GCS and GCA write", () => {
+    const cases = [
+      [{ rof: "3×9" }, { rof: "3x9" }],
+      [{ rof: "2*5" }, { rof: "2x5" }],
+      [{ rof: "20!" }, { rof: 20 }],
+      [{ rof: 13 }, { rof: 13 }],
+      [{ rof: " 1 ", rcl: "–" }, { rof: 1, rcl: 1 }],
+      [{ rof: "1", rcl: "" }, { rof: 1, rcl: 1 }],
+      [{ shots: "8(3i)" }, { capacity: 8 }],
+      [{ shots: "200B(5)" }, { capacity: 200 }],
+      [{ shots: "30" }, { capacity: 30 }],
+      [{ shots: 30 }, { capacity: 30 }],
+      [{ rcl: 3 }, { rcl: 3 }],
+      [{ notes: "Malf: 14 when fouled" }, { malf: 14 }],
+    ];
+    for (const [fields, expected] of cases) {
+      const actor = soldier((a) => {
+        Object.assign(a.system.ranged["00001"], fields);
+        a.system.equipment.carried["00001"].maxuses = 0;
+      });
+      const weapon = adapter.readActor(actor).weapons.find((w) => w.source.ref === "system.ranged.00001");
+      assert.ok(weapon, JSON.stringify(fields));
+      for (const [key, value] of Object.entries(expected)) assert.equal(weapon.stats[key], value, JSON.stringify(fields));
+    }
+  });
+
+  it("takes the level as text as well as a number", () => {
+    const { weapons } = adapter.readActor(soldier((a) => (a.system.ranged["00000"].level = "15")));
+    assert.equal(weapons[0].skill, 15);
+  });
+
+  it("finds attacks nested under contains, and keeps ids unique when names repeat", () => {
+    const actor = soldier((a) => {
+      a.system.ranged["00000"].contains = { "00000": structuredClone(a.system.ranged["00003"]) };
+    });
+    const { weapons, problems } = adapter.readActor(actor);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(
+      weapons.map((w) => [w.id, w.source.ref]),
+      [
+        ["gurps:HK MP5", "system.ranged.00000"],
+        ["gurps:Glock 17", "system.ranged.00000.contains.00000"],
+        ["gurps:Remington 870 (Buckshot)", "system.ranged.00001"],
+        ["gurps:Remington 870 (Slug)", "system.ranged.00002"],
+        ["gurps:Glock 17#2", "system.ranged.00003"],
+      ],
+    );
+  });
+
+  it("finds the rounds in equipment kept in a container or not carried", () => {
+    const inBag = soldier((a) => {
+      const mp5 = a.system.equipment.carried["00000"];
+      delete a.system.equipment.carried["00000"];
+      a.system.equipment.carried["00003"].contains = { "00000": mp5 };
+    });
+    assert.deepEqual(adapter.readActor(inBag).weapons[0].state, { loaded: 27 });
+    assert.deepEqual(adapter.writeState(inBag, adapter.readActor(inBag).weapons[0], { loaded: 20 }), [
+      { documentName: "Actor", id: "soldierKessler01", changes: { "system.equipment.carried.00003.contains.00000.uses": 20 } },
+    ]);
+    const stowed = soldier((a) => {
+      a.system.equipment.other["00001"] = a.system.equipment.carried["00000"];
+      delete a.system.equipment.carried["00000"];
+    });
+    assert.deepEqual(adapter.readActor(stowed).weapons[0].state, { loaded: 27 });
+  });
+
+  it("matches equipment by its imported name when the attack was renamed", () => {
+    const actor = soldier((a) => (a.system.ranged["00000"].name = "Kessler's MP5"));
+    const { weapons } = adapter.readActor(actor);
+    assert.equal(weapons[0].name, "Kessler's MP5");
+    assert.equal(weapons[0].id, "gurps:HK MP5", "the id, under which Volley keeps its jam state, survives the rename");
+    assert.deepEqual(weapons[0].state, { loaded: 27 });
+  });
+
+  it("has no Armoury to offer when the character lacks the skill", () => {
+    const actor = soldier((a) => delete a.system.skills["00000"]);
+    assert.deepEqual(adapter.readActor(actor).character, { gurps: {} });
+  });
+
+  it("prefers Armoury (Small Arms) over another specialty", () => {
+    const actor = soldier((a) => {
+      a.system.skills["00009"] = { ...a.system.skills["00000"], name: "Armory (Heavy Weapons)", level: 9 };
+      a.system.skills["00000"].level = 12;
+    });
+    assert.deepEqual(adapter.readActor(actor).character, { gurps: { armoury: 12 } });
+  });
+});
+
+describe("GURPS Game Aid: fields Volley cannot use are named, never guessed", () => {
+  /** Read the soldier changed by `change`; return the problems and the names of the weapons offered. */
+  function problemsOf(change) {
+    const reading = adapter.readActor(soldier(change));
+    return { problems: reading.problems.map((p) => p.message), weapons: names(reading) };
+  }
+  const ALL = ["HK MP5", "Remington 870 (Buckshot)", "Remington 870 (Slug)", "Glock 17"];
+  const without = (name) => ALL.filter((n) => n !== name);
+
+  const cases = [
+    ["a RoF with a stray character", (a) => (a.system.ranged["00001"].rof = "3x?"), 'system.ranged.00001.rof: "3x?" is not a rate of fire', "Remington 870 (Buckshot)"],
+    ["a RoF of 0", (a) => (a.system.ranged["00000"].rof = "0"), 'system.ranged.00000.rof: "0" is not a rate of fire', "HK MP5"],
+    ["a shotgun with 0 pellets", (a) => (a.system.ranged["00001"].rof = "3x0"), 'system.ranged.00001.rof: "3x0" is not a rate of fire', "Remington 870 (Buckshot)"],
+    ["no RoF", (a) => delete a.system.ranged["00003"].rof, "system.ranged.00003.rof: undefined is not a rate of fire", "Glock 17"],
+    ["a Rcl that is not a number", (a) => (a.system.ranged["00000"].rcl = "2/3"), 'system.ranged.00000.rcl: "2/3" is not a recoil', "HK MP5"],
+    ["a Rcl of 0", (a) => (a.system.ranged["00000"].rcl = "0"), 'system.ranged.00000.rcl: "0" is not a recoil', "HK MP5"],
+    ["no Rcl on a burst weapon", (a) => (a.system.ranged["00000"].rcl = "-"), 'system.ranged.00000.rcl: "-" is not a recoil', "HK MP5"],
+    ["a thrown weapon's Shots", (a) => (a.system.ranged["00003"].shots = "T(1)"), 'system.ranged.00003.shots: "T(1)" is not a magazine', "Glock 17"],
+    ["no Shots", (a) => (a.system.ranged["00003"].shots = ""), 'system.ranged.00003.shots: "" is not a magazine', "Glock 17"],
+    ["a very reliable Malf", (a) => (a.system.ranged["00003"].notes = "Malf. 17+"), 'system.ranged.00003.notes: "Malf. 17+" is not a malfunction number', "Glock 17"],
+    ["a Malf out of range", (a) => (a.system.ranged["00003"].notes = "Malf 2"), 'system.ranged.00003.notes: "Malf 2" is not a malfunction number', "Glock 17"],
+    ["a level that is not a number", (a) => (a.system.ranged["00000"].level = "12a"), 'system.ranged.00000.level: "12a" is not a whole number', "HK MP5"],
+    ["no level", (a) => delete a.system.ranged["00000"].level, "system.ranged.00000.level: the effective skill GGA computed is missing", "HK MP5"],
+    ["a fractional level", (a) => (a.system.ranged["00000"].level = 12.5), "system.ranged.00000.level: 12.5 is not a whole number", "HK MP5"],
+    ["no name", (a) => (a.system.ranged["00003"].name = " "), "system.ranged.00003.name: the attack's name is missing", "Glock 17"],
+    ["Max Uses that fit neither magazine", (a) => (a.system.equipment.carried["00000"].maxuses = 12), "system.equipment.carried.00000.maxuses: Max Uses 12 is neither the magazine (30) nor the magazine with the chambered round (31)", "HK MP5"],
+    ["more rounds than the weapon holds", (a) => (a.system.equipment.carried["00000"].uses = 40), "system.equipment.carried.00000.uses: 40 rounds loaded is more than", "HK MP5"],
+    ["Uses that are not a number", (a) => (a.system.equipment.carried["00000"].uses = "lots"), 'system.equipment.carried.00000.uses: "lots" is not a whole number', "HK MP5"],
+    ["negative Uses", (a) => (a.system.equipment.carried["00000"].uses = -1), "system.equipment.carried.00000.uses: -1 is out of range", "HK MP5"],
+  ];
+  for (const [what, change, message, lost] of cases) {
+    it(`${what}: the weapon is left out and the field named`, () => {
+      const { problems, weapons } = problemsOf(change);
+      assert.equal(problems.length, 1, problems.join("\n"));
+      assert.ok(problems[0].startsWith(message), problems[0]);
+      assert.deepEqual(weapons, without(lost));
+    });
+  }
+
+  it("two pieces of equipment counting the same weapon's rounds", () => {
+    const { problems, weapons } = problemsOf((a) => {
+      a.system.equipment.other["00001"] = structuredClone(a.system.equipment.carried["00000"]);
+    });
+    assert.deepEqual(problems, ['system.ranged.00000.name: 2 pieces of equipment named "HK MP5" track uses; Volley cannot tell which holds the rounds']);
+    assert.deepEqual(weapons, without("HK MP5"));
+  });
+
+  it("each problem carries a message key and its values for the dialog's language", () => {
+    const { problems } = adapter.readActor(soldier((a) => (a.system.ranged["00001"].rof = "3x?")));
+    assert.deepEqual(problems[0], {
+      field: "system.ranged.00001.rof",
+      key: "gurps.rof.invalid",
+      values: { value: '"3x?"' },
+      message: 'system.ranged.00001.rof: "3x?" is not a rate of fire (a number such as 13, or shots x pellets such as "3x9")',
+    });
+  });
+
+  it("an unreadable Armoury level is named but costs no weapon", () => {
+    const { problems, weapons } = problemsOf((a) => (a.system.skills["00000"].level = "?"));
+    assert.deepEqual(problems, ['system.skills.00000.level: "?" is not a whole number (the Armoury skill level)']);
+    assert.deepEqual(weapons, ALL);
+  });
+
+  it("several broken attacks are all reported at once", () => {
+    const { problems, weapons } = problemsOf((a) => {
+      a.system.ranged["00000"].rof = "x";
+      a.system.ranged["00000"].shots = "lots";
+      a.system.ranged["00003"].level = null;
+    });
+    assert.deepEqual(
+      problems.map((p) => p.split(":")[0]),
+      ["system.ranged.00000.rof", "system.ranged.00000.shots", "system.ranged.00003.level"],
+    );
+    assert.deepEqual(weapons, ["Remington 870 (Buckshot)", "Remington 870 (Slug)"]);
+  });
+
+  it("a list of ranged attacks that is not a list", () => {
+    const { problems, weapons } = problemsOf((a) => (a.system.ranged = "MP5"));
+    assert.deepEqual(problems, ["system.ranged: the list of ranged attacks is missing"]);
+    assert.deepEqual(weapons, []);
+  });
+
+  it("a character with no ranged attacks has no weapons and no problem", () => {
+    const { problems, weapons } = problemsOf((a) => delete a.system.ranged);
+    assert.deepEqual([problems, weapons], [[], []]);
+  });
+
+  it("anything that is not an actor's data", () => {
+    for (const bad of [null, undefined, "actor", 3, [], {}, { system: null }]) {
+      const reading = adapter.readActor(/** @type {any} */ (bad));
+      assert.deepEqual(reading.weapons, []);
+      assert.equal(reading.problems[0].field, "system");
+    }
+  });
+});
+
+describe("GURPS Game Aid: writing rounds back", () => {
+  const actor = soldier();
+  const [mp5, buckshot, , glock] = adapter.readActor(actor).weapons;
+
+  it("writes rounds left to the equipment's Uses, as /uses does", () => {
+    assert.deepEqual(adapter.writeState(actor, mp5, { loaded: 17, jammed: true, malfunction: "stoppage" }), [
+      { documentName: "Actor", id: "soldierKessler01", changes: { "system.equipment.carried.00000.uses": 17 } },
+    ]);
+    assert.deepEqual(adapter.writeState(actor, glock, { loaded: 0 }), [
+      { documentName: "Actor", id: "soldierKessler01", changes: { "system.equipment.carried.00002.uses": 0 } },
+    ]);
+  });
+
+  it("writes nothing where GGA counts no rounds: Volley's flags keep them", () => {
+    assert.deepEqual(adapter.writeState(actor, buckshot, { loaded: 5 }), []);
+  });
+
+  it("writes nothing when the state says nothing about rounds", () => {
+    assert.deepEqual(adapter.writeState(actor, mp5, { jammed: false }), []);
+  });
+
+  it("writes nothing for a weapon the actor no longer has", () => {
+    const gone = soldier((a) => delete a.system.ranged["00000"]);
+    assert.deepEqual(adapter.writeState(gone, mp5, { loaded: 3 }), []);
+  });
+
+  it("follows the attack when GGA renumbers its list", () => {
+    const renumbered = soldier((a) => {
+      a.system.ranged = { "00000": a.system.ranged["00003"], "00001": a.system.ranged["00000"] };
+      a.system.equipment.carried = { "00005": a.system.equipment.carried["00000"] };
+    });
+    assert.deepEqual(adapter.writeState(renumbered, mp5, { loaded: 9 }), [
+      { documentName: "Actor", id: "soldierKessler01", changes: { "system.equipment.carried.00005.uses": 9 } },
+    ]);
+  });
+
+  it("refuses a state that is not a number of rounds, writing nothing", () => {
+    assert.throws(() => adapter.writeState(actor, mp5, { loaded: -1 }), { name: "RangeError", message: /^state\.loaded/ });
+    assert.throws(() => adapter.writeState(actor, mp5, { loaded: 2.5 }), RangeError);
+    assert.throws(() => adapter.writeState(actor, mp5, { loaded: "3" }), RangeError);
+    assert.throws(() => adapter.writeState(actor, mp5, /** @type {any} */ (null)), TypeError);
+  });
+
+  it("refuses an actor without an id", () => {
+    const anonymous = soldier((a) => delete a._id);
+    assert.throws(() => adapter.writeState(anonymous, mp5, { loaded: 3 }), { name: "TypeError", message: /^actor\._id/ });
+  });
+});

@@ -1,0 +1,33 @@
+"""Sessions for the report's tests: the recorded replays, and synthetic skirmishes with fair and loaded dice.
+
+The synthetic journals are written once per test run (they take a second or two each) by
+``reportkit``, through the real rules and the bridge's journal writer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from reportkit import write_session
+
+ROOT = Path(__file__).resolve().parents[2]
+REPLAYS = sorted((ROOT / "tests" / "replays").glob("*.jsonl"))
+#: Long enough for every test to have its say (about 2,000 d6 and 400 d100 rolls), short enough to be quick.
+SESSION_REQUESTS = 600
+FAIR_SEEDS = (1, 2, 3)
+
+
+@pytest.fixture(scope="session")
+def sessions_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("sessions")
+
+
+@pytest.fixture(scope="session")
+def fair_sessions(sessions_dir: Path) -> list[Path]:
+    return [write_session(sessions_dir, SESSION_REQUESTS, seed=seed) for seed in FAIR_SEEDS]
+
+
+@pytest.fixture(scope="session")
+def loaded_session(sessions_dir: Path) -> Path:
+    return write_session(sessions_dir, SESSION_REQUESTS, seed=11, loaded=True)

@@ -1,0 +1,92 @@
+"""The report's promise: fair dice pass, loaded dice are caught, and the page says so in words.
+
+Reports are built from every recorded session in ``tests/replays/`` and from synthetic skirmishes
+(``reportkit``) rolled with fair dice and with a d6 that favours sixes.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import REPLAYS
+
+from bridge.report.build import findings, report_html
+from bridge.report.record import read_record
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=lambda p: p.stem)
+def test_recorded_sessions_are_not_flagged(path: Path) -> None:
+    found = findings([read_record(path)])
+    assert found.verdict in ("fair", "too_few")
+    assert all(test.verdict in ("fair", "too_few") for test in found.dice)
+    html = report_html([read_record(path)], "en")
+    assert 'class="banner alert"' not in html and 'class="banner watch"' not in html
+
+
+def test_recorded_sessions_together_make_a_campaign() -> None:
+    html = report_html([read_record(path) for path in REPLAYS], "en")
+    assert "Campaign report" in html
+    assert all(path.stem in html for path in REPLAYS)
+
+
+def test_fair_synthetic_sessions_are_called_fair(fair_sessions: list[Path]) -> None:
+    for path in fair_sessions:
+        found = findings([read_record(path)])
+        assert found.verdict == "fair", path.name
+        six = next(test for test in found.dice if test.die == 6)
+        assert six.rolls > 1000  # enough rolls that a loaded die could not hide
+        assert found.calibration.count > 100 and found.calibration.verdict == "fair"
+
+
+def test_a_loaded_die_is_caught_and_named(loaded_session: Path) -> None:
+    found = findings([read_record(loaded_session)])
+    assert found.verdict == "alert"
+    six = next(test for test in found.dice if test.die == 6)
+    assert six.verdict == "alert" and six.hot is not None and six.hot[:2] == (6, 6)
+    assert six.hot[2] == pytest.approx(2.0, abs=0.25)  # a six a third of the time: twice its share
+    assert all(
+        test.verdict in ("fair", "too_few") for test in found.dice if test.die != 6
+    )  # the d100 was fair
+    html = report_html([read_record(loaded_session)], "en")
+    assert 'class="banner alert"' in html
+    assert "The dice look loaded." in html
+    assert re.search(r"d6: 6 came up [12]\.\d× as often as a fair die allows \(p &lt; 0\.001\)", html)
+
+
+def test_a_loaded_session_in_a_campaign_still_shows(fair_sessions: list[Path], loaded_session: Path) -> None:
+    found = findings([read_record(path) for path in [*fair_sessions, loaded_session]])
+    assert found.verdict == "alert"
+
+
+def test_the_page_in_russian(loaded_session: Path) -> None:
+    html = report_html([read_record(loaded_session)], "ru")
+    assert '<html lang="ru">' in html
+    for words in ("Отчёт о сессии", "Похоже, кости нечестные.", "Стрелки", "Цели", "Честность костей"):
+        assert words in html
+    assert "p &lt; 0,001" in html  # the Russian decimal comma
+    assert "Session report" not in html and "Shooters" not in html
+
+
+def test_the_page_is_self_contained(fair_sessions: list[Path]) -> None:
+    html = report_html([read_record(fair_sessions[0])], "en")
+    assert html.startswith("<!DOCTYPE html>")
+    assert "<script" not in html
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", html)  # nothing fetched from anywhere
+    assert html.count('<svg class="chart"') == 4  # rounds, hits, faces, luck
+    assert "report." not in re.sub(r"<svg.*?</svg>", "", html, flags=re.S)  # no untranslated key
+
+
+def test_a_report_is_reproducible(fair_sessions: list[Path]) -> None:
+    records = [read_record(fair_sessions[0])]
+    assert report_html(records, "en") == report_html(records, "en")
+
+
+def test_damaged_lines_are_counted_on_the_page(fair_sessions: list[Path], tmp_path: Path) -> None:
+    lines = fair_sessions[0].read_bytes().splitlines(keepends=True)
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_bytes(b"".join([*lines[:40], b"{torn\n", lines[40][:50] + b"\n", *lines[41:]]))
+    html = report_html([read_record(damaged)], "en")
+    assert "2 journal lines were skipped:" in html
+    assert "damaged:41: not JSON" in html

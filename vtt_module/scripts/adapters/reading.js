@@ -1,0 +1,199 @@
+/**
+ * What the three game-system adapters share: reading numbers out of documents that other people's code
+ * wrote (a number here, the same number as a string there), and reporting a field that cannot be read.
+ *
+ * An adapter never guesses. When a field is missing or says something Volley cannot use, it records a
+ * problem naming the exact path in the actor's data (`system.ranged.00001.rof`), and the weapon is left
+ * out of the dialog's list; the dialog shows the problem, so the referee knows which field to fix.
+ * Each problem carries a message key and its values (so the module can show it in the table's
+ * language, as `VOLLEY.Adapter.<key>`) and an English `message` for logs and as the fallback text.
+ *
+ * Pure: plain data in, plain data out; no Foundry globals.
+ */
+
+/**
+ * @typedef {import("../profile/types.js").AdapterProblem & {key: string, values: Record<string, unknown>}} Problem
+ */
+
+/**
+ * The English text of every problem an adapter can report, by key (`{name}` is filled from values).
+ * The module's language files hold the same keys under `VOLLEY.Adapter.`.
+ */
+export const PROBLEM_TEXTS = Object.freeze({
+  "actor.invalid": "not an actor's data (expected the object from actor.toObject(false))",
+  "field.missing": "{what} is missing",
+  "field.not_number": "{value} is not a whole number ({what})",
+  "field.out_of_range": "{value} is out of range for {what} ({min}..{max})",
+  "gurps.rof.invalid": '{value} is not a rate of fire (a number such as 13, or shots x pellets such as "3x9")',
+  "gurps.rcl.invalid": "{value} is not a recoil (a whole number, 1 or more)",
+  "gurps.shots.invalid": '{value} is not a magazine Volley can count (rounds, "+1" in the chamber, reload time: "30+1(3)")',
+  "gurps.malf.invalid": "{value} is not a malfunction number Volley can use (3 to 19; very reliable Malf N+ is not modelled: write Malf 18 or 19)",
+  "gurps.ammo.ambiguous": "{count} pieces of equipment named {name} track uses; Volley cannot tell which holds the rounds",
+  "gurps.ammo.mismatch": "Max Uses {maxuses} is neither the magazine ({magazine}) nor the magazine with the chambered round ({full}) of {name}",
+  "gurps.ammo.over": "{uses} rounds loaded is more than {name} holds ({capacity})",
+  "dh2.class.unknown": "{value} is not a ranged weapon class Volley knows (Pistol, Basic, Heavy, Thrown)",
+  "dh2.rof.none": "the weapon has no rate of fire (single, burst and full are all 0)",
+  "dh2.not_equipped": "{name} is not equipped; Dark Heresy fires equipped weapons only",
+  "dh2.clip.over": "{value} rounds in the clip is more than it holds ({max})",
+  "dh2.range.invalid": "{value} is not a range in metres",
+  "twodsix.rof.invalid": "{value} is not a rate of fire Volley can read (figures such as 1/4, 3, or Auto)",
+  "twodsix.burst.invalid": "{value}: a MegaTraveller burst is 2, 3 or 4 rounds",
+  "twodsix.kind.unknown": "cannot tell whether {name} is a pistol, a rifle or a heavy weapon (set its range band or weapon type)",
+  "twodsix.magazine.missing": "the linked magazine {id} is not among the actor's items",
+  "twodsix.magazine.none": "{name} has no magazine: link a magazine or set its default magazine size",
+  "twodsix.magazine.over": "{value} rounds is more than the magazine holds ({max})",
+  "twodsix.skill.missing": "{name} names no skill and the actor has no untrained skill",
+  "twodsix.skill.unknown": "skill item {id} is not among the actor's items",
+});
+
+/**
+ * The problems found while reading one actor.
+ */
+export class ProblemLog {
+  /** @type {Problem[]} */
+  problems = [];
+
+  /**
+   * Record that `field` could not be read.
+   * @param {string} field the path in the actor's data
+   * @param {keyof typeof PROBLEM_TEXTS} key
+   * @param {Record<string, unknown>} [values]
+   */
+  add(field, key, values = {}) {
+    this.problems.push({ field, key, values, message: `${field}: ${fill(PROBLEM_TEXTS[key], values)}` });
+  }
+
+  /** How many problems so far: compare before and after reading a weapon to see whether it failed. */
+  get count() {
+    return this.problems.length;
+  }
+}
+
+/**
+ * @param {string} template
+ * @param {Record<string, unknown>} values
+ */
+function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+/**
+ * A value as a problem message quotes it: strings in quotes, everything cut to 40 characters.
+ * @param {unknown} value
+ * @returns {string}
+ */
+export function quoted(value) {
+  let text;
+  if (typeof value === "string") text = JSON.stringify(value);
+  else if (value === undefined) text = "undefined";
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = String(value);
+    }
+  }
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
+/**
+ * @param {unknown} value
+ * @returns {value is Record<string, any>}
+ */
+export function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A whole number written as text: optional sign (ASCII or the minus sign), ASCII digits. */
+const INTEGER_TEXT = /^\s*([+\-\u2212]?)\s*(\d{1,9})\s*$/;
+
+/**
+ * A whole number, from a number or from text that is one ("12", " -2 ", "+1"); null otherwise.
+ * Game systems store the same field as either, depending on who last saved it.
+ * @param {unknown} value
+ * @returns {number | null}
+ */
+export function integerOf(value) {
+  if (typeof value === "number") return Number.isSafeInteger(value) ? value : null;
+  if (typeof value !== "string") return null;
+  const match = INTEGER_TEXT.exec(value);
+  if (match === null) return null;
+  const size = Number(match[2]);
+  return match[1] === "" || match[1] === "+" ? size : -size;
+}
+
+/**
+ * A finite number (not necessarily whole), from a number or numeric text; null otherwise.
+ * @param {unknown} value
+ * @returns {number | null}
+ */
+export function numberOf(value) {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value !== "string" || !/^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/.test(value)) return null;
+  return Number(value);
+}
+
+/**
+ * Read a whole number at `field`, within `min..max`, or record why not.
+ * @param {ProblemLog} log
+ * @param {string} field
+ * @param {unknown} value
+ * @param {{what: string, min?: number, max?: number}} rule
+ * @returns {number | null}
+ */
+export function readInteger(log, field, value, { what, min = -1e9, max = 1e9 }) {
+  if (value === undefined || value === null || value === "") {
+    log.add(field, "field.missing", { what });
+    return null;
+  }
+  const number = integerOf(value);
+  if (number === null) {
+    log.add(field, "field.not_number", { value: quoted(value), what });
+    return null;
+  }
+  if (number < min || number > max) {
+    log.add(field, "field.out_of_range", { value: number, what, min, max });
+    return null;
+  }
+  return number;
+}
+
+/**
+ * Make `id` unique among `taken` by appending #2, #3... (two attacks may share a name).
+ * @param {Set<string>} taken
+ * @param {string} id
+ */
+export function uniqueId(taken, id) {
+  let candidate = id;
+  for (let n = 2; taken.has(candidate); n += 1) candidate = `${id}#${n}`;
+  taken.add(candidate);
+  return candidate;
+}
+
+/**
+ * The embedded items of an actor's data, each with its id (documents from `toObject()` list them
+ * in an array; a collection's `contents` is accepted too).
+ * @param {Record<string, any>} actor
+ * @returns {Record<string, any>[]}
+ */
+export function itemsOf(actor) {
+  /** @type {unknown[]} */
+  const items = Array.isArray(actor.items) ? actor.items : Array.isArray(actor.items?.contents) ? actor.items.contents : [];
+  return items.filter(/** @returns {item is Record<string, any>} */ (item) => isRecord(item) && typeof item._id === "string");
+}
+
+/**
+ * Check a weapon state before writing it back: rounds loaded must be a whole number of 0 or more.
+ * A bad state is a bug in the caller, so it throws rather than writing nonsense to the document.
+ * @param {unknown} state
+ * @returns {number | undefined} the rounds loaded, or undefined when the state says nothing about them
+ */
+export function loadedOf(state) {
+  if (!isRecord(state)) throw new TypeError("state: expected the weapon's state object");
+  if (state.loaded === undefined) return undefined;
+  const loaded = state.loaded;
+  if (typeof loaded !== "number" || !Number.isSafeInteger(loaded) || loaded < 0) {
+    throw new RangeError(`state.loaded: ${quoted(loaded)} is not a number of rounds`);
+  }
+  return loaded;
+}
