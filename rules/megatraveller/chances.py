@@ -31,7 +31,7 @@ from rules.megatraveller.fire import moot_rounds_skipped, roll_pool
 from rules.megatraveller.modes import FIRE_MODES
 from rules.megatraveller.plan import FirePlan, plan_fire, split_dm, stray_task
 from rules.megatraveller.requests import FireFields
-from rules.megatraveller.splits import ranks, share_of_bullets, shares_in_request_order, split_cost
+from rules.megatraveller.splits import mixed_shares, ranks, share_of_bullets, split_cost
 from rules.megatraveller.tasks import characteristic_dm
 from rules.megatraveller.volley import hits_only, volley_dist
 from rules.odds import Dist, convolve, hits_list, mixture
@@ -123,8 +123,10 @@ def _clusters_given(plan: FirePlan) -> list[int] | None:
 #: whole magazine of up to 10 more when the shooter empties it.
 MOST_BULLETS = 3 * 6 + AUTO_ROUNDS[1] + EMPTY_WITHIN
 #: What ``warm_up`` prepares besides every bullet count's order statistics: the split of up to this
-#: many chosen targets and one bystander, the usual automatic-fire table.
+#: many chosen targets and one bystander, the usual automatic-fire table...
 WARM_TARGETS = 3
+#: ... and one crowded table, (chosen, bystanders), a whole magazine emptied into it.
+WARM_CROWD = (4, 12)
 
 
 def warm_up() -> None:
@@ -132,13 +134,20 @@ def warm_up() -> None:
 
     Every bullet count's cluster multisets and their order statistics (``splits.ranks``), which make
     any split a matter of lookups, and the splits of the usual table: up to three chosen targets and
-    a bystander. The bridge runs this in each rules worker as it starts.
+    a bystander. Then one crowded split (``WARM_CROWD``), so that the first big preview does not also
+    pay for the first run of that code (about a millisecond on this machine). The bridge runs this in
+    each rules worker as it starts.
     """
     for remaining in range(MOST_BULLETS + 1):
         ranks(remaining)
         for chosen in range(1, WARM_TARGETS + 1):
             for caught in (0, 1):
                 share_of_bullets(remaining, chosen, caught)
+    chosen, caught = WARM_CROWD
+    mixed_shares(
+        remaining_dist(loaded=MOST_BULLETS, controlled=False, empty_magazine=True),
+        (False,) * chosen + (True,) * caught,
+    )
 
 
 def odds_cost(request: FireFields) -> float:
@@ -185,12 +194,7 @@ def _clustered(plan: FirePlan) -> dict[str, Dist]:
             controlled=plan.mode == "controlled",
             empty_magazine=request.empty_magazine,
         )
-        by_remaining = [
-            (weight, shares_in_request_order(remaining, bystanders)) for remaining, weight in left.items()
-        ]
-        shares = [
-            mixture((weight, split[k]) for weight, split in by_remaining) for k in range(len(bystanders))
-        ]
+        shares = mixed_shares(left, bystanders)
     out: dict[str, Dist] = {}
     for target_plan, share in zip(plan.targets, shares, strict=True):
         task = target_plan.task

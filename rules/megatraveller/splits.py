@@ -16,7 +16,7 @@ several clusters walk the multisets, and only the multisets with enough clusters
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache
 from itertools import accumulate
 
@@ -27,6 +27,7 @@ __all__ = [
     "Ranks",
     "has_ranks",
     "is_cached",
+    "mixed_shares",
     "multiset_count",
     "ranks",
     "share_of_bullets",
@@ -233,6 +234,25 @@ def _running(rows: Iterable[list[float] | None]) -> list[list[float]]:
             running = [a + b for a, b in zip(running, row, strict=True)]
         out.append(running)
     return out
+
+
+def mixed_shares(left: Mapping[int, float], bystanders: tuple[bool, ...]) -> list[Dist]:
+    """Each target's bullets (in request order) over every number of bullets ``left`` may leave.
+
+    The mixture over the pool's sizes is summed straight into one array per target: this runs for
+    every automatic-fire preview, cold or not.
+    """
+    chosen = [k for k, by in enumerate(bystanders) if not by]
+    caught = [k for k, by in enumerate(bystanders) if by]
+    order = chosen + caught
+    acc = [[0.0] * (max(left, default=0) + 1) for _ in bystanders]
+    for remaining, weight in left.items():
+        table = share_of_bullets(remaining, len(chosen), len(caught))
+        for rank, k in enumerate(order):
+            row = acc[k]
+            for bullets, p in table[rank]:
+                row[bullets] += weight * p
+    return [{bullets: p for bullets, p in enumerate(row) if p} for row in acc]
 
 
 def shares_in_request_order(remaining: int, bystanders: tuple[bool, ...]) -> list[Dist]:
