@@ -91,7 +91,7 @@ def bench_cli(figures: dict[str, Any], quick: bool) -> None:
     ratios = [seconds / base for seconds in starts.values()]
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "long.jsonl"
-        entries = cli.long_session(path, 150 if quick else 1000)
+        entries = cli.long_session(path, 150 if quick else 2000)
         single = cli.single_core_rate(path, 4000)
         rate, verdict = cli.replay_rate(path, entries)
     cores = cli.cores()
