@@ -322,28 +322,70 @@ async def _pinger(ws: ClientConnection, stop: asyncio.Event, out: list[float]) -
         out.append(time.perf_counter() - started)
 
 
+#: (tokens, chosen) of every worst-case preview shape, in the order the rounds take them.
+SHAPES = [(tokens, chosen) for tokens in range(24, 1, -1) for chosen in range(1, tokens + 1)]
+
+
 async def ping_under_load(bridge: Served, *, rounds: int, previews: int) -> tuple[list[float], list[float]]:
-    """Another client's pings on an idle bridge, then while ``previews`` cold worst cases run."""
+    """Another client's pings on an idle bridge, then while ``previews`` cold worst cases run.
+
+    The previews are sent by a client process of their own (``--previewer``), so reading their big
+    replies does not delay the pinger's: only the bridge is measured.
+    """
     pinger = await hello(bridge.url)
-    idle = await round_trips(pinger, lambda k: json.dumps({"type": "ping", "id": f"i{k}"}), 2000)
-    shapes = [(tokens, chosen) for tokens in range(24, 1, -1) for chosen in range(1, tokens + 1)]
+    await round_trips(pinger, lambda k: json.dumps({"type": "ping", "id": f"w{k}"}), 200)
+    idle: list[float] = []
     loaded: list[float] = []
-    previewer = await hello(bridge.url)
+    previewer = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(Path(__file__)),
+        "--previewer",
+        bridge.url,
+        str(previews),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert previewer.stdin is not None and previewer.stdout is not None
+    assert (await previewer.stdout.readline()).strip() == b"ready"
     for r in range(rounds):
-        batch = shapes[r * previews : (r + 1) * previews]
+        # An idle spell as long as the last loaded one, then a loaded one: each pair of spells sees
+        # the same machine, so whatever else runs on it weighs on both alike.
         stop = asyncio.Event()
         pings = asyncio.create_task(_pinger(pinger, stop, loaded))
-        for n, (tokens, chosen) in enumerate(batch):
-            request = worst_case_preview(tokens, chosen)
-            await previewer.send(json.dumps({"type": "odds", "id": f"cold{r}-{n}", "request": request}))
-        for _ in batch:
-            reply = json.loads(await previewer.recv())
-            assert reply["type"] == "odds", reply
+        started = time.perf_counter()
+        previewer.stdin.write(f"{r}\n".encode())
+        await previewer.stdin.drain()
+        assert (await previewer.stdout.readline()).strip() == b"done"
         stop.set()
         await pings
+        stop = asyncio.Event()
+        pings = asyncio.create_task(_pinger(pinger, stop, idle))
+        await asyncio.sleep(time.perf_counter() - started)
+        stop.set()
+        await pings
+    previewer.stdin.close()
+    await previewer.wait()
     await pinger.close()
-    await previewer.close()
     return idle, loaded
+
+
+async def _preview_rounds(url: str, previews: int) -> None:
+    """The previewer process: on each round number read from stdin, send that round's cold previews
+    at once, wait for every reply, say "done"."""
+    ws = await hello(url)
+    print("ready", flush=True)
+    loop = asyncio.get_running_loop()
+    while line := await loop.run_in_executor(None, sys.stdin.readline):
+        r = int(line)
+        batch = SHAPES[r * previews : (r + 1) * previews]
+        for n, (tokens, chosen) in enumerate(batch):
+            request = worst_case_preview(tokens, chosen)
+            await ws.send(json.dumps({"type": "odds", "id": f"cold{r}-{n}", "request": request}))
+        for _ in batch:
+            reply = await ws.recv()
+            assert '"type":"odds"' in str(reply)[:40], str(reply)[:200]
+        print("done", flush=True)
+    await ws.close()
 
 
 async def idle_connections(bridge: Served, count: int) -> tuple[float, float]:
@@ -384,6 +426,9 @@ async def run(args: argparse.Namespace, bridge: Served, echo: Served, data: Path
 
 
 def main() -> int:
+    if len(sys.argv) == 4 and sys.argv[1] == "--previewer":
+        asyncio.run(_preview_rounds(sys.argv[2], int(sys.argv[3])))
+        return 0
     parser = argparse.ArgumentParser(description="Benchmark the Volley bridge over a real socket.")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--per-round", type=int, default=300)
