@@ -32,6 +32,8 @@ CLI = Vocabulary("cli")
 SESSION = CLI.message("show.session", "session", "started", "rules", "bridge", "format")
 NO_HEADER = CLI.message("show.no_header", "session")
 ENTRY = CLI.message("show.entry", "at", "id", "type", "pending_id", "outcome", "dice")
+#: An ``undo`` journal line (bridge/undo.py): the referee took ``target`` back at the table.
+UNDO = CLI.message("show.undo", "at", "id", "target", "user")
 SEED = CLI.message("show.seed", "seed")
 SCRIPTED = CLI.message("show.dice", "faces")
 FLAW = CLI.message("show.flaw", "field", "expected", "got")

@@ -147,12 +147,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_bridge_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The server's own commands (serve, sessions, show, replay) live in ``bridge.commands``; the session
-    report in ``bridge.report.command``."""
+    report in ``bridge.report.command``; the sandbox page (``volley sandbox``) in ``bridge.sandbox``."""
     from bridge import commands as bridge_commands
+    from bridge import sandbox
     from bridge.report import command as report_command
 
     bridge_commands.register(commands)
     report_command.register(commands)
+    sandbox.register(commands)
 
 
 def _add_module_commands(

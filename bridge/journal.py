@@ -39,6 +39,7 @@ __all__ = [
     "Journal",
     "JournalError",
     "SessionLog",
+    "UndoLine",
     "Written",
     "decode_line",
     "discard_session",
@@ -85,7 +86,19 @@ class Entry(msgspec.Struct, kw_only=True, tag="resolved", tag_field="kind"):
     reply: msgspec.Raw
 
 
-JournalLine = Header | Entry
+class UndoLine(msgspec.Struct, kw_only=True, tag="undo", tag_field="kind"):
+    """The referee undid request ``target_id`` (``bridge/undo.py``). Replay skips these lines: the
+    request itself is replayed as it was resolved; the undo is part of the story, not of the rules.
+    ``reply`` holds the ``undone`` bytes sent back, for a retried undo id."""
+
+    id: str
+    target_id: str
+    at: str
+    user: str | None = None
+    reply: msgspec.Raw
+
+
+JournalLine = Header | Entry | UndoLine
 
 _line_decoder = msgspec.json.Decoder(JournalLine)
 _encoder = msgspec.json.Encoder()
@@ -115,6 +128,8 @@ class SessionLog:
     header: Header | None
     entries: list[Entry] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    #: Undo lines, kept apart from ``entries`` so replay (which re-resolves entries) never sees them.
+    undos: list[UndoLine] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -140,7 +155,7 @@ def _lines(data: bytes) -> Iterator[tuple[int, int, bytes]]:
         offset = stop
 
 
-def decode_line(line: bytes) -> Header | Entry:
+def decode_line(line: bytes) -> Header | Entry | UndoLine:
     return _line_decoder.decode(line)
 
 
@@ -172,6 +187,8 @@ def read_session(path: Path) -> SessionLog:
                 log.problems.append(f"{path.name}: format {record.format} is newer than {FORMAT_VERSION}")
                 return log
             log.header = record
+        elif isinstance(record, UndoLine):
+            log.undos.append(record)
         else:
             log.entries.append(record)
     return log
@@ -280,7 +297,7 @@ class Journal:
             raise
         return cls(path, fd, head, seconds)
 
-    async def append(self, line: Any, *, alone: bool = False) -> None:
+    async def append(self, line: Entry | UndoLine, *, alone: bool = False) -> None:
         """Queue one line and return once it is on disk (raises ``JournalError`` if it never gets there).
 
         ``alone``: the caller knows no other line is coming this moment (the referee has nothing else

@@ -10,6 +10,7 @@ standard library's) at ``sessions/.ledger.sqlite3``:
   retry without changing this module. A retry reads the line back and returns its ``reply`` verbatim.
 * ``pending``: two-step attacks (``outcome == "pending"``) with when they were rolled and, once settled,
   the id of the ``allocate`` that settled them.
+* ``undone``: requests an ``undo`` line took back (``bridge/undo.py``), with the undo's id.
 * ``files``: per journal, its header line (which identifies it) and how far it has been indexed.
 
 Why an index on disk rather than the dict this used to be: memory and start time no longer grow with
@@ -47,7 +48,7 @@ __all__ = ["INDEX_NAME", "Ledger", "PendingAttack", "Settled"]
 #: The index file, next to the journals it indexes (hidden: ``volley sessions`` lists ``*.jsonl``).
 INDEX_NAME = ".ledger.sqlite3"
 #: Bumped when the tables change; an index of another version is rebuilt.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: Lines of the running session noted in memory before they are flushed to the index.
 FLUSH_EVERY = 128
 #: How much of a journal is read at a time when indexing it.
@@ -74,6 +75,7 @@ CREATE TABLE replies (
 CREATE TABLE pending (
     id TEXT PRIMARY KEY, file INTEGER, offset INTEGER, length INTEGER, at REAL, allocated_by TEXT
 ) WITHOUT ROWID;
+CREATE TABLE undone (target TEXT PRIMARY KEY, by TEXT NOT NULL) WITHOUT ROWID;
 """
 
 
@@ -85,6 +87,7 @@ class _Line(msgspec.Struct):
     reply: msgspec.Raw = msgspec.field(default_factory=msgspec.Raw)
     outcome: Any = None
     pending_id: Any = None
+    target_id: Any = None
     at: Any = None
 
 
@@ -131,6 +134,8 @@ class _Noted:
     pending: bool
     at: float | None
     settles: str | None
+    #: the request an ``undo`` line took back
+    undoes: str | None = None
 
 
 def _when(at: Any) -> float | None:
@@ -147,7 +152,8 @@ def _noted(line: _Line, place: _Place) -> _Noted | None:
     if not isinstance(line.id, str) or not len(line.reply):
         return None
     settles = line.pending_id if isinstance(line.pending_id, str) else None
-    return _Noted(line.id, place, line.outcome == "pending", _when(line.at), settles)
+    undoes = line.target_id if line.kind == "undo" and isinstance(line.target_id, str) else None
+    return _Noted(line.id, place, line.outcome == "pending", _when(line.at), settles, undoes)
 
 
 class Ledger:
@@ -161,6 +167,7 @@ class Ledger:
         self._live: dict[int, str] = {}
         self._recent: dict[str, _Noted] = {}
         self._recent_settled: dict[str, str] = {}
+        self._recent_undone: dict[str, str] = {}
         self._unflushed: list[_Noted] = []
         self._session: tuple[int, int, int] | None = None  # (file id, indexed_to, lines) to flush
         self._ids = IdFilter()
@@ -291,13 +298,17 @@ class Ledger:
         replies = []
         pending = []
         settled = []
+        undone = []
         for item in noted:
             replies.append((item.id, item.place.file, item.place.offset, item.place.length))
             if item.pending:
                 pending.append((item.id, item.place.file, item.place.offset, item.place.length, item.at))
             if item.settles is not None:
                 settled.append((item.settles, item.id))
+            if item.undoes is not None:
+                undone.append((item.undoes, item.id))
         self._db.executemany("INSERT OR REPLACE INTO replies VALUES (?, ?, ?, ?)", replies)
+        self._db.executemany("INSERT OR REPLACE INTO undone VALUES (?, ?)", undone)
         # A pending line and the allocate that settles it may be indexed in either order.
         self._db.executemany(
             "INSERT INTO pending (id, file, offset, length, at) VALUES (?, ?, ?, ?, ?) "
@@ -330,6 +341,8 @@ class Ledger:
                     self._recent[item.id] = item
                     if item.settles is not None:
                         self._recent_settled[item.settles] = item.id
+                    if item.undoes is not None:
+                        self._recent_undone[item.undoes] = item.id
                     self._unflushed.append(item)
                 indexed_to = placed.offset + placed.length
                 count += 1
@@ -356,6 +369,8 @@ class Ledger:
                 del self._recent[item.id]
             if item.settles is not None and self._recent_settled.get(item.settles) == item.id:
                 del self._recent_settled[item.settles]
+            if item.undoes is not None and self._recent_undone.get(item.undoes) == item.id:
+                del self._recent_undone[item.undoes]
 
     def close(self) -> None:
         self.flush()
@@ -401,6 +416,16 @@ class Ledger:
             self._stale(place)
             return None
         return PendingAttack(entry.id, entry.request, entry.seed, entry.dice, _when(entry.at))
+
+    def undone_by(self, id: str) -> str | None:
+        """The id of the ``undo`` that took request ``id`` back, if one did."""
+        by = self._recent_undone.get(id)
+        if by is not None:
+            return by
+        if not self._ids.may_hold(id):  # only a request the ledger holds can have been undone
+            return None
+        row = self._db.execute("SELECT by FROM undone WHERE target = ?", (id,)).fetchone()
+        return str(row[0]) if row is not None else None
 
     def remembered(self) -> int:
         """How many replies the live journals hold (for the start-up log line)."""
@@ -458,12 +483,15 @@ class Ledger:
 def _line_of(line: Any) -> _Line:
     """A journal line object as the index sees it (whatever its kind)."""
     reply = getattr(line, "reply", None)
+    config = getattr(type(line), "__struct_config__", None)  # a tagged Struct: its tag is its kind
+    kind = config.tag if config is not None and config.tag_field == "kind" else getattr(line, "kind", "")
     return _Line(
-        kind=str(getattr(line, "kind", "")),
+        kind=str(kind),
         id=getattr(line, "id", None),
         reply=reply if isinstance(reply, msgspec.Raw) else msgspec.Raw(),
         outcome=getattr(line, "outcome", None),
         pending_id=getattr(line, "pending_id", None),
+        target_id=getattr(line, "target_id", None),
         at=getattr(line, "at", None),
     )
 

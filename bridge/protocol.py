@@ -37,6 +37,8 @@ __all__ = [
     "ResultReply",
     "ServerMessage",
     "SystemInfo",
+    "Undo",
+    "Undone",
     "Welcome",
     "decode_client",
     "encode",
@@ -72,6 +74,9 @@ class ErrorCode:
     UNKNOWN_PENDING = "unknown_pending"
     ALREADY_ALLOCATED = "already_allocated"
     PENDING_EXPIRED = "pending_expired"
+    UNKNOWN_TARGET = "unknown_target"
+    NOT_UNDOABLE = "not_undoable"
+    ALREADY_UNDONE = "already_undone"
     UNAUTHORIZED = "unauthorized"
     JOURNAL_FAILED = "journal_failed"
     SHUTTING_DOWN = "shutting_down"
@@ -133,13 +138,29 @@ class Allocate(msgspec.Struct, tag="allocate"):
     dice: list[int] | None = None
 
 
+#: A Foundry user id, as protocol v2's ``user`` names the player a request is relayed for.
+UserId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+
+
+class Undo(msgspec.Struct, tag="undo"):
+    """The referee took back request ``target_id`` at the table (``bridge/undo.py``).
+
+    The VTT restores its own state; the bridge journals the undo (``volley show`` shows it, replay
+    ignores it) and answers ``undone``. ``user`` names the referee who asked.
+    """
+
+    id: RequestId
+    target_id: RequestId
+    user: UserId | None = None
+
+
 class Ping(msgspec.Struct, tag="ping"):
     """Keep-alive and latency probe."""
 
     id: str | None = None
 
 
-ClientMessage = Hello | Attack | Action | OddsRequest | Allocate | Ping
+ClientMessage = Hello | Attack | Action | OddsRequest | Allocate | Undo | Ping
 
 
 # --- bridge -> client ---------------------------------------------------------------------------
@@ -200,7 +221,14 @@ class Pong(msgspec.Struct, tag="pong"):
     id: str | None = None
 
 
-ServerMessage = Welcome | ResultReply | Pending | OddsReply | Error | Pong
+class Undone(msgspec.Struct, tag="undone"):
+    """Answer to ``undo``: the undo of ``target_id`` is in the journal."""
+
+    id: str
+    target_id: str
+
+
+ServerMessage = Welcome | ResultReply | Pending | OddsReply | Error | Pong | Undone
 
 _decoder = msgspec.json.Decoder(ClientMessage)
 _encoder = msgspec.json.Encoder()
@@ -246,7 +274,7 @@ def decode_client(frame: bytes) -> ClientMessage:
 
 
 _CLIENT_TAGS: tuple[str, ...] = tuple(
-    str(kind.__struct_config__.tag) for kind in (Hello, Attack, Action, OddsRequest, Allocate, Ping)
+    str(kind.__struct_config__.tag) for kind in (Hello, Attack, Action, OddsRequest, Allocate, Undo, Ping)
 )
 
 

@@ -34,6 +34,7 @@ from bridge.protocol import (
     ErrorCode,
     OddsRequest,
     ProtocolError,
+    Undo,
     encode,
 )
 from bridge.resolution import (
@@ -46,6 +47,7 @@ from bridge.resolution import (
     reply_for,
     resolve,
 )
+from bridge.undo import answer_undo
 from bridge.workers import OFFLOAD_MS, RulesWorkers
 
 __all__ = ["Referee"]
@@ -106,14 +108,16 @@ class Referee:
         self._in_flight: dict[str, asyncio.Future[bytes]] = {}
         self._loop = asyncio.get_running_loop()
         self._claimed: set[str] = set()
+        #: request ids an ``undo`` is being journalled for right now (bridge/undo.py)
+        self.undoing: set[str] = set()
 
-    async def answer(self, message: Attack | Action | Allocate | OddsRequest) -> bytes:
+    async def answer(self, message: Attack | Action | Allocate | OddsRequest | Undo) -> bytes:
         """The reply frame for one request; never raises for a bad request (it becomes an ``error``)."""
         try:
             match message:
                 case OddsRequest():
                     return await self._odds(message)
-                case Attack() | Action() | Allocate():
+                case Attack() | Action() | Allocate() | Undo():
                     return await self._once(message)
         except ProtocolError as error:
             return encode(Error(id=error.id, code=error.code, message=error.message, path=error.path))
@@ -138,7 +142,7 @@ class Referee:
                 raise ProtocolError(outcome[1], outcome[2], outcome[3], message.id)
         return odds_of(message.id, request)
 
-    async def _once(self, message: Attack | Action | Allocate) -> bytes:
+    async def _once(self, message: Attack | Action | Allocate | Undo) -> bytes:
         """Idempotency: one resolution per id, whoever asks and however often."""
         done = self.ledger.reply(message.id)
         if done is not None:
@@ -153,6 +157,8 @@ class Referee:
         try:
             if isinstance(message, Allocate):
                 reply = await self._allocate(message)
+            elif isinstance(message, Undo):
+                reply = await answer_undo(self, message)
             else:
                 reply = await self._resolve(message)
         except asyncio.CancelledError:

@@ -243,13 +243,23 @@ def create_app(settings: BridgeSettings) -> web.Application:
     return app
 
 
-async def run_server(settings: BridgeSettings, host: str, port: int, ready: Callable[[str], None]) -> int:
-    """Serve until SIGINT/SIGTERM; then stop accepting, finish requests, flush the journal, return 0."""
+async def run_server(
+    settings: BridgeSettings,
+    host: str,
+    port: int,
+    ready: Callable[[str], None],
+    *,
+    app: web.Application | None = None,
+) -> int:
+    """Serve until SIGINT/SIGTERM; then stop accepting, finish requests, flush the journal, return 0.
+
+    ``app`` is a ``create_app(settings)`` a command has added its own routes to (``volley sandbox``).
+    """
     stop = asyncio.Event()
     # Handlers go in before anything is announced: a stop signal sent the moment we say "listening"
     # must get the graceful path, not the default kill. (Windows included: ``bridge.stopping``.)
     restore_signals = stop_on_signals(asyncio.get_running_loop(), stop)
-    runner = web.AppRunner(create_app(settings), access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT)
+    runner = web.AppRunner(app or create_app(settings), access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT)
     try:
         await runner.setup()
         site = web.TCPSite(runner, host, port)

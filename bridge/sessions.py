@@ -17,9 +17,9 @@ from typing import Any, TextIO
 
 import msgspec
 
-from bridge.card_text import ENTRY, NO_HEADER, SCRIPTED, SEED, SESSION, Flaw, card_lines, say
+from bridge.card_text import ENTRY, NO_HEADER, SCRIPTED, SEED, SESSION, UNDO, Flaw, card_lines, say
 from bridge.i18n import Catalogue
-from bridge.journal import Entry, SessionLog, session_files
+from bridge.journal import Entry, SessionLog, UndoLine, session_files
 
 __all__ = ["SessionSummary", "find_session", "list_sessions", "print_session", "print_sessions"]
 
@@ -136,7 +136,13 @@ def print_session(log: SessionLog, out: TextIO, catalogue: Catalogue) -> list[st
     for problem in log.problems:
         print(f"  ! {problem}", file=out)
     incomplete: list[str] = []
-    for entry in log.entries:
+    # Undo lines go where they happened, between the requests (timestamps sort as text).
+    records: list[Entry | UndoLine] = sorted([*log.entries, *log.undos], key=lambda record: record.at)
+    for entry in records:
+        if isinstance(entry, UndoLine):
+            undo = UNDO(at=entry.at, id=entry.id, target=entry.target_id, user=entry.user)
+            print("\n" + say(catalogue, undo), file=out)
+            continue
         flaws: list[Flaw] = []
         lines = _entry_lines(catalogue, entry, flaws)
         print("", file=out)

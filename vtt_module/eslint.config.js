@@ -1,10 +1,14 @@
 // ESLint for the module's ES modules and their node:test files. Run from the repository root
-// (`npm run lint` does): `eslint -c vtt_module/eslint.config.js vtt_module tests/js tests/browser/harness`, so one config
-// covers both folders.
+// (`npm run lint` does): `eslint -c vtt_module/eslint.config.js vtt_module tests/js`, so one config covers the
+// module, its sandbox page and the node tests.
 import js from "@eslint/js";
 import globals from "globals";
 
-/** Foundry's globals, allowed only in the glue module: everything else must stay pure. */
+/**
+ * Foundry's globals, allowed only where Foundry is touched: the glue (volley.js, scripts/foundry/),
+ * the ApplicationV2 windows (every *-dialog.js, the profile editor). Everything else stays pure, so
+ * node:test can import it.
+ */
 const foundryGlobals = {
   game: "readonly",
   Hooks: "readonly",
@@ -25,26 +29,35 @@ const rules = {
 };
 
 export default [
-  { ignores: ["vtt_module/node_modules/**"] },
+  { ignores: ["vtt_module/node_modules/**", "vtt_module/sandbox/vendor/**"] },
   js.configs.recommended,
   {
     files: ["vtt_module/**/*.js"],
     languageOptions: { ecmaVersion: 2023, sourceType: "module", globals: { ...globals.browser } },
     rules,
   },
-  { files: ["vtt_module/scripts/volley.js"], languageOptions: { globals: foundryGlobals } },
+  {
+    files: [
+      "vtt_module/scripts/volley.js",
+      "vtt_module/scripts/foundry/**/*.js",
+      "vtt_module/scripts/**/*-dialog.js",
+      "vtt_module/scripts/profile/editor.js",
+    ],
+    languageOptions: { globals: foundryGlobals },
+  },
   {
     files: ["vtt_module/eslint.config.js", "vtt_module/tools/**/*.mjs"],
     languageOptions: { ecmaVersion: 2023, sourceType: "module", globals: { ...globals.node } },
     rules,
   },
   {
-    // The browser tests' harness page: plain browser modules standing in for Foundry.
-    files: ["tests/browser/harness/**/*.js"],
+    // The sandbox page (`volley sandbox`): plain browser modules standing in for the Foundry client.
+    files: ["vtt_module/sandbox/**/*.js"],
+    ignores: ["vtt_module/sandbox/vendor/**"],
     languageOptions: {
       ecmaVersion: 2023,
       sourceType: "module",
-      globals: { ...globals.browser, ...foundryGlobals, Handlebars: "readonly", harness: "readonly" },
+      globals: { ...globals.browser, ...foundryGlobals, Handlebars: "readonly", sandbox: "readonly" },
     },
     rules,
   },

@@ -314,3 +314,23 @@ async def test_the_id_filter_answers_new_ids_and_never_hides_a_known_one(tmp_pat
     assert isinstance(ledger.pending("p2"), PendingAttack) and ledger.pending("p1") == Settled("a1")
     assert all(ledger.reply(f"new-{k}") is None for k in range(1000))
     ledger.close()
+
+
+def test_an_undo_line_is_indexed_as_a_reply_and_as_its_target_undone(tmp_path: Path) -> None:
+    """Line kinds are read generically: an ``undo`` line answers a retry of its own id, and marks its
+    target undone, after a rebuild of the index as much as before."""
+    from bridge.journal import UndoLine
+
+    undo = UndoLine(id="u1", target_id="r1", at="2026-11-29T20:00:02.000Z", reply=msgspec.Raw(b'{"u":1}'))
+    path = tmp_path / "20261129T200000.000000Z-aaaaaa.jsonl"
+    write_session(path, entry("r1"))
+    path.write_bytes(path.read_bytes() + msgspec.json.encode(undo) + b"\n")
+    for _ in range(2):  # indexed from scratch, then from the index
+        ledger = Ledger.open(tmp_path, print)
+        assert ledger.reply("u1") == b'{"u":1}'
+        assert ledger.undone_by("r1") == "u1" and ledger.undone_by("u1") is None
+        ledger.close()
+    (tmp_path / INDEX_NAME).unlink()
+    ledger = Ledger.open(tmp_path, print)
+    assert ledger.undone_by("r1") == "u1"
+    ledger.close()

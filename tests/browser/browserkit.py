@@ -1,69 +1,73 @@
 """Shared helpers for the browser tests (a module name of its own, so it never clashes with another
-folder's ``conftest``)."""
+folder's ``conftest``): the ``volley sandbox`` process, the pages, and the steps a referee takes."""
 
 from __future__ import annotations
 
-import secrets
-import socket
+import json
+import os
 import subprocess
 import sys
 import time
+import urllib.request
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+ROOT = Path(__file__).resolve().parents[2]
 
-class Bridge:
-    """A ``volley serve`` on a free loopback port with its own token, config and data directories,
-    drawing seeds from a fixed base so every run rolls the same dice. The test may stop it and start
-    it again: same port, same token, same journals."""
+#: Accessible names other test suites rely on (the issue fixes them; the sandbox page keeps them).
+FIRE = "Fire"
+WEAPON = "Weapon"
+SCENE = "Scene"
 
-    SEED_BASE = 20261129
-    START_TIMEOUT_S = 20.0
+SHOOTER = "Sgt. Hale"
+TARGETS = ("Raider", "Lookout", "Sentry")
+CONNECTION_STATE = "game.modules.get('volley').api?.connection()?.state ?? null"
+MP5 = "canvas.scene.tokens.get('tokHale000000001').actor.flags.volley.profile.weapons[0]"
 
-    def __init__(self, root: Path, workdir: Path) -> None:
-        self.root = root
-        self.port = free_port()
-        self.token = secrets.token_urlsafe(24)
-        self.config_dir = workdir / "config"
-        self.data_dir = workdir / "data"
-        self.log_path = workdir / "bridge.log"
-        self.process: subprocess.Popen[bytes] | None = None
 
-    @property
-    def url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
+class Sandbox:
+    """``volley sandbox --no-open`` on a free port: its page, its bridge, its throwaway data directory."""
+
+    START_TIMEOUT_S = 30.0
+
+    def __init__(self, workdir: Path) -> None:
+        self.log_path = workdir / "sandbox.log"
+        self.process: subprocess.Popen[str] | None = None
+        self.url = ""
+        self.lines: list[str] = []
 
     def start(self) -> None:
-        """Start the process and wait until it listens; RuntimeError (with its log) if it does not."""
-        command = [sys.executable, "-m", "bridge.cli", "serve", "--host", "127.0.0.1"]
-        command += ["--port", str(self.port), "--token", self.token]
-        command += ["--config-dir", str(self.config_dir), "--data-dir", str(self.data_dir)]
-        command += ["--seed-base", str(self.SEED_BASE), "--log-level", "info"]
-        with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(command, cwd=self.root, stdout=log, stderr=subprocess.STDOUT)
+        command = [sys.executable, "-m", "bridge.cli", "sandbox", "--no-open", "--port", "0"]
+        log = self.log_path.open("a", encoding="utf-8")
+        self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True)
+        assert self.process.stdout is not None
         deadline = time.monotonic() + self.START_TIMEOUT_S
-        while not self._listening():
-            if self.process.poll() is not None:
-                raise RuntimeError(f"volley serve exited with {self.process.returncode}:\n{self.log()}")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"volley serve did not listen in {self.START_TIMEOUT_S} s:\n{self.log()}")
-            time.sleep(0.05)
+        line = self.process.stdout.readline()
+        if not line.startswith("Sandbox: ") or time.monotonic() > deadline:
+            self.stop()
+            raise RuntimeError(f"volley sandbox said {line!r}:\n{self.log()}")
+        self.lines.append(line)
+        self.url = line.removeprefix("Sandbox: ").strip()
 
-    def _listening(self) -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                return True
-        except OSError:
-            return False
+    @property
+    def origin(self) -> str:
+        return self.url.removesuffix("/sandbox")
+
+    def post(self, path: str) -> Any:
+        request = urllib.request.Request(self.origin + path, method="POST", data=b"")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read())
 
     def stop(self) -> None:
-        """SIGTERM (the bridge drains and exits 0), SIGKILL if it hangs."""
+        """SIGTERM (the bridge drains, the data directory goes), SIGKILL if it hangs."""
         if self.process is None:
             return
         self.process.terminate()
         try:
-            self.process.wait(timeout=10)
+            out, _ = self.process.communicate(timeout=15)
+            self.lines.extend(out.splitlines(keepends=True))
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
@@ -73,16 +77,9 @@ class Bridge:
         return self.log_path.read_text(encoding="utf-8", errors="replace")[-4000:]
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 class Pages:
-    """Opens pages in one browser context (so harness tabs share their BroadcastChannel socket) and
-    collects every uncaught page error, which the tests assert stays empty."""
+    """Opens pages in one browser context (so the sandbox's clients share their BroadcastChannels)
+    and collects every uncaught page error, which the tests assert stays empty."""
 
     def __init__(self, context: Any) -> None:
         self.context = context
@@ -95,10 +92,99 @@ class Pages:
         return page
 
 
+class Shots:
+    """Screenshots of a test run: kept under the run's artefacts (``$VOLLEY_ARTEFACTS``, else
+    ``.artefacts/browser/<time>/``); with ``VOLLEY_UPDATE_IMAGES=1`` the ones the README shows are also
+    copied to ``docs/images/``."""
+
+    README_IMAGES = ROOT / "docs" / "images"
+
+    def __init__(self) -> None:
+        base = os.environ.get("VOLLEY_ARTEFACTS")
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        self.directory = Path(base) if base else ROOT / ".artefacts" / "browser" / stamp
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.update_readme = os.environ.get("VOLLEY_UPDATE_IMAGES") == "1"
+
+    def take(self, locator: Any, name: str) -> Path:
+        path = self.directory / f"{name}.png"
+        locator.screenshot(path=str(path))
+        assert path.stat().st_size > 3_000, f"{name}: the screenshot is nearly empty"
+        if self.update_readme:
+            self.README_IMAGES.mkdir(parents=True, exist_ok=True)
+            (self.README_IMAGES / path.name).write_bytes(path.read_bytes())
+        return path
+
+
 @dataclass(frozen=True)
 class Table:
-    """Everything one browser test needs: the bridge, the harness site and a way to open pages."""
+    """Everything one browser test needs: the sandbox, a way to open pages, a place for screenshots."""
 
-    bridge: Bridge
-    site: str
+    sandbox: Sandbox
     pages: Pages
+    shots: Shots
+
+    def open(
+        self,
+        *,
+        lang: str = "en",
+        scene: str = "gurps",
+        view: str = "referee",
+        extra: str = "",
+        page: Any = None,
+    ) -> Any:
+        """A sandbox page, booted (the module loaded, init/setup/ready done)."""
+        page = page or self.pages.new()
+        page.goto(f"{self.sandbox.url}?lang={lang}&scene={scene}&view={view}{extra}")
+        wait_booted(page)
+        return page
+
+
+def wait_booted(page: Any) -> None:
+    page.wait_for_function("window.sandbox && (window.sandbox.ready || window.sandbox.bootError)")
+    error = page.evaluate("window.sandbox.bootError ?? null")
+    assert error is None, error
+
+
+def wait_connected(page: Any) -> None:
+    page.wait_for_function(f"{CONNECTION_STATE} === 'ready'")
+
+
+def open_attack_dialog(page: Any, shooter: str = SHOOTER, fire: str = FIRE) -> Any:
+    """Token (a button named by the token's name) -> Token HUD -> Fire -> the attack dialog."""
+    page.get_by_role("button", name=shooter, exact=True).click()
+    page.locator("#token-hud").get_by_role("button", name=fire, exact=True).click()
+    dialog = page.get_by_role("dialog")
+    dialog.wait_for()
+    return dialog
+
+
+def wait_for_chart(dialog: Any, target: str) -> Any:
+    """The odds chart of one target (an image whose name describes every bar)."""
+    chart = dialog.get_by_role("img", name=target)
+    chart.first.wait_for()
+    return chart.first
+
+
+def frames_sent(page: Any) -> list[dict[str, Any]]:
+    """Every message this page sends to the bridge, parsed, as it is sent (call before the page boots)."""
+    sent: list[dict[str, Any]] = []
+
+    def watch(socket: Any) -> None:
+        socket.on("framesent", lambda payload: sent.append(json.loads(payload)))
+
+    page.on("websocket", watch)
+    return sent
+
+
+def cards(page: Any) -> Any:
+    return page.get_by_role("log").locator(".volley-card")
+
+
+def message_of(card: Any) -> Any:
+    """The chat message a card sits in (for a screenshot with its header)."""
+    return card.locator("xpath=ancestor::li[1]")
+
+
+def chat_flags(page: Any, index: int = -1) -> Any:
+    return page.evaluate(f"game.messages.contents.at({index}).flags.volley")

@@ -1,27 +1,20 @@
-"""Fixtures for the module's browser tests: a real ``volley serve``, a static server for the module and
-its harness page, and headless Chromium through Playwright.
+"""Fixtures for the module's browser tests: ``volley sandbox`` (a real bridge, the real module over the
+sandbox's stand-in for the Foundry client) and headless Chromium through Playwright.
 
-The harness page (``harness/``) fakes the handful of Foundry globals the module touches; it is a test
-stand-in, not Foundry. Everything else is real: the module's ES modules, templates and styles, the
-bridge process, the rules engine behind it, and the browser's own WebSocket.
+The stand-in (``vtt_module/sandbox/stand-in/``) fakes the Foundry client's globals; it is not Foundry.
+Everything else is real: the module's ES modules, templates, styles and lang files, the bridge, the
+rules engine behind it, and the browser's own WebSocket.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from aiohttp import web
-from browserkit import Bridge, Pages, Table, free_port
+from browserkit import Pages, Sandbox, Shots, Table
 
-ROOT = Path(__file__).resolve().parents[2]
-MODULE_DIR = ROOT / "vtt_module"
-HARNESS_DIR = Path(__file__).resolve().parent / "harness"
-HANDLEBARS = MODULE_DIR / "node_modules" / "handlebars" / "dist" / "handlebars.min.js"
 CHROMIUM = Path(os.environ.get("VOLLEY_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -31,61 +24,19 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-START_TIMEOUT_S = 20.0
 
 
 @pytest.fixture
-def bridge(tmp_path: Path) -> Iterator[Bridge]:
-    """A real ``volley serve`` for one test (see ``browserkit.Bridge``)."""
-    server = Bridge(ROOT, tmp_path)
+def sandbox(tmp_path: Path) -> Iterator[Sandbox]:
+    server = Sandbox(tmp_path)
     try:
-        try:
-            server.start()
-        except RuntimeError as error:
-            pytest.fail(str(error))
+        server.start()
+    except RuntimeError as error:
+        pytest.fail(str(error))
+    try:
         yield server
     finally:
         server.stop()
-
-
-@pytest.fixture
-def static_site() -> Iterator[str]:
-    """The module at ``/modules/volley/`` (where Foundry serves it), the harness and Handlebars."""
-    if not HANDLEBARS.exists():
-        pytest.fail(f"{HANDLEBARS} is missing: run `cd vtt_module && npm ci` (scripts/setup --test does)")
-    app = web.Application()
-
-    async def handlebars(_request: web.Request) -> web.FileResponse:
-        return web.FileResponse(HANDLEBARS)
-
-    app.router.add_get("/vendor/handlebars.min.js", handlebars)
-    for part in ("scripts", "templates", "lang", "styles"):
-        app.router.add_static(f"/modules/volley/{part}/", MODULE_DIR / part)
-    app.router.add_static("/harness/", HARNESS_DIR)
-
-    loop = asyncio.new_event_loop()
-    runner = web.AppRunner(app)
-    port = free_port()
-    started = threading.Event()
-
-    def serve() -> None:
-        asyncio.set_event_loop(loop)
-        loop.run_until_complete(runner.setup())
-        loop.run_until_complete(web.TCPSite(runner, "127.0.0.1", port).start())
-        started.set()
-        loop.run_forever()
-
-    thread = threading.Thread(target=serve, name="harness-http", daemon=True)
-    thread.start()
-    if not started.wait(START_TIMEOUT_S):
-        pytest.fail("the harness web server did not start")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(timeout=10)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(timeout=10)
-        loop.close()
 
 
 @pytest.fixture
@@ -98,11 +49,16 @@ def pages() -> Iterator[Pages]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         try:
-            yield Pages(browser.new_context(viewport={"width": 1200, "height": 800}))
+            yield Pages(browser.new_context(viewport={"width": 1440, "height": 900}))
         finally:
             browser.close()
 
 
+@pytest.fixture(scope="session")
+def shots() -> Shots:
+    return Shots()
+
+
 @pytest.fixture
-def table(pages: Pages, static_site: str, bridge: Bridge) -> Table:
-    return Table(bridge, static_site, pages)
+def table(pages: Pages, sandbox: Sandbox, shots: Shots) -> Table:
+    return Table(sandbox, pages, shots)

@@ -6,19 +6,30 @@ import { createRequire } from "node:module";
 import { describe, it } from "node:test";
 
 import { CARD_LIMITS, cardView, escapeHtml, renderCard } from "../../vtt_module/scripts/card.js";
+import { flatLookup, renderText } from "../../vtt_module/scripts/i18n/format.js";
 
 const moduleDir = new URL("../../vtt_module/", import.meta.url);
 // Handlebars is one of the module's dev dependencies (vtt_module/node_modules), not this folder's.
 const Handlebars = createRequire(new URL("package.json", moduleDir))("handlebars");
 const source = readFileSync(new URL("templates/chat-card.hbs", moduleDir), "utf8");
 const en = JSON.parse(readFileSync(new URL("lang/en.json", moduleDir), "utf8"));
+const gurpsEn = JSON.parse(readFileSync(new URL("lang/systems/gurps.en.json", moduleDir), "utf8"));
+const english = (key) => key.split(".").reduce((o, k) => o?.[k], en) ?? key.split(".").reduce((o, k) => o?.[k], gurpsEn);
 
 function compile() {
   const hb = Handlebars.create();
   // Foundry's {{localize}} helper, reading the module's English strings.
-  hb.registerHelper("localize", (key) => key.split(".").reduce((o, k) => o?.[k], en) ?? key);
+  hb.registerHelper("localize", (key) => english(key) ?? key);
   return hb.compile(source);
 }
+
+/** How the module's glue gives the card its words: module keys localised, rules messages rendered. */
+const catalogue = { "VOLLEY.Msg.gurps.title": "{who} fires {weapon}", "VOLLEY.Msg.gurps.roll": "to-hit {roll}: {hits} {hits|hit|hits}" };
+const words = {
+  text: (value) => renderText(value, "en", flatLookup(catalogue)),
+  localize: (key) => english(key) ?? key,
+  has: (key) => english(key) !== undefined,
+};
 
 // Shaped like bridge/card.py's Card for the GURPS worked example: 5 shots, success by 5, Rcl 2 -> 3 hits.
 const CARD = {
@@ -41,7 +52,7 @@ describe("cardView", () => {
     const view = cardView(CARD);
     assert.equal(view.title, "Sgt. Hale fires MP5");
     assert.equal(view.systemTitle, "GURPS 4e rapid fire");
-    assert.deepEqual(view.weapon, { name: "MP5", loaded: 25, jammed: false });
+    assert.deepEqual(view.weapon, { name: "MP5", loaded: 25, capacity: null, jammed: false });
     assert.deepEqual(
       view.rows.map((r) => [r.name, r.hits, r.kind, r.statusesAdd]),
       [
@@ -81,6 +92,43 @@ describe("cardView", () => {
   });
 });
 
+describe("cardView in the reader's words", () => {
+  it("renders messages (protocol v2) and plain strings (before it) alike", () => {
+    const card = {
+      ...CARD,
+      title: { key: "gurps.title", values: { who: "Sgt. Hale", weapon: "MP5" } },
+      log: [{ key: "gurps.roll", values: { roll: 9, hits: 1 } }, "an old plain line", { key: "gurps.unknown", values: { n: 2 } }],
+    };
+    const view = cardView(card, { words });
+    assert.equal(view.title, "Sgt. Hale fires MP5");
+    assert.deepEqual(view.log, ["to-hit 9: 1 hit", "an old plain line", "gurps.unknown(n=2)"]);
+  });
+
+  it("names the system and the statuses in the module's words, an unknown status by its id", () => {
+    const view = cardView({ ...CARD, rows: [{ target: "t", hits: 0, statuses_add: ["suppressed", "on_fire"] }] }, { words });
+    assert.equal(view.systemTitle, "GURPS 4e");
+    assert.deepEqual(view.rows[0].statusesAdd, ["Suppressed", "on_fire"]);
+  });
+
+  it("adds the system's extra lines, the capacity, and whether the card was undone", () => {
+    const view = cardView(CARD, {
+      words,
+      extras: [
+        { label: "VOLLEY.Gurps.Card.Spent", value: 5 },
+        { label: "VOLLEY.Gurps.Card.Malfunction", value: { key: "VOLLEY.Faults.stoppage" } },
+      ],
+      capacity: 30,
+      undone: true,
+    });
+    assert.deepEqual(view.extras, [
+      { label: "Rounds spent", value: "5" },
+      { label: "Malfunction", value: "stoppage" },
+    ]);
+    assert.equal(view.weapon.capacity, 30);
+    assert.equal(view.undone, true);
+  });
+});
+
 describe("chat-card.hbs", () => {
   it("never uses triple braces (unescaped output)", () => {
     assert.doesNotMatch(source.replace(/{{!--[\s\S]*?--}}/g, ""), /{{{|{{&/);
@@ -97,9 +145,14 @@ describe("chat-card.hbs", () => {
     assert.match(html, /<li>to-hit 3d6 &#x3D; 9 vs 14: success by 5 -&gt; 3 hits<\/li>/);
   });
 
-  it("says JAMMED when the weapon jammed", () => {
+  it("says JAMMED when the weapon jammed, and Undone once undone", () => {
     const html = renderCard({ ...CARD, weapon: { name: "MP5", loaded: 24, jammed: true } }, compile());
     assert.match(html, /<strong class="volley-card__jammed">JAMMED<\/strong>/);
+    assert.doesNotMatch(html, /volley-card__undone/);
+    const undone = renderCard(CARD, compile(), { undone: true, capacity: 30 });
+    assert.match(undone, /class="volley-card volley-card--undone"/);
+    assert.match(undone, /<p class="volley-card__undone">Undone by the referee/);
+    assert.match(undone, /<span class="volley-card__capacity"> \/ 30<\/span>/);
   });
 
   it("escapes hostile names, ids, statuses and log lines", () => {
@@ -111,9 +164,10 @@ describe("chat-card.hbs", () => {
         action: "a' onmouseover='b",
         weapon: { name: evil, loaded: 1, jammed: false },
         rows: [{ target: `"><b>`, name: evil, hits: 1, statuses_add: [evil], statuses_remove: [] }],
-        log: [evil, "</li><script>alert(2)</script>"],
+        log: [evil, "</li><script>alert(2)</script>", { key: "gurps.title", values: { who: evil, weapon: evil } }],
       },
       compile(),
+      { words, extras: [{ label: "VOLLEY.Gurps.Card.Spent", value: evil }] },
     );
     assert.doesNotMatch(html, /<img|<script|<b>|onerror="|' onmouseover/);
     assert.match(html, /&lt;img src&#x3D;x onerror&#x3D;&quot;alert\(1\)&quot;&gt;/);

@@ -1,8 +1,9 @@
-// The dialog's odds summary and its debounced, latest-wins fetching.
+// The dialog's odds summary, its bar chart (with a text alternative), and its debounced fetching with
+// at most one question in flight.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { formatPercent, OddsPreview, summariseOdds } from "../../vtt_module/scripts/odds-preview.js";
+import { chartView, formatHits, formatPercent, MAX_BARS, OddsPreview, RATE_LIMIT_RETRIES, RATE_LIMIT_RETRY_MS, summariseOdds } from "../../vtt_module/scripts/odds-preview.js";
 import { FakeClock, flush } from "./fakes.mjs";
 
 describe("summariseOdds", () => {
@@ -37,14 +38,45 @@ describe("summariseOdds", () => {
 describe("formatPercent", () => {
   it("keeps small and near-certain chances honest", () => {
     assert.deepEqual(
-      [0, 0.0004, 0.0186, 0.625, 0.9996, 1].map(formatPercent),
+      [0, 0.0004, 0.0186, 0.625, 0.9996, 1].map((p) => formatPercent(p)),
       ["0%", "<0.1%", "1.9%", "63%", ">99.9%", "100%"],
     );
+    assert.deepEqual([0.0004, 0.0186].map((p) => formatPercent(p, ",")), ["<0,1%", "1,9%"]);
+  });
+});
+
+describe("chartView", () => {
+  const words = {
+    name: "Raider",
+    hitsLabel: (k) => `${k} ${k === 1 ? "hit" : "hits"}`,
+    describe: ({ name, bars, expected, atLeastOne }) => `${name}: ${bars}. Expected ${expected}; at least one ${atLeastOne}.`,
+  };
+
+  it("draws a bar per number of hits, the tallest full height, and says it all in words", () => {
+    const [raider] = summariseOdds({ targets: [{ id: "r", hits: [0.375, 0.125, 0.25, 0.25, 0, 0] }] }).targets;
+    const chart = chartView(raider, words);
+    assert.deepEqual(chart.bars.map((b) => [b.hits, b.height, b.percent, b.mostLikely]), [
+      ["0", 100, "38%", true],
+      ["1", 33, "13%", false],
+      ["2", 67, "25%", false],
+      ["3", 67, "25%", false],
+    ]);
+    assert.equal(chart.description, "Raider: 0 hits 38%, 1 hit 13%, 2 hits 25%, 3 hits 25%. Expected 1.38; at least one 63%.");
+    assert.equal(chartView(raider, { ...words, decimal: "," }).expected, "1,38");
+  });
+
+  it("sums a long tail into one last bar", () => {
+    const hits = Array.from({ length: 40 }, () => 1 / 40);
+    const chart = chartView(summariseOdds({ targets: [{ id: "r", hits }] }).targets[0], words);
+    assert.equal(chart.bars.length, MAX_BARS);
+    assert.equal(chart.bars.at(-1).hits, `${MAX_BARS - 1}+`);
+    assert.ok(Math.abs(chart.bars.at(-1).p - (40 - (MAX_BARS - 1)) / 40) < 1e-12);
+    assert.equal(formatHits(1.375, ","), "1,38");
   });
 });
 
 describe("OddsPreview", () => {
-  function setup() {
+  function setup({ offline = () => null } = {}) {
     const clock = new FakeClock();
     const asked = [];
     const answers = [];
@@ -56,6 +88,7 @@ describe("OddsPreview", () => {
         return new Promise((resolve, reject) => resolvers.push({ resolve, reject }));
       },
       onSummary: (summary, error) => answers.push({ summary, error }),
+      offline,
       delayMs: 200,
       timers: clock,
     });
@@ -73,17 +106,38 @@ describe("OddsPreview", () => {
     assert.deepEqual(asked, [{ shots: 12 }]);
   });
 
-  it("drops an answer that arrives after a newer question", async () => {
-    const { clock, answers, resolvers, preview } = setup();
+  it("keeps one question in flight; only the newest waiting one is asked next, and only its answer shown", async () => {
+    const { clock, asked, answers, resolvers, preview } = setup();
     preview.update({ shots: 3 });
+    clock.advance(200);
+    assert.ok(preview.inFlight);
+    preview.update({ shots: 4 });
     clock.advance(200);
     preview.update({ shots: 5 });
     clock.advance(200);
-    resolvers[1].resolve({ targets: [{ id: "t", hits: [0, 1] }], jam: 0 });
+    assert.deepEqual(asked, [{ shots: 3 }], "nothing more is asked while the bridge is answering");
     resolvers[0].resolve({ targets: [{ id: "t", hits: [1] }], jam: 0 });
+    await flush();
+    assert.deepEqual(answers, [], "the answer to a stale form is dropped");
+    assert.deepEqual(asked, [{ shots: 3 }, { shots: 5 }], "4 was never asked: 5 replaced it");
+    resolvers[1].resolve({ targets: [{ id: "t", hits: [0, 1] }], jam: 0 });
     await flush();
     assert.equal(answers.length, 1);
     assert.equal(answers[0].summary.targets[0].expected, 1);
+    assert.ok(!preview.inFlight);
+  });
+
+  it("says at once that the bridge is offline instead of asking and timing out", () => {
+    let down = { message: "bridge offline" };
+    const { clock, asked, answers, preview } = setup({ offline: () => down });
+    preview.update({ shots: 3 });
+    assert.deepEqual(answers, [{ summary: null, error: { message: "bridge offline" } }]);
+    clock.advance(1000);
+    assert.deepEqual(asked, []);
+    down = null;
+    preview.update({ shots: 3 });
+    clock.advance(200);
+    assert.deepEqual(asked, [{ shots: 3 }]);
   });
 
   it("reports a failed fetch, clears on null and goes quiet after cancel", async () => {
@@ -100,5 +154,47 @@ describe("OddsPreview", () => {
     preview.cancel();
     clock.advance(1000);
     assert.equal(asked.length, 1);
+  });
+});
+
+describe("OddsPreview on a busy table", () => {
+  it("asks again when the bridge's flood limit turns a preview away, then gives up and says why", async () => {
+    const clock = new FakeClock();
+    const asked = [];
+    const answers = [];
+    const limited = Object.assign(new Error("more than 20 messages/s"), { code: "rate_limited" });
+    let refusals = 2;
+    const preview = new OddsPreview({
+      fetchOdds: async (request) => {
+        asked.push(request);
+        if (refusals-- > 0) throw limited;
+        return { targets: [{ id: "t", hits: [0.5, 0.5] }], jam: 0 };
+      },
+      onSummary: (summary, error) => answers.push({ summary, error }),
+      delayMs: 200,
+      timers: clock,
+    });
+    preview.update({ shots: 1 });
+    clock.advance(200);
+    await flush();
+    assert.deepEqual(answers, [], "a refusal for the flood limit is not shown");
+    clock.advance(RATE_LIMIT_RETRY_MS);
+    await flush();
+    clock.advance(RATE_LIMIT_RETRY_MS);
+    await flush();
+    assert.equal(asked.length, 3);
+    assert.equal(answers.length, 1);
+    assert.equal(answers[0].summary.targets[0].expected, 0.5);
+
+    refusals = 99;
+    preview.update({ shots: 2 });
+    clock.advance(200);
+    for (let i = 0; i < RATE_LIMIT_RETRIES; i += 1) {
+      await flush();
+      clock.advance(RATE_LIMIT_RETRY_MS);
+    }
+    await flush();
+    assert.equal(answers.at(-1).error, limited, "after its retries the preview says why it has no odds");
+    assert.equal(asked.length, 3 + 1 + RATE_LIMIT_RETRIES);
   });
 });

@@ -1,95 +1,156 @@
-// Token updates from a result: absolute flag values and explicit status switches, applied so that a
-// second application of the same result changes nothing.
+// A result's updates on the table: each weapon key to the weapon that fired (never a shared slot),
+// other keys to the token's own state, statuses switched explicitly; a second application changes
+// nothing; and Undo, from the before-values, puts everything back.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { applyUpdates, isFlagName, planTokenUpdate, readUpdates } from "../../vtt_module/scripts/updates.js";
+import { applyPlans, derivedStatuses, isFlagName, planResult, readUpdates, undoPlans } from "../../vtt_module/scripts/updates.js";
 
-/** A token with flags under `flags.volley` and a set of statuses, recording every write. */
-function fakeToken(flags = {}, statuses = []) {
+const gurpsKey = (key) => (key.startsWith("weapon.") ? key.slice(7) : null);
+
+/** A token with weapons (state by weapon id), its own Volley state and statuses, recording writes. */
+function fakeToken({ weapons = {}, state = {}, statuses = [] } = {}) {
   const token = {
-    flags: { volley: structuredClone(flags) },
+    weapons: structuredClone(weapons),
+    state: structuredClone(state),
     statuses: new Set(statuses),
     writes: [],
-    getFlag(name) {
-      return name.split(".").reduce((o, k) => (o === undefined || o === null ? undefined : o[k]), token.flags.volley);
+    view: {
+      weaponState: (id) => token.weapons[id] ?? null,
+      state: (key) => token.state[key],
+      hasStatus: (id) => token.statuses.has(id),
     },
-    hasStatus: (id) => token.statuses.has(id),
-    async update(changes) {
-      token.writes.push({ update: changes });
-      for (const [path, value] of Object.entries(changes)) {
-        const parts = path.split(".");
-        let o = token;
-        for (const p of parts.slice(0, -1)) o = o[p] ??= {};
-        o[parts.at(-1)] = value;
-      }
-    },
-    async setStatus(id, active) {
-      token.writes.push({ status: id, active });
-      if (active) token.statuses.add(id);
-      else token.statuses.delete(id);
+    handle: {
+      async setWeaponState(id, changes) {
+        token.writes.push({ weapon: id, changes });
+        for (const [k, v] of Object.entries(changes)) {
+          if (v === null) delete token.weapons[id][k];
+          else token.weapons[id][k] = v;
+        }
+      },
+      async setState(changes) {
+        token.writes.push({ state: changes });
+        Object.assign(token.state, changes);
+      },
+      async setStatus(id, active) {
+        token.writes.push({ status: id, active });
+        if (active) token.statuses.add(id);
+        else token.statuses.delete(id);
+      },
     },
   };
   return token;
 }
 
-// A GURPS burst: the shooter spent 5 of 30 rounds and jammed; one target is now suppressed.
+/** A table: the shooter with an MP5 and a Glock, a target who is prone. */
+function table() {
+  return {
+    shooter: fakeToken({ weapons: { mp5: { loaded: 30, jammed: false }, glock: { loaded: 17, jammed: false } } }),
+    target: fakeToken({ statuses: ["prone"] }),
+  };
+}
+const views = (tokens) => (id) => tokens[id]?.view ?? null;
+const handles = (tokens) => (id) => tokens[id]?.handle ?? null;
+const FIRED = { token: "shooter", weapon: "mp5" };
+
+// A GURPS burst that jammed: 5 rounds spent, a stoppage; the target is suppressed and gets up.
 const UPDATES = [
   { token: "shooter", state: { "weapon.loaded": 25, "weapon.jammed": true, "weapon.malfunction": "stoppage" } },
-  { token: "target", state: {}, statuses_add: ["suppressed"], statuses_remove: ["prone"] },
+  { token: "target", state: { "cover.ap": 4 }, statuses_add: ["suppressed"], statuses_remove: ["prone"] },
 ];
 
-describe("applyUpdates", () => {
-  it("writes absolute flag values and switches statuses", async () => {
-    const shooter = fakeToken({ weapon: { loaded: 30, jammed: false } });
-    const target = fakeToken({}, ["prone"]);
-    const tokens = { shooter, target };
-    const { applied, problems } = await applyUpdates(UPDATES, (id) => tokens[id]);
+describe("planResult and applyPlans", () => {
+  it("writes the weapon that fired, by id, and nothing else's rounds", async () => {
+    const tokens = table();
+    const { plans, before, problems } = planResult(UPDATES, FIRED, gurpsKey, views(tokens));
     assert.deepEqual(problems, []);
-    assert.deepEqual(shooter.writes, [
-      { update: { "flags.volley.weapon.loaded": 25, "flags.volley.weapon.jammed": true, "flags.volley.weapon.malfunction": "stoppage" } },
+    const applied = await applyPlans(plans, handles(tokens));
+    assert.deepEqual(applied.problems, []);
+    assert.deepEqual(tokens.shooter.weapons, { mp5: { loaded: 25, jammed: true, malfunction: "stoppage" }, glock: { loaded: 17, jammed: false } });
+    assert.deepEqual(tokens.target.state, { "cover.ap": 4 });
+    assert.deepEqual([...tokens.target.statuses], ["suppressed"]);
+    assert.deepEqual(before, [
+      { token: "shooter", weapon: { id: "mp5", values: { loaded: 30, jammed: false, malfunction: null } }, state: {}, statuses: {} },
+      { token: "target", weapon: null, state: { "cover.ap": null }, statuses: { suppressed: false, prone: true } },
     ]);
-    assert.deepEqual(shooter.flags.volley.weapon, { loaded: 25, jammed: true, malfunction: "stoppage" });
-    assert.deepEqual(target.writes, [
-      { status: "suppressed", active: true },
-      { status: "prone", active: false },
-    ]);
-    assert.equal(applied.length, 2);
   });
 
-  it("is idempotent: the same result applied twice writes nothing the second time", async () => {
-    const tokens = { shooter: fakeToken({ weapon: { loaded: 30 } }), target: fakeToken() };
-    await applyUpdates(UPDATES, (id) => tokens[id]);
-    const before = tokens.shooter.writes.length + tokens.target.writes.length;
-    const again = await applyUpdates(UPDATES, (id) => tokens[id]);
-    assert.deepEqual(again.applied, []);
-    assert.equal(tokens.shooter.writes.length + tokens.target.writes.length, before);
-    assert.equal(tokens.shooter.getFlag("weapon.loaded"), 25);
+  it("is idempotent: the same result planned again changes nothing", async () => {
+    const tokens = table();
+    await applyPlans(planResult(UPDATES, FIRED, gurpsKey, views(tokens)).plans, handles(tokens));
+    const again = planResult(UPDATES, FIRED, gurpsKey, views(tokens));
+    assert.deepEqual([again.plans, again.before], [[], []]);
   });
 
-  it("writes only what differs", async () => {
-    const shooter = fakeToken({ weapon: { loaded: 25, jammed: false, malfunction: null } });
-    await applyUpdates([{ token: "shooter", state: { "weapon.loaded": 25, "weapon.jammed": true, "weapon.malfunction": null } }], () => shooter);
-    assert.deepEqual(shooter.writes, [{ update: { "flags.volley.weapon.jammed": true } }]);
+  it("writes only what differs", () => {
+    const tokens = table();
+    const { plans } = planResult([{ token: "shooter", state: { "weapon.loaded": 30, "weapon.jammed": true } }], FIRED, gurpsKey, views(tokens));
+    assert.deepEqual(plans, [{ token: "shooter", weapon: { id: "mp5", changes: { jammed: true } }, state: {}, add: [], remove: [] }]);
   });
 
-  it("reports a status the VTT does not know and still applies the rest", async () => {
-    const target = fakeToken({}, ["prone"]);
-    const setStatus = target.setStatus;
-    target.setStatus = async (id, active) => {
-      if (id === "suppressed") throw new Error('Invalid status ID "suppressed"');
-      return setStatus(id, active);
+  it("refuses to guess which weapon a weapon key means on a token that did not fire", () => {
+    const tokens = table();
+    const { plans, problems } = planResult([{ token: "target", state: { "weapon.loaded": 3 } }], FIRED, gurpsKey, views(tokens));
+    assert.deepEqual(plans, []);
+    assert.deepEqual(problems, ["token target: weapon.loaded names a weapon, but no weapon of this token fired"]);
+  });
+
+  it("reports a token that is not on the scene and a status the VTT refuses, and lands the rest", async () => {
+    const tokens = table();
+    const planned = planResult(UPDATES, FIRED, gurpsKey, (id) => (id === "shooter" ? tokens.shooter.view : null));
+    assert.deepEqual(planned.problems, ["token target is not on this scene"]);
+    tokens.target.handle.setStatus = async (id) => {
+      throw new Error(`Invalid status ID "${id}"`);
     };
-    const { problems } = await applyUpdates([UPDATES[1]], () => target);
-    assert.deepEqual(problems, ['token target: status suppressed: Invalid status ID "suppressed"']);
-    assert.equal(target.statuses.has("prone"), false);
+    const all = planResult(UPDATES, FIRED, gurpsKey, views(tokens));
+    const { problems } = await applyPlans(all.plans, handles(tokens));
+    assert.deepEqual(problems, ['token target: status suppressed: Invalid status ID "suppressed"', 'token target: status prone: Invalid status ID "prone"']);
+    assert.equal(tokens.shooter.weapons.mp5.loaded, 25);
+    assert.deepEqual(tokens.target.state, { "cover.ap": 4 });
   });
 
-  it("reports a token that is not on the scene and still applies the rest", async () => {
-    const shooter = fakeToken({ weapon: { loaded: 30 } });
-    const { problems } = await applyUpdates(UPDATES, (id) => (id === "shooter" ? shooter : null));
-    assert.deepEqual(problems, ["token target is not on this scene"]);
-    assert.equal(shooter.getFlag("weapon.loaded"), 25);
+  it("ends a status removed when one result both adds and removes it", () => {
+    const tokens = { t: fakeToken({ statuses: ["pinned"] }) };
+    const { plans } = planResult([{ token: "t", statuses_add: ["pinned"], statuses_remove: ["pinned"] }], FIRED, gurpsKey, views(tokens));
+    assert.deepEqual([plans[0].add, plans[0].remove], [[], ["pinned"]]);
+  });
+
+  it("lets a system say which other keys are the weapon's (MegaTraveller's readiness, selector)", async () => {
+    const mtKey = (key) => (key === "readiness" || key === "selector" ? key : gurpsKey(key));
+    const tokens = { shooter: fakeToken({ weapons: { ar: { loaded: 30, readiness: "slung", selector: "single" } } }) };
+    const update = [{ token: "shooter", state: { readiness: "ready", selector: "burst", target: "v1", "weapon.loaded": 26 } }];
+    const { plans } = planResult(update, { token: "shooter", weapon: "ar" }, mtKey, views(tokens));
+    await applyPlans(plans, handles(tokens));
+    assert.deepEqual(tokens.shooter.weapons.ar, { loaded: 26, readiness: "ready", selector: "burst" });
+    assert.deepEqual(tokens.shooter.state, { target: "v1" });
+  });
+});
+
+describe("undoPlans", () => {
+  it("puts rounds, the jam and statuses back as they were", async () => {
+    const tokens = table();
+    const { plans, before } = planResult(UPDATES, FIRED, gurpsKey, views(tokens));
+    await applyPlans(plans, handles(tokens));
+    const undo = undoPlans(JSON.parse(JSON.stringify(before))); // as kept in the chat message's flags
+    assert.deepEqual(undo.problems, []);
+    await applyPlans(undo.plans, handles(tokens));
+    assert.deepEqual(tokens.shooter.weapons, table().shooter.weapons);
+    assert.deepEqual([...tokens.target.statuses], ["prone"]);
+    assert.deepEqual(tokens.target.state, { "cover.ap": null });
+    // Undoing twice is harmless: the values are absolute.
+    await applyPlans(undoPlans(before).plans, handles(tokens));
+    assert.deepEqual(tokens.shooter.weapons, table().shooter.weapons);
+  });
+
+  it("reads the kept values defensively: they come back from a message anyone could have edited", () => {
+    const { plans, problems } = undoPlans([
+      { token: "t", weapon: { id: "w", values: { "__proto__.x": 1, loaded: 3 } }, state: { "a..b": 1 }, statuses: { "<b>": true, ok: true } },
+      null,
+      { token: "" },
+    ]);
+    assert.deepEqual(plans, [{ token: "t", weapon: { id: "w", changes: { loaded: 3 } }, state: {}, add: ["ok"], remove: [] }]);
+    assert.equal(problems.length, 4);
+    assert.deepEqual(undoPlans("junk"), { plans: [], problems: [] });
   });
 });
 
@@ -117,9 +178,12 @@ describe("readUpdates", () => {
     ]);
     assert.deepEqual(changes, [{ token: "t", state: { "weapon.loaded": 2 }, add: ["suppressed"], remove: [] }]);
   });
+});
 
-  it("ends a status removed when one result both adds and removes it", () => {
-    const plan = planTokenUpdate({ token: "t", state: {}, add: ["pinned"], remove: ["pinned"] }, fakeToken({}, ["pinned"]));
-    assert.deepEqual([plan.add, plan.remove], [[], ["pinned"]]);
+describe("derivedStatuses", () => {
+  it("shows jammed while any weapon is jammed, overwatch while an order stands", () => {
+    assert.deepEqual(derivedStatuses([{ jammed: false }, { jammed: true }], null), { jammed: true, overwatch: false });
+    assert.deepEqual(derivedStatuses([], { mode: "single", arc: 45 }), { jammed: false, overwatch: true });
+    assert.deepEqual(derivedStatuses([{ jammed: false }], undefined), { jammed: false, overwatch: false });
   });
 });

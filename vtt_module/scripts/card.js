@@ -1,13 +1,19 @@
 /**
  * The chat card for one result. The bridge sends a structured card (title, weapon line, one row per
- * target, the rules engine's log); this turns it into the plain view the Handlebars template shows.
+ * target, the rules engine's log); this turns it into the plain view the Handlebars template shows,
+ * in the reader's language.
+ *
+ * Words: a card's title and log lines are messages (`{key, values}`, rendered from the
+ * `VOLLEY.Msg.*` catalogue) since protocol v2, plain English strings before; both are accepted. The
+ * system's name and the statuses come from the module's own lang files. Every client renders the card
+ * from the message's flags in its own language; the HTML stored in the message is the referee's copy.
  *
  * Safety: everything on a card came from a request somebody typed (token names, weapon names) or from
  * the bridge, so nothing is trusted as markup. The view holds only strings, numbers and booleans taken
  * from known fields, bounded in length and count; the template prints them with `{{ }}` only, which
  * escapes; `escapeHtml` is for the few places the module builds markup by hand.
  *
- * Pure: the compiled template is passed in (Foundry's `getTemplate` in the VTT, Handlebars in tests).
+ * Pure: the compiled template and the word lookups are passed in.
  */
 
 import { isPlainObject } from "./protocol.js";
@@ -16,7 +22,7 @@ import { isPlainObject } from "./protocol.js";
 export const CARD_TEMPLATE = "modules/volley/templates/chat-card.hbs";
 
 /** Caps so a hostile or broken card cannot flood the chat log. */
-export const CARD_LIMITS = Object.freeze({ text: 200, logLines: 60, rows: 32, statuses: 8 });
+export const CARD_LIMITS = Object.freeze({ text: 200, logLines: 60, rows: 32, statuses: 8, extras: 8 });
 
 const HTML_ESCAPES = /** @type {Record<string, string>} */ ({
   "&": "&amp;",
@@ -37,13 +43,19 @@ export function escapeHtml(value) {
 }
 
 /**
+ * @param {string} s
+ */
+function bounded(s) {
+  return s.length > CARD_LIMITS.text ? `${s.slice(0, CARD_LIMITS.text - 1)}…` : s;
+}
+
+/**
  * @param {unknown} value
  * @param {string} [fallback]
  */
 function text(value, fallback = "") {
   if (typeof value !== "string" && typeof value !== "number") return fallback;
-  const s = String(value);
-  return s.length > CARD_LIMITS.text ? `${s.slice(0, CARD_LIMITS.text - 1)}…` : s;
+  return bounded(String(value));
 }
 
 /** @param {unknown} value */
@@ -51,25 +63,54 @@ function count(value) {
   return typeof value === "number" && Number.isFinite(value) ? Math.max(0, Math.trunc(value)) : 0;
 }
 
-/** @param {unknown} value */
-function statusList(value) {
-  return Array.isArray(value) ? value.slice(0, CARD_LIMITS.statuses).map((s) => text(s)).filter(Boolean) : [];
-}
-
 /**
+ * @typedef {{
+ *   text: (value: unknown) => string,
+ *   localize: (key: string) => string,
+ *   has?: (key: string) => boolean
+ * }} CardWords how words reach the card: `text` renders a plain string or a rules message; `localize`
+ *   the module's own keys; `has` whether a module key exists (a status the module has no name for is
+ *   shown by its id)
+ * @typedef {{label: string, value: string}} ExtraView
  * @typedef {{target: string, name: string, hits: number, kind: "hit" | "miss",
  *   statusesAdd: string[], statusesRemove: string[]}} CardRowView
  * @typedef {{title: string, system: string, systemTitle: string, action: string,
- *   weapon: {name: string, loaded: number, jammed: boolean} | null,
- *   rows: CardRowView[], totalHits: number, log: string[], pending: boolean}} CardView
+ *   weapon: {name: string, loaded: number, capacity: number | null, jammed: boolean} | null,
+ *   rows: CardRowView[], totalHits: number, log: string[], pending: boolean, extras: ExtraView[],
+ *   undone: boolean}} CardView
  */
+
+/** English words when no lookup is given (node tests, logs). @type {CardWords} */
+const PLAIN_WORDS = {
+  text: (value) => (typeof value === "string" ? value : isPlainObject(value) && typeof value.key === "string" ? value.key : ""),
+  localize: (key) => key,
+};
+
+/**
+ * @param {unknown} value
+ * @param {CardWords} words
+ */
+function statusList(value, words) {
+  if (!Array.isArray(value)) return [];
+  return value
+    .slice(0, CARD_LIMITS.statuses)
+    .filter((s) => typeof s === "string" && s)
+    .map((id) => {
+      const key = `VOLLEY.Statuses.${id}`;
+      const known = words.has ? words.has(key) : false;
+      return bounded(known ? words.localize(key) : String(id));
+    });
+}
 
 /**
  * The template's view of a bridge card (see bridge/card.py): known fields only, as plain values.
  * @param {unknown} card
+ * @param {{words?: CardWords, extras?: import("./systems/registry.js").CardExtra[], capacity?: number | null,
+ *   undone?: boolean}} [options] `extras`: the system's lines under the table; `capacity`: the weapon's
+ *   full load, shown beside the rounds left
  * @returns {CardView}
  */
-export function cardView(card) {
+export function cardView(card, { words = PLAIN_WORDS, extras = [], capacity = null, undone = false } = {}) {
   const c = isPlainObject(card) ? card : {};
   const rows = (Array.isArray(c.rows) ? c.rows : []).slice(0, CARD_LIMITS.rows).map((raw) => {
     const row = isPlainObject(raw) ? raw : {};
@@ -79,22 +120,44 @@ export function cardView(card) {
       name: text(row.name, text(row.target, "?")),
       hits,
       kind: /** @type {"hit" | "miss"} */ (hits > 0 ? "hit" : "miss"),
-      statusesAdd: statusList(row.statuses_add),
-      statusesRemove: statusList(row.statuses_remove),
+      statusesAdd: statusList(row.statuses_add, words),
+      statusesRemove: statusList(row.statuses_remove, words),
     };
   });
   const w = isPlainObject(c.weapon) ? c.weapon : null;
   const logLines = Array.isArray(c.log) ? c.log : [];
+  const system = text(c.system);
+  const systemKey = `VOLLEY.Systems.${system}`;
+  const systemTitle = system && words.has?.(systemKey) ? words.localize(systemKey) : text(c.system_title, system);
   return {
-    title: text(c.title, "Volley"),
-    system: text(c.system),
-    systemTitle: text(c.system_title, text(c.system)),
+    title: bounded(words.text(c.title) || "Volley"),
+    system,
+    systemTitle,
     action: text(c.action),
-    weapon: w ? { name: text(w.name), loaded: count(w.loaded), jammed: w.jammed === true } : null,
+    weapon: w
+      ? {
+          name: text(w.name),
+          loaded: count(w.loaded),
+          capacity: typeof capacity === "number" && capacity > 0 ? Math.trunc(capacity) : null,
+          jammed: w.jammed === true,
+        }
+      : null,
     rows,
     totalHits: rows.reduce((sum, row) => sum + row.hits, 0),
-    log: logLines.slice(0, CARD_LIMITS.logLines).map((line) => text(line)),
+    log: logLines
+      .slice(0, CARD_LIMITS.logLines)
+      .map((line) => bounded(words.text(line)))
+      .filter(Boolean),
     pending: c.pending !== null && c.pending !== undefined,
+    extras: extras.slice(0, CARD_LIMITS.extras).map((extra) => ({
+      label: bounded(words.localize(extra.label)),
+      value: bounded(
+        isPlainObject(extra.value) && typeof extra.value.key === "string"
+          ? words.localize(extra.value.key)
+          : String(extra.value ?? ""),
+      ),
+    })),
+    undone,
   };
 }
 
@@ -102,7 +165,8 @@ export function cardView(card) {
  * Render a bridge card with the module's compiled chat-card template.
  * @param {unknown} card
  * @param {(view: CardView) => string} template
+ * @param {Parameters<typeof cardView>[1]} [options]
  */
-export function renderCard(card, template) {
-  return template(cardView(card));
+export function renderCard(card, template, options) {
+  return template(cardView(card, options));
 }

@@ -1,33 +1,60 @@
 /**
- * Which browser talks to the bridge: the active GM with the lowest user id.
+ * Which browser holds the bridge connection: Foundry's own choice of referee, unless that referee's
+ * browser has no access token and another connected GM's has.
  *
- * Every client computes the same answer from the same user list, so exactly one GM connects and the
- * others stay quiet; when that GM leaves (or a GM with a lower id arrives) the election is run again on
- * the `userConnected` hook and the connection moves. Pure: the caller passes the users in.
+ * Foundry names one active GM for work only one client should do (`game.users.activeGM`: a full GM
+ * before an assistant). The bridge's access token, though, is a per-browser setting, so the GM Foundry
+ * picks may not have it. Each GM's browser therefore says in its user flags whether it has a token
+ * (`flags.volley.bridgeToken`), and every client computes the same holder from the same user list:
+ * Foundry's GM first, then the other active GMs (full GMs before assistants, then by id), the first
+ * that has not said "no token" wins. When nobody has a token, Foundry's GM is the holder, and is told.
+ *
+ * Pure: the caller passes the users and Foundry's pick in; the election is re-run whenever a user
+ * connects, leaves, or changes that flag.
  */
 
-/**
- * @typedef {{id: string, active: boolean, isGM: boolean}} UserLike
- */
+/** The user flag a GM's browser sets to say whether it holds a bridge access token. */
+export const TOKEN_FLAG = "bridgeToken";
+
+/** Foundry's CONST.USER_ROLES.GAMEMASTER. */
+const GAMEMASTER = 4;
 
 /**
+ * @typedef {{id: string, active: boolean, isGM: boolean, role?: number,
+ *   flags?: {volley?: {bridgeToken?: unknown}} | Record<string, any>}} UserLike
+ */
+
+/** @param {UserLike} user */
+function saysNoToken(user) {
+  return /** @type {any} */ (user.flags)?.volley?.[TOKEN_FLAG] === false;
+}
+
+/**
+ * The GMs in the order they are asked to hold the bridge.
  * @param {Iterable<UserLike>} users
- * @returns {UserLike | null} the elected GM, or null when no GM is connected
+ * @param {string | null | undefined} activeGmId Foundry's `game.users.activeGM?.id`
  */
-export function electGm(users) {
-  /** @type {UserLike | null} */
-  let best = null;
-  for (const user of users) {
-    if (!user.active || !user.isGM) continue;
-    if (best === null || user.id < best.id) best = user;
-  }
-  return best;
+export function holderOrder(users, activeGmId) {
+  const gms = [...users].filter((user) => user.active && user.isGM);
+  const rank = (/** @type {UserLike} */ user) => (user.id === activeGmId ? 0 : (user.role ?? GAMEMASTER) >= GAMEMASTER ? 1 : 2);
+  return gms.sort((a, b) => rank(a) - rank(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /**
  * @param {Iterable<UserLike>} users
+ * @param {string | null | undefined} activeGmId
+ * @returns {UserLike | null} the GM whose browser should hold the bridge, or null when no GM is connected
+ */
+export function electBridgeHolder(users, activeGmId) {
+  const order = holderOrder(users, activeGmId);
+  return order.find((user) => !saysNoToken(user)) ?? order[0] ?? null;
+}
+
+/**
+ * @param {Iterable<UserLike>} users
+ * @param {string | null | undefined} activeGmId
  * @param {string} userId
  */
-export function isElectedGm(users, userId) {
-  return electGm(users)?.id === userId;
+export function isBridgeHolder(users, activeGmId, userId) {
+  return electBridgeHolder(users, activeGmId)?.id === userId;
 }

@@ -3,18 +3,32 @@
  *
  * The bridge answers an `odds` request with, per target, `hits[k]` = the probability that exactly k
  * hits land, and `jam` = the chance the weapon ends the attack unable to fire. The dialog shows, per
- * target, the expected hits and the chance of at least one hit, plus the jam chance.
+ * target, a small bar chart of P(k hits) with a text alternative, the expected hits and the chance of
+ * at least one, plus the jam chance.
  *
- * Requests are debounced (typing "12" in the shots box asks once, not twice) and answers that arrive
- * after a newer question are dropped, so the preview never shows the odds of a stale form.
+ * Traffic: questions are debounced (typing "12" asks once, not twice) and at most one is in flight per
+ * dialog: a change made while the bridge is answering waits, and only the newest waiting question is
+ * asked once the answer is in. Answers to a question older than the form are dropped, so the preview
+ * never shows the odds of a stale form. With the bridge known to be down the preview says so at once
+ * instead of waiting for a timeout.
  *
- * Pure: the odds fetcher and the timers are injected.
+ * Pure: the odds fetcher, the connection check and the timers are injected.
  */
 
 import { isPlainObject } from "./protocol.js";
 
 /** Wait this long after the last change before asking the bridge. */
-export const PREVIEW_DELAY_MS = 200;
+export const PREVIEW_DELAY_MS = 250;
+
+/**
+ * A preview the bridge turned away for the flood limit (a busy table: six players previewing at once) is
+ * asked again after this long, up to RATE_LIMIT_RETRIES times, instead of showing the refusal.
+ */
+export const RATE_LIMIT_RETRY_MS = 600;
+export const RATE_LIMIT_RETRIES = 3;
+
+/** The chart shows at most this many bars per target; the rest are summed into the last ("k+"). */
+export const MAX_BARS = 14;
 
 /**
  * @typedef {{id: string, expected: number, atLeastOne: number, mostLikely: number, hits: number[]}} TargetSummary
@@ -32,9 +46,9 @@ function probability(p) {
  */
 export function summariseOdds(odds) {
   const o = isPlainObject(odds) ? odds : {};
-  const targets = (Array.isArray(o.targets) ? o.targets : []).map((raw) => {
+  const targets = (Array.isArray(o.targets) ? o.targets : []).slice(0, 32).map((raw) => {
     const t = isPlainObject(raw) ? raw : {};
-    const hits = (Array.isArray(t.hits) ? t.hits : []).map(probability);
+    const hits = (Array.isArray(t.hits) ? t.hits : []).slice(0, 1000).map(probability);
     let expected = 0;
     let mostLikely = 0;
     hits.forEach((p, k) => {
@@ -54,44 +68,95 @@ export function summariseOdds(odds) {
 /**
  * "37.5%", "<0.1%" for a small chance that is not zero, ">99.9%" for one short of certain.
  * @param {number} p
+ * @param {string} [decimal] the language's decimal separator
  */
-export function formatPercent(p) {
+export function formatPercent(p, decimal = ".") {
   if (p <= 0) return "0%";
   if (p >= 1) return "100%";
-  if (p < 0.001) return "<0.1%";
-  if (p > 0.999) return ">99.9%";
+  if (p < 0.001) return `<0${decimal}1%`;
+  if (p > 0.999) return `>99${decimal}9%`;
   const pct = p * 100;
-  return `${pct.toFixed(pct < 10 ? 1 : 0)}%`;
-}
-
-/** @param {number} x */
-export function formatHits(x) {
-  return x.toFixed(2);
+  return `${pct.toFixed(pct < 10 ? 1 : 0).replace(".", decimal)}%`;
 }
 
 /**
- * Debounced, latest-wins odds fetching for one dialog.
+ * @param {number} x
+ * @param {string} [decimal]
+ */
+export function formatHits(x, decimal = ".") {
+  return x.toFixed(2).replace(".", decimal);
+}
+
+/**
+ * @typedef {{hits: string, p: number, percent: string, height: number, mostLikely: boolean}} BarView
+ * @typedef {{id: string, bars: BarView[], expected: string, atLeastOne: string, description: string}} ChartView
+ */
+
+/**
+ * One target's bar chart: a bar per number of hits (the tail past MAX_BARS summed into "k+"), each
+ * bar's height relative to the tallest, and the whole chart as one sentence for screen readers.
+ * @param {TargetSummary} target
+ * @param {{name: string, decimal?: string, describe: (parts: {name: string, bars: string, expected: string, atLeastOne: string}) => string, hitsLabel: (k: number) => string}} words
+ * @returns {ChartView}
+ */
+export function chartView(target, { name, decimal = ".", describe, hitsLabel }) {
+  /** @type {{label: string, p: number, k: number}[]} */
+  const columns = target.hits.slice(0, MAX_BARS - 1).map((p, k) => ({ label: String(k), p, k }));
+  if (target.hits.length > MAX_BARS - 1) {
+    const rest = target.hits.slice(MAX_BARS - 1).reduce((sum, p) => sum + p, 0);
+    columns.push({ label: `${MAX_BARS - 1}+`, p: Math.min(1, rest), k: MAX_BARS - 1 });
+  }
+  // Trailing impossible outcomes (more hits than the shots fired can score) add nothing to read.
+  while (columns.length > 1 && (columns.at(-1)?.p ?? 0) === 0) columns.pop();
+  const tallest = Math.max(...columns.map((c) => c.p), 0);
+  const bars = columns.map((c) => ({
+    hits: c.label,
+    p: c.p,
+    percent: formatPercent(c.p, decimal),
+    height: tallest > 0 ? Math.round((100 * c.p) / tallest) : 0,
+    mostLikely: c.k === target.mostLikely,
+  }));
+  const expected = formatHits(target.expected, decimal);
+  const atLeastOne = formatPercent(target.atLeastOne, decimal);
+  const barsText = columns
+    .filter((c) => c.p > 0)
+    .map((c) => `${hitsLabel(c.k)}${c.label.endsWith("+") ? "+" : ""} ${formatPercent(c.p, decimal)}`)
+    .join(", ");
+  return { id: target.id, bars, expected, atLeastOne, description: describe({ name, bars: barsText, expected, atLeastOne }) };
+}
+
+/**
+ * Debounced, one-in-flight, latest-wins odds fetching for one dialog.
  */
 export class OddsPreview {
   #seq = 0;
   /** @type {unknown} */
   #timer = null;
+  #inFlight = false;
+  /** @type {{seq: number, request: Record<string, unknown>} | null} */
+  #waiting = null;
 
   /**
    * @param {{
    *   fetchOdds: (request: Record<string, unknown>) => Promise<unknown>,
    *   onSummary: (summary: OddsSummary | null, error?: unknown) => void,
-   *   delayMs?: number, timers?: import("./connection.js").Timers
-   * }} options
+   *   offline?: () => unknown, delayMs?: number, timers?: import("./connection.js").Timers
+   * }} options `offline` returns why odds cannot be asked for now (the bridge is down), or nothing
    */
-  constructor({ fetchOdds, onSummary, delayMs = PREVIEW_DELAY_MS, timers }) {
+  constructor({ fetchOdds, onSummary, offline = () => null, delayMs = PREVIEW_DELAY_MS, timers }) {
     this.fetchOdds = fetchOdds;
     this.onSummary = onSummary;
+    this.offline = offline;
     this.delayMs = delayMs;
     this.timers = timers ?? {
       setTimeout: (/** @type {() => void} */ fn, /** @type {number} */ ms) => globalThis.setTimeout(fn, ms),
       clearTimeout: (/** @type {any} */ handle) => globalThis.clearTimeout(handle),
     };
+  }
+
+  /** True while a question is with the bridge. */
+  get inFlight() {
+    return this.#inFlight;
   }
 
   /**
@@ -102,28 +167,67 @@ export class OddsPreview {
   update(request) {
     const seq = ++this.#seq;
     this.timers.clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#waiting = null;
     if (request === null) {
-      this.#timer = null;
       this.onSummary(null);
+      return;
+    }
+    const down = this.offline();
+    if (down) {
+      this.onSummary(null, down);
       return;
     }
     this.#timer = this.timers.setTimeout(() => {
       this.#timer = null;
-      this.fetchOdds(request).then(
-        (odds) => {
-          if (seq === this.#seq) this.onSummary(summariseOdds(odds));
-        },
-        (error) => {
-          if (seq === this.#seq) this.onSummary(null, error);
-        },
-      );
+      this.#ask(seq, request);
     }, this.delayMs);
   }
 
-  /** Forget any question in flight (the dialog closed). */
+  /**
+   * @param {number} seq
+   * @param {Record<string, unknown>} request
+   * @param {number} [retries] rate-limit retries left
+   */
+  #ask(seq, request, retries = RATE_LIMIT_RETRIES) {
+    if (this.#inFlight) {
+      this.#waiting = { seq, request }; // only the newest waits; older ones are never asked
+      return;
+    }
+    this.#inFlight = true;
+    const settle = () => {
+      this.#inFlight = false;
+      const next = this.#waiting;
+      this.#waiting = null;
+      if (next && next.seq === this.#seq) this.#ask(next.seq, next.request);
+    };
+    this.fetchOdds(request).then(
+      (odds) => {
+        if (seq === this.#seq) this.onSummary(summariseOdds(odds));
+        settle();
+      },
+      (error) => {
+        const limited = /** @type {{code?: unknown}} */ (error)?.code === "rate_limited";
+        if (limited && retries > 0 && seq === this.#seq && !this.#waiting) {
+          // The table is busy: ask again shortly instead of showing the refusal.
+          this.#inFlight = false;
+          this.#timer = this.timers.setTimeout(() => {
+            this.#timer = null;
+            if (seq === this.#seq) this.#ask(seq, request, retries - 1);
+          }, RATE_LIMIT_RETRY_MS);
+          return;
+        }
+        if (seq === this.#seq) this.onSummary(null, error);
+        settle();
+      },
+    );
+  }
+
+  /** Forget any question in flight or waiting (the dialog closed). */
   cancel() {
     this.#seq += 1;
     this.timers.clearTimeout(this.#timer);
     this.#timer = null;
+    this.#waiting = null;
   }
 }

@@ -19,6 +19,7 @@ export const OUTGOING = Object.freeze({
   ACTION: "action",
   ODDS: "odds",
   ALLOCATE: "allocate",
+  UNDO: "undo",
   PING: "ping",
 });
 
@@ -30,6 +31,7 @@ export const INCOMING = Object.freeze({
   PENDING: "pending",
   ERROR: "error",
   PONG: "pong",
+  UNDONE: "undone",
 });
 
 /**
@@ -68,17 +70,21 @@ export function hello(token, client = null) {
   return client ? { type: OUTGOING.HELLO, token, client } : { type: OUTGOING.HELLO, token };
 }
 
+/** The longest Foundry user id a message may name (protocol v2's `user`). */
+export const MAX_USER_ID = 64;
+
 /**
  * A rules request under one of the request types (`attack`, `action` or `odds`).
  * @param {string} type
  * @param {string} id
  * @param {Record<string, unknown>} request
+ * @param {string | null} [user] the Foundry user it is for (protocol v2: per-user limits on the bridge)
  */
-export function rulesMessage(type, id, request) {
+export function rulesMessage(type, id, request, user = null) {
   if (!REQUEST_TYPES.includes(type)) throw new ProtocolError(`not a request type: ${type}`);
   if (typeof id !== "string" || !id) throw new ProtocolError("a request needs an id");
   if (!isPlainObject(request)) throw new ProtocolError("a request must be an object");
-  return { type, id, request };
+  return user ? { type, id, request, user: user.slice(0, MAX_USER_ID) } : { type, id, request };
 }
 
 /** @param {string} id @param {Record<string, unknown>} request */
@@ -93,9 +99,22 @@ export const odds = (id, request) => rulesMessage(OUTGOING.ODDS, id, request);
  * @param {string} id
  * @param {string} pendingId
  * @param {unknown} allocation
+ * @param {string | null} [user]
  */
-export function allocate(id, pendingId, allocation) {
-  return { type: OUTGOING.ALLOCATE, id, pending_id: pendingId, allocation };
+export function allocate(id, pendingId, allocation, user = null) {
+  const message = { type: OUTGOING.ALLOCATE, id, pending_id: pendingId, allocation };
+  return user ? { ...message, user: user.slice(0, MAX_USER_ID) } : message;
+}
+
+/**
+ * Take back the request `targetId`: the bridge journals it (replay ignores it) and answers `undone`.
+ * @param {string} id
+ * @param {string} targetId
+ * @param {string | null} [user]
+ */
+export function undo(id, targetId, user = null) {
+  const message = { type: OUTGOING.UNDO, id, target_id: targetId };
+  return user ? { ...message, user: user.slice(0, MAX_USER_ID) } : message;
 }
 
 /** @param {string} id */

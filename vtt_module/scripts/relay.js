@@ -1,109 +1,134 @@
 /**
- * Players reach the bridge through the referee: requests travel over the module's Foundry socket to
- * the elected GM's browser, which checks them and forwards them on its one bridge connection.
+ * Players reach the bridge through the referee: a player's choice travels over the module's Foundry
+ * socket to the browser that holds the bridge connection, which checks it, builds the rules request
+ * from the actor's own numbers, and forwards it on its one connection.
  *
- * The GM side is where the checks live, because that is where Foundry knows who owns what:
- * - only rules requests (`attack`, `action`, `odds`) are relayed;
- * - the acting token (the request's `attacker`/`shooter`) must be a token the sending user owns;
- * - scripted `dice` are stripped: a player never chooses the faces, whatever the bridge allows.
- * The answer goes back to the requesting user only, keyed by the request id.
+ * A player sends a **choice**, never a rules request: which token acts with which weapon, and what a
+ * player decides (mode, targets, shots, allocation, situational modifiers). The referee's browser reads
+ * the skill, the weapon's statistics and the rounds loaded from the documents, so a player cannot fire
+ * a magazine the token does not hold or raise their own skill, and can never script the dice.
  *
- * Pure: the Foundry socket, the ownership test and the forwarding are injected.
+ * The checks here, where Foundry knows who owns what:
+ * - only `attack`, `action`, `odds`, `allocate` and `undo` are relayed;
+ * - the acting token (`choice.token`) must be one the sending user owns;
+ * - `undo` is for game masters only.
+ * The answer goes back to the requesting user only, keyed by the request id. The holder also
+ * broadcasts the connection's state, so every client can say "bridge offline" at once.
+ *
+ * Pure: the Foundry socket, the ownership and GM tests and the forwarding are injected.
  */
 
-import { REQUEST_TYPES, isPlainObject } from "./protocol.js";
+import { isPlainObject } from "./protocol.js";
 
 /** The module's socket channel (`socket: true` in module.json). */
 export const SOCKET_NAME = "module.volley";
 
-export const RELAY_KIND = Object.freeze({ REQUEST: "volley.request", REPLY: "volley.reply" });
+export const RELAY_KIND = Object.freeze({
+  REQUEST: "volley.request",
+  REPLY: "volley.reply",
+  STATUS: "volley.status",
+  ASK_STATUS: "volley.status?",
+});
 
-/** How long a player waits for the GM's answer. */
+/** Message types a player's browser may relay. */
+export const RELAYED_TYPES = Object.freeze(["attack", "action", "odds", "allocate", "undo"]);
+
+/** How long a player waits for the referee's answer. */
 export const RELAY_TIMEOUT_MS = 20_000;
+
+/** Longest request id the bridge accepts. */
+const MAX_ID = 128;
 
 /**
  * @typedef {import("./protocol.js").BridgeMessage} BridgeMessage
+ * @typedef {import("./systems/registry.js").Choice} Choice
+ * @typedef {{type: string, id: string, choice: Choice}} ChoiceMessage a player's attack, action, odds or allocate
+ * @typedef {{type: "undo", id: string, message: string}} UndoMessage undo the chat message's request
+ * @typedef {ChoiceMessage | UndoMessage} RelayedMessage
  * @typedef {{emit(name: string, data: unknown): void, on(name: string, fn: (data: any, senderId?: string) => void): void}} SocketLike
  * @typedef {import("./connection.js").Timers} Timers
  */
 
 /**
- * The token a rules request acts for: the one that must belong to the user who sends it.
- * Systems name it `attacker` (attacks) or `shooter`; either has an `id`.
- * @param {unknown} request
- * @returns {string | null}
- */
-export function actingTokenId(request) {
-  if (!isPlainObject(request)) return null;
-  for (const key of ["attacker", "shooter", "actor"]) {
-    const part = request[key];
-    if (isPlainObject(part) && typeof part.id === "string" && part.id) return part.id;
-  }
-  return null;
-}
-
-/**
- * An `error` message in the bridge's own shape, so callers handle refusals one way.
+ * An `error` message in the bridge's own shape, so callers handle refusals one way. A refusal of a
+ * typed value carries the rule as a message (`key`, `values`) for the player's own language.
  * @param {string | null} id
  * @param {string} code
  * @param {string} message
  * @param {string | null} [path]
+ * @param {{key: string, values?: Record<string, unknown>}} [rule]
  * @returns {BridgeMessage}
  */
-export function refusal(id, code, message, path = null) {
-  return { type: "error", id: id ?? undefined, code, message, path };
+export function refusal(id, code, message, path = null, rule) {
+  /** @type {BridgeMessage} */
+  const out = { type: "error", id: id ?? undefined, code, message, path };
+  if (rule) {
+    out.key = rule.key;
+    out.values = rule.values ?? {};
+  }
+  return out;
 }
 
 /**
- * Check one player's message as the GM would, and return the message to forward or a refusal.
+ * Check one relayed message as the referee would: its shape, and that the sender may send it.
  * @param {unknown} message
  * @param {string} userId who sent it
- * @param {(userId: string, tokenId: string) => boolean} ownsToken
- * @returns {{forward: BridgeMessage} | {refuse: BridgeMessage}}
+ * @param {{ownsToken: (userId: string, tokenId: string) => boolean, isGm: (userId: string) => boolean}} tests
+ * @returns {{forward: RelayedMessage} | {refuse: BridgeMessage}}
  */
-export function vetRelayed(message, userId, ownsToken) {
-  if (!isPlainObject(message) || typeof message.id !== "string" || !message.id) {
-    return { refuse: refusal(null, "invalid", "a relayed message needs an id") };
+export function vetRelayed(message, userId, { ownsToken, isGm }) {
+  if (!isPlainObject(message) || typeof message.id !== "string" || !message.id || message.id.length > MAX_ID) {
+    return { refuse: refusal(null, "invalid", "a relayed message needs an id of 1-128 characters") };
   }
   const id = message.id;
-  if (typeof message.type !== "string" || !REQUEST_TYPES.includes(message.type)) {
-    return { refuse: refusal(id, "forbidden", `players cannot send '${String(message.type)}' messages`) };
+  if (typeof message.type !== "string" || !RELAYED_TYPES.includes(message.type)) {
+    return { refuse: refusal(id, "forbidden", `players cannot send '${String(message.type)}' messages`, "$.type") };
   }
-  if (!isPlainObject(message.request)) {
-    return { refuse: refusal(id, "invalid", "a request must be an object", "$.request") };
+  if (message.type === "undo") {
+    if (!isGm(userId)) return { refuse: refusal(id, "forbidden", "only a game master can undo", "$.type") };
+    if (typeof message.message !== "string" || !message.message) {
+      return { refuse: refusal(id, "invalid", "undo names no chat message", "$.message") };
+    }
+    return { forward: { type: "undo", id, message: message.message } };
   }
-  const tokenId = actingTokenId(message.request);
-  if (!tokenId) {
-    return { refuse: refusal(id, "invalid", "the request names no acting token", "$.request.attacker.id") };
+  const choice = message.choice;
+  if (!isPlainObject(choice)) return { refuse: refusal(id, "invalid", "a choice must be an object", "$.choice") };
+  for (const field of ["system", "token"]) {
+    if (typeof choice[field] !== "string" || !choice[field]) {
+      return { refuse: refusal(id, "invalid", `the choice names no ${field}`, `$.choice.${field}`) };
+    }
   }
-  if (!ownsToken(userId, tokenId)) {
-    return {
-      refuse: refusal(id, "forbidden", `user ${userId} does not own token ${tokenId}`, "$.request.attacker.id"),
-    };
+  if (!ownsToken(userId, String(choice.token))) {
+    return { refuse: refusal(id, "forbidden", `user ${userId} does not own token ${String(choice.token)}`, "$.choice.token") };
   }
-  const { dice: _dice, ...request } = message.request;
-  return { forward: { type: message.type, id, request } };
+  return { forward: { type: message.type, id, choice: /** @type {Choice} */ (choice) } };
 }
 
 export class Relay {
   /** @type {Map<string, {resolve: (reply: BridgeMessage) => void, timer: unknown}>} */
   #waiting = new Map();
+  /** @type {Set<(status: unknown) => void>} */
+  #statusListeners = new Set();
 
   /**
    * @param {{
-   *   socket: SocketLike, userId: () => string, isGm: () => boolean,
-   *   ownsToken: (userId: string, tokenId: string) => boolean,
-   *   forward: (message: BridgeMessage, userId: string) => Promise<BridgeMessage>,
-   *   timers?: Timers, timeoutMs?: number
-   * }} options `forward` sends a vetted message to the bridge (the GM's own handling: chat card,
-   *   token updates) and resolves with the bridge's answer.
+   *   socket: SocketLike, userId: () => string, isHolder: () => boolean, holderOnline?: () => boolean,
+   *   ownsToken: (userId: string, tokenId: string) => boolean, isGm: (userId: string) => boolean,
+   *   forward: (message: RelayedMessage, userId: string) => Promise<BridgeMessage>,
+   *   currentStatus?: () => unknown, timers?: Timers, timeoutMs?: number
+   * }} options `forward` is the holder's own handling (build the request, ask the bridge, post the card,
+   *   apply the updates) and resolves with the bridge's answer; `currentStatus` is the holder's
+   *   connection state as it goes on the wire; `holderOnline` says whether any client holds the bridge.
    */
-  constructor({ socket, userId, isGm, ownsToken, forward, timers, timeoutMs = RELAY_TIMEOUT_MS }) {
+  constructor({ socket, userId, isHolder, holderOnline = () => true, ownsToken, isGm, forward, currentStatus, timers, timeoutMs = RELAY_TIMEOUT_MS }) {
     this.socket = socket;
     this.userId = userId;
-    this.isGm = isGm;
+    this.isHolder = isHolder;
+    this.holderOnline = holderOnline;
     this.ownsToken = ownsToken;
+    this.isGm = isGm;
     this.forward = forward;
+    this.currentStatus = currentStatus ?? (() => null);
     this.timers = timers ?? {
       setTimeout: (/** @type {() => void} */ fn, /** @type {number} */ ms) => globalThis.setTimeout(fn, ms),
       clearTimeout: (/** @type {any} */ handle) => globalThis.clearTimeout(handle),
@@ -119,15 +144,16 @@ export class Relay {
   }
 
   /**
-   * Send a rules message from this user: straight to the bridge when this browser is the elected
-   * GM, otherwise through the GM. Resolves with the bridge's answer or an `error` message.
-   * @param {BridgeMessage} message
+   * Send a relayed message from this user: to the bridge directly when this browser holds it,
+   * otherwise through the holder. Resolves with the bridge's answer or an `error` message.
+   * @param {RelayedMessage | Record<string, unknown>} message
    * @returns {Promise<BridgeMessage>}
    */
   async send(message) {
-    if (this.isGm()) return this.serve(message, this.userId());
+    if (this.isHolder()) return this.serve(message, this.userId());
     const id = message.id;
     if (typeof id !== "string" || !id) return refusal(null, "invalid", "a relayed message needs an id");
+    if (!this.holderOnline()) return refusal(id, "no_gm", "no referee is connected to hold the bridge");
     return new Promise((resolve) => {
       const timer = this.timers.setTimeout(() => {
         this.#waiting.delete(id);
@@ -139,26 +165,55 @@ export class Relay {
   }
 
   /**
-   * The GM's side: vet a message from `userId` and forward it. Never throws: failures come back as
-   * `error` messages for the requester.
+   * The holder's side: vet a message from `userId` and forward it. Never throws: failures come back
+   * as `error` messages for the requester.
    * @param {unknown} message
    * @param {string} userId
    * @returns {Promise<BridgeMessage>}
    */
   async serve(message, userId) {
-    const vetted = vetRelayed(message, userId, this.ownsToken);
+    const vetted = vetRelayed(message, userId, { ownsToken: this.ownsToken, isGm: this.isGm });
     if ("refuse" in vetted) return vetted.refuse;
     try {
       return await this.forward(vetted.forward, userId);
     } catch (error) {
-      const err = /** @type {{code?: unknown, reason?: unknown, message?: unknown, path?: unknown}} */ (error);
+      const err = /** @type {{code?: unknown, reason?: unknown, message?: unknown, path?: unknown, field?: unknown, key?: unknown, values?: unknown}} */ (error);
+      if (typeof err.field === "string" && typeof err.key === "string") {
+        // A FormError from the request builder: the rule as a message, the path into the choice.
+        return refusal(vetted.forward.id, "invalid", String(err.message), `$.choice.${err.field}`, {
+          key: err.key,
+          values: isPlainObject(err.values) ? err.values : {},
+        });
+      }
       return refusal(
-        vetted.forward.id ?? null,
+        vetted.forward.id,
         typeof err.code === "string" ? err.code : "internal",
         String(err.reason ?? err.message ?? error),
         typeof err.path === "string" ? err.path : null,
       );
     }
+  }
+
+  /**
+   * The holder tells every client how the bridge connection is doing.
+   * @param {unknown} status the wire form (bridge-status.js toWire)
+   */
+  publishStatus(status) {
+    this.socket.emit(SOCKET_NAME, { kind: RELAY_KIND.STATUS, status });
+  }
+
+  /** A client that has just started asks the holder for the connection's state. */
+  askStatus() {
+    this.socket.emit(SOCKET_NAME, { kind: RELAY_KIND.ASK_STATUS });
+  }
+
+  /**
+   * @param {(status: unknown) => void} listener called with the wire form the holder sent
+   * @returns {() => void} unsubscribe
+   */
+  onStatus(listener) {
+    this.#statusListeners.add(listener);
+    return () => this.#statusListeners.delete(listener);
   }
 
   /**
@@ -169,20 +224,32 @@ export class Relay {
    */
   async receive(data, senderId) {
     if (!isPlainObject(data)) return;
-    if (data.kind === RELAY_KIND.REQUEST) {
-      if (!this.isGm()) return; // only the elected GM answers
-      const from = data.from;
-      if (typeof from !== "string" || (typeof senderId === "string" && senderId !== from)) return;
-      const reply = await this.serve(data.message, from);
-      this.socket.emit(SOCKET_NAME, { kind: RELAY_KIND.REPLY, to: from, id: reply.id, reply });
-      return;
-    }
-    if (data.kind === RELAY_KIND.REPLY && data.to === this.userId() && typeof data.id === "string") {
-      const waiting = this.#waiting.get(data.id);
-      if (!waiting) return;
-      this.#waiting.delete(data.id);
-      this.timers.clearTimeout(waiting.timer);
-      waiting.resolve(/** @type {BridgeMessage} */ (data.reply));
+    switch (data.kind) {
+      case RELAY_KIND.REQUEST: {
+        if (!this.isHolder()) return; // only the holder answers
+        const from = data.from;
+        if (typeof from !== "string" || (typeof senderId === "string" && senderId !== from)) return;
+        const reply = await this.serve(data.message, from);
+        this.socket.emit(SOCKET_NAME, { kind: RELAY_KIND.REPLY, to: from, id: reply.id, reply });
+        return;
+      }
+      case RELAY_KIND.REPLY: {
+        if (data.to !== this.userId() || typeof data.id !== "string") return;
+        const waiting = this.#waiting.get(data.id);
+        if (!waiting) return;
+        this.#waiting.delete(data.id);
+        this.timers.clearTimeout(waiting.timer);
+        waiting.resolve(/** @type {BridgeMessage} */ (data.reply));
+        return;
+      }
+      case RELAY_KIND.STATUS:
+        if (this.isHolder()) return; // the holder knows its own connection
+        for (const listener of this.#statusListeners) listener(data.status);
+        return;
+      case RELAY_KIND.ASK_STATUS:
+        if (this.isHolder()) this.publishStatus(this.currentStatus());
+        return;
+      default:
     }
   }
 }

@@ -1,21 +1,19 @@
 // Foundry VTT v13 types for `tsc --noEmit` over the module's JavaScript (see jsconfig.json).
-// The package comes from the npm registry tarball (scripts/install-foundry-types.mjs), not from
+// The package comes from the npm registry tarball (tools/install-foundry-types.mjs), not from
 // `npm install`, whose GitHub-hosted dependencies cannot be fetched here.
 import "@league-of-foundry-developers/foundry-vtt-types";
 
-/** What the module keeps on a token under `flags.volley` (written by the bridge's updates). */
-interface VolleyTokenFlags {
-  skill?: number;
-  weapon?: {
-    name?: string;
-    rof?: number | string;
-    rcl?: number;
-    loaded?: number;
-    capacity?: number;
-    malf?: number;
-    jammed?: boolean;
-    malfunction?: string | null;
+/** What the module keeps on an actor under `flags.volley` (scripts/profile/profile.js). */
+interface VolleyActorFlags {
+  profile?: {
+    character?: Record<string, Record<string, unknown>>;
+    weapons?: unknown[];
+    current?: Record<string, string>;
   };
+  /** The token's own Volley state: target lock, overwatch order, cover (scripts/updates.js). */
+  state?: Record<string, unknown>;
+  /** State of adapter weapons their game system has no field for (scripts/profile/weapons.js). */
+  adapterState?: Record<string, Record<string, unknown>>;
   [flag: string]: unknown;
 }
 
@@ -28,15 +26,19 @@ declare global {
     "volley.bridgeUrl": string;
     "volley.token": string;
     "volley.timeout": number;
+    "volley.ruleSystem": string;
+    "volley.playersEditProfiles": boolean;
   }
   interface FlagConfig {
-    Token: { volley: VolleyTokenFlags };
-    ChatMessage: { volley: { requestId: string; result: unknown } };
+    Actor: { volley: VolleyActorFlags };
+    User: { volley: { bridgeToken?: boolean } };
+    ChatMessage: { volley: Record<string, unknown> };
   }
   interface ModuleConfig {
     volley: {
       api: {
-        openAttackDialog: (token: unknown) => Promise<unknown>;
+        openAttackDialog: (token: TokenDocument) => Promise<unknown>;
+        openProfileEditor: (actor: Actor) => Promise<unknown>;
         connection: () => unknown;
       };
     };

@@ -1,0 +1,150 @@
+"""``volley sandbox``: try Volley without Foundry.
+
+One command starts a bridge with a throwaway access token and data directory (both gone when it
+stops) and serves, next to its websocket, a page at ``/sandbox``: the real Foundry module, loaded
+unmodified over a small stand-in for the Foundry client (``vtt_module/sandbox/``), with a demo scene
+per rule system, a chat log and a switch between the referee's and a player's view. It prints one
+line, ``Sandbox: http://127.0.0.1:PORT/sandbox``, once it listens, and opens that page in a browser
+unless ``--no-open``.
+
+The page is also the module's end-to-end test harness (tests/browser). Two sandbox-only endpoints
+serve it: ``/sandbox/config.json`` hands the page its throwaway token, and ``/sandbox/bridge/stop``
+and ``/start`` take the websocket service down and up again, so the page can show a referee what the
+table sees while the bridge is away. ``volley serve`` registers none of these routes.
+
+Imports stay inside functions (``volley odds`` starts without aiohttp).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from aiohttp import web
+
+__all__ = ["add_sandbox_routes", "register"]
+
+HOST = "127.0.0.1"
+#: The module's folders Foundry would serve at ``modules/volley/`` (and its ``module.json``).
+MODULE_PARTS = ("scripts", "templates", "lang", "styles")
+#: Host names the sandbox answers to (a page on another name is refused: no DNS rebinding).
+LOCAL_NAMES = ("127.0.0.1", "localhost", "[::1]")
+
+
+def register(commands: Any) -> None:
+    """Add ``sandbox`` to ``volley``'s subcommands."""
+    parser = commands.add_parser(
+        "sandbox", help="try the Foundry module in a browser page with a throwaway bridge (no Foundry needed)"
+    )
+    parser.add_argument("--port", type=int, default=0, help="port to listen on (default: any free one)")
+    parser.add_argument("--no-open", action="store_true", help="do not open the page in a browser")
+    parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
+    parser.set_defaults(run=cmd_sandbox)
+
+
+def cmd_sandbox(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+    import secrets
+    import sys
+    import tempfile
+    import webbrowser
+    from pathlib import Path
+
+    from bridge.server import BridgeSettings, create_app, run_server
+
+    if not 0 <= args.port <= 65535:
+        print(f"volley sandbox: a port is 0-65535 (0 = any free one), not {args.port}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=getattr(logging, args.log_level.upper(), logging.WARNING),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    token = secrets.token_urlsafe(32)
+    with tempfile.TemporaryDirectory(prefix="volley-sandbox-") as data:
+        # Scripted dice are on: the page lets you choose the next roll's faces, to see a jam on purpose.
+        settings = BridgeSettings(token=token, data_dir=Path(data), allow_scripted_dice=True)
+        app = create_app(settings)
+        add_sandbox_routes(app, token)
+
+        def ready(url: str) -> None:
+            port = url.rsplit(":", 1)[1].split("/", 1)[0]
+            page = f"http://{HOST}:{port}/sandbox"
+            print(f"Sandbox: {page}", flush=True)
+            if not args.no_open:
+                webbrowser.open(page)
+
+        try:
+            return asyncio.run(run_server(settings, HOST, args.port, ready, app=app))
+        except OSError as error:
+            print(f"volley sandbox: {error}", file=sys.stderr)
+            return 1
+
+
+def add_sandbox_routes(app: web.Application, token: str) -> None:
+    """The sandbox page, the module's files where Foundry serves them, and the sandbox's endpoints."""
+    import asyncio
+
+    from aiohttp import web
+
+    from bridge.assets import module_dir
+    from bridge.server import CONNECTIONS
+
+    module = module_dir()
+    page_dir = module / "sandbox"
+    state: dict[str, bool] = {"stopped": False}
+
+    def local(request: web.Request) -> bool:
+        name = request.host or ""
+        host = "[::1]" if name.startswith("[") else name.rsplit(":", 1)[0]
+        origin = request.headers.get("Origin")
+        same_origin = origin is None or origin == f"http://{request.host}"
+        return host in LOCAL_NAMES and same_origin
+
+    async def page(request: web.Request) -> web.StreamResponse:
+        if not local(request):
+            raise web.HTTPForbidden(text="the sandbox answers on 127.0.0.1 only")
+        return web.FileResponse(page_dir / "index.html", headers={"Cache-Control": "no-store"})
+
+    async def manifest(request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(module / "module.json", headers={"Cache-Control": "no-store"})
+
+    async def config(request: web.Request) -> web.Response:
+        if not local(request):
+            raise web.HTTPForbidden(text="the sandbox answers on 127.0.0.1 only")
+        return web.json_response({"token": token}, headers={"Cache-Control": "no-store"})
+
+    async def stop(request: web.Request) -> web.Response:
+        if not local(request):
+            raise web.HTTPForbidden(text="the sandbox answers on 127.0.0.1 only")
+        state["stopped"] = True
+        open_now = request.app[CONNECTIONS]
+        connections = list(open_now)
+        await asyncio.gather(*(connection.shutdown() for connection in connections), return_exceptions=True)
+        return web.json_response({"bridge": "stopped", "closed": len(connections)})
+
+    async def start(request: web.Request) -> web.Response:
+        if not local(request):
+            raise web.HTTPForbidden(text="the sandbox answers on 127.0.0.1 only")
+        state["stopped"] = False
+        return web.json_response({"bridge": "running"})
+
+    @web.middleware
+    async def outage(request: web.Request, handler: Any) -> web.StreamResponse:
+        if state["stopped"] and request.path == "/ws":
+            raise web.HTTPServiceUnavailable(text="the sandbox's bridge is stopped")
+        response: web.StreamResponse = await handler(request)
+        return response
+
+    app.middlewares.append(outage)
+    app.router.add_get("/sandbox", page)
+    app.router.add_get("/sandbox/", page)
+    app.router.add_get("/sandbox/config.json", config)
+    app.router.add_post("/sandbox/bridge/stop", stop)
+    app.router.add_post("/sandbox/bridge/start", start)
+    app.router.add_static("/sandbox/", page_dir)
+    app.router.add_get("/modules/volley/module.json", manifest)
+    for part in MODULE_PARTS:
+        app.router.add_static(f"/modules/volley/{part}/", module / part)

@@ -1,0 +1,100 @@
+"""``volley sandbox``: one line when ready, the page and the module served next to a real bridge with a
+throwaway token, and nothing of it in ``volley serve``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import websockets
+from aiohttp.test_utils import TestClient
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def sandbox() -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    command = [sys.executable, "-m", "bridge.cli", "sandbox", "--no-open", "--port", "0"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    try:
+        assert line.startswith("Sandbox: http://127.0.0.1:") and line.endswith("/sandbox\n"), line
+        yield line.removeprefix("Sandbox: ").strip(), process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(timeout=15)
+
+
+def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def post(url: str) -> Any:
+    with urllib.request.urlopen(urllib.request.Request(url, method="POST", data=b""), timeout=10) as response:
+        return json.loads(response.read())
+
+
+async def hello(ws_url: str, token: str) -> dict[str, Any]:
+    async with websockets.connect(ws_url) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        reply: dict[str, Any] = json.loads(await ws.recv())
+        return reply
+
+
+def test_sandbox_prints_one_line_and_serves_page_module_and_bridge(
+    sandbox: tuple[str, subprocess.Popen[str]],
+) -> None:
+    url, process = sandbox
+    origin = url.removesuffix("/sandbox")
+    status, page = get(url)
+    assert status == 200 and b'src="/sandbox/boot.js"' in page
+    assert get(f"{origin}/sandbox/vendor/handlebars.min.js")[0] == 200
+    assert get(f"{origin}/sandbox/vendor/handlebars.LICENSE")[0] == 200
+    assert get(f"{origin}/modules/volley/scripts/volley.js")[0] == 200
+    assert json.loads(get(f"{origin}/modules/volley/module.json")[1])["id"] == "volley"
+    token = json.loads(get(f"{origin}/sandbox/config.json")[1])["token"]
+    assert len(token) >= 40
+    ws_url = origin.replace("http://", "ws://") + "/ws"
+    assert asyncio.run(hello(ws_url, token))["type"] == "welcome"
+    # Another host name (a rebinding attack) gets nothing, the token least of all.
+    assert get(f"{origin}/sandbox/config.json", {"Host": "evil.example:80"})[0] == 403
+
+    # The bridge can be taken down and brought back for the page's outage demo.
+    assert post(f"{origin}/sandbox/bridge/stop")["bridge"] == "stopped"
+    with pytest.raises(websockets.exceptions.InvalidStatus):
+        asyncio.run(hello(ws_url, token))
+    assert post(f"{origin}/sandbox/bridge/start")["bridge"] == "running"
+    assert asyncio.run(hello(ws_url, token))["type"] == "welcome"
+
+    process.terminate()
+    out, _ = process.communicate(timeout=15)
+    assert process.returncode == 0
+    assert out == "", "nothing but the one line on stdout"
+
+
+@pytest.mark.asyncio
+async def test_volley_serve_has_no_sandbox(bridge_client: TestClient[Any, Any]) -> None:
+    for path in ("/sandbox", "/sandbox/config.json", "/modules/volley/scripts/volley.js"):
+        assert (await bridge_client.get(path)).status == 404, path
+    assert (await bridge_client.post("/sandbox/bridge/stop")).status in (404, 405)
+
+
+def test_sandbox_refuses_a_bad_port() -> None:
+    command = [sys.executable, "-m", "bridge.cli", "sandbox", "--no-open", "--port", "70000"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and "0-65535" in done.stderr and done.stdout == ""

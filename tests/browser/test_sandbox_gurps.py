@@ -1,0 +1,376 @@
+"""The module end to end on ``volley sandbox``'s page, GURPS: a real bridge, the real module, Chromium.
+
+A referee opens the Token HUD on Sgt. Hale (MP5: RoF 13, Rcl 2, 30 rounds, skill 14) with three
+targeted raiders, watches the odds chart follow the shots box, fires, and gets a card whose hits match
+the bridge's result, with the rounds written back to the MP5 and nowhere else. A scripted 18 jams the
+MP5: Fire refuses, Unjam clears it. Undo puts everything back, even after a reload. The bridge goes
+away and comes back with the dialog saying so, and a player fires through the referee's page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browserkit import (
+    CONNECTION_STATE,
+    FIRE,
+    MP5,
+    SCENE,
+    SHOOTER,
+    WEAPON,
+    Table,
+    cards,
+    chat_flags,
+    frames_sent,
+    message_of,
+    open_attack_dialog,
+    wait_booted,
+    wait_connected,
+    wait_for_chart,
+)
+
+#: To-hit 18 (at or above Malf 17), then 3+3+4 = 10 on the malfunction table: a stoppage (B407).
+JAM_DICE = "6 6 6 3 3 4"
+#: Armoury 12 +2 against a stoppage, rolled 1+2+2 = 5: cleared.
+UNJAM_DICE = "1 2 2"
+
+
+def hud_fire(page: Any) -> Any:
+    page.get_by_role("button", name=SHOOTER, exact=True).click()
+    return page.locator("#token-hud").get_by_role("button", name=FIRE, exact=True)
+
+
+def test_referee_fires_from_the_token_hud(table: Table) -> None:
+    page = table.pages.new()
+    sent = frames_sent(page)
+    table.open(page=page)
+    wait_connected(page)
+    dialog = open_attack_dialog(page)
+    assert dialog.get_attribute("aria-label") == "Volley: Sgt. Hale fires"
+    weapon = dialog.get_by_role("combobox", name=WEAPON, exact=True)
+    assert weapon.locator("option").all_inner_texts() == [
+        "MP5 (30/30)",
+        "Remington 870 (5/5)",
+        "Glock 17 (17/17)",
+    ]
+    assert dialog.get_by_role("combobox", name="Mode").count() == 0, "GURPS has no fire modes"
+
+    # The odds chart: 13 shots at the Raider, then only 3; each chart's name says its bars in words.
+    chart = wait_for_chart(dialog, "Raider")
+    full = chart.get_attribute("aria-label")
+    assert full.startswith("Raider: 0 hits") and "Expected hits" in full
+    assert dialog.locator(".volley-attack__jam-value").inner_text().endswith("%")
+    dialog.get_by_role("spinbutton", name="Shots at Raider").fill("3")
+    page.wait_for_function(
+        "(was) => document.querySelector('.volley-chart[role=img]')?.getAttribute('aria-label') !== was",
+        arg=full,
+    )
+    three = dialog.get_by_role("img", name="Raider").get_attribute("aria-label")
+    assert "3 hits" in three and "4 hits" not in three, three
+    table.shots.take(dialog, "gurps-dialog-en")
+
+    # Enter in a number field does not fire.
+    dialog.get_by_role("spinbutton", name="Shots at Raider").press("Enter")
+    page.wait_for_timeout(400)
+    assert cards(page).count() == 0
+
+    dialog.get_by_role("button", name=FIRE, exact=True).click()
+    cards(page).first.wait_for()
+    flags = chat_flags(page)
+    result = flags["result"]
+    raider = next(t for t in result["targets"] if t["name"] == "Raider")
+    loaded, spent = result["weapon"]["loaded"], result["weapon"]["spent"]
+    assert loaded == 30 - spent and (spent == 3 or result["weapon"]["jammed"])
+    card = cards(page).first
+    assert card.locator(".volley-card__title").inner_text() == "Sgt. Hale fires MP5"
+    row = card.locator("tr.volley-card__row").filter(has_text="Raider")
+    assert int(row.locator(".volley-card__hits").inner_text()) == raider["hits"]
+    assert card.locator(".volley-card__loaded").inner_text() == str(loaded)
+    assert card.locator(".volley-card__capacity").inner_text().strip() == "/ 30"
+    table.shots.take(message_of(card), "gurps-card-en")
+
+    # The rounds went to the MP5, and only to it.
+    page.wait_for_function(f"{MP5}.state.loaded === {loaded}")
+    weapons = "canvas.scene.tokens.get('tokHale000000001').actor.flags.volley.profile.weapons"
+    others = page.evaluate(f"{weapons}.slice(1).map(w => w.state.loaded)")
+    assert others == [5, 17]
+    # The request the bridge got was built from the profile: skill 14, the MP5's own numbers.
+    attack = next(frame for frame in sent if frame.get("id") == flags["requestId"])
+    assert attack["type"] == "attack" and attack["user"] == "gm0000000000000a"
+    request = attack["request"]
+    assert request["attacker"]["skill"] == 14 and request["shots"] == 3
+    assert request["weapon"] == {
+        "name": "MP5",
+        "loaded": 30,
+        "malf": 17,
+        "jammed": False,
+        "capacity": 30,
+        "rof": 13,
+        "rcl": 2,
+    }
+
+    # The HUD's Fire control shows the rounds left, in its badge and its description.
+    page.get_by_role("dialog").get_by_role("button", name="Close").click()
+    fire = hud_fire(page)
+    page.wait_for_function(
+        f"document.querySelector('.volley-fire__rounds')?.textContent === '{loaded}'", timeout=5_000
+    )
+    assert fire.get_attribute("aria-description") == f"Fire MP5: {loaded} / 30 rounds"
+    page.keyboard.press("Escape")
+    open_attack_dialog(page).get_by_role("img", name="Raider").wait_for()
+    table.shots.take(page, "sandbox-en")
+    assert table.pages.errors == []
+
+
+def test_a_jam_refuses_fire_until_unjammed(table: Table) -> None:
+    page = table.open()
+    wait_connected(page)
+    dialog = open_attack_dialog(page)
+    wait_for_chart(dialog, "Raider")
+    page.get_by_label("Next roll's dice").fill(JAM_DICE)
+    dialog.get_by_role("button", name=FIRE, exact=True).click()
+    page.wait_for_function(f"{MP5}.state.jammed === true")
+    assert page.evaluate(f"{MP5}.state.malfunction") == "stoppage"
+    assert page.evaluate("sandbox.diceSent.length") == 1
+
+    # The token shows it, Fire refuses with the reason, and Unjam appears.
+    token = page.get_by_role("button", name=SHOOTER, exact=True)
+    page.wait_for_function("document.querySelector('.sandbox-chip--jammed') !== null")
+    assert "Weapon jammed" in token.inner_text()
+    dialog = page.get_by_role("dialog")
+    fire = dialog.get_by_role("button", name=FIRE, exact=True)
+    page.wait_for_function("document.querySelector('[data-volley=attack]')?.disabled === true")
+    assert fire.get_attribute("title") == "The weapon is jammed: clear it first"
+    assert dialog.locator(".volley-attack__jammed").inner_text() == "Jammed: stoppage"
+    assert (
+        dialog.locator(".volley-attack__odds-status").inner_text() == "The weapon is jammed: clear it first"
+    )
+    table.shots.take(dialog, "gurps-dialog-jammed-en")
+    card = cards(page).last
+    assert card.locator(".volley-card__jammed").inner_text() == "JAMMED"
+    assert "Malfunction: stoppage" in card.locator(".volley-card__extras").inner_text()
+    table.shots.take(message_of(card), "gurps-card-jammed-en")
+
+    # Unjam with Armoury 12 (+2 against a stoppage) and a scripted 5.
+    assert dialog.get_by_role("combobox", name="Roll against").input_value() == "armoury"
+    page.get_by_label("Next roll's dice").fill(UNJAM_DICE)
+    dialog.get_by_role("button", name="Unjam", exact=True).click()
+    page.wait_for_function(f"{MP5}.state.jammed === false")
+    assert page.evaluate(f"{MP5}.state.malfunction ?? null") is None
+    page.wait_for_function("document.querySelector('.sandbox-chip--jammed') === null")
+    page.wait_for_function("document.querySelector('[data-volley=attack]')?.disabled === false")
+    assert cards(page).last.locator(".volley-card__title").inner_text() == "Sgt. Hale: unjam (MP5)"
+    assert table.pages.errors == []
+
+
+def test_undo_puts_rounds_jam_and_status_back(table: Table) -> None:
+    page = table.open()
+    wait_connected(page)
+    dialog = open_attack_dialog(page)
+    wait_for_chart(dialog, "Raider")
+    page.get_by_label("Next roll's dice").fill(JAM_DICE)
+    dialog.get_by_role("button", name=FIRE, exact=True).click()
+    page.wait_for_function(f"{MP5}.state.jammed === true")
+    assert page.evaluate(f"{MP5}.state.loaded") == 29
+    assert page.evaluate("[...canvas.scene.tokens.get('tokHale000000001').actor.statuses]") == ["jammed"]
+
+    card = cards(page).last
+    card.get_by_role("button", name="Undo").click()
+    page.wait_for_function(f"{MP5}.state.loaded === 30 && {MP5}.state.jammed === false")
+    assert page.evaluate(f"{MP5}.state.malfunction ?? null") is None
+    page.wait_for_function("canvas.scene.tokens.get('tokHale000000001').actor.statuses.size === 0")
+    card = cards(page).last
+    card.locator(".volley-card__undone").wait_for()
+    assert card.get_by_role("button", name="Undo").count() == 0
+    flags = chat_flags(page)
+    assert flags["undone"]["by"] == "gm0000000000000a"
+    table.shots.take(message_of(card), "gurps-card-undone-en")
+
+    # After a reload the card is drawn undone from the message's flags, with no Undo button.
+    page.reload()
+    wait_booted(page)
+    card = cards(page).last
+    card.wait_for()
+    assert card.locator(".volley-card__undone").count() == 1
+    assert card.get_by_role("button", name="Undo").count() == 0
+    assert page.evaluate(f"{MP5}.state.loaded") == 30
+    assert table.pages.errors == []
+
+
+def test_the_dialog_follows_the_bridge_down_and_up(table: Table) -> None:
+    page = table.open()
+    wait_connected(page)
+    dialog = open_attack_dialog(page)
+    wait_for_chart(dialog, "Raider")
+    fire = dialog.get_by_role("button", name=FIRE, exact=True)
+    assert fire.is_enabled()
+
+    table.sandbox.post("/sandbox/bridge/stop")
+    page.wait_for_function(f"{CONNECTION_STATE} === 'waiting'")
+    bridge = dialog.locator(".volley-attack__bridge")
+    page.wait_for_function(
+        "document.querySelector('.volley-attack__bridge').textContent.includes('reconnecting in')"
+    )
+    assert bridge.inner_text().startswith("Volley bridge: offline, reconnecting in ")
+    page.wait_for_function("document.querySelector('[data-volley=attack]').disabled === true")
+    # The preview says so at once, not after a timeout.
+    dialog.get_by_role("spinbutton", name="Shots at Raider").fill("4")
+    page.wait_for_function(
+        "document.querySelector('.volley-attack__odds-status').textContent === 'no odds: bridge offline'",
+        timeout=2_000,
+    )
+    status_line = page.locator(".volley-bridge-status")
+    assert status_line.inner_text().startswith("Volley bridge: offline, reconnecting in ")
+    table.shots.take(dialog, "gurps-dialog-offline-en")
+
+    table.sandbox.post("/sandbox/bridge/start")
+    wait_connected(page)
+    page.wait_for_function("document.querySelector('[data-volley=attack]').disabled === false")
+    assert bridge.inner_text() == "Volley bridge: connected"
+    page.wait_for_function("document.querySelector('.volley-chart[role=img]') !== null")
+    fire.click()
+    cards(page).first.wait_for()
+    assert table.pages.errors == []
+
+
+def test_a_player_fires_through_the_referee(table: Table) -> None:
+    page = table.pages.new()
+    sent = frames_sent(page)
+    table.open(page=page)
+    wait_connected(page)
+    page.get_by_role("combobox", name="View").select_option("player")
+    frame = page.frame_locator("#player-view")
+    player = frame.get_by_role("button", name=SHOOTER, exact=True)
+    player.wait_for()
+    player_page = page.frames[1]
+    player_page.wait_for_function("window.sandbox && window.sandbox.ready")
+    assert player_page.evaluate(CONNECTION_STATE) is None, "a player's browser never connects to the bridge"
+    player.click()
+    frame.locator("#token-hud").get_by_role("button", name=FIRE, exact=True).click()
+    dialog = frame.get_by_role("dialog")
+    wait_for_chart(dialog, "Raider")
+    dialog.get_by_role("spinbutton", name="Shots at Raider").fill("5")
+    dialog.get_by_role("button", name=FIRE, exact=True).click()
+
+    # The referee's page posts the card (author: the player) and writes the rounds; both see them.
+    cards(page).first.wait_for()
+    message = page.evaluate(
+        "({author: game.messages.contents[0].author, alias: game.messages.contents[0].speaker.alias})"
+    )
+    assert message == {"author": "pl0000000000000b", "alias": SHOOTER}
+    loaded = chat_flags(page)["result"]["weapon"]["loaded"]
+    assert loaded in (25, 29, 30)  # five rounds, or one or none if the roll malfunctioned
+    player_page.wait_for_function(f"{MP5}.state.loaded === {loaded}")
+    frame.get_by_role("log").locator(".volley-card").first.wait_for()
+    assert frame.get_by_role("log").locator(".volley-card__undo").count() == 0, "no Undo for players"
+    attack = next(f for f in sent if f.get("id") == chat_flags(page)["requestId"])
+    assert attack["user"] == "pl0000000000000b" and attack["request"]["attacker"]["skill"] == 14
+
+    # A hand-edited player client cannot raise its skill, load rounds or script dice: the choice
+    # carries none of that, and the referee's page builds the request from the profile.
+    reply = player_page.evaluate(
+        """async () => {
+          const bridge = await import('/modules/volley/scripts/foundry/bridge.js');
+          return bridge.sendRelayed({type: 'attack', id: 'volley-cheat-1', choice: {
+            system: 'gurps', token: 'tokHale000000001', weapon: 'wMp5000001', action: 'attack',
+            skill: 30, loaded: 999, dice: [1, 1, 1], modifier: 0,
+            targets: [{id: 'tokRaider0000002', shots: 2, modifier: 0}]}});
+        }"""
+    )
+    assert reply["type"] == "result"
+    cheat = next(f for f in sent if f.get("id") == "volley-cheat-1")
+    assert cheat["request"]["attacker"]["skill"] == 14
+    assert cheat["request"]["weapon"]["loaded"] == loaded and "dice" not in cheat["request"]
+    # ... nor fire a token it does not own.
+    refused = player_page.evaluate(
+        """async () => (await import('/modules/volley/scripts/foundry/bridge.js')).sendRelayed({
+          type: 'attack', id: 'volley-cheat-2', choice: {system: 'gurps', token: 'tokRaider0000002',
+          weapon: 'x', action: 'attack'}})"""
+    )
+    assert refused["code"] == "forbidden"
+    table.shots.take(frame.get_by_role("dialog"), "gurps-dialog-player-en")
+    page.get_by_role("combobox", name="View").select_option("referee")
+    assert table.pages.errors == []
+
+
+def test_russian_dialog_and_card(table: Table) -> None:
+    page = table.open(lang="ru")
+    wait_connected(page)
+    dialog = open_attack_dialog(page, fire="Огонь")
+    wait_for_chart(dialog, "Raider")
+    assert dialog.get_attribute("aria-label") == "Volley: стреляет Sgt. Hale"
+    table.shots.take(dialog, "gurps-dialog-ru")
+    dialog.get_by_role("button", name="Огонь", exact=True).click()
+    cards(page).first.wait_for()
+    assert cards(page).first.locator("thead").inner_text().split() == ["Цель", "Попадания", "Эффекты"]
+    table.shots.take(message_of(cards(page).first), "gurps-card-ru")
+    dialog.get_by_role("button", name="Закрыть").click()
+    page.get_by_role("button", name=SHOOTER, exact=True).click()
+    page.locator("#token-hud").get_by_role("button", name="Оружие Volley", exact=True).click()
+    editor = page.get_by_role("dialog", name="Оружие Volley: Sgt. Hale")
+    editor.get_by_role("group", name="MP5").get_by_role("textbox", name="Скор.", exact=True).fill("13x")
+    editor.locator(".volley-field--invalid").wait_for()
+    table.shots.take(editor, "profile-editor-ru")
+    assert table.pages.errors == []
+
+
+def test_scene_switch_shows_every_system(table: Table) -> None:
+    page = table.open()
+    wait_connected(page)
+    scene = page.get_by_role("combobox", name=SCENE, exact=True)
+    assert scene.locator("option").all_inner_texts() == ["GURPS", "MegaTraveller", "d100"]
+    for system, shooter, targets in (
+        ("megatraveller", "Kira Rhyne", ["Vargr raider", "Vargr leader", "Vargr scout"]),
+        ("d100", "Vex", ["Heretic", "Cultist", "Cult demagogue"]),
+    ):
+        scene.select_option(system)
+        page.get_by_role("button", name=shooter, exact=True).wait_for()
+        for name in targets:
+            assert "targeted" in page.get_by_role("button", name=name, exact=True).inner_text().lower()
+        assert page.evaluate("game.settings.get('volley', 'ruleSystem')") == system
+        weapons = page.evaluate(
+            "canvas.scene.tokens.contents[0].actor.flags.volley.profile.weapons.map(w => w.name)"
+        )
+        assert len(weapons) == 3
+    assert table.pages.errors == []
+
+
+def test_the_card_follows_the_players_roll_mode(table: Table) -> None:
+    page = table.open()
+    wait_connected(page)
+    page.get_by_role("combobox", name="View").select_option("player")
+    frame = page.frame_locator("#player-view")
+    frame.get_by_role("button", name=SHOOTER, exact=True).wait_for()
+    player = page.frames[1]
+    player.wait_for_function("window.sandbox && window.sandbox.ready")
+    for mode, player_sees in (("gmroll", True), ("blindroll", False)):
+        player.evaluate(f"game.settings.set('core', 'rollMode', '{mode}')")
+        frame.get_by_role("button", name=SHOOTER, exact=True).click()
+        frame.locator("#token-hud").get_by_role("button", name=FIRE, exact=True).click()
+        dialog = frame.get_by_role("dialog")
+        wait_for_chart(dialog, "Raider")
+        count = page.evaluate("game.messages.contents.length")
+        dialog.get_by_role("spinbutton", name="Shots at Raider").fill("1")
+        dialog.get_by_role("button", name=FIRE, exact=True).click()
+        page.wait_for_function(f"game.messages.contents.length === {count + 1}")
+        message = page.evaluate(
+            "(({whisper, blind, author}) => ({whisper, blind, author}))(game.messages.contents.at(-1))"
+        )
+        if mode == "gmroll":
+            assert message == {
+                "whisper": ["gm0000000000000a", "gm0000000000000c", "pl0000000000000b"],
+                "blind": False,
+                "author": "pl0000000000000b",
+            }
+        else:
+            assert message == {
+                "whisper": ["gm0000000000000a", "gm0000000000000c"],
+                "blind": True,
+                "author": "gm0000000000000a",
+            }
+        assert cards(page).count() == count + 1, "the referee reads every card"
+        player.wait_for_function(f"game.messages.contents.length === {count + 1}")
+        frame.get_by_role("dialog").get_by_role("button", name="Close").click()
+        shown = frame.get_by_role("log").locator(".volley-card").count()
+        assert (shown == count + 1) is player_sees, (mode, shown)
+    assert table.pages.errors == []

@@ -1,0 +1,212 @@
+"""The rest of the table on ``volley sandbox``'s page: the Volley profile editor, who holds the bridge
+when the referee's browser has no token, and a refused token said plainly."""
+
+from __future__ import annotations
+
+from browserkit import (
+    CONNECTION_STATE,
+    SHOOTER,
+    Table,
+    cards,
+    open_attack_dialog,
+    wait_connected,
+    wait_for_chart,
+)
+
+PROFILE = "canvas.scene.tokens.get('tokHale000000001').actor.flags.volley.profile"
+
+
+def test_profile_editor_checks_the_book_notation_as_you_type(table: Table) -> None:
+    page = table.open()
+    wait_connected(page)
+    page.get_by_role("button", name=SHOOTER, exact=True).click()
+    page.locator("#token-hud").get_by_role("button", name="Volley weapons", exact=True).click()
+    editor = page.get_by_role("dialog", name="Volley weapons: Sgt. Hale")
+    editor.wait_for()
+    assert (
+        editor.get_by_role("group", name="Character").get_by_role("textbox", name="Armoury").input_value()
+        == "12"
+    )
+    shotgun = editor.get_by_role("group", name="Remington 870")
+    rof = shotgun.get_by_role("textbox", name="RoF", exact=True)
+    assert rof.input_value() == "3x9"
+
+    # A slip is named beside its field as it is typed, with the rule; fixing it clears it.
+    rof.fill("3y9")
+    problem = shotgun.locator(".volley-field--invalid .volley-field__problem")
+    problem.wait_for()
+    assert problem.inner_text() == "RoF is a number of shots (13) or shots x pellets (3x9), not 3y9"
+    assert rof.get_attribute("aria-invalid") == "true"
+    loaded = shotgun.get_by_role("textbox", name="Rounds loaded")
+    loaded.fill("9")
+    rof.fill("3×9")  # as the book prints it
+    page.wait_for_function("document.querySelectorAll('.volley-profile .volley-field--invalid').length === 1")
+    assert (
+        shotgun.locator(".volley-field--invalid .volley-field__problem").inner_text() == "must be at most 5"
+    )
+    table.shots.take(editor, "profile-editor-en")
+
+    # Saving with a problem saves nothing, and says how many fields need fixing.
+    editor.get_by_role("button", name="Save").click()
+    editor.locator(".volley-profile__notice--error").wait_for()
+    assert editor.locator(".volley-profile__notice").inner_text() == "Not saved: 1 field needs fixing."
+    assert page.evaluate(f"{PROFILE}.weapons[1].state.loaded") == 5
+
+    # Fixed and saved: the weapon keeps its id, the notation is stored as the rules read it.
+    editor.get_by_role("group", name="Remington 870").get_by_role("textbox", name="Rounds loaded").fill("4")
+    editor.get_by_role("button", name="Add weapon").click()
+    added = editor.get_by_role("group", name="New weapon")
+    added.get_by_role("textbox", name="Name").fill("M249")
+    editor.get_by_role("group", name="M249").get_by_role("textbox", name="RoF", exact=True).fill("13")
+    editor.get_by_role("button", name="Save").click()
+    editor.locator(".volley-profile__notice").filter(has_text="Saved.").wait_for()
+    weapons = page.evaluate(f"{PROFILE}.weapons")
+    assert [w["name"] for w in weapons] == ["MP5", "Remington 870", "Glock 17", "M249"]
+    assert weapons[1]["id"] == "wShotgun01" and weapons[1]["stats"]["rof"] == "3x9"
+    assert weapons[1]["state"]["loaded"] == 4
+    assert weapons[3]["stats"]["rof"] == 13 and weapons[3]["system"] == "gurps"
+    assert len({w["id"] for w in weapons}) == 4
+
+    # The attack dialog offers the new weapon at once.
+    editor.get_by_role("button", name="Close").click()
+    dialog = open_attack_dialog(page)
+    options = dialog.get_by_role("combobox", name="Weapon").locator("option").all_inner_texts()
+    assert options[-1] == "M249 (30/30)"
+    assert table.pages.errors == []
+
+
+def test_the_bridge_moves_to_the_gm_whose_browser_has_the_token(table: Table) -> None:
+    # The co-referee's browser has the token; the referee Foundry picks (the lowest id) has none.
+    co = table.open(extra="&as=coreferee")
+    wait_connected(co)
+    referee = table.open(extra="&token=none")
+    co.wait_for_function(f"{CONNECTION_STATE} === 'ready'")
+    assert referee.evaluate(CONNECTION_STATE) is None
+    referee.wait_for_function(
+        "sandbox.notifications.some(n => n.text.includes('Co-referee holds the bridge connection'))"
+    )
+    said = referee.evaluate("sandbox.notifications.map(n => n.text)")
+    handed = "Volley: this browser has no bridge access token, so Co-referee holds the bridge connection"
+    assert said == [f"{handed} for the table."]
+    referee.wait_for_function(
+        "document.querySelector('.volley-bridge-status')?.textContent === 'Volley bridge: connected'"
+    )
+
+    # The referee still fires, through the co-referee's browser.
+    dialog = open_attack_dialog(referee)
+    wait_for_chart(dialog, "Raider")
+    dialog.get_by_role("button", name="Fire", exact=True).click()
+    cards(referee).first.wait_for()
+    assert co.evaluate("game.messages.contents.length") == 1
+    assert table.pages.errors == []
+
+
+def test_a_refused_token_is_said_once_and_not_retried(table: Table) -> None:
+    page = table.open()
+    wait_connected(page)
+    page.evaluate("game.settings.set('volley', 'token', 'not-the-token')")
+    page.wait_for_function(f"{CONNECTION_STATE} === 'refused'")
+    line = page.locator(".volley-bridge-status")
+    assert line.inner_text() == "Volley bridge: refused: wrong access token"
+    page.wait_for_timeout(1_500)  # longer than the first reconnect delay: still refused, no retry
+    assert page.evaluate(CONNECTION_STATE) == "refused"
+    refusals = page.evaluate("sandbox.notifications.filter(n => n.level === 'error').map(n => n.text)")
+    assert refusals == [
+        "Volley: the bridge refused the access token (wrong access token). Check the module settings."
+    ]
+    fire = page.get_by_role("button", name=SHOOTER, exact=True)
+    fire.click()
+    hud_fire = page.locator("#token-hud").get_by_role("button", name="Fire", exact=True)
+    assert hud_fire.get_attribute("aria-disabled") == "true"
+    assert hud_fire.get_attribute("aria-description") == "Fire is unavailable: refused: wrong access token"
+    assert table.pages.errors == []
+
+
+def test_fire_and_weapons_from_the_character_sheet_header(table: Table) -> None:
+    page = table.open()
+    wait_connected(page)
+    page.get_by_role("button", name=SHOOTER, exact=True).click()
+    page.locator("#token-hud").get_by_role("button", name="Character sheet").click()
+    sheet = page.locator(".sandbox-sheet")
+    sheet.wait_for()
+    header = sheet.locator(".window-header")
+    header.get_by_role("button", name="Volley weapons").click()
+    editor = page.get_by_role("dialog", name="Volley weapons: Sgt. Hale")
+    editor.wait_for()
+    editor.get_by_role("button", name="Close").click()
+    header.get_by_role("button", name="Fire").click()
+    dialog = page.get_by_role("dialog", name="Volley: Sgt. Hale fires")
+    wait_for_chart(dialog, "Raider")
+    assert table.pages.errors == []
+
+
+def test_statuses_survive_a_game_system_that_rebuilds_the_list(table: Table) -> None:
+    page = table.open()
+    wait_connected(page)
+    # The sandbox's stand-in game system rebuilt CONFIG.statusEffects at setup and at ready.
+    ids = page.evaluate("CONFIG.statusEffects.map(s => s.id)")
+    for status in ("suppressed", "pinned", "prone", "overwatch", "jammed"):
+        assert ids.count(status) == 1, status
+    # Even one dropped later is added back when a result needs it, not thrown on.
+    page.evaluate("CONFIG.statusEffects = CONFIG.statusEffects.filter(s => s.id !== 'jammed')")
+    dialog = open_attack_dialog(page)
+    wait_for_chart(dialog, "Raider")
+    page.get_by_label("Next roll's dice").fill("6 6 6 3 3 4")
+    dialog.get_by_role("button", name="Fire", exact=True).click()
+    page.wait_for_function("canvas.scene.tokens.get('tokHale000000001').actor.statuses.has('jammed')")
+    assert page.evaluate("CONFIG.statusEffects.filter(s => s.id === 'jammed').length") == 1
+    assert table.pages.errors == []
+
+
+def test_the_referee_opens_the_session_report(table: Table) -> None:
+    page = table.open()
+    wait_connected(page)
+    dialog = open_attack_dialog(page)
+    wait_for_chart(dialog, "Raider")
+    dialog.get_by_role("button", name="Fire", exact=True).click()
+    cards(page).first.wait_for()
+    with page.expect_popup() as popup:
+        page.get_by_role("button", name="Session report").click()
+    report = popup.value
+    report.wait_for_load_state()
+    report.wait_for_function("document.body && document.body.innerText.includes('Sgt. Hale')")
+    assert table.pages.errors == []
+
+
+def test_megatraveller_and_d100_profiles_are_edited_in_their_own_notation(table: Table) -> None:
+    page = table.open()
+    wait_connected(page)
+    page.get_by_role("combobox", name="Scene", exact=True).select_option("d100")
+    page.get_by_role("button", name="Vex", exact=True).click()
+    page.locator("#token-hud").get_by_role("button", name="Volley weapons", exact=True).click()
+    editor = page.get_by_role("dialog", name="Volley weapons: Vex")
+    assert (
+        editor.get_by_role("group", name="Character")
+        .get_by_role("textbox", name="Ballistic Skill")
+        .input_value()
+        == "45"
+    )
+    autogun = editor.get_by_role("group", name="Autogun")
+    assert autogun.get_by_role("combobox", name="Class").input_value() == "rifle"
+    rof = autogun.get_by_role("textbox", name="RoF", exact=True)
+    rof.fill("S/3")
+    autogun.locator(".volley-field--invalid .volley-field__problem").wait_for()
+    problem = autogun.locator(".volley-field--invalid .volley-field__problem").inner_text()
+    assert problem == "RoF has three positions, S or - then two numbers or dashes (S/3/10), not S/3"
+    autogun.get_by_role("textbox", name="Reliability").fill("sturdy")
+    page.wait_for_function("document.querySelectorAll('.volley-profile .volley-field--invalid').length === 2")
+    editor.get_by_role("button", name="Close").click()
+    # Fire says plainly that the d100 dialog is not there yet.
+    page.get_by_role("button", name="Vex", exact=True).click()  # the editor closed the HUD
+    page.locator("#token-hud").get_by_role("button", name="Fire", exact=True).click()
+    page.wait_for_function("sandbox.notifications.some(n => n.text.includes('has no attack dialog yet'))")
+
+    page.get_by_role("combobox", name="Scene", exact=True).select_option("megatraveller")
+    page.get_by_role("button", name="Kira Rhyne", exact=True).click()
+    page.locator("#token-hud").get_by_role("button", name="Volley weapons", exact=True).click()
+    editor = page.get_by_role("dialog", name="Volley weapons: Kira Rhyne")
+    rifle = editor.get_by_role("group", name="Assault Rifle")
+    assert rifle.get_by_role("combobox", name="Burst setting").input_value() == "4"
+    assert rifle.get_by_role("combobox", name="Selector").input_value() == "burst"
+    assert rifle.get_by_role("checkbox", name="Automatic fire").is_checked()
+    assert table.pages.errors == []

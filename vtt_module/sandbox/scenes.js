@@ -1,0 +1,122 @@
+// The sandbox's demo scenes: one per rule system, each a shooter with a few weapons (owned by the
+// player) and three targets (the referee's), the targets targeted from the start so Fire works at once.
+// Profiles are in the module's own format (flags.volley.profile, scripts/profile/profile.js).
+
+const PLAYER = "pl0000000000000b";
+
+/**
+ * Users of the sandbox world. Each is connected while a page is open as them (the referee's page, the
+ * player's view, a page opened with ?as=coreferee): pages announce themselves to each other.
+ */
+export const USERS = [
+  { id: "gm0000000000000a", name: "Referee", isGM: true },
+  { id: PLAYER, name: "Player", isGM: false },
+  { id: "gm0000000000000c", name: "Co-referee", isGM: true },
+];
+
+const owned = { [PLAYER]: 3 };
+
+function profile(system, character, weapons, current = weapons[0]?.id) {
+  return { volley: { profile: { character: { [system]: character }, weapons: weapons.map((w) => ({ ...w, system })), current: { [system]: current } } } };
+}
+
+export const SCENES = [
+  {
+    id: "sceneGurps000001",
+    name: "GURPS",
+    system: "gurps",
+    tokens: [
+      {
+        id: "tokHale000000001",
+        name: "Sgt. Hale",
+        x: 20,
+        y: 160,
+        ownership: owned,
+        actor: {
+          flags: profile("gurps", { armoury: 12, iq_minus_dx: -1, dodge: 9 }, [
+            { id: "wMp5000001", name: "MP5", skill: 14, stats: { rof: 13, rcl: 2, capacity: 30, malf: 17 }, state: { loaded: 30, jammed: false } },
+            { id: "wShotgun01", name: "Remington 870", skill: 13, stats: { rof: "3x9", rcl: 1, capacity: 5, malf: 17 }, state: { loaded: 5, jammed: false } },
+            { id: "wGlock0001", name: "Glock 17", skill: 13, stats: { rof: 3, rcl: 2, capacity: 17, malf: 17 }, state: { loaded: 17, jammed: false } },
+          ]),
+        },
+      },
+      { id: "tokRaider0000002", name: "Raider", x: 300, y: 30, target: true, actor: { flags: profile("gurps", { dodge: 8 }, []) } },
+      { id: "tokLookout000003", name: "Lookout", x: 320, y: 170, target: true, actor: { flags: profile("gurps", { dodge: 9 }, []) } },
+      { id: "tokSentry0000004", name: "Sentry", x: 290, y: 310, target: true, actor: { flags: profile("gurps", {}, []) } },
+    ],
+  },
+  {
+    id: "sceneMegaTrav001",
+    name: "MegaTraveller",
+    system: "megatraveller",
+    tokens: [
+      {
+        id: "tokKira000000001",
+        name: "Kira Rhyne",
+        x: 20,
+        y: 160,
+        ownership: owned,
+        actor: {
+          flags: profile("megatraveller", { dex: 10 }, [
+            {
+              id: "wAssault01",
+              name: "Assault Rifle",
+              skill: 2,
+              stats: { kind: "rifle", rapid: false, burst: 4, auto: true, auto_targets: 2, capacity: 30 },
+              state: { loaded: 30, readiness: "ready", selector: "burst" },
+            },
+            {
+              id: "wSmg000001",
+              name: "Submachinegun",
+              skill: 1,
+              stats: { kind: "rifle", rapid: false, burst: 3, auto: true, auto_targets: 3, capacity: 30 },
+              state: { loaded: 30, readiness: "slung", selector: "single" },
+            },
+            {
+              id: "wBodyPist1",
+              name: "Body Pistol",
+              skill: 1,
+              stats: { kind: "pistol", rapid: true, auto: false, auto_targets: 1, capacity: 6 },
+              state: { loaded: 6, readiness: "holstered", selector: "single" },
+            },
+          ]),
+        },
+      },
+      { id: "tokVargr00000002", name: "Vargr raider", x: 300, y: 30, target: true, actor: { flags: profile("megatraveller", { dex: 8 }, []) } },
+      { id: "tokVargr00000003", name: "Vargr leader", x: 320, y: 170, target: true, actor: { flags: profile("megatraveller", { dex: 9 }, []) } },
+      { id: "tokVargr00000004", name: "Vargr scout", x: 290, y: 310, target: true, actor: { flags: profile("megatraveller", { dex: 7 }, []) } },
+    ],
+  },
+  {
+    id: "sceneD100000001",
+    name: "d100",
+    system: "d100",
+    tokens: [
+      {
+        id: "tokVex0000000001",
+        name: "Vex",
+        x: 20,
+        y: 160,
+        ownership: owned,
+        actor: {
+          flags: profile("d100", { bs: 45, wp: 35 }, [
+            { id: "wAutogun01", name: "Autogun", stats: { class: "rifle", rof: "S/3/10", capacity: 30, reliability: 0, range: 90 }, state: { loaded: 30, jammed: false, spoiled: 0, braced: false } },
+            {
+              id: "wStubber01",
+              name: "Heavy stubber",
+              stats: { class: "heavy", rof: "-/-/10", capacity: 100, reliability: "Unreliable", range: 100 },
+              state: { loaded: 100, jammed: false, spoiled: 0, braced: true },
+            },
+            { id: "wLaspist01", name: "Laspistol", stats: { class: "pistol", rof: "S/2/-", capacity: 30, reliability: "Reliable", range: 30 }, state: { loaded: 30, jammed: false, spoiled: 0, braced: false } },
+          ]),
+        },
+      },
+      { id: "tokHeretic0000002", name: "Heretic", x: 300, y: 30, target: true, actor: { flags: profile("d100", { bs: 30, wp: 35 }, []) } },
+      { id: "tokCultist0000003", name: "Cultist", x: 320, y: 170, target: true, actor: { flags: profile("d100", { bs: 25, wp: 28 }, []) } },
+      { id: "tokDemagogue00004", name: "Cult demagogue", x: 290, y: 310, target: true, actor: { flags: profile("d100", { bs: 30, wp: 40 }, []) } },
+    ],
+  },
+];
+
+/** The scene switch's options. */
+export const SCENE_BY_SYSTEM = Object.fromEntries(SCENES.map((scene) => [scene.system, scene]));

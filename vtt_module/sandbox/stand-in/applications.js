@@ -1,0 +1,260 @@
+// Foundry v13's application framework, as much of it as the module uses: ApplicationV2 with
+// DEFAULT_OPTIONS merged down the class chain, actions on [data-action], a form tag with its submit
+// handler, HandlebarsApplicationMixin with PARTS rendered (and re-rendered one by one) from
+// templates, the render/first-render/close life cycle and its hooks; an ActorSheetV2 whose header
+// controls come from the getHeaderControlsActorSheetV2 hook.
+
+import { Hooks } from "./hooks.js";
+import { isPlainObject } from "./utils.js";
+
+const hb = globalThis.Handlebars.create();
+const templates = new Map();
+
+export function registerHelpers(i18n) {
+  hb.registerHelper("localize", (key, options) => {
+    const hash = options?.hash ?? {};
+    return Object.keys(hash).length ? i18n.format(key, hash) : i18n.localize(key);
+  });
+}
+
+export async function getTemplate(path) {
+  if (!templates.has(path)) {
+    const response = await fetch(`/${path}`);
+    if (!response.ok) throw new Error(`template ${path}: HTTP ${response.status}`);
+    const source = await response.text();
+    templates.set(path, hb.compile(source));
+    hb.registerPartial(path, source);
+  }
+  return templates.get(path);
+}
+
+export async function loadTemplates(paths) {
+  return Promise.all((Array.isArray(paths) ? paths : Object.values(paths)).map(getTemplate));
+}
+
+export async function renderTemplate(path, data) {
+  return (await getTemplate(path))(data);
+}
+
+function mergeOptions(target, source) {
+  for (const [key, value] of Object.entries(source ?? {})) {
+    if (key === "classes") target.classes = [...new Set([...(target.classes ?? []), ...value])];
+    else if (isPlainObject(value) && !(value instanceof Function)) target[key] = mergeOptions(isPlainObject(target[key]) ? { ...target[key] } : {}, value);
+    else target[key] = value;
+  }
+  return target;
+}
+
+let nextAppId = 1;
+let topZ = 100;
+
+export class ApplicationV2 {
+  static DEFAULT_OPTIONS = {
+    id: null,
+    classes: [],
+    tag: "div",
+    window: { title: "", icon: "", resizable: false, controls: [] },
+    position: {},
+    actions: {},
+    form: null,
+  };
+
+  constructor(options = {}) {
+    const chain = [];
+    for (let cls = this.constructor; cls && cls !== Object; cls = Object.getPrototypeOf(cls)) chain.unshift(cls);
+    const merged = {};
+    for (const cls of chain) if (Object.hasOwn(cls, "DEFAULT_OPTIONS")) mergeOptions(merged, cls.DEFAULT_OPTIONS);
+    this.options = mergeOptions(merged, options);
+    this.id = this.options.id ?? `app-${nextAppId++}`;
+    this.element = null;
+    this.rendered = false;
+  }
+
+  get title() {
+    return game.i18n.localize(this.options.window?.title ?? "");
+  }
+
+  get form() {
+    return this.element instanceof HTMLFormElement ? this.element : null;
+  }
+
+  async _prepareContext(_options) {
+    return {};
+  }
+
+  async _onFirstRender(_context, _options) {}
+
+  async _onRender(_context, _options) {}
+
+  _onClose(_options) {}
+
+  /** Controls in the window header (the getHeaderControls hooks may add to them). */
+  _getHeaderControls() {
+    const controls = [...(this.options.window?.controls ?? [])];
+    for (let cls = this.constructor; cls && cls !== Object; cls = Object.getPrototypeOf(cls)) {
+      if (cls.name) Hooks.callAll(`getHeaderControls${cls.name}`, this, controls);
+    }
+    return controls;
+  }
+
+  async render(options = {}) {
+    const opts = typeof options === "boolean" ? { force: options } : { ...options };
+    if (!this.rendered && !opts.force) return this;
+    const context = await this._prepareContext(opts);
+    const first = !this.element;
+    if (first) this.#frame();
+    this.element.querySelector(".window-title").textContent = this.title;
+    await this._renderContent(context, opts);
+    if (first) {
+      this.rendered = true;
+      await this._onFirstRender(context, opts);
+      globalThis.sandbox?.onWindowOpened?.(this);
+    }
+    this.rendered = true;
+    await this._onRender(context, opts);
+    for (let cls = this.constructor; cls && cls !== Object; cls = Object.getPrototypeOf(cls)) {
+      if (cls.name) Hooks.callAll(`render${cls.name}`, this, this.element, context, opts);
+    }
+    return this;
+  }
+
+  /** ApplicationV2 itself renders nothing; HandlebarsApplicationMixin fills the parts. */
+  async _renderContent(_context, _options) {}
+
+  #frame() {
+    const element = document.createElement(this.options.tag ?? "div");
+    element.id = this.id;
+    element.className = ["application", "sandbox-window", ...(this.options.classes ?? [])].join(" ");
+    const header = document.createElement("header");
+    header.className = "window-header";
+    const icon = this.options.window?.icon ? `<i class="window-icon ${this.options.window.icon}" inert></i>` : "";
+    header.innerHTML = `${icon}<h1 class="window-title"></h1><nav class="window-controls"></nav>`;
+    const controls = header.querySelector(".window-controls");
+    for (const control of this._getHeaderControls()) {
+      const visible = typeof control.visible === "function" ? control.visible() : control.visible ?? true;
+      if (!visible) continue;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "header-control";
+      button.dataset.action = control.action;
+      button.innerHTML = `<i class="${control.icon}" inert></i> `;
+      button.append(game.i18n.localize(control.label));
+      if (control.onClick) button.addEventListener("click", (event) => control.onClick(event));
+      controls.append(button);
+    }
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "header-control sandbox-close";
+    close.setAttribute("aria-label", game.i18n.localize("Close"));
+    close.textContent = "×";
+    close.addEventListener("click", () => void this.close());
+    controls.append(close);
+    const content = document.createElement("section");
+    content.className = "window-content";
+    element.append(header, content);
+    element.addEventListener("click", (event) => {
+      const target = event.target instanceof Element ? event.target.closest("[data-action]") : null;
+      if (!target || !element.contains(target) || target.closest(".window-header")) return;
+      const action = this.options.actions?.[target.dataset.action];
+      const handler = typeof action === "function" ? action : action?.handler;
+      if (!handler) return;
+      event.preventDefault();
+      void handler.call(this, event, target);
+    });
+    if (element instanceof HTMLFormElement) {
+      element.addEventListener("submit", async (event) => {
+        event.preventDefault();
+        const config = this.options.form ?? {};
+        if (config.handler) await config.handler.call(this, event, element, { object: Object.fromEntries(new FormData(element)) });
+        if (config.closeOnSubmit) await this.close();
+      });
+    }
+    element.addEventListener("pointerdown", () => this.bringToFront());
+    const width = this.options.position?.width;
+    if (typeof width === "number") element.style.width = `${width}px`;
+    const windows = document.getElementById("windows");
+    // Like Foundry, a new window does not land exactly on top of the last one.
+    const open = windows.children.length;
+    if (open) {
+      element.style.marginLeft = `${open * 28}px`;
+      element.style.marginTop = `${open * 28}px`;
+    }
+    windows.append(element);
+    this.element = element;
+    this.bringToFront();
+  }
+
+  bringToFront() {
+    if (this.element) this.element.style.zIndex = String(++topZ);
+  }
+
+  async close(options = {}) {
+    if (!this.element) return this;
+    this.element.remove();
+    this.element = null;
+    this.rendered = false;
+    this._onClose(options);
+    Hooks.callAll(`close${this.constructor.name}`, this);
+    return this;
+  }
+}
+
+export function HandlebarsApplicationMixin(Base) {
+  return class HandlebarsApplication extends Base {
+    static PARTS = {};
+
+    async _preparePartContext(_partId, context, _options) {
+      return context;
+    }
+
+    async _renderContent(context, options) {
+      const parts = this.constructor.PARTS ?? {};
+      const wanted = options.parts ?? Object.keys(parts);
+      const content = this.element.querySelector(".window-content");
+      for (const [partId, part] of Object.entries(parts)) {
+        if (!wanted.includes(partId)) continue;
+        const partContext = await this._preparePartContext(partId, context, options);
+        const holder = document.createElement("div");
+        holder.innerHTML = (await getTemplate(part.template))(partContext).trim();
+        const fresh = holder.firstElementChild;
+        if (!fresh || holder.children.length !== 1) throw new Error(`part ${partId} (${part.template}) must have one root element`);
+        fresh.dataset.applicationPart = partId;
+        const old = content.querySelector(`:scope > [data-application-part="${partId}"]`);
+        if (old) old.replaceWith(fresh);
+        else {
+          // Keep the parts in their declared order.
+          const later = Object.keys(parts).slice(Object.keys(parts).indexOf(partId) + 1);
+          const next = later.map((id) => content.querySelector(`:scope > [data-application-part="${id}"]`)).find(Boolean);
+          content.insertBefore(fresh, next ?? null);
+        }
+      }
+    }
+  };
+}
+
+/** A stand-in character sheet: the actor's name, and whatever the header controls hook adds. */
+export class ActorSheetV2 extends HandlebarsApplicationMixin(ApplicationV2) {
+  static DEFAULT_OPTIONS = { classes: ["sheet", "actor", "sandbox-sheet"], position: { width: 380 }, window: { icon: "fa-solid fa-user" } };
+  static PARTS = { body: { template: "sandbox/templates/actor-sheet.hbs" } };
+
+  constructor({ document }) {
+    super({ id: `sheet-${document.token?.id ?? document.id}` });
+    this.document = document;
+  }
+
+  get actor() {
+    return this.document;
+  }
+
+  get title() {
+    return this.document.name;
+  }
+
+  async _prepareContext() {
+    return {
+      name: this.document.name,
+      note: game.i18n.localize("SANDBOX.SheetNote"),
+      statuses: [...this.document.statuses].map((id) => game.i18n.localize(CONFIG.statusEffects.find((s) => s.id === id)?.name ?? id)),
+    };
+  }
+}

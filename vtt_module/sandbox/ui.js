@@ -1,0 +1,210 @@
+// The page around the module: the scene board (tokens are buttons named by the token's name), the
+// Token HUD, the chat log, the players list and the notifications. It plays the part of Foundry's
+// canvas and sidebar, firing the same hooks (renderTokenHUD with an HTMLElement, renderChatMessageHTML,
+// renderPlayers, targetToken) so the module draws itself as it would in Foundry.
+
+const byId = (id) => document.getElementById(id);
+
+/** A status's name as the world knows it (the module localises its own). */
+function statusName(id) {
+  const status = CONFIG.statusEffects.find((s) => s.id === id);
+  return status ? game.i18n.localize(status.name) : id;
+}
+
+/** The rounds in the token's current Volley weapon, read from its profile (for the token's face). */
+function roundsOf(token) {
+  const profile = token.actor?.getFlag("volley", "profile");
+  const system = game.settings.get("volley", "ruleSystem");
+  const weapons = (profile?.weapons ?? []).filter((w) => w.system === system);
+  const current = weapons.find((w) => w.id === profile?.current?.[system]) ?? weapons[0];
+  if (!current) return "";
+  const loaded = current.state?.loaded;
+  return typeof loaded === "number" ? `${current.name}: ${game.i18n.format("SANDBOX.Rounds", { n: loaded })}` : current.name;
+}
+
+export class Table {
+  constructor({ world }) {
+    this.world = world;
+    this.hudToken = null;
+    this.pending = false;
+  }
+
+  /** Redraw on the next frame (documents change in bursts). */
+  changed() {
+    if (this.pending) return;
+    this.pending = true;
+    requestAnimationFrame(() => {
+      this.pending = false;
+      this.renderBoard();
+      this.renderPlayers();
+    });
+  }
+
+  renderBoard() {
+    const board = byId("board");
+    const scene = canvas.scene;
+    board.dataset.scene = scene.id;
+    board.setAttribute("aria-label", `${game.i18n.localize("SANDBOX.Board")}: ${scene.name}`);
+    const seen = new Set();
+    for (const token of scene.tokens.contents) {
+      seen.add(token.id);
+      let el = board.querySelector(`[data-token-id="${token.id}"]`);
+      if (!el) {
+        el = document.createElement("button");
+        el.type = "button";
+        el.className = "sandbox-token";
+        el.dataset.tokenId = token.id;
+        el.innerHTML = '<strong class="sandbox-token__name"></strong><span class="sandbox-token__rounds"></span><span class="sandbox-token__statuses"></span><span class="sandbox-token__target"></span>';
+        el.addEventListener("click", (event) => {
+          event.stopPropagation();
+          if (this.hudToken === token.id) this.closeHud();
+          else this.showHud(token.id);
+        });
+        board.append(el);
+      }
+      el.setAttribute("aria-label", token.name);
+      el.style.left = `${token.x}px`;
+      el.style.top = `${token.y}px`;
+      el.querySelector(".sandbox-token__name").textContent = token.name;
+      el.querySelector(".sandbox-token__rounds").textContent = roundsOf(token);
+      const statuses = el.querySelector(".sandbox-token__statuses");
+      statuses.replaceChildren(
+        ...[...token.actor.statuses].map((id) => {
+          const chip = document.createElement("span");
+          chip.className = `sandbox-chip sandbox-chip--${id}`;
+          chip.textContent = statusName(id);
+          return chip;
+        }),
+      );
+      const targeted = game.user.targets.has(token.object);
+      el.classList.toggle("sandbox-token--targeted", targeted);
+      el.querySelector(".sandbox-token__target").textContent = targeted ? game.i18n.localize("SANDBOX.Targeted") : "";
+      el.classList.toggle("sandbox-token--owned", token.isOwner && !game.user.isGM);
+    }
+    for (const el of board.querySelectorAll(".sandbox-token")) if (!seen.has(el.dataset.tokenId)) el.remove();
+  }
+
+  /** The user targets exactly these tokens (Foundry: T over a token), with the targetToken hook. */
+  setTargets(ids) {
+    const wanted = new Set(ids.map((id) => canvas.scene.tokens.get(id)?.object).filter(Boolean));
+    for (const token of [...game.user.targets]) {
+      if (!wanted.has(token)) {
+        game.user.targets.delete(token);
+        Hooks.callAll("targetToken", game.user, token, false);
+      }
+    }
+    for (const token of wanted) {
+      if (!game.user.targets.has(token)) {
+        game.user.targets.add(token);
+        Hooks.callAll("targetToken", game.user, token, true);
+      }
+    }
+    this.changed();
+  }
+
+  toggleTarget(id) {
+    const token = canvas.scene.tokens.get(id)?.object;
+    if (!token) return;
+    const ids = [...game.user.targets].map((t) => t.id);
+    this.setTargets(game.user.targets.has(token) ? ids.filter((t) => t !== id) : [...ids, id]);
+  }
+
+  /** The Token HUD over a token: v13's renderTokenHUD hook with an HTMLElement. */
+  showHud(tokenId) {
+    this.closeHud();
+    const token = canvas.scene.tokens.get(tokenId);
+    if (!token) return;
+    this.hudToken = tokenId;
+    const hud = document.createElement("div");
+    hud.id = "token-hud";
+    hud.className = "token-hud";
+    hud.setAttribute("role", "toolbar");
+    hud.setAttribute("aria-label", `HUD: ${token.name}`);
+    hud.innerHTML = '<div class="col left"></div><div class="col middle"></div><div class="col right"></div>';
+    const left = hud.querySelector(".col.left");
+    const target = document.createElement("button");
+    target.type = "button";
+    target.className = "control-icon";
+    target.setAttribute("aria-label", game.i18n.localize("SANDBOX.Target"));
+    target.setAttribute("aria-pressed", String(game.user.targets.has(token.object)));
+    target.innerHTML = '<i class="fa-solid fa-bullseye" inert></i>';
+    target.addEventListener("click", (event) => {
+      event.stopPropagation();
+      this.toggleTarget(tokenId);
+      target.setAttribute("aria-pressed", String(game.user.targets.has(token.object)));
+    });
+    const sheet = document.createElement("button");
+    sheet.type = "button";
+    sheet.className = "control-icon";
+    sheet.setAttribute("aria-label", game.i18n.localize("SANDBOX.Sheet"));
+    sheet.innerHTML = '<i class="fa-solid fa-id-card" inert></i>';
+    sheet.addEventListener("click", (event) => {
+      event.stopPropagation();
+      if (token.isOwner) void new foundry.applications.sheets.ActorSheetV2({ document: token.actor }).render({ force: true });
+    });
+    left.append(target, ...(token.isOwner ? [sheet] : []));
+    hud.style.left = `${token.x}px`;
+    hud.style.top = `${token.y + 78}px`;
+    hud.addEventListener("click", (event) => event.stopPropagation());
+    byId("board").append(hud);
+    Hooks.callAll("renderTokenHUD", { object: token.object, document: token, token: token.object }, hud, {}, {});
+  }
+
+  closeHud() {
+    byId("token-hud")?.remove();
+    this.hudToken = null;
+  }
+
+  /** One chat message, drawn as Foundry draws it, then handed to renderChatMessageHTML. */
+  renderMessage(message) {
+    const log = byId("chat-log");
+    let li = log.querySelector(`[data-message-id="${message.id}"]`);
+    // A whispered message shows only to its author and the users it is whispered to.
+    const whisper = Array.isArray(message.whisper) ? message.whisper : [];
+    if (whisper.length && message.author !== game.user.id && !whisper.includes(game.user.id)) {
+      li?.remove();
+      return;
+    }
+    const fresh = document.createElement("li");
+    fresh.className = "chat-message message";
+    fresh.dataset.messageId = message.id;
+    const author = game.users.get(message.author)?.name ?? "";
+    fresh.innerHTML = '<header class="message-header"><span class="message-sender"></span> <span class="message-author"></span></header><div class="message-content"></div>';
+    fresh.querySelector(".message-sender").textContent = message.speaker?.alias ?? author;
+    fresh.querySelector(".message-author").textContent = author ? `(${author})` : "";
+    fresh.querySelector(".message-content").innerHTML = message.content; // Foundry inserts content as HTML
+    if (li) li.replaceWith(fresh);
+    else log.append(fresh);
+    li = fresh;
+    Hooks.callAll("renderChatMessageHTML", message, li, {});
+    li.scrollIntoView({ block: "end" });
+  }
+
+  renderPlayers() {
+    const list = byId("players");
+    if (!list.dataset.rendered) {
+      list.dataset.rendered = "1";
+      list.innerHTML = `<h2>${game.i18n.localize("SANDBOX.Players")}</h2><ul class="sandbox-players"></ul>`;
+      Hooks.callAll("renderPlayers", { id: "players" }, list, {}, {});
+    }
+    const ul = list.querySelector(".sandbox-players");
+    ul.replaceChildren(
+      ...game.users.contents.map((user) => {
+        const li = document.createElement("li");
+        li.textContent = `${user.name}${user.isGM ? " (GM)" : ""}${user.id === game.user.id ? " ★" : ""}`;
+        li.classList.toggle("sandbox-players__inactive", !user.active);
+        return li;
+      }),
+    );
+  }
+
+  notify(level, text) {
+    const area = byId("notifications");
+    const div = document.createElement("div");
+    div.className = `notification ${level}`;
+    div.textContent = text;
+    area.append(div);
+    while (area.children.length > 4) area.firstElementChild.remove();
+    setTimeout(() => div.remove(), 8000);
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * The table's line to the bridge: which browser holds the connection, the connection itself, the
+ * relay every other browser uses to reach it, and the connection's state as every client sees it.
+ *
+ * - Election (gm-election.js): Foundry's `game.users.activeGM`, unless that browser has no access
+ *   token and another GM's has; each GM's browser says so in its user flags, and every client re-runs
+ *   the election when users come, go or change that flag.
+ * - The holder's connection state is broadcast over the module socket, so a player's Fire control
+ *   and preview show "bridge offline" at once, and the referee always sees connected, reconnecting
+ *   in N s, or refused and why.
+ */
+
+import { fromConnection, fromWire, isOnline, toWire, UNKNOWN_STATUS } from "../bridge-status.js";
+import { BridgeConnection } from "../connection.js";
+import { electBridgeHolder, TOKEN_FLAG } from "../gm-election.js";
+import { Relay } from "../relay.js";
+import { accessToken, bridgeUrl, MODULE_ID, requestTimeoutMs } from "./settings.js";
+import { t } from "./words.js";
+
+/**
+ * @typedef {import("../bridge-status.js").BridgeStatus} BridgeStatus
+ * @typedef {import("../relay.js").RelayedMessage} RelayedMessage
+ * @typedef {import("../protocol.js").BridgeMessage} BridgeMessage
+ */
+
+/** @type {BridgeConnection | null} */
+let connection = null;
+/** @type {Relay | null} */
+let relay = null;
+/** This browser's own connection state, when it holds the bridge. @type {BridgeStatus} */
+let ownStatus = UNKNOWN_STATUS;
+/** What the holder last said, when another browser holds the bridge. @type {BridgeStatus} */
+let heardStatus = UNKNOWN_STATUS;
+/** @type {Set<(status: BridgeStatus) => void>} */
+const listeners = new Set();
+/** @type {ReturnType<typeof setInterval> | null} */
+let ticker = null;
+/** Notices already shown this session, so each is said once. */
+const said = new Set();
+let started = false;
+
+/** The users as the election reads them. */
+function electorate() {
+  return game.users.contents.map((user) => ({
+    id: String(user.id),
+    active: user.active,
+    isGM: user.isGM,
+    role: Number(user.role),
+    flags: /** @type {Record<string, any>} */ (user.flags),
+  }));
+}
+
+/** The user whose browser holds the bridge, or null when no GM is connected. */
+export function bridgeHolder() {
+  return electBridgeHolder(electorate(), game.users.activeGM?.id ?? null);
+}
+
+/** Whether this browser holds the bridge. */
+export function isHolder() {
+  return started && bridgeHolder()?.id === game.user.id;
+}
+
+/** The connection, on the holder's browser. */
+export function bridgeConnection() {
+  return connection;
+}
+
+/**
+ * The bridge's state as this client knows it.
+ * @returns {BridgeStatus}
+ */
+export function bridgeStatus() {
+  const holder = bridgeHolder();
+  if (!holder) return { state: "no_gm" };
+  if (holder.id === game.user.id) return ownStatus;
+  return heardStatus;
+}
+
+/**
+ * @param {(status: BridgeStatus) => void} listener called on every change, and every second while a
+ *   reconnect is counting down
+ * @returns {() => void} unsubscribe
+ */
+export function onBridgeStatus(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function announce() {
+  const status = bridgeStatus();
+  for (const listener of listeners) {
+    try {
+      listener(status);
+    } catch (error) {
+      console.error("volley: a bridge status listener failed", error);
+    }
+  }
+  const counting = status.state === "waiting";
+  if (counting && ticker === null) ticker = setInterval(announce, 1000);
+  if (!counting && ticker !== null) {
+    clearInterval(ticker);
+    ticker = null;
+  }
+}
+
+/**
+ * Send a relayed message (a choice, an undo) from this user through whoever holds the bridge.
+ * @param {RelayedMessage} message
+ * @returns {Promise<BridgeMessage>}
+ */
+export function sendRelayed(message) {
+  if (!relay) return Promise.resolve({ type: "error", id: message.id, code: "not_ready", message: "Volley is not ready yet" });
+  return relay.send(message);
+}
+
+/**
+ * Start the relay and the election (in `ready`).
+ * @param {(message: RelayedMessage, userId: string) => Promise<BridgeMessage>} forward the holder's handling
+ * @param {(userId: string, tokenId: string) => boolean} ownsToken
+ */
+export async function startBridge(forward, ownsToken) {
+  relay = new Relay({
+    socket: game.socket,
+    userId: () => String(game.user.id),
+    isHolder,
+    holderOnline: () => bridgeHolder() !== null,
+    ownsToken,
+    isGm: (userId) => Boolean(game.users.get(userId)?.isGM),
+    forward,
+    currentStatus: () => toWire(ownStatus, Date.now()),
+  });
+  relay.attach();
+  relay.onStatus((wire) => {
+    heardStatus = fromWire(wire, Date.now());
+    announce();
+  });
+  started = true;
+  await publishTokenFlag();
+  syncConnection();
+  if (!isHolder()) relay.askStatus();
+}
+
+/** A GM's browser tells the others whether it has an access token (the election reads it). */
+export async function publishTokenFlag() {
+  if (!game.user.isGM) return;
+  const has = accessToken() !== "";
+  if (game.user.getFlag(MODULE_ID, TOKEN_FLAG) === has) return;
+  try {
+    await game.user.setFlag(MODULE_ID, TOKEN_FLAG, has);
+  } catch (error) {
+    console.warn("volley: could not record whether this browser has a bridge token", error);
+  }
+}
+
+/** @param {BridgeStatus} status */
+function setOwnStatus(status) {
+  ownStatus = status;
+  if (isHolder()) relay?.publishStatus(toWire(status, Date.now()));
+  announce();
+}
+
+/**
+ * @param {string} key
+ * @param {"info" | "warn" | "error"} level
+ * @param {string} text
+ */
+function sayOnce(key, level, text) {
+  if (said.has(key)) return;
+  said.add(key);
+  ui.notifications[level](text);
+}
+
+/**
+ * Hold the bridge connection if and only if this browser is elected; run again whenever users or
+ * settings change.
+ * @param {boolean} [restart] the connection settings changed: reconnect with the new ones
+ */
+export function syncConnection(restart = false) {
+  if (!started) return;
+  const holder = bridgeHolder();
+  const mine = holder?.id === game.user.id;
+  if (game.user.isGM && game.users.activeGM?.id === game.user.id && !accessToken() && holder && !mine) {
+    sayOnce(`handed:${holder.id}`, "info", t("VOLLEY.Bridge.HandedOver", { name: game.users.get(holder.id)?.name ?? holder.id }));
+  }
+  if (!mine) {
+    if (connection) {
+      connection.stop("another GM holds the bridge connection");
+      connection = null;
+    }
+    ownStatus = UNKNOWN_STATUS;
+    heardStatus = UNKNOWN_STATUS;
+    relay?.askStatus();
+    announce();
+    return;
+  }
+  if (connection && !restart) return;
+  connection?.stop("settings changed");
+  connection = null;
+  const token = accessToken();
+  if (!token) {
+    sayOnce("no-token", "warn", t("VOLLEY.Bridge.NoTokenNotice"));
+    setOwnStatus({ state: "no_token" });
+    return;
+  }
+  said.delete("no-token");
+  const version = game.modules.get(MODULE_ID)?.version ?? "dev";
+  connection = new BridgeConnection({
+    url: bridgeUrl(),
+    token,
+    WebSocket: globalThis.WebSocket,
+    requestTimeoutMs: requestTimeoutMs(),
+    client: `volley-module ${version} / ${game.world?.id ?? "world"}`,
+    log: (...args) => console.warn(...args),
+  });
+  connection.onStatus((status) => {
+    setOwnStatus(fromConnection(status, Date.now()));
+    if (status.state === "ready") {
+      for (const key of [...said]) if (key.startsWith("refused:") || key === "waiting") said.delete(key);
+      sayOnce("ready", "info", t("VOLLEY.Bridge.ConnectedNotice"));
+    } else if (status.state === "waiting") {
+      said.delete("ready");
+      sayOnce("waiting", "warn", t("VOLLEY.Bridge.LostNotice"));
+    }
+    if (status.state === "refused") {
+      const key = status.error?.code === "bad_url" ? "VOLLEY.Bridge.BadUrlNotice" : "VOLLEY.Bridge.RefusedNotice";
+      sayOnce(`refused:${status.error?.reason ?? ""}`, "error", t(key, { reason: status.error?.reason ?? "" }));
+    }
+  });
+  connection.start();
+}
+
+/** True when this client may fire now (the holder's bridge is connected). */
+export function bridgeOnline() {
+  return isOnline(bridgeStatus());
+}

@@ -1,0 +1,180 @@
+/**
+ * Chat cards: posted once per request by the browser that holds the bridge, drawn again by every
+ * client in its own language from the message's flags, with an Undo button for game masters.
+ *
+ * The message's `flags.volley` keep what the card needs and what Undo needs: the bridge's card and
+ * result, the system, the token and weapon that acted, and `before` (the old values of everything the
+ * result changed, updates.js), so Undo still works after a reload.
+ */
+
+import { CARD_TEMPLATE, renderCard } from "../card.js";
+import { diceSoNiceData } from "../table/dice-so-nice.js";
+import { cardVisibility, diceShowOptions, ROLL_MODES } from "../table/roll-mode.js";
+import { systemPlugin } from "../systems/index.js";
+import { MODULE_ID } from "./settings.js";
+import { hasWord, messageText, t } from "./words.js";
+
+/**
+ * @typedef {{requestId: string, system: string, token: string, weapon: string | null,
+ *   card: unknown, result: unknown, capacity: number | null, before: unknown[],
+ *   pending: unknown, choice: unknown, undone: {by: string, at: number} | null}} CardFlags
+ */
+
+/**
+ * The parts of a chat message Volley reads and writes (Foundry's ChatMessage has them all).
+ * @typedef {{id: string | null, flags: unknown, update(changes: Record<string, unknown>): Promise<unknown>}} CardMessage
+ */
+
+/** @type {((view: import("../card.js").CardView) => string) | null} */
+let cardTemplate = null;
+
+/**
+ * The world's chat messages, as the parts Volley reads. (The v13 types' configured ChatMessage
+ * loses its fields through the collection's generics; the objects are full ChatMessages.)
+ * @returns {CardMessage[]}
+ */
+function chatMessages() {
+  return /** @type {CardMessage[]} */ (/** @type {unknown} */ (game.messages.contents));
+}
+
+/**
+ * @param {string} id
+ * @returns {CardMessage | null}
+ */
+export function chatMessage(id) {
+  return /** @type {CardMessage | undefined} */ (/** @type {unknown} */ (game.messages.get(id))) ?? null;
+}
+
+/** Compile the card template once (in `ready`), so messages can be drawn as they render. */
+export async function loadCardTemplate() {
+  cardTemplate = /** @type {any} */ (await foundry.applications.handlebars.getTemplate(CARD_TEMPLATE));
+}
+
+/** @type {import("../card.js").CardWords} */
+const words = { text: messageText, localize: (key) => t(key), has: hasWord };
+
+/**
+ * @param {{flags: unknown}} message
+ * @returns {CardFlags | null}
+ */
+export function cardFlags(message) {
+  const flags = /** @type {any} */ (message.flags)?.[MODULE_ID];
+  return flags && typeof flags.requestId === "string" ? /** @type {CardFlags} */ (flags) : null;
+}
+
+/**
+ * The card's HTML in this client's language.
+ * @param {Pick<CardFlags, "card" | "result" | "system" | "capacity" | "undone">} flags
+ */
+export function cardHtml(flags) {
+  if (!cardTemplate) return "";
+  const plugin = systemPlugin(flags.system);
+  return renderCard(flags.card, cardTemplate, {
+    words,
+    extras: plugin?.cardExtras ? plugin.cardExtras(flags.result) : [],
+    capacity: flags.capacity,
+    undone: Boolean(flags.undone),
+  });
+}
+
+/**
+ * The requester's roll mode as the card honours it; anything else reads as a private roll, as in core.
+ * @param {unknown} mode
+ */
+function rollModeOf(mode) {
+  const known = /** @type {string[]} */ (Object.values(ROLL_MODES));
+  return typeof mode === "string" && known.includes(mode) ? mode : mode === "roll" ? ROLL_MODES.PUBLIC : ROLL_MODES.PRIVATE;
+}
+
+/**
+ * Post the card for one answer, once per request id (a resent or replayed id does not post twice),
+ * read by exactly those who would read the requester's own roll in its roll mode (table/roll-mode.js);
+ * with Dice So Nice, the bridge's dice roll in 3D for the same people first (table/dice-so-nice.js).
+ * @param {Omit<CardFlags, "undone">} flags
+ * @param {string} userId who acted
+ * @param {TokenDocument | null} shooter
+ * @param {unknown} rollMode the requester's roll mode (their client's core setting, sent with the choice)
+ */
+export async function postCard(flags, userId, shooter, rollMode) {
+  if (chatMessages().some((m) => cardFlags(m)?.requestId === flags.requestId)) return;
+  if (!cardTemplate) await loadCardTemplate();
+  const poster = String(game.user.id);
+  const gms = game.users.contents.filter((user) => user.isGM).map((user) => String(user.id));
+  const visibility = cardVisibility({ rollMode: rollModeOf(rollMode), requester: userId, poster, gms });
+  await showDice(flags.result, userId, visibility, poster);
+  /** @type {CardFlags} */
+  const stored = { ...flags, undone: null };
+  await ChatMessage.create({
+    content: cardHtml(stored),
+    author: visibility.author,
+    whisper: visibility.whisper,
+    blind: visibility.blind,
+    speaker: ChatMessage.getSpeaker(shooter ? { token: shooter } : {}),
+    flags: { [MODULE_ID]: stored },
+  });
+}
+
+/**
+ * Dice So Nice, when the table has it: the bridge's own faces, in the order the rules rolled them.
+ * @param {unknown} result
+ * @param {string} owner
+ * @param {import("../table/roll-mode.js").CardVisibility} visibility
+ * @param {string} poster
+ */
+async function showDice(result, owner, visibility, poster) {
+  const dice3d = /** @type {{show?: (...args: unknown[]) => Promise<unknown>} | undefined} */ (/** @type {any} */ (game).dice3d);
+  if (typeof dice3d?.show !== "function") return;
+  const rolls = typeof result === "object" && result !== null ? /** @type {any} */ (result).rolls : null;
+  const data = diceSoNiceData(rolls, { owner });
+  if (!data.throws.length) return;
+  const { synchronize, whisper, blind } = diceShowOptions(visibility, poster);
+  try {
+    await dice3d.show(data, game.user, synchronize, whisper, blind);
+  } catch (error) {
+    console.warn("volley: Dice So Nice could not show the dice", error);
+  }
+}
+
+/**
+ * Mark a card undone, for everyone and for good (its flags and its stored HTML).
+ * @param {CardMessage} message
+ * @param {string} userId who undid it
+ */
+export async function markUndone(message, userId) {
+  const flags = cardFlags(message);
+  if (!flags) return;
+  const undone = { by: userId, at: Date.now() };
+  /** @type {Record<string, unknown>} */
+  const changes = { content: cardHtml({ ...flags, undone }) };
+  changes[`flags.${MODULE_ID}.undone`] = undone;
+  await message.update(changes);
+}
+
+/**
+ * `renderChatMessageHTML`: draw a Volley card in this client's language, and give game masters an
+ * Undo button on a result that is not undone yet.
+ * @param {CardMessage} message
+ * @param {HTMLElement} html
+ * @param {(message: CardMessage, button: HTMLButtonElement) => void} onUndo
+ */
+export function decorateChatMessage(message, html, onUndo) {
+  const flags = cardFlags(message);
+  if (!flags || !(html instanceof HTMLElement)) return;
+  const section = html.querySelector(".volley-card");
+  const fresh = cardHtml(flags);
+  if (section && fresh) section.outerHTML = fresh;
+  if (!game.user.isGM || flags.undone || flags.pending) return;
+  const card = html.querySelector(".volley-card");
+  if (!card || card.querySelector(".volley-card__undo")) return;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "volley-card__undo";
+  button.innerHTML = '<i class="fa-solid fa-rotate-left" inert></i> ';
+  button.append(t("VOLLEY.Card.Undo"));
+  button.dataset.tooltip = t("VOLLEY.Card.UndoHint");
+  button.addEventListener("click", (event) => {
+    event.preventDefault();
+    onUndo(message, button);
+  });
+  card.append(button);
+}

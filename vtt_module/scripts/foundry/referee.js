@@ -1,0 +1,192 @@
+/**
+ * The holder's side of every relayed message: build the rules request from the documents, ask the
+ * bridge, apply what comes back to the weapon that fired and the tokens it hit, and post the card.
+ * Undo is the same path backwards.
+ */
+
+import { BridgeError } from "../connection.js";
+import { newRequestId, rulesMessage, undo } from "../protocol.js";
+import { FormError } from "../systems/common/fields.js";
+import { systemPlugin } from "../systems/index.js";
+import { applyPlans, planResult, undoPlans } from "../updates.js";
+import { bridgeConnection, bridgeOnline } from "./bridge.js";
+import { cardFlags, chatMessage, markUndone, postCard } from "./chat.js";
+import { findTokenDocument, rememberCurrentWeapon, requestContext, syncDerivedStatuses, tokenHandle, tokenView } from "./documents.js";
+import { worldRuleSystem } from "./settings.js";
+
+/**
+ * @typedef {import("../relay.js").RelayedMessage} RelayedMessage
+ * @typedef {import("../relay.js").ChoiceMessage} ChoiceMessage
+ * @typedef {import("../protocol.js").BridgeMessage} BridgeMessage
+ * @typedef {import("../systems/registry.js").RuleSystemPlugin} RuleSystemPlugin
+ */
+
+function connected() {
+  const connection = bridgeConnection();
+  if (!connection) throw new BridgeError({ code: "not_connected", message: "the bridge is not connected" });
+  return connection;
+}
+
+/**
+ * @param {ChoiceMessage} message
+ * @returns {RuleSystemPlugin}
+ */
+function pluginFor(message) {
+  const world = worldRuleSystem();
+  if (message.choice.system !== world) throw new FormError("system", "VOLLEY.Form.WrongSystem", { system: world || "—" });
+  const plugin = systemPlugin(world);
+  if (!plugin) throw new FormError("system", "VOLLEY.Form.NoSystem");
+  return plugin;
+}
+
+/**
+ * The holder's handling of one vetted message.
+ * @param {RelayedMessage} message
+ * @param {string} userId who sent it
+ * @returns {Promise<BridgeMessage>}
+ */
+export async function referee(message, userId) {
+  if (message.type === "undo") return undoCard(/** @type {import("../relay.js").UndoMessage} */ (message), userId);
+  const choiceMessage = /** @type {ChoiceMessage} */ (message);
+  const plugin = pluginFor(choiceMessage);
+  const connection = connected();
+  const choice = choiceMessage.choice;
+  const context = requestContext(choice);
+  if (message.type === "odds") {
+    // The preview is refused at once while the bridge is down, instead of waiting for a timeout.
+    if (!bridgeOnline()) throw new BridgeError({ code: "offline", message: "bridge offline" });
+    const built = plugin.buildRequest(choice, context);
+    if (built.type !== "attack") throw new FormError("action", "VOLLEY.Form.NoOdds");
+    return connection.request(rulesMessage("odds", message.id, built.request, userId));
+  }
+  /** @type {BridgeMessage} */
+  let outgoing;
+  if (message.type === "allocate") {
+    if (!plugin.buildAllocation) throw new FormError("action", "VOLLEY.Form.NoAllocation");
+    const { pending_id: pendingId, allocation } = plugin.buildAllocation(choice, context);
+    outgoing = { type: "allocate", id: message.id, pending_id: pendingId, allocation, user: userId };
+  } else {
+    const built = plugin.buildRequest(choice, context);
+    outgoing = rulesMessage(built.type, message.id, built.request, userId);
+  }
+  const reply = await connection.request(outgoing);
+  if (reply.type !== "result" && reply.type !== "pending") return reply;
+  const shooter = findTokenDocument(choice.token);
+  /** @type {unknown[]} */
+  let before = [];
+  if (reply.type === "result") {
+    try {
+      before = await applyResult(reply, plugin, choice.token, context.weapon.id);
+    } catch (error) {
+      // The bridge has journalled the attack: it happened. Tell the referee; a resend of the same id
+      // gets the same result to apply again.
+      reportFailure(error);
+    }
+  }
+  try {
+    const capacity = plugin.readout(context.weapon).capacity;
+    await postCard(
+      {
+        requestId: message.id,
+        system: plugin.id,
+        token: choice.token,
+        weapon: context.weapon.id,
+        card: reply.card ?? null,
+        result: reply.result ?? null,
+        capacity,
+        before,
+        pending: reply.type === "pending" ? (reply.pending ?? null) : null,
+        choice,
+      },
+      userId,
+      shooter,
+      choice.rollMode,
+    );
+  } catch (error) {
+    reportFailure(error);
+  }
+  return reply;
+}
+
+/** @param {unknown} error */
+function reportFailure(error) {
+  console.error("volley:", error);
+  ui.notifications.error(`Volley: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/**
+ * Write a result to the tokens and return the old values of what changed (for Undo).
+ * @param {BridgeMessage} reply
+ * @param {RuleSystemPlugin} plugin
+ * @param {string} shooterId
+ * @param {string} weaponId
+ */
+async function applyResult(reply, plugin, shooterId, weaponId) {
+  const { plans, before, problems } = planResult(reply.updates, { token: shooterId, weapon: weaponId }, plugin.weaponStateKey, (id) => {
+    const doc = findTokenDocument(id);
+    return doc ? tokenView(doc, plugin.id) : null;
+  });
+  const applied = await applyPlans(plans, (id) => {
+    const doc = findTokenDocument(id);
+    return doc ? tokenHandle(doc, plugin.id) : null;
+  });
+  for (const problem of [...problems, ...applied.problems]) console.warn("volley:", problem);
+  await afterWrites([shooterId, ...plans.map((plan) => plan.token)], plugin);
+  const shooter = findTokenDocument(shooterId);
+  if (shooter) await rememberCurrentWeapon(shooter, plugin.id, weaponId);
+  return before;
+}
+
+/**
+ * @param {string[]} tokenIds
+ * @param {RuleSystemPlugin} plugin
+ */
+async function afterWrites(tokenIds, plugin) {
+  for (const id of new Set(tokenIds)) {
+    const doc = findTokenDocument(id);
+    if (doc) await syncDerivedStatuses(doc, plugin);
+  }
+}
+
+/**
+ * Undo one card: journal the undo on the bridge first, then put every value back and mark the card.
+ * @param {import("../relay.js").UndoMessage} message
+ * @param {string} userId
+ * @returns {Promise<BridgeMessage>}
+ */
+async function undoCard(message, userId) {
+  const chat = chatMessage(message.message);
+  const flags = chat ? cardFlags(chat) : null;
+  if (!chat || !flags || flags.pending) throw new FormError("message", "VOLLEY.Form.NothingToUndo");
+  if (flags.undone) throw new FormError("message", "VOLLEY.Form.AlreadyUndone");
+  const plugin = systemPlugin(flags.system);
+  if (!plugin) throw new FormError("system", "VOLLEY.Form.NoSystem");
+  /** @type {BridgeMessage} */
+  let reply;
+  try {
+    reply = await connected().request(undo(message.id, flags.requestId, userId));
+  } catch (error) {
+    // Undone before (the card's update was lost): the values are absolute, so restoring again is harmless.
+    if (!(error instanceof BridgeError && error.code === "already_undone")) throw error;
+    reply = { type: "undone", id: message.id, target_id: flags.requestId };
+  }
+  const { plans, problems } = undoPlans(flags.before);
+  const applied = await applyPlans(plans, (id) => {
+    const doc = findTokenDocument(id);
+    return doc ? tokenHandle(doc, plugin.id) : null;
+  });
+  for (const problem of [...problems, ...applied.problems]) console.warn("volley:", problem);
+  await afterWrites([flags.token, ...plans.map((plan) => plan.token)], plugin);
+  await markUndone(chat, userId);
+  return reply;
+}
+
+/**
+ * A GM clicked Undo on a card: send it through the holder.
+ * @param {import("./chat.js").CardMessage} message
+ * @param {(message: RelayedMessage) => Promise<BridgeMessage>} send
+ */
+export async function requestUndo(message, send) {
+  const reply = await send({ type: "undo", id: newRequestId(), message: String(message.id) });
+  return reply;
+}

@@ -1,0 +1,74 @@
+/**
+ * The module's settings: where the bridge is and how long to wait for it (world), the access token
+ * (this browser only, so it never reaches players' clients), and the rule system the world plays.
+ */
+
+import { DEFAULT_BRIDGE_URL } from "../protocol.js";
+import { allSystems, defaultRuleSystem } from "../systems/index.js";
+
+export const MODULE_ID = "volley";
+
+/**
+ * @param {{onConnectionChange: () => void, onRuleSystemChange: () => void}} callbacks
+ */
+export function registerSettings({ onConnectionChange, onRuleSystemChange }) {
+  game.settings.register(MODULE_ID, "bridgeUrl", {
+    name: "VOLLEY.Settings.BridgeUrl.Name",
+    hint: "VOLLEY.Settings.BridgeUrl.Hint",
+    scope: "world",
+    config: true,
+    type: String,
+    default: DEFAULT_BRIDGE_URL,
+    onChange: onConnectionChange,
+  });
+  game.settings.register(MODULE_ID, "token", {
+    name: "VOLLEY.Settings.Token.Name",
+    hint: "VOLLEY.Settings.Token.Hint",
+    scope: "client",
+    config: true,
+    type: String,
+    default: "",
+    onChange: onConnectionChange,
+  });
+  game.settings.register(MODULE_ID, "timeout", {
+    name: "VOLLEY.Settings.Timeout.Name",
+    hint: "VOLLEY.Settings.Timeout.Hint",
+    scope: "world",
+    config: true,
+    type: Number,
+    default: 15,
+    onChange: onConnectionChange,
+  });
+  /** @type {Record<string, string>} */
+  const choices = { "": "VOLLEY.Settings.RuleSystem.None" };
+  for (const plugin of allSystems()) choices[plugin.id] = plugin.label;
+  game.settings.register(MODULE_ID, "ruleSystem", {
+    name: "VOLLEY.Settings.RuleSystem.Name",
+    hint: "VOLLEY.Settings.RuleSystem.Hint",
+    scope: "world",
+    config: true,
+    type: String,
+    choices,
+    default: defaultRuleSystem(game.system?.id),
+    onChange: onRuleSystemChange,
+  });
+}
+
+/** The rule system the world plays ("" until the referee picks one). */
+export function worldRuleSystem() {
+  return String(game.settings.get(MODULE_ID, "ruleSystem") ?? "");
+}
+
+/** This browser's access token, trimmed. */
+export function accessToken() {
+  return String(game.settings.get(MODULE_ID, "token") ?? "").trim();
+}
+
+export function bridgeUrl() {
+  return String(game.settings.get(MODULE_ID, "bridgeUrl") || DEFAULT_BRIDGE_URL);
+}
+
+/** Seconds to wait for the bridge's answer. */
+export function requestTimeoutMs() {
+  return Number(game.settings.get(MODULE_ID, "timeout") || 15) * 1000;
+}

@@ -1,0 +1,535 @@
+/**
+ * The frame every system's attack dialog is built on: an ApplicationV2 with Handlebars parts.
+ *
+ * Parts, top to bottom: `shooter` (the weapon picker, rounds and jam), `body` (the system's own
+ * template: modes, targets, modifiers), `preview` (a bar chart of P(k hits) per target, the jam chance)
+ * and `footer` (the bridge's state, what happened last, and the action buttons). A system subclasses
+ * `AttackDialog`, names its body template with `AttackDialog.partsWith(...)`, and fills in three
+ * methods: `systemContext`, `choiceFields` and `actionsFor`. A system with fire modes puts a select
+ * named `mode` (labelled "Mode") in its body template.
+ *
+ * What the frame does for every system:
+ * - the choice it sends is the player's alone (weapon, mode, targets, shots, modifiers); the referee's
+ *   browser builds the rules request from the actor's numbers (foundry/referee.js);
+ * - the preview is debounced with at most one question in flight, and says "bridge offline" at once;
+ * - Enter in a field never fires: firing is an explicit button;
+ * - the dialog follows the token (rounds, jam), the user's targets and the bridge's state while open;
+ * - what the user typed survives those refreshes.
+ */
+
+import { statusWords } from "../../bridge-status.js";
+import { chartView, formatPercent, OddsPreview } from "../../odds-preview.js";
+import { newRequestId } from "../../protocol.js";
+import { bridgeOnline, bridgeStatus, onBridgeStatus, sendRelayed } from "../../foundry/bridge.js";
+import { arsenalOf } from "../../foundry/documents.js";
+import { decimalSeparator, problemText, t } from "../../foundry/words.js";
+import { FormError } from "./fields.js";
+
+const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
+
+const TEMPLATES = "modules/volley/templates/attack";
+
+/**
+ * @typedef {import("../../profile/types.js").VolleyWeapon} VolleyWeapon
+ * @typedef {import("../../profile/weapons.js").Arsenal} Arsenal
+ * @typedef {import("../registry.js").RuleSystemPlugin} RuleSystemPlugin
+ * @typedef {import("../registry.js").WeaponReadout} WeaponReadout
+ * @typedef {import("../registry.js").Choice} Choice
+ * @typedef {{id: string, name: string}} TargetRef
+ * @typedef {{action: string, label: string, icon: string, primary?: boolean, needsTargets?: boolean,
+ *   blocked?: string | null}} ActionSpec a button: `blocked` says why it cannot be used now (a jam)
+ * @typedef {{token: TokenDocument, plugin: RuleSystemPlugin}} DialogSetup
+ */
+
+/**
+ * @param {HTMLFormElement} form
+ * @returns {Record<string, string>}
+ */
+export function formValues(form) {
+  /** @type {Record<string, string>} */
+  const values = {};
+  for (const [key, value] of new FormData(form).entries()) values[key] = String(value);
+  return values;
+}
+
+export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
+  /** Every open attack dialog, so the glue can refresh them when a token, the targets or the bridge change. */
+  static openDialogs = /** @type {Set<AttackDialog>} */ (new Set());
+
+  static DEFAULT_OPTIONS = {
+    tag: "form",
+    classes: ["volley", "volley-attack-dialog"],
+    window: { icon: "fa-solid fa-crosshairs", resizable: true },
+    position: { width: 580, height: /** @type {const} */ ("auto") },
+    form: { handler: AttackDialog.#onSubmit, submitOnChange: false, closeOnSubmit: false },
+    actions: { volleyAct: AttackDialog.#onAct },
+  };
+
+  /**
+   * The parts of a system's dialog, with its own body template.
+   * @param {string} bodyTemplate e.g. `modules/volley/templates/systems/gurps/attack-body.hbs`
+   */
+  static partsWith(bodyTemplate) {
+    return {
+      shooter: { template: `${TEMPLATES}/shooter.hbs` },
+      body: { template: bodyTemplate },
+      preview: { template: `${TEMPLATES}/preview.hbs` },
+      footer: { template: `${TEMPLATES}/footer.hbs` },
+    };
+  }
+
+  static PARTS = AttackDialog.partsWith(`${TEMPLATES}/body.hbs`);
+
+  /** @type {string | null} */
+  weaponId = null;
+  /** @type {import("../../odds-preview.js").OddsSummary | null} */
+  summary = null;
+  /** The bridge's last `odds` as it came (a system may show more of it than the hit charts). @type {unknown} */
+  odds = null;
+  /** "idle" | "asking" | "ready" | "problem" @type {string} */
+  previewState = "idle";
+  /** @type {string | null} */
+  previewProblem = null;
+  /** What happened last, for the footer. @type {{text: string, error: boolean}} */
+  notice = { text: "", error: false };
+  sending = false;
+  /** Field values kept across a re-render (what the user typed). @type {Record<string, string> | null} */
+  #kept = null;
+  #online = false;
+  /** @type {(() => void) | null} */
+  #unsubscribe = null;
+
+  /** @param {DialogSetup} setup */
+  constructor({ token, plugin }) {
+    super({ id: `volley-attack-${token.id}` });
+    this.token = token;
+    this.plugin = plugin;
+    this.preview = new OddsPreview({
+      fetchOdds: (choice) => this.#fetchOdds(choice),
+      onSummary: (summary, error) => this.#showOdds(summary, error),
+      offline: () => (bridgeOnline() ? null : { message: t("VOLLEY.Dialog.Offline") }),
+    });
+  }
+
+  get title() {
+    return t("VOLLEY.Dialog.Title", { name: this.token.name ?? "" });
+  }
+
+  // --- what a system fills in --------------------------------------------------------------------
+
+  /**
+   * The body template's `system` context.
+   * @param {VolleyWeapon} _weapon
+   * @param {Arsenal} _arsenal
+   * @param {TargetRef[]} _targets
+   * @returns {Promise<Record<string, unknown>>}
+   */
+  async systemContext(_weapon, _arsenal, _targets) {
+    return {};
+  }
+
+  /**
+   * The system's part of the choice for `action`, read from the form (FormError names a bad field).
+   * @param {Record<string, string>} _values
+   * @param {string} _action
+   * @returns {Record<string, unknown>}
+   */
+  choiceFields(_values, _action) {
+    return {};
+  }
+
+  /**
+   * Lines the system adds under the charts from the bridge's odds (d100: the chance each target ends
+   * suppressed or prone). Called only while the charts answer the form as it is.
+   * @param {unknown} _odds the bridge's `odds` object
+   * @param {TargetRef[]} _targets
+   * @returns {string[]}
+   */
+  oddsLines(_odds, _targets) {
+    return [];
+  }
+
+  /**
+   * The buttons for this weapon; the first `primary` one is the Fire button.
+   * @param {VolleyWeapon} _weapon
+   * @param {WeaponReadout} _readout
+   * @returns {ActionSpec[]}
+   */
+  actionsFor(_weapon, _readout) {
+    return [{ action: "attack", label: t("VOLLEY.Dialog.Fire"), icon: "fa-solid fa-crosshairs", primary: true, needsTargets: true }];
+  }
+
+  // --- context -------------------------------------------------------------------------------------
+
+  /** The user's targets, without the shooter. @returns {TargetRef[]} */
+  targets() {
+    return [...game.user.targets]
+      .map((target) => target.document)
+      .filter((doc) => doc?.id && doc.id !== this.token.id)
+      .map((doc) => ({ id: String(doc.id), name: doc.name ?? String(doc.id) }));
+  }
+
+  /**
+   * @param {Arsenal} arsenal
+   * @returns {VolleyWeapon | null}
+   */
+  #weapon(arsenal) {
+    const chosen = arsenal.weapons.find((w) => w.id === this.weaponId) ?? arsenal.weapons.find((w) => w.id === arsenal.current) ?? arsenal.weapons[0] ?? null;
+    this.weaponId = chosen?.id ?? null;
+    return chosen;
+  }
+
+  /** @param {any} options */
+  async _prepareContext(options) {
+    const base = await super._prepareContext(options);
+    const arsenal = arsenalOf(this.token, this.plugin.id);
+    const weapon = this.#weapon(arsenal);
+    const readout = weapon ? this.plugin.readout(weapon) : null;
+    const targets = this.targets();
+    this.#online = bridgeOnline();
+    return {
+      ...base,
+      appId: this.id,
+      systemName: t(this.plugin.label),
+      weapons: arsenal.weapons.map((w) => ({ id: w.id, label: this.#weaponLabel(w), selected: w.id === this.weaponId })),
+      noWeapons: t("VOLLEY.Dialog.NoWeapons", { name: this.token.name ?? "" }),
+      weapon: weapon && readout ? this.#weaponView(weapon, readout) : null,
+      problems: arsenal.problems.slice(0, 8).map((problem) => this.#problemText(problem)),
+      targets,
+      noTargets: targets.length === 0 ? t("VOLLEY.Dialog.NoTargets") : "",
+      system: weapon ? await this.systemContext(weapon, arsenal, targets) : {},
+      preview: this.#previewContext(targets),
+      bridge: this.#bridgeView(),
+      notice: this.notice,
+      actions: weapon && readout ? this.#actionViews(weapon, readout, targets) : [],
+    };
+  }
+
+  /**
+   * A field the actor's data could not give (an adapter names its path): in the reader's language when
+   * the module has words for it.
+   * @param {import("../../profile/weapons.js").ArsenalProblem} problem
+   */
+  #problemText(problem) {
+    const key = problem.key ? `VOLLEY.Adapter.${problem.key}` : "";
+    return key && game.i18n.has(key) ? `${problem.field}: ${t(key, problem.values ?? {})}` : problem.message;
+  }
+
+  /** @param {VolleyWeapon} weapon */
+  #weaponLabel(weapon) {
+    const readout = this.plugin.readout(weapon);
+    const name = weapon.name || t("VOLLEY.Dialog.Unnamed");
+    if (readout.jammed) return `${name} — ${t("VOLLEY.Dialog.JammedShort")}`;
+    if (readout.loaded === null) return name;
+    return `${name} (${readout.loaded}${readout.capacity === null ? "" : `/${readout.capacity}`})`;
+  }
+
+  /**
+   * @param {VolleyWeapon} weapon
+   * @param {WeaponReadout} readout
+   */
+  #weaponView(weapon, readout) {
+    const malfunction = typeof weapon.state.malfunction === "string" ? weapon.state.malfunction : "";
+    return {
+      name: weapon.name,
+      jammed: readout.jammed,
+      roundsText:
+        readout.loaded === null
+          ? ""
+          : t("VOLLEY.Dialog.Rounds", { loaded: readout.loaded, capacity: readout.capacity ?? "—" }),
+      jamText: malfunction ? t("VOLLEY.Dialog.JammedBecause", { why: this.#faultName(malfunction) }) : t("VOLLEY.Dialog.Jammed"),
+    };
+  }
+
+  /** @param {string} fault */
+  #faultName(fault) {
+    const key = `VOLLEY.Faults.${fault}`;
+    return game.i18n.has(key) ? t(key) : fault;
+  }
+
+  #bridgeView() {
+    const status = bridgeStatus();
+    const words = statusWords(status, Date.now());
+    return {
+      text: `${t("VOLLEY.Bridge.Label")}: ${t(words.key, words.values)}`,
+      online: status.state === "ready",
+    };
+  }
+
+  /**
+   * @param {VolleyWeapon} weapon
+   * @param {WeaponReadout} readout
+   * @param {TargetRef[]} targets
+   */
+  #actionViews(weapon, readout, targets) {
+    const offline = !bridgeOnline();
+    return this.actionsFor(weapon, readout).map((spec) => {
+      let reason = spec.blocked ?? null;
+      if (!reason && spec.needsTargets && targets.length === 0) reason = t("VOLLEY.Dialog.NoTargets");
+      if (offline) reason = t("VOLLEY.Dialog.Offline");
+      return {
+        action: spec.action,
+        label: spec.label,
+        icon: spec.icon,
+        primary: Boolean(spec.primary),
+        disabled: Boolean(reason) || this.sending,
+        reason: reason ?? "",
+      };
+    });
+  }
+
+  /** @param {TargetRef[]} targets */
+  #previewContext(targets) {
+    const decimal = decimalSeparator();
+    const byId = new Map((this.summary?.targets ?? []).map((summary) => [summary.id, summary]));
+    const rows = targets.map((target) => {
+      const summary = byId.get(target.id);
+      if (!summary) {
+        // No odds at all (a problem, the bridge away, a question in flight) is not "no shots".
+        const key = this.summary ? "VOLLEY.Chart.NoShots" : "VOLLEY.Chart.None";
+        return { name: target.name, bars: [], summary: "—", description: t(key, { name: target.name }) };
+      }
+      const chart = chartView(summary, {
+        name: target.name,
+        decimal,
+        hitsLabel: (k) => t("VOLLEY.Chart.Hits", { n: k }),
+        describe: (parts) => t("VOLLEY.Chart.Description", parts),
+      });
+      return {
+        name: target.name,
+        bars: chart.bars,
+        summary: t("VOLLEY.Chart.Summary", { expected: chart.expected, atLeastOne: chart.atLeastOne }),
+        description: chart.description,
+      };
+    });
+    let status = "";
+    if (this.previewState === "asking") status = t("VOLLEY.Dialog.Asking");
+    else if (this.previewState === "problem") status = t("VOLLEY.Dialog.NoOdds", { reason: this.previewProblem ?? "" });
+    else if (this.previewState === "blocked") status = this.previewProblem ?? "";
+    return {
+      rows,
+      lines: this.summary ? this.oddsLines(this.odds, targets).slice(0, 16) : [],
+      jam: this.summary ? formatPercent(this.summary.jam, decimal) : "—",
+      status,
+      problem: this.previewState === "problem" || this.previewState === "blocked",
+      shown: this.plugin.previewActions.length > 0,
+    };
+  }
+
+  // --- rendering ---------------------------------------------------------------------------------
+
+  /** @param {any} context @param {any} options */
+  async _onFirstRender(context, options) {
+    await super._onFirstRender(context, options);
+    AttackDialog.openDialogs.add(this);
+    const root = this.element;
+    root.setAttribute("role", "dialog");
+    root.setAttribute("aria-label", this.title);
+    root.addEventListener("keydown", (event) => {
+      // Enter in a field would submit the form; firing is an explicit button.
+      if (event.key === "Enter" && event.target instanceof HTMLInputElement) event.preventDefault();
+    });
+    root.addEventListener("change", (event) => this.#onFieldChange(event));
+    root.addEventListener("input", (event) => {
+      if (event.target instanceof HTMLInputElement) this.refreshPreview();
+    });
+    this.#unsubscribe = onBridgeStatus(() => this.#onBridgeChange());
+    this.refreshPreview();
+  }
+
+  /** @param {any} context @param {any} options */
+  async _onRender(context, options) {
+    await super._onRender(context, options);
+    const kept = this.#kept;
+    this.#kept = null;
+    if (!kept) return;
+    for (const field of this.element.querySelectorAll("input[name], select[name]")) {
+      const input = /** @type {HTMLInputElement | HTMLSelectElement} */ (field);
+      if (input.name === "weapon" || !(input.name in kept)) continue;
+      if (input instanceof HTMLInputElement && input.type === "checkbox") input.checked = kept[input.name] === "on";
+      else input.value = kept[input.name] ?? input.value;
+    }
+  }
+
+  /** @param {any} options */
+  _onClose(options) {
+    super._onClose(options);
+    AttackDialog.openDialogs.delete(this);
+    this.preview.cancel();
+    this.#unsubscribe?.();
+  }
+
+  /**
+   * Re-render parts, keeping what the user typed.
+   * @param {string[]} parts
+   * @param {{keep?: boolean}} [how]
+   */
+  async refresh(parts, { keep = true } = {}) {
+    if (!this.rendered) return;
+    /** @type {Record<string, string>} */
+    const values = keep ? formValues(/** @type {HTMLFormElement} */ (this.element)) : {};
+    if (keep) {
+      for (const box of this.element.querySelectorAll('input[type="checkbox"][name]')) {
+        const input = /** @type {HTMLInputElement} */ (box);
+        values[input.name] = input.checked ? "on" : "off";
+      }
+    }
+    this.#kept = keep ? values : null;
+    await this.render({ parts });
+  }
+
+  /** The token or its weapons changed (rounds, a jam): show it, and ask for fresh odds. */
+  async tokenChanged() {
+    await this.refresh(["shooter", "body", "footer"]);
+    this.refreshPreview();
+  }
+
+  /** The user targeted or untargeted a token. */
+  async targetsChanged() {
+    await this.refresh(["body", "preview", "footer"]);
+    this.refreshPreview();
+  }
+
+  async #onBridgeChange() {
+    const online = bridgeOnline();
+    const line = this.element?.querySelector(".volley-attack__bridge");
+    if (online !== this.#online) {
+      this.#online = online;
+      await this.refresh(["footer"]);
+      this.refreshPreview();
+    } else if (line) {
+      line.textContent = this.#bridgeView().text;
+    }
+  }
+
+  /** @param {Event} event */
+  async #onFieldChange(event) {
+    const field = event.target;
+    if (field instanceof HTMLSelectElement && field.name === "weapon") {
+      this.weaponId = field.value;
+      this.summary = null;
+      await this.refresh(["shooter", "body", "preview", "footer"], { keep: false });
+    }
+    this.refreshPreview();
+  }
+
+  // --- the choice, the preview, the buttons --------------------------------------------------------
+
+  /**
+   * What the user chose for `action`, as it travels to the referee.
+   * @param {string} action
+   * @returns {Choice}
+   */
+  readChoice(action) {
+    if (!this.weaponId) throw new FormError("weapon", "VOLLEY.Form.NoWeapon");
+    const values = formValues(/** @type {HTMLFormElement} */ (this.element));
+    return {
+      ...this.choiceFields(values, action),
+      system: this.plugin.id,
+      token: String(this.token.id),
+      weapon: this.weaponId,
+      action,
+      // Who may read the card is the player's call, as for any roll of theirs.
+      rollMode: String(game.settings.get("core", "rollMode") ?? "publicroll"),
+    };
+  }
+
+  /** Ask for the odds of the form as it is now (debounced, one in flight). */
+  refreshPreview() {
+    const action = this.plugin.previewActions[0];
+    if (!action || !this.rendered) return;
+    if (this.targets().length === 0) {
+      this.preview.update(null);
+      return;
+    }
+    const weapon = arsenalOf(this.token, this.plugin.id).weapons.find((w) => w.id === this.weaponId);
+    if (weapon && this.plugin.readout(weapon).jammed) {
+      // A jammed weapon fires nothing in any system: say so in the reader's words, ask nobody.
+      this.preview.update(null);
+      this.#showOdds(null, { message: t("VOLLEY.Dialog.JammedBlocks"), plain: true });
+      return;
+    }
+    try {
+      const choice = this.readChoice(action);
+      this.preview.update(choice);
+      if (bridgeOnline() && this.previewState !== "asking") {
+        this.previewState = "asking";
+        this.#paintPreviewStatus();
+      }
+    } catch (error) {
+      this.preview.update(null);
+      this.#showOdds(null, error);
+    }
+  }
+
+  /** @param {Record<string, unknown>} choice */
+  async #fetchOdds(choice) {
+    const reply = await sendRelayed({ type: "odds", id: newRequestId(), choice: /** @type {Choice} */ (choice) });
+    if (reply.type !== "odds") throw reply;
+    this.odds = reply.odds;
+    return reply.odds;
+  }
+
+  /**
+   * @param {import("../../odds-preview.js").OddsSummary | null} summary
+   * @param {unknown} [error]
+   */
+  #showOdds(summary, error) {
+    this.summary = summary;
+    if (error) {
+      this.previewState = /** @type {{plain?: boolean}} */ (error).plain ? "blocked" : "problem";
+      this.previewProblem = problemText(error);
+    } else {
+      this.previewState = summary ? "ready" : "idle";
+      this.previewProblem = null;
+    }
+    if (this.rendered) void this.render({ parts: ["preview"] });
+  }
+
+  #paintPreviewStatus() {
+    const status = this.element?.querySelector(".volley-attack__odds-status");
+    if (status && this.previewState === "asking") status.textContent = t("VOLLEY.Dialog.Asking");
+    // The charts on screen answer an older form until the new answer is in: shown faded.
+    this.element?.querySelector(".volley-attack__preview")?.classList.toggle("volley-attack__preview--stale", this.previewState === "asking");
+  }
+
+  /**
+   * @this {AttackDialog}
+   * @param {Event} _event
+   * @param {HTMLFormElement} _form
+   * @param {unknown} _data
+   */
+  static async #onSubmit(_event, _form, _data) {
+    // Submitting the form (Enter) does nothing: every action has its own button.
+  }
+
+  /**
+   * @this {AttackDialog}
+   * @param {PointerEvent} _event
+   * @param {HTMLElement} target
+   */
+  static async #onAct(_event, target) {
+    const action = target.dataset.volley ?? "";
+    if (!action || this.sending) return;
+    /** @type {Choice} */
+    let choice;
+    try {
+      choice = this.readChoice(action);
+    } catch (error) {
+      this.notice = { text: problemText(error), error: true };
+      await this.refresh(["footer"]);
+      return;
+    }
+    this.sending = true;
+    this.notice = { text: t("VOLLEY.Dialog.Sending"), error: false };
+    await this.refresh(["footer"]);
+    const type = this.plugin.previewActions.includes(action) ? "attack" : "action";
+    const reply = await sendRelayed({ type, id: newRequestId(), choice });
+    this.sending = false;
+    if (reply.type === "error") this.notice = { text: problemText(reply), error: true };
+    else if (reply.type === "pending") this.notice = { text: t("VOLLEY.Dialog.Pending"), error: false };
+    else this.notice = { text: t("VOLLEY.Dialog.Done"), error: false };
+    await this.refresh(["shooter", "body", "footer"]);
+    this.refreshPreview();
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The d100 system of seed 004 (the Dark Heresy family) as a Volley rule system plug-in.
+ *
+ * Phase A: the profile (Ballistic Skill and Willpower; the weapon's class, RoF "S/3/10", clip,
+ * reliability, range; rounds loaded, jam, spoiled rounds, bracing, spare rounds) and where results
+ * land. The attack dialog (bursts, suppressing fire, overwatch, the sector picker) is built next in
+ * `attack-dialog.js` beside this file; until then `dialog` is null and Fire says so.
+ */
+
+import { FormError } from "../common/fields.js";
+import { registerSystem, standardReadout, standardWeaponStateKey } from "../registry.js";
+import { parseD100Rof, parseReliability } from "./notation.js";
+
+/** rules/d100/requests.py: WeaponClass. */
+export const WEAPON_CLASSES = Object.freeze(["pistol", "rifle", "long_rifle", "heavy", "thrown", "grenade"]);
+
+/** @type {import("../registry.js").RuleSystemPlugin} */
+const d100 = {
+  id: "d100",
+  label: "VOLLEY.Systems.d100",
+  gameSystems: ["dark-heresy-2nd", "dark-heresy-2e", "dark-heresy", "wh40k-rpg", "rogue-trader", "deathwatch", "only-war"],
+  profile: {
+    character: [
+      { key: "bs", kind: "int", label: "VOLLEY.D100.BS", min: 1, max: 100, default: 35 },
+      { key: "wp", kind: "int", label: "VOLLEY.D100.WP", min: 1, max: 100, default: 30 },
+    ],
+    skill: null,
+    stats: [
+      {
+        key: "class",
+        kind: "select",
+        label: "VOLLEY.D100.Class",
+        options: WEAPON_CLASSES,
+        optionLabel: "VOLLEY.D100.Classes",
+        default: "rifle",
+      },
+      { key: "rof", kind: "text", label: "VOLLEY.D100.RoF", hint: "VOLLEY.D100.RoFHint", default: "S/-/-", parse: parseD100Rof },
+      { key: "capacity", kind: "int", label: "VOLLEY.D100.Clip", min: 1, max: 10000, default: 30 },
+      {
+        key: "reliability",
+        kind: "text",
+        label: "VOLLEY.D100.Reliability",
+        hint: "VOLLEY.D100.ReliabilityHint",
+        optional: true,
+        default: null,
+        parse: parseReliability,
+      },
+      { key: "range", kind: "int", label: "VOLLEY.D100.Range", hint: "VOLLEY.D100.RangeHint", min: 1, max: 10000, optional: true, default: null },
+    ],
+    state: [
+      { key: "loaded", kind: "int", label: "VOLLEY.D100.Loaded", min: 0, max: 10000, default: 30 },
+      { key: "jammed", kind: "flag", label: "VOLLEY.D100.Jammed", default: false },
+      { key: "spoiled", kind: "int", label: "VOLLEY.D100.Spoiled", min: 0, max: 10000, default: 0 },
+      { key: "braced", kind: "flag", label: "VOLLEY.D100.Braced", default: false },
+      { key: "reserve", kind: "int", label: "VOLLEY.D100.Reserve", hint: "VOLLEY.D100.ReserveHint", min: 0, max: 100000, optional: true, default: null },
+    ],
+    check(weapon) {
+      const { loaded } = weapon.state;
+      const { capacity } = weapon.stats;
+      if (typeof loaded === "number" && typeof capacity === "number" && loaded > capacity) {
+        return [{ field: "state.loaded", problem: { key: "VOLLEY.Form.AtMost", values: { max: capacity } } }];
+      }
+      return [];
+    },
+  },
+  readout: standardReadout,
+  weaponStateKey: standardWeaponStateKey,
+  buildRequest() {
+    throw new FormError("system", "VOLLEY.Form.NoDialogYet", { system: "d100" });
+  },
+  previewActions: [],
+  dialog: null,
+};
+
+registerSystem(d100);
+
+export default d100;

@@ -1,0 +1,107 @@
+/**
+ * The GURPS rapid-fire dialog: shots split over the targets, a modifier per target (range, size,
+ * cover...), a situational modifier to the shooter's skill (Aim, shock...), whether each target may
+ * dodge; Reload; and, while the weapon is jammed, Unjam with Armoury or the IQ-based weapon skill.
+ * Skill, RoF, Rcl, Malf and rounds come from the actor's profile and are only shown here.
+ */
+
+import { AttackDialog } from "../common/attack-dialog.js";
+import { readChoice, readFlag, requireInt } from "../common/fields.js";
+import { arsenalOf, findTokenDocument } from "../../foundry/documents.js";
+import { t } from "../../foundry/words.js";
+import { DEFAULT_ARMOURY } from "./requests.js";
+import { rofShots } from "./notation.js";
+
+/**
+ * @typedef {import("../../profile/types.js").VolleyWeapon} VolleyWeapon
+ * @typedef {import("../../profile/weapons.js").Arsenal} Arsenal
+ * @typedef {import("../common/attack-dialog.js").TargetRef} TargetRef
+ */
+
+export default class GurpsAttackDialog extends AttackDialog {
+  static PARTS = AttackDialog.partsWith("modules/volley/templates/systems/gurps/attack-body.hbs");
+
+  /**
+   * @param {VolleyWeapon} weapon
+   * @param {Arsenal} arsenal
+   * @param {TargetRef[]} targets
+   */
+  async systemContext(weapon, arsenal, targets) {
+    const loaded = typeof weapon.state.loaded === "number" ? weapon.state.loaded : 0;
+    const first = Math.max(1, Math.min(rofShots(weapon.stats.rof), loaded || 1));
+    const armoury = typeof arsenal.character.armoury === "number" ? arsenal.character.armoury : null;
+    const offset = typeof arsenal.character.iq_minus_dx === "number" ? arsenal.character.iq_minus_dx : 0;
+    const skill = typeof weapon.skill === "number" ? weapon.skill : null;
+    return {
+      skill: skill ?? "—",
+      stats: t("VOLLEY.Gurps.StatsLine", {
+        rof: String(weapon.stats.rof ?? "—"),
+        rcl: weapon.stats.rcl ?? "—",
+        malf: weapon.stats.malf ?? 17,
+      }),
+      targets: targets.map((target, index) => ({
+        ...target,
+        shots: index === 0 ? first : 0,
+        shotsLabel: t("VOLLEY.Gurps.ShotsAt", { name: target.name }),
+        modifierLabel: t("VOLLEY.Gurps.ModifierFor", { name: target.name }),
+        dodgesLabel: t("VOLLEY.Gurps.DodgesFor", { name: target.name }),
+        dodge: this.#dodgeOf(target.id),
+      })),
+      jammed: weapon.state.jammed === true,
+      unjamArmoury: t("VOLLEY.Gurps.UnjamArmoury", { skill: armoury ?? DEFAULT_ARMOURY, note: armoury === null ? t("VOLLEY.Gurps.DefaultNote") : "" }),
+      unjamWeapon: t("VOLLEY.Gurps.UnjamWeapon", { skill: skill === null ? "—" : skill + offset }),
+    };
+  }
+
+  /** The target's Dodge from its GURPS numbers, to show whether it dodges. @param {string} tokenId */
+  #dodgeOf(tokenId) {
+    const doc = findTokenDocument(tokenId);
+    const dodge = doc ? arsenalOf(doc, "gurps").character.dodge : null;
+    return typeof dodge === "number" ? dodge : null;
+  }
+
+  /**
+   * @param {Record<string, string>} values
+   * @param {string} action
+   */
+  choiceFields(values, action) {
+    if (action === "unjam") {
+      return {
+        using: readChoice(values.using, "using", /** @type {const} */ (["armoury", "weapon"]), "armoury"),
+        modifier: requireInt(values["unjam.modifier"] ?? 0, "unjam.modifier", { min: -30, max: 30 }),
+      };
+    }
+    if (action !== "attack") return {};
+    const targets = [];
+    for (let index = 0; `targets.${index}.id` in values; index += 1) {
+      targets.push({
+        id: values[`targets.${index}.id`],
+        shots: requireInt(values[`targets.${index}.shots`] || 0, `targets.${index}.shots`, { min: 0, max: 999 }),
+        modifier: requireInt(values[`targets.${index}.modifier`] || 0, `targets.${index}.modifier`, { min: -30, max: 30 }),
+        dodges: readFlag(values[`targets.${index}.dodges`]),
+      });
+    }
+    return { modifier: requireInt(values.modifier || 0, "modifier", { min: -30, max: 30 }), targets };
+  }
+
+  /**
+   * @param {VolleyWeapon} _weapon
+   * @param {import("../registry.js").WeaponReadout} readout
+   */
+  actionsFor(_weapon, readout) {
+    /** @type {import("../common/attack-dialog.js").ActionSpec[]} */
+    const actions = [
+      {
+        action: "attack",
+        label: t("VOLLEY.Dialog.Fire"),
+        icon: "fa-solid fa-crosshairs",
+        primary: true,
+        needsTargets: true,
+        blocked: readout.jammed ? t("VOLLEY.Dialog.JammedBlocks") : null,
+      },
+      { action: "reload", label: t("VOLLEY.Dialog.Reload"), icon: "fa-solid fa-rotate" },
+    ];
+    if (readout.jammed) actions.push({ action: "unjam", label: t("VOLLEY.Dialog.Unjam"), icon: "fa-solid fa-wrench" });
+    return actions;
+  }
+}
