@@ -2,16 +2,15 @@
 
 ``bridge.cli`` builds the parser and calls ``register``; each subcommand sets ``run`` to a function
 returning the exit code.
+
+Registering them must stay cheap (``volley odds`` builds the same parser): the server, the journal
+readers and replay are imported inside the command functions.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
-import errno
-import ipaddress
-import logging
 import os
 import sys
 from collections.abc import Iterator
@@ -19,13 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import bridge
-from bridge.access import TOKEN_ENV, load_or_create_token
+from bridge.expiry import PENDING_EXPIRY
 from bridge.i18n import add_language
-from bridge.journal import read_session
 from bridge.paths import config_dir, data_dir, sessions_dir
 from bridge.ratelimit import BURST, RATE, TABLE_SHARE
-from bridge.replay import print_report, replay_against, replay_session
-from bridge.sessions import find_session, list_sessions, print_session, print_sessions
 
 __all__ = ["register"]
 
@@ -56,6 +52,13 @@ def _rate(text: str) -> float:
     return value
 
 
+def _seconds(text: str) -> float:
+    value = _number(text, float)
+    if not value > 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    return value
+
+
 def _burst(text: str) -> int:
     value = int(_number(text, int))
     if value < 1:
@@ -73,6 +76,8 @@ def _origin(text: str) -> str:
 
 
 def is_loopback(host: str) -> bool:
+    import ipaddress
+
     if host == "localhost":
         return True
     try:
@@ -82,6 +87,8 @@ def is_loopback(host: str) -> bool:
 
 
 def _configure_logging(level: str) -> None:
+    import logging
+
     logging.basicConfig(
         level=getattr(logging, level.upper(), logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -108,6 +115,11 @@ def _refuse_insecure_remote(args: argparse.Namespace) -> str | None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    import asyncio
+    import errno
+
+    from bridge.access import load_or_create_token
+
     _configure_logging(args.log_level)
     refusal = _refuse_insecure_remote(args)
     if refusal is not None:
@@ -149,6 +161,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         seed_base=args.seed_base,
         rate=args.rate,
         burst=args.burst,
+        pending_expiry=args.pending_expiry,
         door=Door(allow_remote=args.allow_remote, allow_origins=tuple(args.allow_origin)),
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
@@ -194,12 +207,17 @@ def _reader_may_leave() -> Iterator[None]:
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:
+    from bridge.sessions import list_sessions, print_sessions
+
     with _reader_may_leave():
         print_sessions(list_sessions(sessions_dir(data_dir(args.data_dir))), sys.stdout)
     return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from bridge.journal import read_session
+    from bridge.sessions import find_session, print_session
+
     try:
         path = find_session(args.session, sessions_dir(data_dir(args.data_dir)))
     except LookupError as error:
@@ -223,6 +241,12 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bridge.access import TOKEN_ENV
+    from bridge.replay import print_report, replay_against, replay_session
+    from bridge.sessions import find_session
+
     try:
         path = find_session(args.session, sessions_dir(data_dir(args.data_dir)))
     except LookupError as error:
@@ -295,7 +319,7 @@ def register(commands: Any) -> None:
         "(repeatable; default: any origin)",
     )
     serve.add_argument(
-        "--token", default=None, help=f"access token to require (default: ${TOKEN_ENV}, else saved)"
+        "--token", default=None, help="access token to require (default: $VOLLEY_TOKEN, else saved)"
     )
     serve.add_argument(
         "--config-dir", default=None, help="where the token is kept (default: $XDG_CONFIG_HOME/volley)"
@@ -320,6 +344,13 @@ def register(commands: Any) -> None:
     )
     serve.add_argument(
         "--burst", type=_burst, default=BURST, help=f"burst allowed per relayed player (default {BURST})"
+    )
+    serve.add_argument(
+        "--pending-expiry",
+        type=_seconds,
+        default=PENDING_EXPIRY,
+        metavar="SECONDS",
+        help=f"how long a two-step attack waits for its allocate (default {PENDING_EXPIRY:g} s)",
     )
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     serve.set_defaults(run=cmd_serve)

@@ -83,6 +83,7 @@ class ErrorCode:
     RATE_LIMITED = "rate_limited"
     UNKNOWN_PENDING = "unknown_pending"
     ALREADY_ALLOCATED = "already_allocated"
+    PENDING_EXPIRED = "pending_expired"
     UNKNOWN_TARGET = "unknown_target"
     NOT_UNDOABLE = "not_undoable"
     ALREADY_UNDONE = "already_undone"

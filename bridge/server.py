@@ -16,7 +16,6 @@ import contextlib
 import logging
 import secrets
 import ssl
-import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -30,6 +29,7 @@ import rules
 from bridge import guard
 from bridge.card import system_title
 from bridge.connection import Connection, Pace
+from bridge.expiry import PENDING_EXPIRY
 from bridge.guard import GATE, Door, GatedSite
 from bridge.journal import FORMAT_VERSION, Header, Journal, discard_session
 from bridge.ledger import Ledger
@@ -42,6 +42,7 @@ from bridge.referee import Referee
 from bridge.report.route import add_report_route
 from bridge.resolution import SeedSource
 from bridge.stopping import stop_on_signals
+from bridge.workers import RulesWorkers
 
 __all__ = ["BridgeSettings", "Serving", "create_app", "run_server", "serving", "tls_context"]
 
@@ -69,8 +70,13 @@ class BridgeSettings:
     #: The whole connection's cap; ``None``: ``TABLE_SHARE`` users at ``rate``/``burst``.
     connection_rate: float | None = None
     connection_burst: int | None = None
-    #: Fill the rules' caches (``rules.warm_up``) in a worker thread at start; tests turn it off.
+    #: Seconds a two-step attack waits for its ``allocate`` before it expires.
+    pending_expiry: float = PENDING_EXPIRY
+    #: Start the rules workers at once and fill their caches (``rules.warm_up``); when off (tests), they
+    #: start, cold, on the first request that needs one.
     warm_up: bool = True
+    #: Rules worker processes (``bridge.workers``); None: one per core but one.
+    workers: int | None = None
     #: Who gets in, how many, how fast they must ask (``bridge.guard``).
     door: Door = field(default_factory=Door)
     #: How slow a reader may be and how long a goodbye may take (``bridge.connection``).
@@ -82,6 +88,7 @@ class BridgeSettings:
 
 SETTINGS = web.AppKey("settings", BridgeSettings)
 REFEREE = web.AppKey("referee", Referee)
+WORKERS = web.AppKey("workers", RulesWorkers)
 CONNECTIONS = web.AppKey[set[Connection]]("connections")
 
 
@@ -103,7 +110,7 @@ async def _lock_context(app: web.Application) -> AsyncIterator[None]:
 async def _journal_context(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     directory = sessions_dir(settings.data_dir)
-    ledger = await asyncio.to_thread(Ledger.rebuild, directory, log.warning)
+    ledger = await asyncio.to_thread(Ledger.open, directory, log.warning)
     started = datetime.now(UTC)
     header = Header(
         format=FORMAT_VERSION,
@@ -113,23 +120,35 @@ async def _journal_context(app: web.Application) -> AsyncIterator[None]:
         bridge_version=bridge.__version__,
         systems={name: system.title for name, system in rules.SYSTEMS.items()},
     )
-    journal = Journal.create(directory, header)
+    try:
+        journal = Journal.create(directory, header)
+    except BaseException:
+        ledger.close()
+        raise
+    journal.on_written = ledger.begin_session(journal.path, journal.head)
+    filling = asyncio.create_task(ledger.fill_filter(), name="ledger id filter")
     app[REFEREE] = Referee(
         journal,
         ledger,
         allow_scripted_dice=settings.allow_scripted_dice,
         seeds=SeedSource(settings.seed_base),
+        pending_expiry=settings.pending_expiry,
+        workers=app[WORKERS],
     )
     log.info(
         "session %s: journal %s (%d earlier replies remembered)",
         journal.session,
         journal.path,
-        len(ledger.replies),
+        ledger.remembered(),
     )
     try:
         yield
     finally:
         await journal.close()
+        filling.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await filling
+        ledger.close()
         if journal.stats.lines == 0:
             # A run that resolved nothing (or never got its port) leaves no empty session behind.
             await asyncio.to_thread(discard_session, journal.path)
@@ -138,30 +157,18 @@ async def _journal_context(app: web.Application) -> AsyncIterator[None]:
             log.info("journal flushed: %s", journal.path)
 
 
-async def _warm_up_context(app: web.Application) -> AsyncIterator[None]:
-    """Precompute typical odds off the event loop, so the first preview in the dialog is not slow.
-
-    Serving starts at once; a request that arrives meanwhile computes what it needs itself (the
-    caches are only memoised results). A failure here costs speed, never service: it is logged.
-    """
-    task = asyncio.create_task(asyncio.to_thread(rules.warm_up)) if app[SETTINGS].warm_up else None
-    started = time.perf_counter()
-    if task is not None:
-        task.add_done_callback(lambda done: _warmed(done, time.perf_counter() - started))
-    yield
-    if task is not None:
-        with contextlib.suppress(Exception):  # already logged by _warmed
-            await task  # a thread cannot be cancelled; it is short
-
-
-def _warmed(task: asyncio.Task[None], seconds: float) -> None:
-    if task.cancelled():
-        return
-    error = task.exception()
-    if error is not None:
-        log.warning("rules warm-up failed (odds stay exact, the first ones may be slower): %r", error)
-    else:
-        log.info("rules caches warm in %.0f ms", 1000 * seconds)
+async def _workers_context(app: web.Application) -> AsyncIterator[None]:
+    """The rules workers (``bridge.workers``): started in the background, so serving starts at once;
+    stopped, and waited for, after the last connection is done."""
+    settings = app[SETTINGS]
+    workers = RulesWorkers(workers=settings.workers, warm_up=settings.warm_up)
+    app[WORKERS] = workers
+    if settings.warm_up:
+        workers.start()
+    try:
+        yield
+    finally:
+        await workers.close()
 
 
 async def _close_connections(app: web.Application) -> None:
@@ -234,6 +241,11 @@ async def healthz(request: web.Request) -> web.Response:
         "resolved": referee.resolved,
         "retries": referee.retries,
         "journal": referee.journal.stats.as_dict(),
+        "workers": {
+            "warm": request.app[WORKERS].warm,
+            "pids": request.app[WORKERS].pids,
+            "offloaded": referee.offloaded,
+        },
     }
     return web.json_response(body)
 
@@ -248,8 +260,8 @@ def create_app(settings: BridgeSettings) -> web.Application:
     app[SETTINGS] = settings
     app[CONNECTIONS] = set()
     app.cleanup_ctx.append(_lock_context)
+    app.cleanup_ctx.append(_workers_context)
     app.cleanup_ctx.append(_journal_context)
-    app.cleanup_ctx.append(_warm_up_context)
     app.on_shutdown.append(_close_connections)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/healthz", healthz)

@@ -222,32 +222,3 @@ async def test_a_refused_hello_says_why(
     error, code = await _refused(bridge_client, json.dumps(hello))
     assert (error["code"], error["message"]) == ("unauthorized", says)
     assert code == aiohttp.WSCloseCode.POLICY_VIOLATION
-
-
-async def test_rules_caches_are_warmed_off_the_event_loop(
-    start_bridge: Start, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    import threading
-
-    caplog.set_level(logging.INFO, logger="volley.bridge")
-    ran_in: list[str] = []
-    monkeypatch.setattr(rules, "warm_up", lambda: ran_in.append(threading.current_thread().name))
-    client = await start_bridge(warm_up=True)
-    await open_session(client)
-    await asyncio.sleep(0.05)
-    assert len(ran_in) == 1 and ran_in[0] != threading.main_thread().name
-    assert any("rules caches warm in" in record.getMessage() for record in caplog.records)
-
-
-async def test_a_failed_warm_up_is_logged_and_the_bridge_serves(
-    start_bridge: Start, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    def broken() -> None:
-        raise MemoryError("no room for caches")
-
-    monkeypatch.setattr(rules, "warm_up", broken)
-    client = await start_bridge(warm_up=True)
-    session = await open_session(client)
-    assert (await session.ask({"type": "odds", "id": "o", "request": GURPS_MP5}))["type"] == "odds"
-    await asyncio.sleep(0.05)
-    assert any("rules warm-up failed" in record.getMessage() for record in caplog.records)
