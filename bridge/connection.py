@@ -4,12 +4,15 @@
   anything else closes the socket with 1008 (policy violation) before a single request is read. A
   good token still needs a free slot for authenticated connections (``bridge.guard``), else 1013.
 * Command phase: each frame is size-checked, decoded and rate-limited per relayed user
-  (``bridge.ratelimit``); requests run as tasks so a slow fsync for one does not hold up the next;
-  ``ping`` is answered at once.
-* Replies go through an ``Outbox`` bounded in frames and in bytes, drained by one writer task. The
-  reader applies back-pressure: while the outbox (with the requests in flight) is full, it reads no
-  further frames, so a client that sends a burst and reads its replies is slowed down, never cut
-  off. Only an outbox that *stays* full for ``Pace.stall_timeout`` (the client is not reading) closes
+  (``bridge.ratelimit``), then handed to the referee with a callback for its reply: a slow fsync for
+  one request does not hold up the next, and a request answered at once (a ping, a retry, a
+  refusal, cheap odds) or from the journal's completion (an attack) costs no task of its own.
+* A reply goes straight to the socket when nothing is waiting to go before it (the usual case: no
+  hop through the writer task). Otherwise it goes through an ``Outbox`` bounded in frames and in
+  bytes, drained by one writer task; so does every reply while the socket's own buffer is pushing
+  back. The reader applies back-pressure: while the outbox (with the requests in flight) is full, it
+  reads no further frames, so a client that sends a burst and reads its replies is slowed down, never
+  cut off. Only an outbox that *stays* full for ``Pace.stall_timeout`` (the client is not reading) closes
   the connection, 1008 "too slow"; the close itself has ``Pace.close_timeout``, after which a socket
   that will not take the close frame is aborted, and the replies it held are let go at once.
 * Every log line carries the connection's tag; repeated warnings are logged once per interval.
@@ -21,7 +24,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Coroutine, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +98,11 @@ class Outbox:
 
     def __len__(self) -> int:
         return len(self._frames)
+
+    @property
+    def idle(self) -> bool:
+        """The writer waits on an empty outbox: a reply sent now goes out after everything before it."""
+        return self._idle.is_set() and not self.closed
 
     @property
     def full(self) -> bool:
@@ -189,6 +197,12 @@ class Connection:
         self.outbox = Outbox(self.pace, on_full=self._outbox_full, on_room=self._outbox_has_room)
         self._writer: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: requests read whose replies have not been sent or queued yet
+        self._owed = 0
+        self._paid = asyncio.Event()  # set whenever nothing is owed
+        self._paid.set()
+        #: a reply sent straight to the socket that is waiting for the socket's buffer to drain
+        self._flow: asyncio.Task[None] | None = None
         self._stall: asyncio.TimerHandle | None = None
         self._stopping = False  # the server is shutting down: no new requests
         self._hanging_up = False  # this connection is being closed: nothing more is sent
@@ -213,7 +227,7 @@ class Connection:
                     self.log.warning("socket error: %s", self.ws.exception())
                     break
                 # Back-pressure: read no further frame until the replies already owed have room.
-                await self.outbox.wait_for_room(lambda: len(self._tasks))
+                await self.outbox.wait_for_room(self._in_flight)
                 if self._hanging_up:
                     break
         finally:
@@ -304,9 +318,9 @@ class Connection:
             case _ if self._stopping:
                 self._send_error(message.id, ErrorCode.SHUTTING_DOWN, "the server is shutting down", None)
             case _:
-                task = asyncio.create_task(self._answer(message))
-                self._tasks.add(task)
-                task.add_done_callback(self._request_done)
+                self._owed += 1
+                self._paid.clear()
+                self.referee.submit(message, self._reply)
 
     def _rate_limited(self, user: str | None, id: str | None) -> bool:
         """Refuse the frame with ``rate_limited`` if its user (or the connection) is over the rate."""
@@ -330,20 +344,49 @@ class Connection:
         self._send_error(id, ErrorCode.RATE_LIMITED, refusal.message, None)
         return True
 
-    def _request_done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        self.outbox.nudge()
+    def _in_flight(self) -> int:
+        return self._owed
 
-    async def _answer(self, message: Any) -> None:
-        reply = await self.referee.answer(message)
-        self._send(reply)
+    def _reply(self, data: bytes) -> None:
+        """The referee's answer to one request read from this socket."""
+        self._owed -= 1
+        self._send(data)
+        if not self._owed:
+            self._paid.set()
+        self.outbox.nudge()
 
     def _send_error(self, id: str | None, code: str, message: str, path: str | None) -> None:
         self._send(encode(Error(id=id, code=code, message=message, path=path)))
 
     def _send(self, data: bytes) -> None:
-        if not self.outbox.put(data):
+        if self.outbox.idle and self._flow is None and not self._hanging_up and not self.ws.closed:
+            self._send_now(data)
+        elif not self.outbox.put(data):
             self.dropped += 1
+
+    def _send_now(self, data: bytes) -> None:
+        """Write a frame to the socket from here, without waking the writer task.
+
+        aiohttp writes an uncompressed frame to the transport before it looks at flow control, so the
+        coroutine usually ends on its first step. When the socket's buffer is over its limit it waits
+        for the buffer to drain instead: the frame is already written, and the rest of that wait is
+        finished by a task (``_flow``), during which later replies queue in the outbox behind it.
+        """
+        sending = self.ws.send_frame(data, WSMsgType.TEXT)
+        try:
+            waiting = sending.send(None)
+        except StopIteration:
+            return
+        except (ConnectionError, RuntimeError):
+            return  # the client left; its results are journaled and will be re-sent on retry
+        self._flow = asyncio.create_task(_finish_sending(sending, waiting))
+        self._flow.add_done_callback(self._flowed)
+
+    def _flowed(self, task: asyncio.Task[None]) -> None:
+        if self._flow is task:
+            self._flow = None
+        if not task.cancelled():
+            task.exception()  # a socket that broke meanwhile: nothing more to do for this frame
 
     # --- slow readers ---------------------------------------------------------------------------
 
@@ -398,9 +441,11 @@ class Connection:
 
     async def _write_loop(self) -> None:
         while True:
+            await self._flowing()  # the socket is pushing back on a reply sent straight to it
             data = await self.outbox.take()
             if data is None:
                 return
+            await self._flowing()
             if self.ws.closed:
                 continue  # the client left; its results are journaled and will be re-sent on retry
             try:
@@ -408,15 +453,24 @@ class Connection:
             except (ConnectionError, RuntimeError):
                 continue
 
+    async def _flowing(self) -> None:
+        flow = self._flow
+        if flow is not None:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await flow
+
     async def _finish(self, *, drain: bool = False) -> None:
         """Wait for requests in flight (they are journaled even if the client left), then stop writing.
 
         With ``drain`` (a polite shutdown) the replies still waiting get ``close_timeout`` to go out.
         """
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        while self._tasks or self._owed:
+            await self._paid.wait()
+            if self._tasks:
+                await asyncio.gather(*list(self._tasks), return_exceptions=True)
         writer = self._writer
         if writer is None or writer.done():
+            self._stop_flow()
             return
         if drain and not self._hanging_up:
             with contextlib.suppress(TimeoutError):
@@ -433,6 +487,12 @@ class Connection:
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await writer
+        self._stop_flow()
+
+    def _stop_flow(self) -> None:
+        """A reply still waiting for the socket to drain when the connection is done: let it go."""
+        if self._flow is not None and not self._flow.done():
+            self._flow.cancel()
 
     def _summary(self) -> str:
         parts = []
@@ -441,3 +501,25 @@ class Connection:
         if self.dropped:
             parts.append(f"{self.dropped} replies not delivered (journaled; a retry gets them)")
         return f" ({'; '.join(parts)})" if parts else ""
+
+
+async def _finish_sending(sending: Coroutine[Any, Any, None], waiting: Any) -> None:
+    """Drive a started ``send_frame`` coroutine to its end, as its task would have: await what it
+    awaits (the socket draining), hand it back the outcome, repeat until it returns."""
+    while True:
+        if getattr(waiting, "_asyncio_future_blocking", False):
+            # What a task does with a future its coroutine yields: take the "await me" flag off it,
+            # else awaiting it here again is refused as a bare yield.
+            waiting._asyncio_future_blocking = False
+        try:
+            await waiting
+        except BaseException as error:  # handed back to the coroutine it belongs to
+            try:
+                waiting = sending.throw(error)
+            except StopIteration:
+                return
+            continue
+        try:
+            waiting = sending.send(None)
+        except StopIteration:
+            return

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import sys
 import time
@@ -130,6 +131,9 @@ class SessionLog:
     problems: list[str] = field(default_factory=list)
     #: Undo lines, kept apart from ``entries`` so replay (which re-resolves entries) never sees them.
     undos: list[UndoLine] = field(default_factory=list)
+    #: Entries and undo lines together, in the order they were written (``volley show``). Timestamps
+    #: cannot order them: two lines written within the same millisecond share one.
+    records: list[Entry | UndoLine] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -189,8 +193,10 @@ def read_session(path: Path) -> SessionLog:
             log.header = record
         elif isinstance(record, UndoLine):
             log.undos.append(record)
+            log.records.append(record)
         else:
             log.entries.append(record)
+            log.records.append(record)
     return log
 
 
@@ -252,7 +258,10 @@ def discard_session(path: Path) -> None:
 #: before any of their writers is answered.
 WrittenCallback = Callable[[list[Written]], None]
 
-_Waiting = tuple[bytes, Any, "asyncio.Future[None] | None"]
+#: ``then(error)``: told once whether a line reached the disk (``None``) or why not.
+Then = Callable[["JournalError | None"], None]
+
+_Waiting = tuple[bytes, Any, Then]
 
 
 class Journal:
@@ -304,25 +313,45 @@ class Journal:
         in flight), so on a fast disk the line is written at once, without waiting a turn of the loop
         for company.
         """
+        done: asyncio.Future[None] = self._loop.create_future()
+
+        def settle(error: JournalError | None) -> None:
+            if done.done():  # the caller was cancelled meanwhile; the line is written regardless
+                return
+            if error is None:
+                done.set_result(None)
+            else:
+                done.set_exception(error)
+
+        self.append_then(line, settle, alone=alone)
+        await done
+
+    def append_then(self, line: Entry | UndoLine, then: Then, *, alone: bool = False) -> None:
+        """Queue one line; ``then(None)`` once it is on disk, ``then(JournalError)`` if it never gets
+        there. Called exactly once: at once for a line written inline (below), else from the loop.
+
+        The referee's path: a callback per line rather than a future, so a batch's replies go out
+        from the batch's own completion, with no task to wake per request.
+        """
         if self._closing:
-            raise JournalError("the journal is closed")
+            then(JournalError("the journal is closed"))
+            return
         data = _encoder.encode(line) + b"\n"
         if alone and not (self._waiting or self._busy) and self._recent_fsync < INLINE_FSYNC_LIMIT:
             try:
                 seconds = self._write_and_sync(data)
             except Exception as error:
-                raise JournalError(f"could not write the journal {self.path}: {error}") from None
+                then(JournalError(f"could not write the journal {self.path}: {error}"))
+                return
             self.stats.inline_batches += 1
-            self._written([(data, line, None)], seconds)
+            self._written([(data, line, then)], seconds)
             return
-        future: asyncio.Future[None] = self._loop.create_future()
-        self._waiting.append((data, line, future))
+        self._waiting.append((data, line, then))
         self._idle.clear()
         if not self._scheduled and not self._busy:
             # Run after the callbacks already due, so lines arriving together share one fsync.
             self._scheduled = True
             self._loop.call_soon(self._start_batch)
-        await future
 
     async def close(self) -> None:
         """Write everything still queued, then close the file."""
@@ -382,15 +411,13 @@ class Journal:
             self._size += len(data)
         if self.on_written is not None:
             self.on_written(placed)
-        for _, _, future in batch:
-            if future is not None and not future.done():
-                future.set_result(None)
+        for _, _, then in batch:
+            _tell(then, None)
 
     def _failed(self, batch: list[_Waiting], error: BaseException) -> None:
         failure = JournalError(f"could not write the journal {self.path}: {error}")
-        for _, _, future in batch:
-            if future is not None and not future.done():
-                future.set_exception(failure)
+        for _, _, then in batch:
+            _tell(then, failure)
 
     def _write_and_sync(self, data: bytes) -> float:
         """One write and one fsync for the whole batch; on failure the file is put back as it was."""
@@ -407,3 +434,11 @@ class Journal:
             with contextlib.suppress(OSError):  # else the next start's repair cuts what was left
                 os.ftruncate(self._fd, size)
             raise
+
+
+def _tell(then: Then, error: JournalError | None) -> None:
+    """One waiter's callback; a failing one is logged and never keeps the rest of a batch waiting."""
+    try:
+        then(error)
+    except Exception:
+        logging.getLogger("volley.bridge").exception("a journal waiter failed")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from typing import Any
 
@@ -50,9 +51,12 @@ from bridge.resolution import (
 from bridge.undo import answer_undo
 from bridge.workers import OFFLOAD_MS, RulesWorkers
 
-__all__ = ["Referee"]
+__all__ = ["Deliver", "Referee"]
 
 log = logging.getLogger("volley.bridge")
+
+#: Called once with the reply frame of a request.
+Deliver = Callable[[bytes], None]
 
 
 def _odds_cost(request: Any) -> float:
@@ -105,85 +109,131 @@ class Referee:
         self.offloaded = 0
         self.resolved = 0
         self.retries = 0
-        self._in_flight: dict[str, asyncio.Future[bytes]] = {}
+        #: who waits for each id being resolved right now (the first copy, then racing retries)
+        self._in_flight: dict[str, list[Deliver]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
         self._loop = asyncio.get_running_loop()
         self._claimed: set[str] = set()
         #: request ids an ``undo`` is being journalled for right now (bridge/undo.py)
         self.undoing: set[str] = set()
 
+    def submit(self, message: Attack | Action | Allocate | OddsRequest | Undo, deliver: Deliver) -> None:
+        """Answer one request: ``deliver(reply frame)`` is called exactly once, now or later.
+
+        What can be answered at once is (a retry, a refusal, cheap odds); an attack is resolved now and
+        delivered from the journal's own callback once its line is fsynced, with no task or future in
+        between. An allocate, an undo and odds sent to a worker run as a task. Never raises for a bad
+        request: it becomes an ``error`` frame.
+        """
+        match message:
+            case Attack() | Action():
+                self._once(message, deliver)
+            case OddsRequest():
+                self._odds(message, deliver)
+            case Allocate() | Undo():
+                self._once(message, deliver)
+
     async def answer(self, message: Attack | Action | Allocate | OddsRequest | Undo) -> bytes:
-        """The reply frame for one request; never raises for a bad request (it becomes an ``error``)."""
-        try:
-            match message:
-                case OddsRequest():
-                    return await self._odds(message)
-                case Attack() | Action() | Allocate() | Undo():
-                    return await self._once(message)
-        except ProtocolError as error:
-            return encode(Error(id=error.id, code=error.code, message=error.message, path=error.path))
-        except Exception:  # a bug in a rules system must not take the connection down
-            log.exception("request %s failed", message.id)
-            return encode(
-                Error(id=message.id, code=ErrorCode.INTERNAL, message="internal error; see the server log")
-            )
+        """The reply frame for one request (``submit``, awaited)."""
+        replied: asyncio.Future[bytes] = self._loop.create_future()
+        self.submit(message, replied.set_result)
+        return await replied
 
-    async def _odds(self, message: OddsRequest) -> bytes:
+    def _odds(self, message: OddsRequest, deliver: Deliver) -> None:
         """Odds on the loop when the rules estimate them cheap, else in a rules worker."""
-        # Odds roll nothing, so scripted dice are harmless here (and ignored); only the size limit applies.
-        check_limits(message.request, allow_scripted_dice=True, id=message.id)
-        request = decode(message.request, id=message.id)
-        if self.workers is not None and _odds_cost(request) > OFFLOAD_MS:
-            outcome = await self.workers.odds(message.id, message.request)
-            if outcome is not None:
-                self.offloaded += 1
-                if outcome[0] == "odds":
-                    reply: bytes = outcome[1]
-                    return reply
-                raise ProtocolError(outcome[1], outcome[2], outcome[3], message.id)
-        return odds_of(message.id, request)
+        try:
+            # Odds roll nothing, so scripted dice are harmless (and ignored); only the size limit applies.
+            check_limits(message.request, allow_scripted_dice=True, id=message.id)
+            request = decode(message.request, id=message.id)
+            if self.workers is None or _odds_cost(request) <= OFFLOAD_MS:
+                reply = odds_of(message.id, request)
+            else:
+                self._spawn(self._offloaded_odds(message, request), message.id, deliver)
+                return
+        except Exception as error:  # every failure becomes an error frame
+            reply = _refusal(error, message.id)
+        deliver(reply)
 
-    async def _once(self, message: Attack | Action | Allocate | Undo) -> bytes:
+    async def _offloaded_odds(self, message: OddsRequest, request: Any) -> bytes:
+        assert self.workers is not None
+        outcome = await self.workers.odds(message.id, message.request)
+        if outcome is None:  # no pool after all: on the loop
+            return odds_of(message.id, request)
+        self.offloaded += 1
+        if outcome[0] == "odds":
+            reply: bytes = outcome[1]
+            return reply
+        raise ProtocolError(outcome[1], outcome[2], outcome[3], message.id)
+
+    def _spawn(self, work: Coroutine[Any, Any, bytes], id: str, deliver: Deliver) -> None:
+        """Run ``work`` as a task and deliver what it returns (or the error it raises)."""
+
+        async def run() -> None:
+            try:
+                reply = await work
+            except asyncio.CancelledError:  # the loop is going away: whoever waits is told so
+                deliver(encode(Error(id=id, code=ErrorCode.SHUTTING_DOWN, message="the server stopped")))
+                raise
+            except Exception as error:
+                reply = _refusal(error, id)
+            deliver(reply)
+
+        task = asyncio.create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _once(self, message: Attack | Action | Allocate | Undo, deliver: Deliver) -> None:
         """Idempotency: one resolution per id, whoever asks and however often."""
-        done = self.ledger.reply(message.id)
+        id = message.id
+        done = self.ledger.reply(id)
         if done is not None:
             self.retries += 1
-            return done
-        running = self._in_flight.get(message.id)
-        if running is not None:
+            deliver(done)
+            return
+        waiting = self._in_flight.get(id)
+        if waiting is not None:  # a retry racing the first copy gets the same bytes, when they come
             self.retries += 1
-            return await asyncio.shield(running)
-        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-        self._in_flight[message.id] = future
+            waiting.append(deliver)
+            return
+        self._in_flight[id] = [deliver]
+        if isinstance(message, Allocate):
+            self._spawn(self._allocate(message), id, self._settler(id))
+            return
+        if isinstance(message, Undo):
+            self._spawn(answer_undo(self, message), id, self._settler(id))
+            return
         try:
-            if isinstance(message, Allocate):
-                reply = await self._allocate(message)
-            elif isinstance(message, Undo):
-                reply = await answer_undo(self, message)
-            else:
-                reply = await self._resolve(message)
-        except asyncio.CancelledError:
-            future.cancel()
-            raise
-        except Exception as error:
-            # A refusal is not remembered: the same id may be sent again, corrected.
-            future.set_exception(error)
-            future.exception()  # mark it retrieved; a racing retry still gets it through shield
-            raise
-        else:
-            future.set_result(reply)
-            return reply
-        finally:
-            del self._in_flight[message.id]
+            self._resolve(message)
+        except Exception as error:  # a refusal is not remembered: the id may come again
+            self._settle(id, _refusal(error, id))
 
-    async def _resolve(self, message: Attack | Action) -> bytes:
+    def _settler(self, id: str) -> Deliver:
+        return lambda reply: self._settle(id, reply)
+
+    def _settle(self, id: str, reply: bytes) -> None:
+        """Hand the reply to whoever asked for ``id`` (the first copy and any racing retry)."""
+        for deliver in self._in_flight.pop(id, ()):
+            deliver(reply)
+
+    def _resolve(self, message: Attack | Action) -> None:
         check_limits(message.request, allow_scripted_dice=self.allow_scripted_dice, id=message.id)
         request = decode(message.request, id=message.id)
         scripted = getattr(request, "dice", None)
         seed = None if scripted is not None else self.seeds.draw()
         result = resolve(request, dice_for(request, seed), id=message.id)
-        return await self._record(
+        entry, reply = self._entry(
             message, message.request, result=result, seed=seed, dice=scripted, pending_id=None
         )
+        id = message.id
+
+        def written(error: BaseException | None) -> None:
+            if error is None:
+                self.resolved += 1
+                self._settle(id, reply)
+            else:
+                self._settle(id, self._journal_failed(error, id))
+
+        self.journal.append_then(entry, written, alone=self._alone())
 
     async def _allocate(self, message: Allocate) -> bytes:
         """Second step of a two-step attack: same request, same seed, now with the allocation."""
@@ -283,9 +333,38 @@ class Referee:
         ready = getattr(self._loop, "_ready", None)
         return len(self._in_flight) == 1 and ready is not None and not ready
 
-    async def _record(
+    def _entry(
         self,
         message: Attack | Action | Allocate,
+        request_json: dict[str, Any],
+        *,
+        result: Any,
+        seed: int | None,
+        dice: list[int] | None,
+        pending_id: str | None,
+    ) -> tuple[Entry, bytes]:
+        """The journal line of a resolved request and the reply bytes it holds verbatim."""
+        outcome, reply = reply_for(message.id, request_json, result)
+        entry = Entry(
+            id=message.id,
+            type=_KIND[type(message)],
+            at=_now(),
+            outcome=outcome,
+            request=request_json,
+            seed=seed,
+            dice=list(dice) if dice is not None else None,
+            pending_id=pending_id,
+            reply=msgspec.Raw(reply),
+        )
+        return entry, reply
+
+    def _journal_failed(self, error: BaseException, id: str) -> bytes:
+        log.error("%s", error)
+        return encode(Error(id=id, code=ErrorCode.JOURNAL_FAILED, message=str(error), path=None))
+
+    async def _record(
+        self,
+        message: Allocate,
         request_json: dict[str, Any],
         *,
         result: Any,
@@ -295,18 +374,8 @@ class Referee:
     ) -> bytes:
         """Journal first, then answer: an acknowledged result is always on disk (and the journal tells
         the ledger where, before this resumes)."""
-        outcome, reply = reply_for(message.id, request_json, result)
-        kind = type(message).__struct_config__.tag
-        entry = Entry(
-            id=message.id,
-            type=str(kind),
-            at=_now(),
-            outcome=outcome,
-            request=request_json,
-            seed=seed,
-            dice=list(dice) if dice is not None else None,
-            pending_id=pending_id,
-            reply=msgspec.Raw(reply),
+        entry, reply = self._entry(
+            message, request_json, result=result, seed=seed, dice=dice, pending_id=pending_id
         )
         try:
             await self.journal.append(entry, alone=self._alone())
@@ -315,3 +384,16 @@ class Referee:
             raise ProtocolError(ErrorCode.JOURNAL_FAILED, str(error), None, message.id) from None
         self.resolved += 1
         return reply
+
+
+def _refusal(error: BaseException, id: str | None) -> bytes:
+    """The ``error`` frame for a request that failed: its ProtocolError, or ``internal`` for a bug."""
+    if isinstance(error, ProtocolError):
+        return encode(Error(id=error.id, code=error.code, message=error.message, path=error.path))
+    # A bug in a rules system must not take the connection down.
+    log.error("request %s failed", id, exc_info=error)
+    return encode(Error(id=id, code=ErrorCode.INTERNAL, message="internal error; see the server log"))
+
+
+#: The journal's ``type`` of each journalled message: its protocol tag.
+_KIND: dict[type, str] = {kind: str(kind.__struct_config__.tag) for kind in (Attack, Action, Allocate)}

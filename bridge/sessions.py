@@ -136,9 +136,8 @@ def print_session(log: SessionLog, out: TextIO, catalogue: Catalogue) -> list[st
     for problem in log.problems:
         print(f"  ! {problem}", file=out)
     incomplete: list[str] = []
-    # Undo lines go where they happened, between the requests (timestamps sort as text).
-    records: list[Entry | UndoLine] = sorted([*log.entries, *log.undos], key=lambda record: record.at)
-    for entry in records:
+    # Undo lines go where they happened, between the requests: in the journal's order.
+    for entry in log.records:
         if isinstance(entry, UndoLine):
             undo = UNDO(at=entry.at, id=entry.id, target=entry.target_id, user=entry.user)
             print("\n" + say(catalogue, undo), file=out)
