@@ -217,13 +217,17 @@ def _check(report: ReplayReport, entry: Entry, english: bool) -> None:
 
 
 #: Bytes of journal per piece handed to a replay worker (cut at a line's end).
-PIECE_BYTES = 256 * 1024
+PIECE_BYTES = 1 << 20
 #: Sessions shorter than this are replayed in this process (starting workers would cost more).
 PARALLEL_FROM = 1 << 20
 
 
 def _replay_lines(name: str, numbered: Iterable[tuple[int, bytes]], english: bool) -> ReplayReport:
-    """Decode, re-resolve and compare a run of a journal's lines (in a worker, or in this process)."""
+    """Decode, re-resolve and compare a run of a journal's lines (in a worker, or in this process).
+
+    Problems name their line as ``{name}:{number}``; a worker numbers from 1 within its piece and the
+    parent shifts them (``_renumber``), so no one has to count the lines before the work starts.
+    """
     report = ReplayReport(session=name)
     for number, line in numbered:
         if not line.strip():
@@ -243,41 +247,52 @@ def _replay_lines(name: str, numbered: Iterable[tuple[int, bytes]], english: boo
     return report
 
 
-Piece = tuple[int, int, int]  # (byte offset, length, number of its first line)
+Piece = tuple[int, int]  # (byte offset, length), whole lines
 
 
-def _pieces(path: Path) -> Iterator[Piece]:
+def _pieces(path: Path, size: int) -> Iterator[Piece]:
     """The file after its header line, in pieces of about ``PIECE_BYTES`` cut at line ends.
 
-    Workers read their piece themselves; only these three numbers cross to them.
+    Each cut is found by reading from a guessed offset to the next newline, so the file is not read
+    here: workers read their own piece, and only these two numbers cross to them.
     """
     with open(path, "rb") as handle:
         offset = len(handle.readline())
-        number = 2
-        rest = b""
-        while True:
-            block = handle.read(PIECE_BYTES)
-            data = rest + block
-            cut = len(data) if not block else data.rfind(b"\n") + 1
-            if cut > 0:
-                yield offset, cut, number
-                offset += cut
-                number += data.count(b"\n", 0, cut)
-            rest = data[cut:]
-            if not block:
-                return
+        while offset < size:
+            handle.seek(min(offset + PIECE_BYTES, size))
+            handle.readline()  # on to the end of the line the guess fell in
+            end = min(handle.tell(), size)
+            yield offset, end - offset
+            offset = end
 
 
 def _replay_piece(job: tuple[Path, str, bool, Piece]) -> tuple[ReplayReport, int]:
-    """One piece of a journal, replayed (in a worker process)."""
-    path, name, english, (offset, length, first) = job
+    """One piece of a journal, replayed (in a worker process); its lines are numbered from 1."""
+    path, name, english, (offset, length) = job
     with open(path, "rb") as handle:
         handle.seek(offset)
         data = handle.read(length)
     lines = data.split(b"\n")
     if not lines[-1]:
         lines.pop()  # the piece ends with a newline
-    return _replay_lines(name, enumerate(lines, start=first), english), len(lines)
+    return _replay_lines(name, enumerate(lines, start=1), english), len(lines)
+
+
+def _renumber(part: ReplayReport, name: str, before: int) -> None:
+    """Shift the line numbers a piece's problems name by the lines of the pieces before it."""
+    prefix = f"{name}:"
+    for k, problem in enumerate(part.problems):
+        number, colon, rest = problem.removeprefix(prefix).partition(":")
+        if problem.startswith(prefix) and colon and number.isdigit():
+            part.problems[k] = f"{prefix}{int(number) + before}:{rest}"
+
+
+def _worker_start() -> None:
+    """A forked replay worker: what it inherited is never garbage, keep it out of every collection
+    (a full pass would walk it, and touch every page it shares with the parent)."""
+    import gc
+
+    gc.freeze()
 
 
 def _header_of(path: Path, report: ReplayReport) -> Header | None:
@@ -308,11 +323,6 @@ def _merge(into: ReplayReport, part: ReplayReport) -> None:
     into.problems.extend(part.problems)
 
 
-def _count_lines(path: Path) -> int:
-    with open(path, "rb") as handle:
-        return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
-
-
 def replay_workers() -> int:
     """Every core this process may use."""
     if sys.platform == "linux":
@@ -327,24 +337,38 @@ def replay_session(path: Path, *, progress: bool | None = False, workers: int | 
     if header is None:
         return report
     english = header.format <= LAST_TEXT_FORMAT
-    lines = _count_lines(path)
-    bar = ProgressBar(max(lines - 1, 0), enabled=want_progress(progress, lines - 1))
+    size = path.stat().st_size
+    # The bar needs the number of lines up front; counting them reads the file once more, so only
+    # when the bar is shown.
+    maybe = progress if progress is not None else sys.stderr.isatty()
+    lines = max(_count_lines(path) - 1, 0) if maybe else 0
+    bar = ProgressBar(lines, enabled=maybe and want_progress(progress, lines))
     workers = workers or replay_workers()
-    jobs = ((path, report.session, english, piece) for piece in _pieces(path))
-    if workers < 2 or path.stat().st_size < PARALLEL_FROM:
+    jobs = ((path, report.session, english, piece) for piece in _pieces(path, size))
+    done = 1  # the header line
+    if workers < 2 or size < PARALLEL_FROM:
         for job in jobs:
-            part, size = _replay_piece(job)
+            part, count = _replay_piece(job)
+            _renumber(part, report.session, done)
             _merge(report, part)
-            bar.advance(size)
+            done += count
+            bar.advance(count)
         return report
     # Fork where it is safe (Linux; the CLI runs no threads), so workers start at once and know every
     # registered system; spawn elsewhere.
     method = "fork" if sys.platform == "linux" else "spawn"
-    with multiprocessing.get_context(method).Pool(workers) as pool:
-        for part, size in pool.imap(_replay_piece, jobs):
+    with multiprocessing.get_context(method).Pool(workers, initializer=_worker_start) as pool:
+        for part, count in pool.imap(_replay_piece, jobs):
+            _renumber(part, report.session, done)
             _merge(report, part)
-            bar.advance(size)
+            done += count
+            bar.advance(count)
     return report
+
+
+def _count_lines(path: Path) -> int:
+    with open(path, "rb") as handle:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
 
 
 def _recorded_faces(entry: Entry) -> list[int]:

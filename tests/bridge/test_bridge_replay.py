@@ -403,3 +403,28 @@ def test_a_format_2_journal_compares_its_messages(tmp_path: Path) -> None:
     _edit_first_result(ROOT / "tests" / "replays" / "gurps.jsonl", tampered, edit)
     (mismatch,) = replay_session(tampered).mismatches
     assert [d.path for d in mismatch.differences] == ["$.result.log[1].values.roll"]
+
+
+def test_a_long_session_on_every_core_names_an_unreadable_line_by_its_number(tmp_path: Path) -> None:
+    """Workers number the lines of their own piece; the report still names the file's line number."""
+    from bridge import replay
+
+    recording = ROOT / "tests" / "replays" / "gurps.jsonl"
+    head, *entries = recording.read_bytes().splitlines(keepends=True)
+    body = b"".join(entries)
+    copies = replay.PARALLEL_FROM // len(body) + 2
+    ids = [json.loads(line)["id"] for line in entries]
+    lines = [head] + [
+        line.replace(f'"id":"{id}"'.encode(), f'"id":"{k}-{id}"'.encode())
+        for k in range(copies)
+        for id, line in zip(ids, entries, strict=True)
+    ]
+    broken = len(lines) - len(entries) // 2  # a line of the last piece
+    lines[broken] = b"{not json\n"
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(b"".join(lines))
+    assert path.stat().st_size > replay.PIECE_BYTES  # more than one piece
+    report = replay_session(path, progress=False, workers=2)
+    (problem,) = report.problems
+    assert problem.startswith(f"long:{broken + 1}: unreadable line skipped"), problem
+    assert report.total == len(lines) - 2 and not report.mismatches
