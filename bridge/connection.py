@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import deque
 from collections.abc import Callable, Coroutine, MutableMapping
 from dataclasses import dataclass
@@ -50,6 +51,10 @@ from bridge.referee import Referee
 __all__ = ["Connection", "Outbox", "Pace"]
 
 _log = logging.getLogger("volley.bridge")
+
+#: Seconds of work on one socket's frames after which the loop turns (other sockets get read) before
+#: its next frame is taken; a frame is never cut short.
+TURN_WORK = 0.0002
 
 
 @dataclass(frozen=True)
@@ -215,8 +220,10 @@ class Connection:
             return
         self._writer = asyncio.create_task(self._write_loop())
         self.log.info("authenticated")
+        worked = 0.0  # seconds spent on this socket's frames since it last let the loop turn
         try:
             async for message in self.ws:
+                started = time.perf_counter()
                 if message.type == WSMsgType.TEXT:
                     self._on_frame(message.data if isinstance(message.data, bytes) else message.data.encode())
                 elif message.type == WSMsgType.BINARY:
@@ -226,6 +233,13 @@ class Connection:
                 elif message.type == WSMsgType.ERROR:
                     self.log.warning("socket error: %s", self.ws.exception())
                     break
+                # Frames that arrived together are read without a turn of the loop in between; a
+                # burst of work (16 big previews to estimate and hand to the workers) would make
+                # every other socket wait for all of it. So after TURN_WORK of it, let the loop turn.
+                worked += time.perf_counter() - started
+                if worked > TURN_WORK:
+                    worked = 0.0
+                    await asyncio.sleep(0)
                 # Back-pressure: read no further frame until the replies already owed have room.
                 await self.outbox.wait_for_room(self._in_flight)
                 if self._hanging_up:
