@@ -153,7 +153,10 @@ def _noted(line: _Line, place: _Place) -> _Noted | None:
         return None
     settles = line.pending_id if isinstance(line.pending_id, str) else None
     undoes = line.target_id if line.kind == "undo" and isinstance(line.target_id, str) else None
-    return _Noted(line.id, place, line.outcome == "pending", _when(line.at), settles, undoes)
+    pending = line.outcome == "pending"
+    # Only a pending attack's time is kept (for its expiry): parsing every line's would cost each
+    # attack a few microseconds for nothing.
+    return _Noted(line.id, place, pending, _when(line.at) if pending else None, settles, undoes)
 
 
 class Ledger:

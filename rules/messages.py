@@ -20,7 +20,7 @@ can rely on them. Names listed as ``signed`` are integers that the table reads w
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.results import Message
@@ -38,6 +38,11 @@ class MessageKind:
     key: str
     names: tuple[str, ...] = ()
     signed: tuple[str, ...] = ()
+    #: the value names a call must give, computed once (a result says several messages)
+    _given: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_given", frozenset((*self.names, *self.signed)))
 
     @property
     def value_names(self) -> frozenset[str]:
@@ -45,7 +50,7 @@ class MessageKind:
         return frozenset((*self.names, *self.signed, *(name + SIGNED_SUFFIX for name in self.signed)))
 
     def __call__(self, **values: Any) -> Message:
-        expected = set(self.names) | set(self.signed)
+        expected = self._given
         if values.keys() != expected:
             missing = sorted(expected - values.keys())
             extra = sorted(values.keys() - expected)
