@@ -113,27 +113,33 @@ async def _wire(
 ) -> None:
     per_round = 150 if quick else 300
     samples = await wire.interleaved_rtt(bridge, echo, data, 3 if quick else 5, per_round)
+    cpu_attack, cpu_echo = samples.pop("cpu_per_attack")[0], samples.pop("cpu_per_echo")[0]
     for label, values in samples.items():
         wire.show(label, values)
+    print(
+        f"  server CPU per request, one at a time: echo {1e6 * cpu_echo:.0f} us, "
+        f"attack {1e6 * cpu_attack:.0f} us (its write + fsync included)"
+    )
     for label, values in (await wire.reference_rtt(bridge, per_round)).items():
         wire.show(label, values)
     s = {label: wire.summary(values) for label, values in samples.items()}
     clients, per_client, window = 32, 60 if quick else 150, 8
-    rates = {"echo": [], "bridge": []}
+    rates: dict[str, list[float]] = {"echo": [], "bridge": []}
+    cpu: dict[str, list[float]] = {"echo": [], "bridge": []}
     for _ in range(2):
-        rates["echo"].append(
-            await wire.throughput(
-                echo.url, bridge=False, clients=clients, per_client=per_client, window=window
+        for label, served in (("echo", echo), ("bridge", bridge)):
+            rate, seconds = await wire.throughput_and_cpu(
+                served, bridge=served is bridge, clients=clients, per_client=per_client, window=window
             )
-        )
-        rates["bridge"].append(
-            await wire.throughput(
-                bridge.url, bridge=True, clients=clients, per_client=per_client, window=window
-            )
-        )
+            rates[label].append(rate)
+            cpu[label].append(seconds)
     echo_rate, bridge_rate = max(rates["echo"]), max(rates["bridge"])
     shape = f"{clients} clients x window {window}"
     print(f"  throughput, {shape}: echo {echo_rate:.0f}/s, bridge attack {bridge_rate:.0f}/s")
+    print(
+        f"  server CPU per message under that load: echo {1e6 * min(cpu['echo']):.0f} us, "
+        f"bridge {1e6 * min(cpu['bridge']):.0f} us"
+    )
     idle, loaded = await wire.ping_under_load(bridge, rounds=3 if quick else 6, previews=16)
     wire.show("ping, idle", idle)
     wire.show("ping, 16 cold previews", loaded)
@@ -151,6 +157,10 @@ async def _wire(
         throughput_echo_per_s=round(echo_rate),
         throughput_bridge_per_s=round(bridge_rate),
         throughput_ratio=round(bridge_rate / echo_rate, 2),
+        cpu_us_per_attack_sequential=round(1e6 * cpu_attack),
+        cpu_us_per_echo_sequential=round(1e6 * cpu_echo),
+        cpu_us_per_attack_loaded=round(1e6 * min(cpu["bridge"])),
+        cpu_us_per_echo_loaded=round(1e6 * min(cpu["echo"])),
         ping_p99_idle_ms=round(wire.summary(idle)["p99"], 3),
         ping_p99_under_load_ms=round(wire.summary(loaded)["p99"], 3),
         ping_p99_under_load_ratio=round(wire.summary(loaded)["p99"] / wire.summary(idle)["p99"], 2),

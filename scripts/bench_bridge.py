@@ -171,6 +171,15 @@ def wait_ready(served: Served, *, warm: bool, timeout: float = 120.0) -> float:
     raise SystemExit("the bridge never became ready")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far (Linux: /proc/PID/stat; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mib(pid: int) -> float:
     """Resident memory of one process (Linux: /proc/PID/status)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -259,12 +268,20 @@ async def interleaved_rtt(
     to_echo = await connect(echo.url, compression=None, max_size=2**22)
     await round_trips(to_bridge, attack_frame, 50)  # warm both paths
     await round_trips(to_echo, echo_frame, 50)
+    cpu = {"echo": 0.0, "attack": 0.0}
     for _ in range(rounds):
+        before = cpu_seconds(echo.pid)
         samples["echo"] += await round_trips(to_echo, echo_frame, per_round)
+        cpu["echo"] += cpu_seconds(echo.pid) - before
         samples["fsync"] += await asyncio.to_thread(fsync_round, fsync_dir, line, per_round)
+        before = cpu_seconds(bridge.pid)
         samples["attack"] += await round_trips(to_bridge, attack_frame, per_round)
+        cpu["attack"] += cpu_seconds(bridge.pid) - before
     await to_bridge.close()
     await to_echo.close()
+    # Server CPU per request, one at a time (user + system: the bridge's includes its write + fsync).
+    samples["cpu_per_echo"] = [cpu["echo"] / (rounds * per_round)]
+    samples["cpu_per_attack"] = [cpu["attack"] / (rounds * per_round)]
     return samples
 
 
@@ -310,6 +327,14 @@ async def throughput(url: str, *, bridge: bool, clients: int, per_client: int, w
         *(_client_load(url, attack_frame, per_client, window, bridge) for _ in range(clients))
     )
     return sum(done) / (time.perf_counter() - started)
+
+
+async def throughput_and_cpu(served: Served, *, bridge: bool, **load: int) -> tuple[float, float]:
+    """``throughput`` against ``served``, and the server's CPU seconds per message meanwhile."""
+    before = cpu_seconds(served.pid)
+    rate = await throughput(served.url, bridge=bridge, **load)
+    messages = load["clients"] * load["per_client"]
+    return rate, (cpu_seconds(served.pid) - before) / messages
 
 
 async def _pinger(ws: ClientConnection, stop: asyncio.Event, out: list[float]) -> None:
@@ -409,8 +434,8 @@ async def idle_connections(bridge: Served, count: int) -> tuple[float, float]:
 async def run(args: argparse.Namespace, bridge: Served, echo: Served, data: Path) -> None:
     print("round trips, one request at a time (interleaved rounds):")
     samples = await interleaved_rtt(bridge, echo, data, args.rounds, args.per_round)
-    for label, values in samples.items():
-        show(label, values)
+    for label in ("echo", "fsync", "attack"):
+        show(label, samples[label])
     for label, values in (await reference_rtt(bridge, args.per_round)).items():
         show(label, values)
     print(f"\nthroughput, {args.clients} clients, window {args.window}:")
