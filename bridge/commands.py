@@ -15,13 +15,16 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import bridge
 from bridge.expiry import PENDING_EXPIRY
 from bridge.i18n import add_language
 from bridge.paths import config_dir, data_dir, sessions_dir
 from bridge.ratelimit import BURST, RATE, TABLE_SHARE
+
+if TYPE_CHECKING:
+    from bridge.guard import Door
 
 __all__ = ["register"]
 
@@ -114,6 +117,20 @@ def _refuse_insecure_remote(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _door(args: argparse.Namespace) -> Door:
+    """Who gets in: ``--allow-remote``, ``--allow-origin`` and ``--max-connections`` (of which the
+    not-yet-authenticated keep their default share, but always leave a token holder a slot)."""
+    from dataclasses import replace
+
+    from bridge.guard import Door
+
+    door = Door(allow_remote=args.allow_remote, allow_origins=tuple(args.allow_origin))
+    if args.max_connections is None:
+        return door
+    total = max(2, args.max_connections)
+    return replace(door, max_connections=total, max_strangers=min(door.max_strangers, total - 1))
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
     import errno
@@ -151,7 +168,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.allow_scripted_dice:
         print("NOTE: scripted dice allowed (--allow-scripted-dice): clients may choose their own rolls.")
 
-    from bridge.guard import Door
     from bridge.server import BridgeSettings, run_server
 
     settings = BridgeSettings(
@@ -162,7 +178,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         rate=args.rate,
         burst=args.burst,
         pending_expiry=args.pending_expiry,
-        door=Door(allow_remote=args.allow_remote, allow_origins=tuple(args.allow_origin)),
+        door=_door(args),
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
     )
@@ -317,6 +333,13 @@ def register(commands: Any) -> None:
         metavar="ORIGIN",
         help="only browser pages from this origin may open the websocket, e.g. http://localhost:30000 "
         "(repeatable; default: any origin)",
+    )
+    serve.add_argument(
+        "--max-connections",
+        type=int,
+        default=None,
+        metavar="N",
+        help="sockets open at once, at most 64 of them not yet authenticated (default 256)",
     )
     serve.add_argument(
         "--token", default=None, help="access token to require (default: $VOLLEY_TOKEN, else saved)"

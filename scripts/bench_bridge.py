@@ -129,6 +129,8 @@ def bridge_command(data: Path, *options: str) -> list[str]:
         "1000000",
         "--log-level",
         "warning",
+        "--max-connections",  # 200 authenticated idle sockets (the default leaves token holders 192)
+        "300",
         *options,
     ]
 

@@ -117,3 +117,14 @@ async def test_no_response_names_python_or_aiohttp(tmp_path: Path) -> None:
             if line.lower().startswith("server:")
         )
     assert seen == ["Volley"] * 7, seen
+
+
+def test_serve_max_connections_sets_the_cap_and_keeps_a_slot_for_token_holders() -> None:
+    from bridge.cli import build_parser
+    from bridge.commands import _door
+
+    assert _door(build_parser().parse_args(["serve"])) == Door()
+    wide = _door(build_parser().parse_args(["serve", "--max-connections", "300"]))
+    assert (wide.max_connections, wide.max_strangers) == (300, Door().max_strangers)
+    narrow = _door(build_parser().parse_args(["serve", "--max-connections", "10"]))
+    assert (narrow.max_connections, narrow.max_strangers) == (10, 9)
