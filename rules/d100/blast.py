@@ -10,7 +10,8 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+
+import msgspec
 
 from rules.d100 import messages as msg
 from rules.d100.requests import Weapon
@@ -28,8 +29,7 @@ def cover_multiplier(weapon: Weapon) -> int:
     return BLAST_COVER_MULTIPLIER.get(weapon.damage_type, BLAST_COVER_MULTIPLIER["blast"])
 
 
-@dataclass(frozen=True)
-class RoomEffect:
+class RoomEffect(msgspec.Struct, frozen=True):
     enclosed: bool
     radius: float | None
     extra_d10: int = 0

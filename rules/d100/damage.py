@@ -13,7 +13,8 @@ locations behind it, and every hit that gets through it wears 1 AP off it. Volle
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+import msgspec
 
 from rules.d100 import messages as msg
 from rules.d100.requests import Target
@@ -29,8 +30,7 @@ MAX_DAMAGE_BONUS = 1000
 _DAMAGE = re.compile(r"^\s*(\d+)\s*[dDкК]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
 
 
-@dataclass(frozen=True)
-class DamageRoll:
+class DamageRoll(msgspec.Struct, frozen=True):
     count: int
     sides: int
     bonus: int

@@ -9,15 +9,14 @@ as usual, the spoilage comes out of what remains and stops at empty). Spoiled ro
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from rules.d100.tables import JAM_SPOIL_FACTOR
 
 __all__ = ["Magazine"]
 
 
-@dataclass(frozen=True)
-class Magazine:
+class Magazine(msgspec.Struct, frozen=True):
     loaded: int
     spoiled: int = 0
     jammed: bool = False

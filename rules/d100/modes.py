@@ -10,8 +10,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+import msgspec
 
 from rules.d100 import messages as msg
 from rules.d100.rof import POSITION_NAMES, RateOfFire
@@ -24,8 +25,7 @@ __all__ = ["MODES", "FireMode", "hits_for_degrees", "mode_rof", "suppressing_mod
 HitRule = Literal["one", "odd", "each"]
 
 
-@dataclass(frozen=True)
-class FireMode:
+class FireMode(msgspec.Struct, frozen=True):
     """One way to fire. ``label`` names it in error messages (English, like every ``RuleError``);
     ``message`` names it on the card; ``rate`` is suppressing fire's semi or full position."""
 

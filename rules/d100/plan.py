@@ -8,7 +8,8 @@ nothing is rolled, spent or changed before it succeeds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from rules.d100 import messages as msg
 from rules.d100.blast import RoomEffect, cover_multiplier, room_effect
@@ -53,8 +54,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class FirePlan:
+class FirePlan(msgspec.Struct, frozen=True):
     """One attack roll's worth of fire: its mode, its target number and who it can touch."""
 
     attacker: Attacker

@@ -6,8 +6,9 @@ rulebooks use an en or em dash for a missing position; all three dashes are read
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
+
+import msgspec
 
 from rules.errors import RuleError
 
@@ -20,8 +21,7 @@ MAX_ROF = 100
 POSITION_NAMES = ("single-shot", "short-burst", "long-burst")
 
 
-@dataclass(frozen=True)
-class RateOfFire:
+class RateOfFire(msgspec.Struct, frozen=True):
     """``single`` is True when the weapon may fire single shots; a burst position is None when absent."""
 
     single: bool

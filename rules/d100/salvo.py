@@ -14,7 +14,7 @@ Dice order (scripted dice follow it exactly):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import msgspec
 
 from rules.d100 import messages as msg
 from rules.d100.blast import scatter
@@ -35,8 +35,7 @@ from rules.results import Message
 __all__ = ["Salvo", "attack_outcome", "fire"]
 
 
-@dataclass
-class Salvo:
+class Salvo(msgspec.Struct):
     test: Check
     hits: int
     jammed: bool
@@ -44,16 +43,15 @@ class Salvo:
     spent: int
     spoiled: int
     targets: list[D100Target]
-    scatter: list[Scatter] = field(default_factory=list)
+    scatter: list[Scatter] = msgspec.field(default_factory=list)
     grenade_at_feet: bool = False
     thrower_in_blast: bool = False
 
 
-@dataclass(frozen=True)
-class Landing:
+class Landing(msgspec.Struct, frozen=True):
     """Where a thrown or blast attack ends up, beyond the hits it scores."""
 
-    scatter: list[Scatter] = field(default_factory=list)
+    scatter: list[Scatter] = msgspec.field(default_factory=list)
     at_feet: bool = False
     thrower_caught: bool = False
 

@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from rules.d100 import messages as msg
 from rules.d100.checks import roll_test
@@ -43,8 +43,7 @@ def exempt_reason(target: Target) -> Message | None:
     return None
 
 
-@dataclass(frozen=True)
-class SuppressionTest:
+class SuppressionTest(msgspec.Struct, frozen=True):
     """One target's test against the modifier its source sets; ``path`` names the target in errors."""
 
     target: Target
@@ -92,8 +91,7 @@ def fail_chance(test: SuppressionTest) -> float:
     return 1.0 - pass_chance(test.target_number)
 
 
-@dataclass(frozen=True)
-class Aftermath:
+class Aftermath(msgspec.Struct, frozen=True):
     suppressed: bool
     prone: bool
     must_seek_cover: bool

@@ -12,8 +12,9 @@ docs/rules/gurps.md gives the reasons for each reading.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+import msgspec
 
 __all__ = [
     "DODGE_STEP",
@@ -94,8 +95,7 @@ def malfunction_kind(roll: int) -> Malfunction:
     raise ValueError(f"{roll} is not a 3d6 result")
 
 
-@dataclass(frozen=True)
-class Fix:
+class Fix(msgspec.Struct, frozen=True):
     """How one malfunction is cleared (B407).
 
     ``armoury_bonus`` is added when the roll is against Armoury; ``weapon_skill`` says whether an

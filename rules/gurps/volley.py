@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+
+import msgspec
 
 from rules.errors import RuleError
 from rules.gurps import messages as msg
@@ -49,8 +50,7 @@ def _rof_text() -> re.Pattern[str]:
     return re.compile(_ROF_PATTERN)
 
 
-@dataclass(frozen=True)
-class RateOfFire:
+class RateOfFire(msgspec.Struct, frozen=True):
     """``shots`` per attack at most, each of ``pellets`` projectiles (1 for anything but a shotgun)."""
 
     shots: int
@@ -100,8 +100,7 @@ def check_magazine(weapon: WeaponStatus) -> None:
         raise RuleError("$.weapon.loaded", f"loaded {weapon.loaded} > capacity {weapon.capacity}")
 
 
-@dataclass(frozen=True)
-class Volley:
+class Volley(msgspec.Struct, frozen=True):
     """One target's share of the attack: its shots, its bonus, the skill it is rolled against."""
 
     index: int
@@ -122,8 +121,7 @@ class Volley:
         return min(self.projectiles, 1 + max(attack.margin, 0) // rcl)
 
 
-@dataclass(frozen=True)
-class FirePlan:
+class FirePlan(msgspec.Struct, frozen=True):
     rof: RateOfFire
     rcl: int
     malf: int

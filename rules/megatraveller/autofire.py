@@ -9,9 +9,10 @@ distribution for the odds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from math import factorial
+
+import msgspec
 
 from rules.dice import Dice
 from rules.megatraveller import messages as msg
@@ -35,8 +36,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class LostRow:
+class LostRow(msgspec.Struct, frozen=True):
     """One row of the lost-rounds chart: from ``fired_from`` rounds fired, ``dice``D + ``modifier``."""
 
     fired_from: int
@@ -79,8 +79,7 @@ def lost_row(fired: int) -> LostRow:
     return row
 
 
-@dataclass(frozen=True, slots=True)
-class AutoPool:
+class AutoPool(msgspec.Struct, frozen=True):
     """The pool of one automatic or controlled discharge: what the dice said, step by step."""
 
     rolled: int

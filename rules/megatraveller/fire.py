@@ -10,7 +10,8 @@ two-step way people play).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from rules.dice import Dice, ScriptedDice
 from rules.errors import RuleError
@@ -39,8 +40,7 @@ from rules.results import Message
 __all__ = ["RolledPool", "moot_rounds_skipped", "resolve_fire", "roll_pool", "split_pool"]
 
 
-@dataclass(frozen=True, slots=True)
-class RolledPool:
+class RolledPool(msgspec.Struct, frozen=True):
     """The pool as rolled, with its log lines."""
 
     pool: Pool

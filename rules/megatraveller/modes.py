@@ -7,7 +7,7 @@ splitting, and the DMs of the shooter's action (Fast Draw, Retarget and Fire).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from rules.megatraveller.requests import FireMode, Readiness, Selector, SplitDmCount, Weapon, WeaponKind
 
@@ -27,8 +27,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class ModeRule:
+class ModeRule(msgspec.Struct, frozen=True):
     """One fire mode: the selector it needs, its difficulty shift and how targets are chosen.
 
     ``max_targets`` of ``None`` means "up to the weapon's Auto Tgts rating"; ``clustered`` modes split

@@ -9,7 +9,8 @@ request that fails here has rolled nothing and spent nothing.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from rules.errors import RuleError
 from rules.megatraveller import messages as msg
@@ -45,16 +46,14 @@ from rules.results import Message
 __all__ = ["FirePlan", "TargetPlan", "plan_fire", "rapid_range", "split_dm", "split_targets", "stray_task"]
 
 
-@dataclass(frozen=True, slots=True)
-class TargetPlan:
+class TargetPlan(msgspec.Struct, frozen=True):
     """One target's task before the split: its rung and its DMs other than splitting and bullets."""
 
     target: Target
     task: Task
 
 
-@dataclass(frozen=True, slots=True)
-class FirePlan:
+class FirePlan(msgspec.Struct, frozen=True):
     """Everything decided before the dice: the mode, each target's task, the state afterwards."""
 
     request: FireFields

@@ -9,9 +9,10 @@ five (fractions dropped); a skill level counts as it is. Two ones on the dice mi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
+
+import msgspec
 
 __all__ = [
     "DIFFICULTIES",
@@ -66,8 +67,7 @@ def difficulty_name(level: int) -> str:
     return f"{DIFFICULTIES[top].capitalize()}+{level - top}"
 
 
-@dataclass(frozen=True, slots=True)
-class Task:
+class Task(msgspec.Struct, frozen=True):
     """One to-hit task: the rung it stands on and every DM except the volley's bullet DM."""
 
     level: int

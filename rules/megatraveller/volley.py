@@ -8,7 +8,6 @@ the nearest token in the line of fire (see :mod:`rules.megatraveller.fire`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 import msgspec
@@ -38,8 +37,7 @@ class ToHit(msgspec.Struct, kw_only=True):
     natural_two: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class VolleyOutcome:
+class VolleyOutcome(msgspec.Struct, frozen=True):
     """Hits scored, the rolls made, and the bullets a natural 2 sent on (``wild``)."""
 
     hits: int
