@@ -74,10 +74,12 @@ function count(value) {
  * @typedef {{label: string, value: string}} ExtraView
  * @typedef {{target: string, name: string, hits: number, kind: "hit" | "miss",
  *   statusesAdd: string[], statusesRemove: string[]}} CardRowView
+ * @typedef {{kind: "allocated" | "expired", text: string, messageId: string | null}} SettledView how a
+ *   pending attack ended (split, with its result's message; or gone from the bridge), already in words
  * @typedef {{title: string, system: string, systemTitle: string, action: string,
  *   weapon: {name: string, loaded: number, capacity: number | null, jammed: boolean} | null,
  *   rows: CardRowView[], totalHits: number, log: string[], pending: boolean, extras: ExtraView[],
- *   undone: boolean}} CardView
+ *   undone: boolean, settled: SettledView | null}} CardView
  */
 
 /** English words when no lookup is given (node tests, logs). @type {CardWords} */
@@ -106,11 +108,12 @@ function statusList(value, words) {
  * The template's view of a bridge card (see bridge/card.py): known fields only, as plain values.
  * @param {unknown} card
  * @param {{words?: CardWords, extras?: import("./systems/registry.js").CardExtra[], capacity?: number | null,
- *   undone?: boolean}} [options] `extras`: the system's lines under the table; `capacity`: the weapon's
- *   full load, shown beside the rounds left
+ *   undone?: boolean, settled?: SettledView | null}} [options] `extras`: the system's lines under the
+ *   table; `capacity`: the weapon's full load, shown beside the rounds left; `settled`: how a pending
+ *   attack ended
  * @returns {CardView}
  */
-export function cardView(card, { words = PLAIN_WORDS, extras = [], capacity = null, undone = false } = {}) {
+export function cardView(card, { words = PLAIN_WORDS, extras = [], capacity = null, undone = false, settled = null } = {}) {
   const c = isPlainObject(card) ? card : {};
   const rows = (Array.isArray(c.rows) ? c.rows : []).slice(0, CARD_LIMITS.rows).map((raw) => {
     const row = isPlainObject(raw) ? raw : {};
@@ -158,6 +161,13 @@ export function cardView(card, { words = PLAIN_WORDS, extras = [], capacity = nu
       ),
     })),
     undone,
+    settled: settled
+      ? {
+          kind: settled.kind === "expired" ? "expired" : "allocated",
+          text: bounded(String(settled.text ?? "")),
+          messageId: typeof settled.messageId === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(settled.messageId) ? settled.messageId : null,
+        }
+      : null,
   };
 }
 
