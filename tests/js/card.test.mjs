@@ -157,7 +157,10 @@ describe("chat-card.hbs", () => {
 
   it("a pending card waits, then says how its attack ended and links the result", () => {
     const pending = { ...CARD, pending: { rounds: 20, lost: 4, clusters: [3, 6, 6, 1] } };
-    assert.match(renderCard(pending, compile()), /<p class="volley-card__pending">Waiting for the allocation\.<\/p>/);
+    const waiting = renderCard(pending, compile());
+    assert.match(waiting, /<p class="volley-card__pending">Waiting for the allocation\.<\/p>/);
+    assert.doesNotMatch(waiting, /volley-card__targets/, "no hits yet: no table of hits");
+    assert.equal(cardView(pending).aimedAt, "Raider, Lookout");
     const split = renderCard(pending, compile(), { settled: { kind: "allocated", text: "Split by Referee: Raider 2 hits.", messageId: "msg42" } });
     assert.doesNotMatch(split, /volley-card__pending/);
     assert.match(split, /<p class="volley-card__settled volley-card__settled--allocated">Split by Referee: Raider 2 hits\.<\/p>/);

@@ -78,8 +78,9 @@ function count(value) {
  *   pending attack ended (split, with its result's message; or gone from the bridge), already in words
  * @typedef {{title: string, system: string, systemTitle: string, action: string,
  *   weapon: {name: string, loaded: number, capacity: number | null, jammed: boolean} | null,
- *   rows: CardRowView[], totalHits: number, log: string[], pending: boolean, extras: ExtraView[],
- *   undone: boolean, settled: SettledView | null}} CardView
+ *   rows: CardRowView[], totalHits: number, log: string[], pending: boolean, aimedAt: string,
+ *   extras: ExtraView[], undone: boolean, settled: SettledView | null}} CardView `aimedAt`: the targets'
+ *   names, for a pending card (which has no hits yet)
  */
 
 /** English words when no lookup is given (node tests, logs). @type {CardWords} */
@@ -152,6 +153,7 @@ export function cardView(card, { words = PLAIN_WORDS, extras = [], capacity = nu
       .map((line) => bounded(words.text(line)))
       .filter(Boolean),
     pending: c.pending !== null && c.pending !== undefined,
+    aimedAt: bounded(rows.map((row) => row.name).join(", ")),
     extras: extras.slice(0, CARD_LIMITS.extras).map((extra) => ({
       label: bounded(words.localize(extra.label)),
       value: bounded(

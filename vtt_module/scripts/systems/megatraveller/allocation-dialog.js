@@ -73,7 +73,7 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
     tag: "form",
     classes: ["volley", "volley-attack-dialog", "volley-mt-allocation"],
     window: { icon: "fa-solid fa-people-arrows", resizable: true },
-    position: { width: 560, height: /** @type {const} */ ("auto") },
+    position: { width: 640, height: /** @type {const} */ ("auto") },
     form: { handler: MegaTravellerAllocation.#onSubmit, submitOnChange: false, closeOnSubmit: false },
     actions: { volleyAct: MegaTravellerAllocation.#onAct },
   };

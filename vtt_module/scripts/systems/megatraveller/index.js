@@ -46,7 +46,8 @@ export function cardExtras(result) {
     if (typeof pool.bullets === "number" && r.mode === "rapid") extras.push({ label: "VOLLEY.MegaTraveller.Card.Bullets", value: pool.bullets });
     if (typeof pool.rounds === "number") extras.push({ label: "VOLLEY.MegaTraveller.Card.Rounds", value: pool.rounds });
     if (typeof pool.lost === "number") extras.push({ label: "VOLLEY.MegaTraveller.Card.Lost", value: pool.lost });
-    if (Array.isArray(pool.clusters)) extras.push({ label: "VOLLEY.MegaTraveller.Card.Clusters", value: pool.clusters.filter((/** @type {unknown} */ n) => typeof n === "number").join(", ") || "—" });
+    // On a result the split line says the clusters target by target.
+    if (Array.isArray(pool.clusters) && r.pending) extras.push({ label: "VOLLEY.MegaTraveller.Card.Clusters", value: pool.clusters.filter((/** @type {unknown} */ n) => typeof n === "number").join(", ") || "—" });
   }
   const bystanders = (Array.isArray(r.targets) ? r.targets : []).filter((t) => t?.bystander === true).map((t) => String(t.name ?? t.id));
   if (bystanders.length) extras.push({ label: "VOLLEY.MegaTraveller.Card.Bystanders", value: bystanders.join(", ") });
