@@ -75,7 +75,8 @@ def wait_chart_change(page: Any, dialog_name: str, target: str, was: str) -> str
     """Wait for a target's chart in the named dialog to answer a changed form; return its new label."""
     page.wait_for_function(
         """([dialog, target, was]) => {
-          const root = [...document.querySelectorAll('[role=dialog]')].find(d => d.getAttribute('aria-label') === dialog);
+          const root = [...document.querySelectorAll('[role=dialog]')]
+            .find(d => d.getAttribute('aria-label') === dialog);
           const chart = [...(root?.querySelectorAll('.volley-chart[role=img]') ?? [])]
             .find(c => c.getAttribute('aria-label').startsWith(target + ':'));
           return chart && chart.getAttribute('aria-label') !== was
@@ -110,7 +111,10 @@ def test_burst_at_three_vargr_odds_card_and_rounds(table: Table) -> None:
     assert mode.input_value() == "auto"
     state = dialog.locator(".volley-mt__state")
     assert state.inner_text() == "Autorifle: ready · selector on automatic · locked on Vargr raider"
-    assert dialog.locator(".volley-mt__charge").inner_text() == "Fire at Vargr raider, the locked target: 1 action."
+    assert (
+        dialog.locator(".volley-mt__charge").inner_text()
+        == "Fire at Vargr raider, the locked target: 1 action."
+    )
     # Automatic fire: Auto Tgts 2 chosen, Dace (past the leader) a bystander, the scout left out.
     assert roles(dialog) == [
         ("Vargr raider", "primary"),
@@ -131,7 +135,9 @@ def test_burst_at_three_vargr_odds_card_and_rounds(table: Table) -> None:
         for name in ("Vargr raider", "Vargr leader", "Vargr scout")
     ] == ["2", "1", "1"]
     notes = dialog.locator(".volley-mt__notes").inner_text()
-    assert "The selector is on automatic: burst fire moves it as you shoot, one difficulty level harder" in notes
+    assert (
+        "The selector is on automatic: burst fire moves it as you shoot, one difficulty level harder" in notes
+    )
     assert "targets −3" in notes
     assert dialog.get_by_role("button", name="Selector: burst").is_visible()
     raider = wait_chart_change(page, "Volley: Kira Rhyne fires", "Vargr raider", was)
@@ -212,12 +218,26 @@ def test_automatic_fire_split_after_the_roll(table: Table) -> None:
     assert card.locator(".volley-card__aimed").inner_text() == "At: Vargr raider, Vargr leader, Cpl. Dace"
     assert "Clusters: 3, 6, 6, 1" in card.locator(".volley-card__extras").inner_text()
     assert card.get_by_role("button", name="Allocate").is_visible()
-    assert dialog.locator(".volley-attack__notice").inner_text() == "Waiting for the allocation: see the card in the chat."
+    assert (
+        dialog.locator(".volley-attack__notice").inner_text()
+        == "Waiting for the allocation: see the card in the chat."
+    )
     table.shots.take(message_of(card), "megatraveller-card-pending-en")
 
     # Step two: the pool and the default split (Dace gets the smallest cluster), with its odds.
-    assert step.locator(".volley-mt-split__pool").inner_text() == "Rolled: 20 rounds fired, 4 lost; 16 bullets in 4 clusters"
-    clusters = [step.get_by_role("combobox", name=name) for name in ("Cluster 1: 3 bullets", "Cluster 2: 6 bullets", "Cluster 3: 6 bullets", "Cluster 4: 1 bullet")]
+    assert (
+        step.locator(".volley-mt-split__pool").inner_text()
+        == "Rolled: 20 rounds fired, 4 lost; 16 bullets in 4 clusters"
+    )
+    clusters = [
+        step.get_by_role("combobox", name=name)
+        for name in (
+            "Cluster 1: 3 bullets",
+            "Cluster 2: 6 bullets",
+            "Cluster 3: 6 bullets",
+            "Cluster 4: 1 bullet",
+        )
+    ]
     assert [c.input_value() for c in clusters] == ["0", "0", "1", "2"]
     was = chart_label(step, "Vargr raider")
     assert "Expected hits" in was
@@ -231,8 +251,14 @@ def test_automatic_fire_split_after_the_roll(table: Table) -> None:
     allocate = step.get_by_role("button", name="Allocate", exact=True)
     assert allocate.is_disabled()
     clusters[0].select_option(label="Vargr leader")
-    page.wait_for_function(f"!document.querySelector('[aria-label=\"{STEP}\"] [data-volley=allocate]').disabled")
-    assert step.locator(".volley-mt-split__total").all_inner_texts() == ["12 bullets", "3 bullets", "1 bullet"]
+    page.wait_for_function(
+        f"!document.querySelector('[aria-label=\"{STEP}\"] [data-volley=allocate]').disabled"
+    )
+    assert step.locator(".volley-mt-split__total").all_inner_texts() == [
+        "12 bullets",
+        "3 bullets",
+        "1 bullet",
+    ]
     twelve = wait_chart_change(page, STEP, "Vargr raider", was)
     assert "12 hits" in twelve or "13+ hits" in twelve or "11 hits" in twelve, twelve
     table.shots.take(step, "megatraveller-allocation-en")
@@ -254,7 +280,10 @@ def test_automatic_fire_split_after_the_roll(table: Table) -> None:
     assert frame["user"] == "gm0000000000000a"
     assert frame["dice"] == [int(n) for n in f"{POOL_DICE} {TO_HIT_DICE}".split()]
     step.locator(".volley-mt-split__settled").wait_for()
-    assert step.locator(".volley-mt-split__settled").inner_text() == "Allocated: see the result card in the chat."
+    assert (
+        step.locator(".volley-mt-split__settled").inner_text()
+        == "Allocated: see the result card in the chat."
+    )
     assert allocate.is_disabled()
 
     # The pending card now says how it ended and links the result; it offers no second allocation.
@@ -267,7 +296,10 @@ def test_automatic_fire_split_after_the_roll(table: Table) -> None:
     assert first.get_by_role("button", name="Allocate").count() == 0
     assert first.get_by_role("link", name="Show the result").is_visible()
     last = cards(page).last
-    assert "Split: Vargr raider 6+6 · Vargr leader 3 · Cpl. Dace 1" in last.locator(".volley-card__extras").inner_text()
+    assert (
+        "Split: Vargr raider 6+6 · Vargr leader 3 · Cpl. Dace 1"
+        in last.locator(".volley-card__extras").inner_text()
+    )
     page.evaluate("document.getElementById('notifications').replaceChildren()")
     table.shots.take(page.get_by_role("log"), "megatraveller-card-allocated-en")
 
@@ -337,7 +369,8 @@ def test_a_pending_attack_the_bridge_no_longer_holds(table: Table) -> None:
         """() => {
           const flags = structuredClone(game.messages.contents[0].flags.volley);
           flags.requestId = 'volley-forgotten-0001';
-          return ChatMessage.create({content: '<section class="volley-card"></section>', flags: {volley: flags}});
+          const content = '<section class="volley-card"></section>';
+          return ChatMessage.create({content, flags: {volley: flags}});
         }"""
     )
     card = cards(page).last
@@ -361,7 +394,9 @@ def test_unsling_and_ready_the_submachinegun_and_undo(table: Table) -> None:
     dialog = kira_dialog(page)
     dialog.get_by_role("combobox", name=WEAPON, exact=True).select_option(label="Submachinegun (30/30)")
     state = dialog.locator(".volley-mt__state")
-    page.wait_for_function("document.querySelector('.volley-mt__state')?.textContent.startsWith('Submachinegun')")
+    page.wait_for_function(
+        "document.querySelector('.volley-mt__state')?.textContent.startsWith('Submachinegun')"
+    )
     assert state.inner_text() == "Submachinegun: slung · selector on single · locked on Vargr raider"
     blocked = "The Submachinegun is slung: Unsling it, then Ready it (2 actions) before firing."
     assert dialog.locator(".volley-mt__blocked").inner_text() == blocked
@@ -382,7 +417,10 @@ def test_unsling_and_ready_the_submachinegun_and_undo(table: Table) -> None:
     assert dialog.locator(".volley-mt__blocked").inner_text() == (
         "Ready the Submachinegun first (1 action): it is carried with the safety on."
     )
-    assert cards(page).last.locator(".volley-card__title").inner_text() == "Kira Rhyne: Unsling Rifle (Submachinegun)"
+    assert (
+        cards(page).last.locator(".volley-card__title").inner_text()
+        == "Kira Rhyne: Unsling Rifle (Submachinegun)"
+    )
 
     # Ready on automatic, locked on the leader: both come free with the action.
     dialog.get_by_role("combobox", name="Mode", exact=True).select_option("auto")
@@ -399,7 +437,10 @@ def test_unsling_and_ready_the_submachinegun_and_undo(table: Table) -> None:
         " === 'Submachinegun: ready · selector on automatic · locked on Vargr leader'"
     )
     page.wait_for_function("document.querySelector('[data-volley=attack]')?.disabled === false")
-    assert dialog.locator(".volley-mt__charge").inner_text() == "Fire at Vargr leader, the locked target: 1 action."
+    assert (
+        dialog.locator(".volley-mt__charge").inner_text()
+        == "Fire at Vargr leader, the locked target: 1 action."
+    )
 
     # The referee undoes the Ready: the weapon is carried again, the lock back on the raider.
     card = cards(page).last
@@ -420,7 +461,9 @@ def test_fast_draw_the_autopistol(table: Table) -> None:
     open_scene(table, page=page)
     dialog = kira_dialog(page)
     dialog.get_by_role("combobox", name=WEAPON, exact=True).select_option(label="Autopistol (15/15)")
-    page.wait_for_function("document.querySelector('.volley-mt__state')?.textContent.startsWith('Autopistol')")
+    page.wait_for_function(
+        "document.querySelector('.volley-mt__state')?.textContent.startsWith('Autopistol')"
+    )
     mode = dialog.get_by_role("combobox", name="Mode", exact=True)
     assert mode.locator("option").all_inner_texts() == ["single fire", "rapid fire"]
     how = dialog.get_by_role("combobox", name="Action", exact=True)
@@ -438,14 +481,21 @@ def test_fast_draw_the_autopistol(table: Table) -> None:
     dialog.get_by_role("button", name=FIRE, exact=True).click()
     cards(page).first.wait_for()
     flags = chat_flags(page)
-    assert cards(page).first.locator(".volley-card__title").inner_text() == "Kira Rhyne: Fast Draw (Autopistol)"
+    assert (
+        cards(page).first.locator(".volley-card__title").inner_text() == "Kira Rhyne: Fast Draw (Autopistol)"
+    )
     request = next(f for f in sent if f.get("id") == flags["requestId"])["request"]
     assert request["action"] == "fast_draw" and request["attacker"]["readiness"] == "holstered"
     fired = flags["result"]["weapon"]["fired"]
-    page.wait_for_function(f"{AUTOPISTOL}.state.readiness === 'ready' && {AUTOPISTOL}.state.loaded === {15 - fired}")
+    page.wait_for_function(
+        f"{AUTOPISTOL}.state.readiness === 'ready' && {AUTOPISTOL}.state.loaded === {15 - fired}"
+    )
     # Drawn now: the dialog offers a plain fire at the locked target again.
     page.wait_for_function("document.querySelector('[name=how]')?.value === 'fire'")
-    assert dialog.locator(".volley-mt__charge").inner_text() == "Fire at Vargr raider, the locked target: 1 action."
+    assert (
+        dialog.locator(".volley-mt__charge").inner_text()
+        == "Fire at Vargr raider, the locked target: 1 action."
+    )
 
     # Another primary: retarget and fire is offered, with the pistol's bring-to-bear DM.
     dialog.get_by_role("combobox", name="Primary target", exact=True).select_option(label="Vargr scout")
@@ -462,7 +512,10 @@ def test_russian_dialog_step_and_cards(table: Table) -> None:
     dialog = kira_dialog(page, fire="Огонь", title="Volley: стреляет Kira Rhyne")
     wait_for_chart(dialog, "Cpl. Dace")
     assert dialog.get_attribute("aria-label") == "Volley: стреляет Kira Rhyne"
-    assert dialog.locator(".volley-mt__charge").inner_text() == "Огонь, цель Vargr raider (захвачена): 1 действие."
+    assert (
+        dialog.locator(".volley-mt__charge").inner_text()
+        == "Огонь, цель Vargr raider (захвачена): 1 действие."
+    )
     table.shots.take(dialog, "megatraveller-dialog-ru")
     dialog.get_by_role("combobox", name="Распределение", exact=True).select_option("defer")
     dialog.get_by_role("button", name="Огонь", exact=True).click()
@@ -477,6 +530,11 @@ def test_russian_dialog_step_and_cards(table: Table) -> None:
     step.get_by_role("button", name="Распределить", exact=True).click()
     page.wait_for_function("game.messages.contents.length === 2")
     cards(page).first.locator(".volley-card__settled").wait_for()
-    assert cards(page).first.locator(".volley-card__settled").inner_text().startswith("Распределил(а) Referee: Vargr raider")
+    assert (
+        cards(page)
+        .first.locator(".volley-card__settled")
+        .inner_text()
+        .startswith("Распределил(а) Referee: Vargr raider")
+    )
     table.shots.take(message_of(cards(page).last), "megatraveller-card-ru")
     assert table.pages.errors == []
