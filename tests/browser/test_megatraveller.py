@@ -174,6 +174,13 @@ def test_burst_at_three_vargr_odds_card_and_rounds(table: Table) -> None:
         " === 'Autorifle: ready · selector on burst · locked on Vargr raider'"
     )
     assert dialog.get_by_role("button", name="Selector: burst").count() == 0
+    # Reload fills the magazine (Reload is refused while it is full).
+    reload = dialog.get_by_role("button", name="Reload", exact=True)
+    reload.click()
+    page.wait_for_function(f"{AUTORIFLE}.state.loaded === 20")
+    assert cards(page).last.locator(".volley-card__title").inner_text() == "Kira Rhyne: Reload (Autorifle)"
+    page.wait_for_function("document.querySelector('[data-volley=reload]')?.disabled === true")
+    assert reload.get_attribute("title") == "The magazine is full."
     # The request was built from the profile: skill 2, Dex 10, the state the token held.
     attack = next(f for f in sent if f.get("id") == flags["requestId"])
     request = attack["request"]
@@ -452,6 +459,14 @@ def test_unsling_and_ready_the_submachinegun_and_undo(table: Table) -> None:
         " === 'Submachinegun: carried (safety on) · selector on single · locked on Vargr raider'"
     )
     card.locator(".volley-card__undone").wait_for()
+
+    # Select Fire Mode while carried: the selector moves, no shot, no penalty.
+    dialog.get_by_role("combobox", name="Mode", exact=True).select_option("auto")
+    dialog.get_by_role("button", name="Selector: automatic", exact=True).click()
+    page.wait_for_function(f"{SMG}.state.selector === 'auto' && {SMG}.state.readiness === 'carried'")
+    assert cards(page).last.locator(".volley-card__title").inner_text() == (
+        "Kira Rhyne: Select Fire Mode (Submachinegun)"
+    )
     assert table.pages.errors == []
 
 
