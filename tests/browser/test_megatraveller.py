@@ -126,8 +126,15 @@ def test_burst_at_three_vargr_odds_card_and_rounds(table: Table) -> None:
     assert dace.startswith("Cpl. Dace: 0 hits"), dace
     table.shots.take(dialog, "megatraveller-dialog-en")
 
-    # Burst fire at all three: the bullets dealt 2/1/1, the selector moved at the instant of firing.
+    # The odds answer every mode: single fire takes the raider alone, controlled fire its pulse.
     was = chart_label(dialog, "Vargr raider")
+    for name, most in (("single", "1 hit"), ("controlled", "5 hits")):
+        mode.select_option(name)
+        was = wait_chart_change(page, "Volley: Kira Rhyne fires", "Vargr raider", was)
+        assert most in was, (name, was)
+    assert dialog.get_by_role("img", name="Vargr leader").count() == 1, "controlled fire takes two targets"
+
+    # Burst fire at all three: the bullets dealt 2/1/1, the selector moved at the instant of firing.
     mode.select_option("burst")
     dialog.get_by_role("spinbutton", name="Bullets at Vargr raider").wait_for()
     assert [

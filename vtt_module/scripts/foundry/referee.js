@@ -130,10 +130,12 @@ async function askBridge(connection, outgoing, pendingId) {
     return await connection.request(outgoing);
   } catch (error) {
     const code = error instanceof BridgeError ? error.code : "";
-    if (pendingId && GONE.has(code)) await settlePending(pendingId, { kind: "expired", code, at: Date.now() });
-    if (pendingId && code === "already_allocated") {
-      await settlePending(pendingId, { kind: "allocated", by: null, requestId: null, messageId: null, hits: [], at: Date.now() });
-    }
+    /** @type {import("./chat.js").Settled | null} */
+    let settled = null;
+    if (GONE.has(code)) settled = { kind: "expired", code, at: Date.now() };
+    if (code === "already_allocated") settled = { kind: "allocated", by: null, requestId: null, messageId: null, hits: [], at: Date.now() };
+    // The refusal is what the requester must hear; a card that could not be marked is only reported.
+    if (pendingId && settled) await settlePending(pendingId, settled).catch(reportFailure);
     throw error;
   }
 }
