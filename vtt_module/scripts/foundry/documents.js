@@ -9,6 +9,7 @@
 import { adapterFor } from "../adapters/index.js";
 import { actorArsenal, weaponStateWrites } from "../profile/weapons.js";
 import { FormError } from "../systems/common/fields.js";
+import { metresPerUnit } from "../systems/common/sector.js";
 import { derivedStatuses } from "../updates.js";
 import { MODULE_ID } from "./settings.js";
 import { setStatus } from "./statuses.js";
@@ -79,11 +80,66 @@ export function tokenState(token) {
 }
 
 /**
+ * A token's centre in pixels on its scene: its top-left corner plus half its size (in grid squares).
+ * @param {TokenDocument} token
+ * @returns {{x: number, y: number} | null}
+ */
+export function tokenCentrePixels(token) {
+  const size = Number(token.parent?.grid?.size);
+  const x = Number(token.x);
+  const y = Number(token.y);
+  const width = Number(token.width ?? 1);
+  const height = Number(token.height ?? 1);
+  if (!(size > 0) || ![x, y, width, height].every(Number.isFinite)) return null;
+  return { x: x + (width * size) / 2, y: y + (height * size) / 2 };
+}
+
+/**
+ * Metres per pixel on a token's scene (its grid: `distance` units per `size` pixels, in `units`), or
+ * null when the scene's units cannot be turned into metres.
+ * @param {Scene | null | undefined} scene
+ */
+export function metresPerPixel(scene) {
+  const grid = scene?.grid;
+  const size = Number(grid?.size);
+  const distance = Number(grid?.distance);
+  const perUnit = metresPerUnit(grid?.units);
+  if (!(size > 0) || !(distance > 0) || perUnit === null) return null;
+  return (distance * perUnit) / size;
+}
+
+/**
+ * A token's centre in metres on its scene, for rules that measure (range bands, sectors of fire).
+ * @param {TokenDocument} token
+ * @returns {import("../systems/registry.js").TokenCentre}
+ */
+export function tokenCentre(token) {
+  const pixels = tokenCentrePixels(token);
+  const scale = metresPerPixel(token.parent);
+  return pixels && scale !== null ? { x: pixels.x * scale, y: pixels.y * scale } : null;
+}
+
+/**
+ * The tokens on a token's scene that this user can see, with their centres in metres (for sectors of
+ * fire); a token the GM has hidden is left out for players.
+ * @param {TokenDocument} token
+ * @returns {{id: string, name: string, centre: import("../systems/registry.js").TokenCentre}[]}
+ */
+export function placedTokens(token) {
+  const scene = token.parent;
+  if (!scene) return [];
+  return scene.tokens.contents
+    .filter((doc) => doc.id && (game.user.isGM || !doc.hidden))
+    .map((doc) => ({ id: String(doc.id), name: doc.name ?? String(doc.id), centre: tokenCentre(doc) }));
+}
+
+/**
  * Everything the referee's browser needs to turn a choice into a rules request, read from the documents.
  * @param {Choice} choice
+ * @param {string} [userId] whose choice it is
  * @returns {RequestContext}
  */
-export function requestContext(choice) {
+export function requestContext(choice, userId) {
   const token = findTokenDocument(choice.token);
   if (!token) throw new FormError("token", "VOLLEY.Form.UnknownToken");
   const arsenal = arsenalOf(token, choice.system);
@@ -103,13 +159,23 @@ export function requestContext(choice) {
       character: theirs.character,
       statuses: statusesOf(doc),
       state: tokenState(doc),
+      // Measured only on the shooter's scene: a token elsewhere has no distance to it.
+      centre: doc.parent === token.parent ? tokenCentre(doc) : null,
     });
   }
+  const user = userId ? game.users.get(userId) : null;
   return {
-    shooter: { id: String(token.id), name: token.name ?? String(token.id) },
+    shooter: {
+      id: String(token.id),
+      name: token.name ?? String(token.id),
+      statuses: statusesOf(token),
+      state: tokenState(token),
+      centre: tokenCentre(token),
+    },
     weapon,
     character: arsenal.character,
     targets,
+    requester: { id: String(userId ?? ""), isGM: Boolean(user?.isGM) },
   };
 }
 

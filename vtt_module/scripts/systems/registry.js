@@ -55,10 +55,26 @@
  * Everything the referee's browser knows when it builds a rules request: read from the documents, never
  * from what a player's browser sent.
  * @typedef {object} RequestContext
- * @property {{id: string, name: string}} shooter       the acting token
+ * @property {ShooterContext} shooter                   the acting token
  * @property {VolleyWeapon} weapon                      the weapon chosen, as the actor holds it now
  * @property {Record<string, any>} character            the actor's numbers for this system
  * @property {Map<string, TargetContext>} targets       every token the choice names, by token id
+ * @property {{id: string, isGM: boolean}} [requester]  the user whose choice it is (a player, or a GM)
+ */
+
+/**
+ * Where a token stands, for rules that measure: its centre in metres on its scene (null when the scene's
+ * units cannot be turned into metres, or the token is not on a scene).
+ * @typedef {{x: number, y: number} | null} TokenCentre
+ */
+
+/**
+ * @typedef {object} ShooterContext
+ * @property {string} id
+ * @property {string} name
+ * @property {string[]} [statuses]             its active statuses (suppressed, prone...)
+ * @property {Record<string, unknown>} [state] its Volley state flags (a standing overwatch order...)
+ * @property {TokenCentre} [centre]
  */
 
 /**
@@ -68,6 +84,7 @@
  * @property {Record<string, any>} character  the target actor's numbers for this system (d100 WP...)
  * @property {string[]} statuses              its active statuses (suppressed, prone...)
  * @property {Record<string, unknown>} state  its Volley state flags (cover...)
+ * @property {TokenCentre} [centre]
  */
 
 /**

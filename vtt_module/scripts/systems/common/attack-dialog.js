@@ -150,6 +150,16 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   }
 
   /**
+   * The action whose odds the preview shows for the form as it is, or null for none: by default the
+   * system's first preview action; a system whose modes differ (d100: an attack, overwatch fire, or
+   * setting an overwatch order, which rolls nothing) chooses by the form.
+   * @returns {string | null}
+   */
+  previewAction() {
+    return this.plugin.previewActions[0] ?? null;
+  }
+
+  /**
    * The buttons for this weapon; the first `primary` one is the Fire button.
    * @param {VolleyWeapon} _weapon
    * @param {WeaponReadout} _readout
@@ -312,7 +322,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       jam: this.summary ? formatPercent(this.summary.jam, decimal) : "—",
       status,
       problem: this.previewState === "problem" || this.previewState === "blocked",
-      shown: this.plugin.previewActions.length > 0,
+      shown: this.previewAction() !== null,
     };
   }
 
@@ -436,9 +446,9 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
 
   /** Ask for the odds of the form as it is now (debounced, one in flight). */
   refreshPreview() {
-    const action = this.plugin.previewActions[0];
-    if (!action || !this.rendered) return;
-    if (this.targets().length === 0) {
+    if (!this.rendered) return;
+    const action = this.previewAction();
+    if (!action || this.targets().length === 0) {
       this.preview.update(null);
       return;
     }
