@@ -35,11 +35,12 @@ const EPSILON = 1e-9;
 
 /**
  * Metres in one of a scene's distance units, or null for a unit Volley cannot turn into metres.
- * An empty unit reads as metres (the d100 family measures in metres).
+ * An empty or missing unit reads as metres (the d100 family measures in metres).
  * @param {unknown} units Foundry's `scene.grid.units` ("m", "ft"...)
  * @returns {number | null}
  */
 export function metresPerUnit(units) {
+  if (units !== undefined && units !== null && typeof units !== "string") return null;
   const unit = typeof units === "string" ? units.trim().toLowerCase().replace(/\.$/, "") : "";
   /** @type {Record<string, number>} */
   const known = {
