@@ -145,6 +145,21 @@ describe("the d100 card's lines", () => {
     ]);
   });
 
+  it("says the overwatch order set, or that it was lifted", () => {
+    const order = { mode: "short_burst", trigger: "anyone crosses the bridge", facing: 352.4, arc: 45 };
+    assert.deepEqual(d100CardExtras({ action: "overwatch", action_cost: "full", attacker: { overwatch: order } }), [
+      { label: "VOLLEY.D100.Card.Cost", value: { key: "VOLLEY.D100.Costs.full" } },
+      { label: "VOLLEY.D100.Card.Overwatch", value: { key: "VOLLEY.D100.Modes.short_burst" } },
+      { label: "VOLLEY.D100.Card.Facing", value: "352°" },
+      { label: "VOLLEY.D100.Card.Arc", value: "45°" },
+      { label: "VOLLEY.D100.Card.Trigger", value: "anyone crosses the bridge" },
+    ]);
+    assert.deepEqual(d100CardExtras({ action: "overwatch", attacker: { overwatch: null } }), [
+      { label: "VOLLEY.D100.Card.Overwatch", value: { key: "VOLLEY.D100.Card.Lifted" } },
+    ]);
+    assert.deepEqual(d100CardExtras({ action: "overwatch", attacker: { overwatch: { mode: "sideways", facing: "x" } } }), []);
+  });
+
   it("says the rounds a jam spoiled and the rounds won back; nothing it cannot read", () => {
     assert.deepEqual(d100CardExtras({ action: "attack", mode: "long_burst", spent: 10, spoiled: 20 }).slice(-2), [
       { label: "VOLLEY.D100.Card.Spent", value: 10 },
@@ -153,5 +168,22 @@ describe("the d100 card's lines", () => {
     assert.deepEqual(d100CardExtras({ action: "recover_ammo", recovered: 20, action_cost: null }), [{ label: "VOLLEY.D100.Card.Recovered", value: 20 }]);
     assert.deepEqual(d100CardExtras({ action: "attack", mode: "<b>", action_cost: "third", spent: "10" }), []);
     assert.deepEqual(d100CardExtras(null), []);
+  });
+});
+
+describe("the d100 words built from ids", () => {
+  it("exist in English and Russian for every mode, band and action cost", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { ATTACK_MODES, BANDS } = await import("../../vtt_module/scripts/systems/d100/modes.js");
+    for (const lang of ["en", "ru"]) {
+      const words = JSON.parse(readFileSync(new URL(`../../vtt_module/lang/systems/d100.${lang}.json`, import.meta.url), "utf8")).VOLLEY.D100;
+      for (const id of Object.keys(DIALOG_MODES)) {
+        assert.ok(words.DialogModes[id], `${lang}: DialogModes.${id}`);
+        assert.ok(words.ModeHints[id], `${lang}: ModeHints.${id}`);
+      }
+      for (const id of ATTACK_MODES) assert.ok(words.Modes[id], `${lang}: Modes.${id}`);
+      for (const id of [...BANDS, "beyond"]) assert.ok(words.Bands[id], `${lang}: Bands.${id}`);
+      for (const id of ["half", "full"]) assert.ok(words.Costs[id], `${lang}: Costs.${id}`);
+    }
   });
 });

@@ -5,7 +5,7 @@
  * One-shot and side-effect free: while picking, the canvas's own pointer handling is held back (a click
  * selects no token and starts no drag), nothing is created in the scene; the preview is a drawing laid
  * over the canvas's element (an SVG that lets every pointer event through) and is removed the moment the
- * user clicks, presses Escape or right-clicks. Coordinates go through the canvas's own conversions
+ * user clicks, presses Escape or right-clicks. The drawing covers the canvas's element only. Coordinates go through the canvas's own conversions
  * (`canvasCoordinatesFromClient`, `clientCoordinatesFromCanvas`), so panning and zoom are honoured.
  */
 
@@ -35,17 +35,31 @@ export function canPickOnCanvas() {
 }
 
 /**
+ * Lay the drawing exactly over the canvas's element, so the sector is clipped to the map.
+ * @param {SVGSVGElement} overlay
+ * @param {HTMLElement} view
+ */
+function coverView(overlay, view) {
+  const rect = view.getBoundingClientRect();
+  Object.assign(overlay.style, { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` });
+  return rect;
+}
+
+/**
+ * @param {SVGSVGElement} overlay
+ * @param {HTMLElement} view
  * @param {SVGPolygonElement} shape
  * @param {PickSetup} setup
  * @param {number} facing
  */
-function drawSector(shape, setup, facing) {
+function drawSector(overlay, view, shape, setup, facing) {
+  const rect = coverView(overlay, view);
   const outline = sectorOutline(
     { origin: setup.origin, facing, arc: setup.arc, length: Number.isFinite(setup.lengthPixels) ? setup.lengthPixels : UNLIMITED_PIXELS },
     UNLIMITED_PIXELS,
   );
   const points = outline.map((point) => canvas.clientCoordinatesFromCanvas(point));
-  shape.setAttribute("points", points.map((p) => `${Math.round(p.x)},${Math.round(p.y)}`).join(" "));
+  shape.setAttribute("points", points.map((p) => `${Math.round(p.x - rect.left)},${Math.round(p.y - rect.top)}`).join(" "));
 }
 
 /**
@@ -56,20 +70,21 @@ function drawSector(shape, setup, facing) {
 export function pickDirection(setup) {
   const view = canvasElement();
   if (!view) return Promise.resolve(null);
-  const overlay = document.createElementNS(SVG, "svg");
+  const overlay = /** @type {SVGSVGElement} */ (document.createElementNS(SVG, "svg"));
   overlay.classList.add("volley-sector-preview");
   overlay.setAttribute("aria-hidden", "true");
   const shape = document.createElementNS(SVG, "polygon");
   shape.classList.add("volley-sector-preview__shape");
   overlay.append(shape);
   document.body.append(overlay);
+  coverView(overlay, view);
   view.classList.add("volley-picking-sector");
 
   return new Promise((resolve) => {
     /** @param {MouseEvent} event */
     const facingAt = (event) => bearing(setup.origin, canvas.canvasCoordinatesFromClient({ x: event.clientX, y: event.clientY }));
     /** @param {PointerEvent} event */
-    const onMove = (event) => drawSector(shape, setup, facingAt(event));
+    const onMove = (event) => drawSector(overlay, view, shape, setup, facingAt(event));
     /** @param {Event} event */
     const hold = (event) => {
       // The canvas itself must not see this press: no token selected, no drag started.

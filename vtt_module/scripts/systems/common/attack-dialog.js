@@ -159,6 +159,11 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     return this.plugin.previewActions[0] ?? null;
   }
 
+  /** What the preview calls the chance of a jam, in the system's own words. */
+  jamLabel() {
+    return t("VOLLEY.Dialog.Jam");
+  }
+
   /**
    * The buttons for this weapon; the first `primary` one is the Fire button.
    * @param {VolleyWeapon} _weapon
@@ -320,6 +325,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       rows,
       lines: this.summary ? this.oddsLines(this.odds, targets).slice(0, 16) : [],
       jam: this.summary ? formatPercent(this.summary.jam, decimal) : "—",
+      jamLabel: this.jamLabel(),
       status,
       problem: this.previewState === "problem" || this.previewState === "blocked",
       shown: this.previewAction() !== null,

@@ -60,7 +60,7 @@ export default class D100AttackDialog extends AttackDialog {
   static DEFAULT_OPTIONS = {
     ...AttackDialog.DEFAULT_OPTIONS,
     classes: [...AttackDialog.DEFAULT_OPTIONS.classes, "volley-d100-dialog"],
-    position: { ...AttackDialog.DEFAULT_OPTIONS.position, width: 660 },
+    position: { ...AttackDialog.DEFAULT_OPTIONS.position, width: 610 },
     actions: {
       ...AttackDialog.DEFAULT_OPTIONS.actions,
       d100PickSector: D100AttackDialog.#onPickSector,
@@ -81,8 +81,12 @@ export default class D100AttackDialog extends AttackDialog {
   excluded = new Set();
   /** The primary target the user chose. @type {string | null} */
   primary = null;
+  /** Overwatch fire's mode select: "order" (the order's own) or a mode picked when the trigger came. @type {string | null} */
+  fireMode = null;
   /** Whether the morale section is open (kept across re-renders). */
   moraleOpen = false;
+  /** The standing order as last seen (JSON), to notice one set, fired or lifted. @type {string | null | undefined} */
+  #orderSeen = undefined;
   /** A facing just picked for a new overwatch order, written into its field after the render. @type {number | null} */
   #pickedFacing = null;
 
@@ -214,7 +218,8 @@ export default class D100AttackDialog extends AttackDialog {
     const rows = this.#rows();
     const primary = this.#primaryOf(rows);
     const spec = mode ? DIALOG_MODES[mode] : null;
-    const burst = spec?.action === "attack" ? spec.mode !== "single" && spec.mode !== "suppressing" : mode === "overwatch_fire";
+    const firing = mode === "overwatch_fire" ? this.#overwatchFireMode() : null;
+    const burst = spec?.action === "attack" ? spec.mode !== "single" && spec.mode !== "suppressing" : firing !== null && firing !== "single";
     const bs = typeof character.bs === "number" ? character.bs : null;
     const rof = rofPositions(weapon.stats.rof);
     const online = bridgeOnline();
@@ -264,7 +269,10 @@ export default class D100AttackDialog extends AttackDialog {
       t("VOLLEY.D100.Dialog.Rof", { rof: String(stats.rof ?? "—") }),
     ];
     if (stats.range !== undefined && stats.range !== null) parts.push(t("VOLLEY.D100.Dialog.Rng", { range: String(stats.range) }));
-    if (stats.reliability !== undefined && stats.reliability !== null && stats.reliability !== 0) parts.push(t("VOLLEY.D100.Dialog.Reliability", { value: String(stats.reliability) }));
+    if (stats.reliability !== undefined && stats.reliability !== null && stats.reliability !== 0) {
+      const named = `VOLLEY.D100.ReliabilityNames.${String(stats.reliability).toLowerCase().replace(/\s+/g, "_")}`;
+      parts.push(t("VOLLEY.D100.Dialog.Reliability", { value: game.i18n.has(named) ? t(named) : String(stats.reliability) }));
+    }
     if (stats.class === "heavy") parts.push(t(weapon.state.braced === true ? "VOLLEY.D100.Dialog.Braced" : "VOLLEY.D100.Dialog.NotBraced"));
     return parts.join(" · ");
   }
@@ -317,12 +325,13 @@ export default class D100AttackDialog extends AttackDialog {
   #firingView(weapon, order, bs) {
     const orderMode = typeof order?.mode === "string" ? order.mode : "single";
     const rof = rofPositions(weapon.stats.rof);
+    const chosen = this.fireMode ?? "order";
     return {
       modes: [
-        { id: "order", label: t("VOLLEY.D100.Dialog.OrderMode", { mode: t(`VOLLEY.D100.Modes.${orderMode}`) }), selected: true },
-        ...overwatchModes(weapon).map((id) => ({ id, label: t(`VOLLEY.D100.Modes.${id}`), selected: false })),
+        { id: "order", label: t("VOLLEY.D100.Dialog.OrderMode", { mode: t(`VOLLEY.D100.Modes.${orderMode}`) }), selected: chosen === "order" },
+        ...overwatchModes(weapon).map((id) => ({ id, label: t(`VOLLEY.D100.Modes.${id}`), selected: chosen === id })),
       ],
-      shots: bs !== null && rof ? t("VOLLEY.D100.Dialog.SingleShots", { n: maxOverwatchShots(bs, rof.highest) }) : "",
+      shots: bs !== null && rof && this.#overwatchFireMode() === "single" ? t("VOLLEY.D100.Dialog.SingleShots", { n: maxOverwatchShots(bs, rof.highest) }) : "",
     };
   }
 
@@ -348,12 +357,13 @@ export default class D100AttackDialog extends AttackDialog {
     const decimal = decimalSeparator();
     const wp = typeof theirs.wp === "number" ? theirs.wp : null;
     let note = "";
-    if (single && !isPrimary && included) note = t("VOLLEY.D100.Dialog.NotFiredAt");
-    else if (mode?.startsWith("suppressing") && band !== null && band !== "beyond" && !SUPPRESSION_TEST_BANDS.includes(band)) note = t("VOLLEY.D100.Dialog.NoTest");
+    if (mode?.startsWith("suppressing") && band !== null && band !== "beyond" && !SUPPRESSION_TEST_BANDS.includes(band)) note = t("VOLLEY.D100.Dialog.NoTest");
     return {
       id: row.id,
       name: row.name,
       included,
+      // A single shot fires at the one chosen above; the other rows wait, dimmed.
+      idle: single && !isPrimary,
       includeLabel: t(mode === "overwatch_fire" ? "VOLLEY.D100.Dialog.TriggeredBy" : "VOLLEY.D100.Dialog.IncludeTarget", { name: row.name }),
       isPrimary,
       primaryMark: isPrimary && burst ? t("VOLLEY.D100.Dialog.PrimaryMark") : "",
@@ -449,7 +459,7 @@ export default class D100AttackDialog extends AttackDialog {
           ...shooter,
           modifier: requireInt(values.modifier || 0, "modifier", limit),
           fire_mode: values.fire_mode || "order",
-          targets: this.#choiceTargets(values, { shares: (values.fire_mode || this.#orderMode()) !== "single" }),
+          targets: this.#choiceTargets(values, { shares: this.#overwatchFireMode() !== "single" }),
           ...(readFlag(values.gm_allows_wider) ? { gm_allows_wider: true } : {}),
         };
       case "overwatch":
@@ -494,6 +504,11 @@ export default class D100AttackDialog extends AttackDialog {
     return typeof mode === "string" ? mode : "single";
   }
 
+  /** The mode overwatch fire answers with: the order's, or the one picked now. */
+  #overwatchFireMode() {
+    return this.fireMode && this.fireMode !== "order" ? this.fireMode : this.#orderMode();
+  }
+
   /**
    * The targets as the player chose them, primary first: cover, reach, band, and for a burst each
    * secondary's share (a secondary with no share is not fired at).
@@ -509,7 +524,8 @@ export default class D100AttackDialog extends AttackDialog {
       const entry = {
         id: target.id,
         cover: readFlag(field("cover")),
-        reach_cover: field("reach") === undefined ? true : readFlag(field("reach")),
+        // Every row has the box: absent from the form means unticked.
+        reach_cover: readFlag(field("reach")),
         band: field("band") || "auto",
       };
       if (shares && index > 0) {
@@ -520,6 +536,11 @@ export default class D100AttackDialog extends AttackDialog {
       out.push(entry);
     }
     return out;
+  }
+
+  /** Seed 004 calls it Клин. */
+  jamLabel() {
+    return t("VOLLEY.D100.Dialog.JamChance");
   }
 
   /** @returns {string | null} */
@@ -583,6 +604,8 @@ export default class D100AttackDialog extends AttackDialog {
   /** @param {any} context @param {any} options */
   async _onFirstRender(context, options) {
     await super._onFirstRender(context, options);
+    const order = this.#order();
+    this.#orderSeen = order ? JSON.stringify(order) : null;
     this.element.addEventListener("change", (event) => void this.#onD100Change(event));
   }
 
@@ -605,9 +628,18 @@ export default class D100AttackDialog extends AttackDialog {
     }
   }
 
-  /** The token changed: a standing order may have been set, fired or lifted. */
+  /**
+   * The token changed: a standing order may have been set, fired or lifted. A new order turns the
+   * dialog to firing it (listing its sector afresh); one fired or lifted leaves the mode to the weapon.
+   */
   async tokenChanged() {
-    if (!this.#order()) this.triggerList = null;
+    const order = this.#order();
+    const seen = order ? JSON.stringify(order) : null;
+    if (seen !== this.#orderSeen) {
+      this.#orderSeen = seen;
+      this.triggerList = null;
+      if (order) this.mode = "overwatch_fire";
+    }
     await super.tokenChanged();
   }
 
@@ -618,6 +650,9 @@ export default class D100AttackDialog extends AttackDialog {
     if (field.name === "mode") {
       this.mode = field.value;
       await this.refresh(["body", "preview", "footer"]);
+    } else if (field.name === "fire_mode") {
+      this.fireMode = field.value;
+      await this.refresh(["body", "preview"]);
     } else if (field.name === "primary") {
       this.primary = field.value;
       await this.refresh(["body", "preview"]);
@@ -665,7 +700,8 @@ export default class D100AttackDialog extends AttackDialog {
     this.excluded.clear();
     this.primary = null;
     this.#pickedFacing = facing;
-    this.notice = { text: t("VOLLEY.D100.Dialog.Picked", { facing: Math.round(facing), arc, n: this.sectorList.length }), error: false };
+    // The sector's own line says what was picked.
+    this.notice = { text: "", error: false };
     await this.refresh(["body", "preview", "footer"]);
     this.refreshPreview();
   }
