@@ -371,3 +371,37 @@ def test_russian_dialog_and_card(table: Table) -> None:
     assert "Режим: Стрельба на Подавление" in extras and "Действие: Полное действие" in extras
     table.shots.take(message_of(card), "d100-card-ru")
     assert table.pages.errors == []
+
+
+def test_a_player_fires_through_the_referee_and_cannot_test_other_tokens(table: Table) -> None:
+    page = table.pages.new()
+    sent = frames_sent(page)
+    table.open(page=page, scene="d100")
+    wait_connected(page)
+    page.get_by_role("combobox", name="View").select_option("player")
+    frame = page.frame_locator("#player-view")
+    frame.get_by_role("button", name=SHOOTER, exact=True).wait_for()
+    player = page.frames[1]
+    player.wait_for_function("window.sandbox && window.sandbox.ready")
+    frame.get_by_role("button", name=SHOOTER, exact=True).click()
+    frame.locator("#token-hud").get_by_role("button", name=FIRE, exact=True).click()
+    dialog = frame.get_by_role("dialog")
+    wait_for_chart(dialog, "Heretic")
+    # A player calls morale tests for its own token only: no "For" choice.
+    assert dialog.locator("select[name=who]").count() == 0
+    dialog.get_by_role("button", name=FIRE, exact=True).click()
+    cards(page).first.wait_for()
+    request = next(f for f in sent if f.get("id") == chat_flags(page)["requestId"])
+    assert request["user"] == "pl0000000000000b"
+    assert request["request"]["attacker"]["bs"] == 45 and request["request"]["mode"] == "single"
+    refused = player.evaluate(
+        """async () => (await import('/modules/volley/scripts/foundry/bridge.js')).sendRelayed({
+          type: 'action', id: 'volley-d100-cheat', choice: {system: 'd100', token: 'tokVex0000000001',
+          weapon: 'wAutogun01', action: 'suppression_test', who: 'targets',
+          targets: [{id: 'tokHeretic0000002'}]}})"""
+    )
+    assert refused["type"] == "error"
+    assert refused["path"] == "$.choice.who"
+    assert statuses(page, HERETIC) == []
+    page.get_by_role("combobox", name="View").select_option("referee")
+    assert table.pages.errors == []
