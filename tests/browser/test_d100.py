@@ -72,6 +72,31 @@ def pick_sector(page: Any, dialog: Any, *, name: str = "Pick on the map") -> Non
     page.wait_for_function("document.querySelector('.volley-attack--picking') === null")
 
 
+def wait_mode_option(page: Any, value: str, *, present: bool = True) -> None:
+    """Wait until the Mode select offers (or no longer offers) a mode."""
+    found = f"document.querySelector('select[name=mode] option[value={value}]')"
+    page.wait_for_function(f"{found} {'!==' if present else '==='} null")
+
+
+def odds_lines(dialog: Any) -> list[str]:
+    return dialog.locator(".volley-attack__odds-lines li").all_inner_texts()
+
+
+def wait_odds_line(page: Any, text: str) -> None:
+    """Wait until a suppressed/prone line under the charts contains ``text``."""
+    page.wait_for_function(
+        "(text) => [...document.querySelectorAll('.volley-attack__odds-lines li')]"
+        ".some(li => li.textContent.includes(text))",
+        arg=text,
+    )
+
+
+def hits_of(card: Any, name: str) -> str:
+    return (
+        card.locator("tr.volley-card__row").filter(has_text=name).locator(".volley-card__hits").inner_text()
+    )
+
+
 def rows(dialog: Any) -> list[str]:
     return dialog.locator("tr.volley-d100__target .volley-d100__name").all_inner_texts()
 
@@ -123,7 +148,10 @@ def test_a_long_burst_with_an_extra_hit_for_the_secondary(table: Table) -> None:
     card = cards(page).first
     assert card.locator(".volley-card__title").inner_text() == "Vex fires Autogun"
     hits = {
-        name: card.locator("tr.volley-card__row").filter(has_text=name).locator(".volley-card__hits").inner_text()
+        name: card.locator("tr.volley-card__row")
+        .filter(has_text=name)
+        .locator(".volley-card__hits")
+        .inner_text()
         for name in ("Heretic", "Cultist")
     }
     assert hits == {"Heretic": "3", "Cultist": "1"}
@@ -142,6 +170,36 @@ def test_a_long_burst_with_an_extra_hit_for_the_secondary(table: Table) -> None:
     assert (primary["name"], primary["wp"], primary["distance"]) == ("Heretic", 35, 5.88)
     assert (secondary["name"], secondary["share"], secondary["to_primary"]) == ("Cultist", 1, 1.9)
     assert [t["name"] for t in request["targets"]] == ["Heretic", "Cultist"], "no share, not fired at"
+
+    # Reload fills the clip again.
+    dialog.get_by_role("button", name="Reload", exact=True).click()
+    page.wait_for_function(f"{AUTOGUN}.state.loaded === 30")
+    assert cards(page).last.locator(".volley-card__loaded").inner_text() == "30"
+    assert table.pages.errors == []
+
+
+def test_a_heavy_weapon_is_braced_and_released(table: Table) -> None:
+    page, dialog = open_d100(table)
+    dialog.get_by_role("combobox", name=WEAPON, exact=True).select_option(label="Heavy stubber (100/100)")
+    stats = dialog.locator(".volley-d100__stats")
+    page.wait_for_function("document.querySelector('.volley-d100__stats')?.textContent.includes('braced')")
+    assert stats.inner_text().endswith("· braced")
+    wait_for_chart(dialog, "Heretic")
+    braced = dialog.locator(".volley-chart[role=img]").first.get_attribute("aria-label")
+    # Unbraced, a heavy weapon takes -30: the chance of hitting drops.
+    dialog.get_by_role("button", name="Release brace").click()
+    page.wait_for_function(f"{STUBBER}.state.braced === false")
+    page.wait_for_function(
+        "document.querySelector('.volley-d100__stats')?.textContent.includes('not braced (−30)')"
+    )
+    page.wait_for_function(
+        "(was) => document.querySelector('.volley-chart[role=img]')?.getAttribute('aria-label') !== was",
+        arg=braced,
+    )
+    assert dialog.get_by_role("button", name="Brace", exact=True).is_visible()
+    dialog.get_by_role("button", name="Brace", exact=True).click()
+    page.wait_for_function(f"{STUBBER}.state.braced === true")
+    assert cards(page).last.locator(".volley-card__title").inner_text() == "Vex: brace (Heavy stubber)"
     assert table.pages.errors == []
 
 
@@ -149,7 +207,7 @@ def test_suppressing_fire_at_a_sector_sets_statuses_and_undo_puts_them_back(tabl
     page, dialog = open_d100(table)
     dialog.get_by_role("combobox", name=WEAPON, exact=True).select_option(label="Heavy stubber (100/100)")
     mode = dialog.get_by_role("combobox", name="Mode", exact=True)
-    page.wait_for_function("document.querySelector('select[name=mode] option[value=suppressing_full]') !== null")
+    wait_mode_option(page, "suppressing_full")
     assert mode.locator("option").evaluate_all("options => options.map(o => o.value)") == [
         "long_burst",
         "wide_long_burst",
@@ -187,11 +245,9 @@ def test_suppressing_fire_at_a_sector_sets_statuses_and_undo_puts_them_back(tabl
     # The Heretic cannot reach cover: failing, it goes prone.
     dialog.get_by_role("checkbox", name="Heretic can reach cover").uncheck()
     page.wait_for_function("document.querySelectorAll('.volley-attack__odds-lines li').length === 2")
-    page.wait_for_function(
-        "[...document.querySelectorAll('.volley-attack__odds-lines li')].some(li => li.textContent.includes('prone 85%'))"
-    )
+    wait_odds_line(page, "prone 85%")
     # WP 28 -20 and WP 35 -20: fail 92% and 85%.
-    assert dialog.locator(".volley-attack__odds-lines li").all_inner_texts() == [
+    assert odds_lines(dialog) == [
         "Cultist: suppressed 92%, prone 0%",
         "Heretic: suppressed 85%, prone 85%",
     ]
@@ -209,7 +265,9 @@ def test_suppressing_fire_at_a_sector_sets_statuses_and_undo_puts_them_back(tabl
     card = cards(page).last
     effects = card.locator("tr.volley-card__row").filter(has_text="Heretic").locator(".volley-card__effects")
     assert effects.inner_text().split() == ["+Suppressed", "+Prone"]
-    assert "Must spend its actions reaching cover: Cultist" in card.locator(".volley-card__extras").inner_text()
+    assert (
+        "Must spend its actions reaching cover: Cultist" in card.locator(".volley-card__extras").inner_text()
+    )
     page.wait_for_function("document.querySelectorAll('.sandbox-chip--suppressed').length === 2")
     table.shots.take(message_of(card), "d100-card-suppressing-en")
 
@@ -299,9 +357,7 @@ def test_overwatch_is_set_as_a_standing_order_and_fired_when_its_trigger_is_met(
     order = dialog.locator(".volley-d100__order").inner_text()
     assert order == "Overwatch standing: short burst, facing 352°, 45°; trigger: anyone crosses the bridge"
     assert rows(dialog) == ["Cultist", "Heretic"]
-    page.wait_for_function(
-        "[...document.querySelectorAll('.volley-attack__odds-lines li')].some(li => li.textContent.startsWith('Cultist: suppressed'))"
-    )
+    wait_odds_line(page, "Cultist: suppressed")
     table.shots.take(dialog, "d100-dialog-overwatch-fire-en")
 
     # Short burst BS 45 +10 (short range) = 55: 30 is 3 degrees, 2 hits on the Cultist (locations 40,
@@ -319,7 +375,7 @@ def test_overwatch_is_set_as_a_standing_order_and_fired_when_its_trigger_is_met(
     page.wait_for_function(f"{AUTOGUN}.state.loaded === 27")
     table.shots.take(message_of(card), "d100-card-overwatch-en")
     # The order is used up: the dialog is back to the weapon's modes.
-    page.wait_for_function("document.querySelector('select[name=mode] option[value=overwatch_fire]') === null")
+    wait_mode_option(page, "overwatch_fire", present=False)
     assert table.pages.errors == []
 
 
@@ -354,13 +410,16 @@ def test_russian_dialog_and_card(table: Table) -> None:
     assert dialog.get_attribute("aria-label") == "Volley: стреляет Vex"
     dialog.get_by_role("combobox", name="Оружие", exact=True).select_option(label="Heavy stubber (100/100)")
     mode = dialog.get_by_role("combobox", name="Режим", exact=True)
-    page.wait_for_function("document.querySelector('select[name=mode] option[value=suppressing_full]') !== null")
+    wait_mode_option(page, "suppressing_full")
     mode.select_option("suppressing_full")
     assert mode.locator("option:checked").inner_text() == "Стрельба на Подавление, автоматическая (BS −20)"
     pick_sector(page, dialog, name="Указать на карте")
     assert rows(dialog) == ["Cultist", "Heretic"]
     page.wait_for_function("document.querySelectorAll('.volley-attack__odds-lines li').length === 2")
-    assert dialog.locator(".volley-attack__odds-lines li").first.inner_text() == "Cultist: Подавлен 92%, Залегает 0%"
+    assert (
+        dialog.locator(".volley-attack__odds-lines li").first.inner_text()
+        == "Cultist: Подавлен 92%, Залегает 0%"
+    )
     table.shots.take(dialog, "d100-dialog-ru")
     page.get_by_label("Кости следующего броска").fill("50 90 95")
     dialog.get_by_role("button", name="Огонь", exact=True).click()
