@@ -120,17 +120,31 @@ export function tokenCentre(token) {
 }
 
 /**
- * The tokens on a token's scene that this user can see, with their centres in metres (for sectors of
- * fire); a token the GM has hidden is left out for players.
+ * A token's centre in grid squares on its scene, for rules that count squares (MegaTraveller's danger
+ * space).
  * @param {TokenDocument} token
- * @returns {{id: string, name: string, centre: import("../systems/registry.js").TokenCentre}[]}
+ * @returns {{x: number, y: number} | null}
  */
-export function placedTokens(token) {
+export function tokenCentreSquares(token) {
+  const pixels = tokenCentrePixels(token);
+  const size = Number(token.parent?.grid?.size);
+  return pixels && size > 0 ? { x: pixels.x / size, y: pixels.y / size } : null;
+}
+
+/**
+ * The tokens on a token's scene that this user can see, each with its centre as `where` measures it
+ * (metres by default, for sectors of fire; grid squares or pixels for rules that count squares or when
+ * the scene has no metres); a token the GM has hidden is left out for players.
+ * @param {TokenDocument} token
+ * @param {(doc: TokenDocument) => {x: number, y: number} | null} [where]
+ * @returns {{id: string, name: string, centre: {x: number, y: number} | null}[]}
+ */
+export function placedTokens(token, where = tokenCentre) {
   const scene = token.parent;
   if (!scene) return [];
   return scene.tokens.contents
     .filter((doc) => doc.id && (game.user.isGM || !doc.hidden))
-    .map((doc) => ({ id: String(doc.id), name: doc.name ?? String(doc.id), centre: tokenCentre(doc) }));
+    .map((doc) => ({ id: String(doc.id), name: doc.name ?? String(doc.id), centre: where(doc) }));
 }
 
 /**
@@ -148,8 +162,12 @@ export function requestContext(choice, userId) {
   /** @type {RequestContext["targets"]} */
   const targets = new Map();
   const picked = Array.isArray(choice.targets) ? choice.targets : [];
-  for (const entry of picked.slice(0, 32)) {
-    const id = typeof entry === "object" && entry !== null ? String(/** @type {any} */ (entry).id ?? "") : "";
+  const others = Array.isArray(choice.tokens) ? choice.tokens : [];
+  const named = [
+    ...picked.slice(0, 32).map((entry) => (typeof entry === "object" && entry !== null ? String(/** @type {any} */ (entry).id ?? "") : "")),
+    ...others.slice(0, 32).map((id) => (typeof id === "string" ? id : "")),
+  ];
+  for (const id of named) {
     const doc = id ? findTokenDocument(id) : null;
     if (!doc || !doc.id) continue;
     const theirs = actorArsenal(actorData(doc.actor), { system: choice.system, adapter: adapterFor(game.system.id) });

@@ -58,7 +58,9 @@
  * @property {ShooterContext} shooter                   the acting token
  * @property {VolleyWeapon} weapon                      the weapon chosen, as the actor holds it now
  * @property {Record<string, any>} character            the actor's numbers for this system
- * @property {Map<string, TargetContext>} targets       every token the choice names, by token id
+ * @property {Map<string, TargetContext>} targets
+ *   every token the choice names, by token id: its `targets[*].id` and the ids in its `tokens` (others
+ *   it mentions, e.g. a token in a target's line of fire)
  * @property {{id: string, isGM: boolean}} [requester]  the user whose choice it is (a player, or a GM)
  */
 
@@ -69,11 +71,13 @@
  */
 
 /**
+ * The acting token as the documents hold it.
  * @typedef {object} ShooterContext
  * @property {string} id
  * @property {string} name
  * @property {string[]} [statuses]             its active statuses (suppressed, prone...)
- * @property {Record<string, unknown>} [state] its Volley state flags (a standing overwatch order...)
+ * @property {Record<string, unknown>} [state]
+ *   its own Volley state flags (MegaTraveller's target lock, d100's standing overwatch order...)
  * @property {TokenCentre} [centre]
  */
 
@@ -120,12 +124,27 @@
  * @property {readonly string[]} previewActions  the `choice.action`s whose odds the dialog previews
  * @property {(() => Promise<{default: AttackDialogClass}>) | null} dialog
  *   loads the attack dialog (null: this system has no dialog yet, and Fire says so)
+ * @property {() => Promise<{default: AllocationDialogClass}>} [allocationDialog]
+ *   two-step systems: loads the step that splits a pending attack's pool (opened from its card)
  * @property {(result: unknown) => CardExtra[]} [cardExtras]
  */
 
 /**
  * An attack dialog class: an ApplicationV2 built with the framework's `AttackDialog` base.
  * @typedef {new (setup: any) => {render(options: {force: boolean}): unknown}} AttackDialogClass
+ */
+
+/**
+ * The allocation step of a two-step system, opened for one pending attack (`pendingId`, the id of the
+ * request the bridge answered with `pending`), by the player who fired or a referee.
+ * @typedef {{open(pending: PendingAttack): Promise<unknown>}} AllocationDialogClass
+ */
+
+/**
+ * A pending attack as its card keeps it: the request id the bridge answered with `pending`, the pool it
+ * rolled, the first step's result (its targets in request order), and the choice that asked for it.
+ * @typedef {{pendingId: string, token: string, weapon: string | null, pool: unknown, result: unknown,
+ *   choice: Choice, messageId?: string | null}} PendingAttack
  */
 
 /** @type {Map<string, RuleSystemPlugin>} */

@@ -137,13 +137,8 @@ export default class D100AttackDialog extends AttackDialog {
     const { origin, inMetres } = this.#geometry();
     if (!origin) return [];
     const length = inMetres ? sectorLength(weapon, this.#current().arsenal.character) : Infinity;
-    const others = placedTokens(this.token).filter((placed) => placed.id !== this.token.id);
-    const where = others.map((placed) => {
-      if (inMetres) return placed;
-      const doc = findTokenDocument(placed.id);
-      return { id: placed.id, centre: doc ? tokenCentrePixels(doc) : null };
-    });
-    return tokensInSector({ origin, facing: sector.facing, arc: sector.arc, length }, where).map((found) => found.id);
+    const others = placedTokens(this.token, inMetres ? tokenCentre : tokenCentrePixels).filter((placed) => placed.id !== this.token.id);
+    return tokensInSector({ origin, facing: sector.facing, arc: sector.arc, length }, others).map((found) => found.id);
   }
 
   /** The list the rows come from for the mode in force, or null for the user's targets. @returns {string[] | null} */
