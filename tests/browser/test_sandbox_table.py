@@ -106,8 +106,11 @@ def test_a_refused_token_is_said_once_and_not_retried(table: Table) -> None:
     wait_connected(page)
     page.evaluate("game.settings.set('volley', 'token', 'not-the-token')")
     page.wait_for_function(f"{CONNECTION_STATE} === 'refused'")
-    line = page.locator(".volley-bridge-status")
-    assert line.inner_text() == "Volley bridge: refused: wrong access token"
+    # The line is rewritten by the status listener, a moment after the connection's state changes.
+    page.wait_for_function(
+        "document.querySelector('.volley-bridge-status')?.textContent"
+        " === 'Volley bridge: refused: wrong access token'"
+    )
     page.wait_for_timeout(1_500)  # longer than the first reconnect delay: still refused, no retry
     assert page.evaluate(CONNECTION_STATE) == "refused"
     refusals = page.evaluate("sandbox.notifications.filter(n => n.level === 'error').map(n => n.text)")
