@@ -44,6 +44,8 @@ WEAPON = CLI.message("card.weapon", "name", "loaded", "jammed")
 WAITING = CLI.message("card.waiting", "pool")
 DICE = CLI.message("roll.dice")
 DICE_GROUP = CLI.message("roll.group", "count", "die", "purpose", "faces")
+#: Token statuses a result may set, by their VTT ids (the module says them with its own lang files).
+STATUS = CLI.family("status", ("suppressed", "pinned", "prone", "overwatch", "jammed"))
 #: What a field should have been, for a :class:`Flaw`.
 EXPECTED = CLI.family("expected", ("object", "list", "text", "count", "flag"))
 
@@ -133,6 +135,11 @@ def _names(value: Any, field: str, flaws: list[Flaw]) -> list[str]:
     return names
 
 
+def _statuses(catalogue: Catalogue, ids: list[str]) -> list[str]:
+    """Status ids in the reader's language; an id Volley does not know is shown as it is."""
+    return [say(catalogue, STATUS[status]()) if status in STATUS else status for status in ids]
+
+
 def _row(catalogue: Catalogue, row: Any, field: str, flaws: list[Flaw]) -> str | None:
     if not isinstance(row, Mapping):
         flaws.append(Flaw(field, "object", row))
@@ -142,8 +149,8 @@ def _row(catalogue: Catalogue, row: Any, field: str, flaws: list[Flaw]) -> str |
     if who is None:
         flaws.append(Flaw(f"{field}.target", "text", name))
     hits = _count(row.get("hits"), f"{field}.hits", flaws)
-    added = _names(row.get("statuses_add"), f"{field}.statuses_add", flaws)
-    removed = _names(row.get("statuses_remove"), f"{field}.statuses_remove", flaws)
+    added = _statuses(catalogue, _names(row.get("statuses_add"), f"{field}.statuses_add", flaws))
+    removed = _statuses(catalogue, _names(row.get("statuses_remove"), f"{field}.statuses_remove", flaws))
     return say(
         catalogue,
         ROW(target=who or "?", hits=hits if hits is not None else "?", added=added, removed=removed),

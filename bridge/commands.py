@@ -2,29 +2,26 @@
 
 ``bridge.cli`` builds the parser and calls ``register``; each subcommand sets ``run`` to a function
 returning the exit code.
+
+Registering them must stay cheap (``volley odds`` builds the same parser): the server, the journal
+readers and replay are imported inside the command functions.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
-import errno
-import ipaddress
-import logging
 import os
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import bridge
-from bridge.access import TOKEN_ENV, load_or_create_token
+from bridge.expiry import PENDING_EXPIRY
 from bridge.i18n import add_language
-from bridge.journal import read_session
 from bridge.paths import config_dir, data_dir, sessions_dir
-from bridge.ratelimit import BURST, RATE
-from bridge.replay import print_report, replay_against, replay_session
-from bridge.sessions import find_session, list_sessions, print_session, print_sessions
+from bridge.ratelimit import BURST, RATE, TABLE_SHARE
 
 __all__ = ["register"]
 
@@ -55,6 +52,13 @@ def _rate(text: str) -> float:
     return value
 
 
+def _seconds(text: str) -> float:
+    value = _number(text, float)
+    if not value > 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    return value
+
+
 def _burst(text: str) -> int:
     value = int(_number(text, int))
     if value < 1:
@@ -62,7 +66,18 @@ def _burst(text: str) -> int:
     return value
 
 
+def _origin(text: str) -> str:
+    from bridge.guard import normal_origin
+
+    try:
+        return normal_origin(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{error}; e.g. https://foundry.example.com:30000") from None
+
+
 def is_loopback(host: str) -> bool:
+    import ipaddress
+
     if host == "localhost":
         return True
     try:
@@ -72,6 +87,8 @@ def is_loopback(host: str) -> bool:
 
 
 def _configure_logging(level: str) -> None:
+    import logging
+
     logging.basicConfig(
         level=getattr(logging, level.upper(), logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -79,19 +96,54 @@ def _configure_logging(level: str) -> None:
     )
 
 
+def _refuse_insecure_remote(args: argparse.Namespace) -> str | None:
+    """Why this ``serve`` must not start (remote access in clear text, half a TLS pair), or ``None``."""
+    if (args.tls_cert is None) != (args.tls_key is None):
+        return "--tls-cert and --tls-key go together (the certificate chain and its private key, PEM)"
+    if not is_loopback(args.host) and not args.allow_remote:
+        return (
+            f"refusing to listen on {args.host}: it is not loopback. The bridge rolls dice for anyone "
+            "holding the token; pass --allow-remote if you really mean it."
+        )
+    if args.allow_remote and args.tls_cert is None and not args.insecure:
+        return (
+            "--allow-remote without TLS would send the access token across the network in clear text: "
+            "give --tls-cert and --tls-key (the module then connects to wss://), or add --insecure if "
+            "the network is yours alone"
+        )
+    return None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
+    import asyncio
+    import errno
+
+    from bridge.access import load_or_create_token
+
     _configure_logging(args.log_level)
-    if not is_loopback(args.host):
-        if not args.allow_remote:
-            print(
-                f"volley serve: refusing to listen on {args.host}: it is not loopback. The bridge rolls dice "
-                "for anyone holding the token; pass --allow-remote if you really mean it.",
-                file=sys.stderr,
-            )
+    refusal = _refuse_insecure_remote(args)
+    if refusal is not None:
+        print(f"volley serve: {refusal}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.tls_cert is not None:
+        import ssl
+
+        from bridge.server import tls_context
+
+        try:
+            tls_context(args.tls_cert, args.tls_key)
+        except (OSError, ssl.SSLError) as error:
+            print(f"volley serve: cannot use --tls-cert/--tls-key: {error}", file=sys.stderr)
             return EXIT_USAGE
+    if not is_loopback(args.host):
         print(
             f"WARNING: listening on {args.host}, reachable from other machines. Anyone with the token can "
             "roll at your table; prefer 127.0.0.1 and a tunnel.",
+            file=sys.stderr,
+        )
+    if args.allow_remote and args.tls_cert is None:
+        print(
+            "WARNING: --insecure: the access token and every roll cross the network unencrypted.",
             file=sys.stderr,
         )
     token = load_or_create_token(config_dir(args.config_dir), args.token)
@@ -99,6 +151,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.allow_scripted_dice:
         print("NOTE: scripted dice allowed (--allow-scripted-dice): clients may choose their own rolls.")
 
+    from bridge.guard import Door
     from bridge.server import BridgeSettings, run_server
 
     settings = BridgeSettings(
@@ -108,6 +161,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         seed_base=args.seed_base,
         rate=args.rate,
         burst=args.burst,
+        pending_expiry=args.pending_expiry,
+        door=Door(allow_remote=args.allow_remote, allow_origins=tuple(args.allow_origin)),
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
     )
 
     def ready(url: str) -> None:
@@ -120,9 +177,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         else:
             print(f"Access token: from {token.source}")
         print(f"Journal: {sessions_dir(settings_data)}")
-        address = url.removeprefix("ws://").removesuffix("/ws")
+        scheme, _, address = url.partition("://")
+        page = "https" if scheme == "wss" else "http"  # the same door, over TLS when the websocket is
         print(
-            f"Foundry module: paste http://{address}/module/module.json into "
+            f"Foundry module: paste {page}://{address.removesuffix('/ws')}/module/module.json into "
             "Add-on Modules > Install Module > Manifest URL",
             flush=True,
         )
@@ -149,12 +207,17 @@ def _reader_may_leave() -> Iterator[None]:
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:
+    from bridge.sessions import list_sessions, print_sessions
+
     with _reader_may_leave():
         print_sessions(list_sessions(sessions_dir(data_dir(args.data_dir))), sys.stdout)
     return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from bridge.journal import read_session
+    from bridge.sessions import find_session, print_session
+
     try:
         path = find_session(args.session, sessions_dir(data_dir(args.data_dir)))
     except LookupError as error:
@@ -178,6 +241,12 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bridge.access import TOKEN_ENV
+    from bridge.replay import print_report, replay_against, replay_session
+    from bridge.sessions import find_session
+
     try:
         path = find_session(args.session, sessions_dir(data_dir(args.data_dir)))
     except LookupError as error:
@@ -224,9 +293,33 @@ def register(commands: Any) -> None:
     serve.add_argument(
         "--port", type=_port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 = any)"
     )
-    serve.add_argument("--allow-remote", action="store_true", help="allow a non-loopback --host")
     serve.add_argument(
-        "--token", default=None, help=f"access token to require (default: ${TOKEN_ENV}, else saved)"
+        "--allow-remote",
+        action="store_true",
+        help="allow a non-loopback --host and any Host header (needs --tls-cert/--tls-key, or --insecure)",
+    )
+    serve.add_argument(
+        "--tls-cert", type=Path, default=None, metavar="PEM", help="serve wss:// with this certificate chain"
+    )
+    serve.add_argument(
+        "--tls-key", type=Path, default=None, metavar="PEM", help="the private key of --tls-cert"
+    )
+    serve.add_argument(
+        "--insecure",
+        action="store_true",
+        help="with --allow-remote: serve plain ws:// to the network (the token crosses it in clear text)",
+    )
+    serve.add_argument(
+        "--allow-origin",
+        type=_origin,
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="only browser pages from this origin may open the websocket, e.g. http://localhost:30000 "
+        "(repeatable; default: any origin)",
+    )
+    serve.add_argument(
+        "--token", default=None, help="access token to require (default: $VOLLEY_TOKEN, else saved)"
     )
     serve.add_argument(
         "--config-dir", default=None, help="where the token is kept (default: $XDG_CONFIG_HOME/volley)"
@@ -244,10 +337,20 @@ def register(commands: Any) -> None:
         help="draw seeds N, N+1, ... instead of random ones (for recording reproducible sessions)",
     )
     serve.add_argument(
-        "--rate", type=_rate, default=RATE, help=f"messages/s allowed per connection (default {RATE:g})"
+        "--rate",
+        type=_rate,
+        default=RATE,
+        help=f"messages/s allowed per relayed player (default {RATE:g}; a connection: {TABLE_SHARE}x that)",
     )
     serve.add_argument(
-        "--burst", type=_burst, default=BURST, help=f"burst allowed per connection (default {BURST})"
+        "--burst", type=_burst, default=BURST, help=f"burst allowed per relayed player (default {BURST})"
+    )
+    serve.add_argument(
+        "--pending-expiry",
+        type=_seconds,
+        default=PENDING_EXPIRY,
+        metavar="SECONDS",
+        help=f"how long a two-step attack waits for its allocate (default {PENDING_EXPIRY:g} s)",
     )
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     serve.set_defaults(run=cmd_serve)

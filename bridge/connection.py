@@ -1,12 +1,18 @@
 """One websocket client, from ``hello`` to goodbye (after Home Assistant's websocket_api handler).
 
 * Auth phase: the first frame must be a ``hello`` with the right token, within ``hello_timeout``;
-  anything else closes the socket with 1008 (policy violation) before a single request is read.
-* Command phase: each frame is size-checked, rate-limited and decoded; requests run as tasks so a
-  slow fsync for one does not hold up the next; ``ping`` is answered at once.
-* Replies go through a bounded queue drained by one writer task, so a client that stops reading
-  cannot stall the server: when its queue is full, the connection is closed.
-* Every log line carries the connection's tag.
+  anything else closes the socket with 1008 (policy violation) before a single request is read. A
+  good token still needs a free slot for authenticated connections (``bridge.guard``), else 1013.
+* Command phase: each frame is size-checked, decoded and rate-limited per relayed user
+  (``bridge.ratelimit``); requests run as tasks so a slow fsync for one does not hold up the next;
+  ``ping`` is answered at once.
+* Replies go through an ``Outbox`` bounded in frames and in bytes, drained by one writer task. The
+  reader applies back-pressure: while the outbox (with the requests in flight) is full, it reads no
+  further frames, so a client that sends a burst and reads its replies is slowed down, never cut
+  off. Only an outbox that *stays* full for ``Pace.stall_timeout`` (the client is not reading) closes
+  the connection, 1008 "too slow"; the close itself has ``Pace.close_timeout``, after which a socket
+  that will not take the close frame is aborted, and the replies it held are let go at once.
+* Every log line carries the connection's tag; repeated warnings are logged once per interval.
 """
 
 from __future__ import annotations
@@ -14,7 +20,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import MutableMapping
+from collections import deque
+from collections.abc import Callable, MutableMapping
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -33,15 +41,28 @@ from bridge.protocol import (
     encode,
     loose_id,
 )
-from bridge.ratelimit import TokenBucket
+from bridge.ratelimit import OncePerInterval, RelayLimits
 from bridge.referee import Referee
 
-__all__ = ["OUTGOING_QUEUE", "Connection"]
-
-#: Replies a client may leave unread before it is considered stuck and disconnected.
-OUTGOING_QUEUE = 256
+__all__ = ["Connection", "Outbox", "Pace"]
 
 _log = logging.getLogger("volley.bridge")
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How far a client may fall behind in reading its replies, and how long a goodbye may take."""
+
+    #: Replies (plus requests in flight) a connection may have waiting before its frames stop being read.
+    outgoing_frames: int = 256
+    #: Bytes of replies a connection may have waiting (one larger reply still goes out alone).
+    outgoing_bytes: int = 1 << 20
+    #: Seconds the outbox may stay full before the client is judged not to be reading: 1008 "too slow".
+    stall_timeout: float = 10.0
+    #: Seconds a close may take (our close frame out, the client's back); then the socket is aborted.
+    close_timeout: float = 2.0
+    #: Seconds between two warnings of the same kind on one connection (rate limit).
+    warning_interval: float = 10.0
 
 
 class ConnectionLog(logging.LoggerAdapter[logging.Logger]):
@@ -52,6 +73,94 @@ class ConnectionLog(logging.LoggerAdapter[logging.Logger]):
         return f"[{tag}] {msg}", kwargs
 
 
+class Outbox:
+    """Reply frames waiting for the writer task, counted in frames and in bytes.
+
+    ``put`` never refuses: a reply exists because its request was read, and the reader stops reading
+    while ``has_room`` is false, so the count stays bounded. ``on_full`` and ``on_room`` tell the
+    connection when the outbox fills up and when the writer takes a frame off a full one.
+    """
+
+    def __init__(self, pace: Pace, *, on_full: Callable[[], None], on_room: Callable[[], None]) -> None:
+        self._pace = pace
+        self._frames: deque[bytes] = deque()
+        self.bytes = 0
+        self._on_full = on_full
+        self._on_room = on_room
+        self._ready = asyncio.Event()
+        self._room = asyncio.Event()
+        self._room.set()
+        self._idle = asyncio.Event()  # the writer is waiting for a frame: everything taken went out
+        self.closed = False
+
+    def __len__(self) -> int:
+        return len(self._frames)
+
+    @property
+    def full(self) -> bool:
+        return len(self._frames) >= self._pace.outgoing_frames or self.bytes >= self._pace.outgoing_bytes
+
+    def has_room(self, in_flight: int) -> bool:
+        """Whether another frame may be read, counting the replies its requests in flight will add."""
+        return (
+            len(self._frames) + in_flight < self._pace.outgoing_frames
+            and self.bytes < self._pace.outgoing_bytes
+        )
+
+    def put(self, data: bytes) -> bool:
+        """Queue a reply; ``False`` if the outbox is closed (the reply is let go: it is journaled)."""
+        if self.closed:
+            return False
+        self._frames.append(data)
+        self.bytes += len(data)
+        self._idle.clear()
+        self._ready.set()
+        if self.full:
+            self._on_full()
+        return True
+
+    async def take(self) -> bytes | None:
+        """The next reply, or ``None`` once the outbox is closed."""
+        while not self._frames:
+            if self.closed:
+                return None
+            self._idle.set()
+            self._ready.clear()
+            await self._ready.wait()
+        self._idle.clear()
+        was_full = self.full
+        data = self._frames.popleft()
+        self.bytes -= len(data)
+        self._room.set()
+        if was_full and not self.full:
+            self._on_room()
+        return data
+
+    async def wait_for_room(self, in_flight: Callable[[], int]) -> None:
+        while not self.closed and not self.has_room(in_flight()):
+            self._room.clear()
+            await self._room.wait()
+
+    async def drained(self) -> None:
+        """Until every queued reply has been handed to the socket."""
+        await self._idle.wait()
+
+    def nudge(self) -> None:
+        """A request in flight finished: the reader may have room again."""
+        self._room.set()
+
+    def close(self) -> int:
+        """Let go of every waiting reply (they are journaled: a retry gets them); how many there were."""
+        dropped = len(self._frames)
+        self._frames.clear()
+        self.bytes = 0
+        self.closed = True
+        self._ready.set()
+        self._room.set()
+        self._idle.set()
+        return dropped
+
+
 class Connection:
     def __init__(
         self,
@@ -60,24 +169,34 @@ class Connection:
         *,
         token: str,
         welcome: Welcome,
-        bucket: TokenBucket,
+        limits: RelayLimits,
         hello_timeout: float,
         tag: str,
+        pace: Pace | None = None,
+        transport: asyncio.Transport | None = None,
+        admit: Callable[[], bool] | None = None,
     ) -> None:
         self.ws = ws
         self.referee = referee
         self.log = ConnectionLog(_log, {"connection": tag})
+        self.limits = limits
+        self.pace = pace or Pace()
         self._token = token
         self._welcome = welcome
-        self._bucket = bucket
         self._hello_timeout = hello_timeout
-        self._outgoing: asyncio.Queue[bytes | None] = asyncio.Queue(OUTGOING_QUEUE)
+        self._transport = transport
+        self._admit = admit
+        self.outbox = Outbox(self.pace, on_full=self._outbox_full, on_room=self._outbox_has_room)
         self._writer: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._stopping = False
+        self._stall: asyncio.TimerHandle | None = None
+        self._stopping = False  # the server is shutting down: no new requests
+        self._hanging_up = False  # this connection is being closed: nothing more is sent
+        self._rate_warning = OncePerInterval(self.pace.warning_interval)
+        self.dropped = 0
 
     async def run(self) -> None:
-        """Serve the socket until the client leaves or the server shuts down."""
+        """Serve the socket until the client leaves, is cut off, or the server shuts down."""
         if not await self._authenticate():
             return
         self._writer = asyncio.create_task(self._write_loop())
@@ -93,15 +212,19 @@ class Connection:
                 elif message.type == WSMsgType.ERROR:
                     self.log.warning("socket error: %s", self.ws.exception())
                     break
+                # Back-pressure: read no further frame until the replies already owed have room.
+                await self.outbox.wait_for_room(lambda: len(self._tasks))
+                if self._hanging_up:
+                    break
         finally:
             await self._finish()
-            self.log.info("disconnected")
+            self.log.info("disconnected%s", self._summary())
 
     async def shutdown(self) -> None:
         """Server stopping: let requests in flight finish and their replies go out, then say goodbye."""
         self._stopping = True
-        await self._finish()
-        await self.ws.close(code=WSCloseCode.GOING_AWAY, message=b"server shutting down")
+        await self._finish(drain=True)
+        await self._hang_up(WSCloseCode.GOING_AWAY, "server shutting down")
 
     # --- auth phase -----------------------------------------------------------------------------
 
@@ -124,44 +247,54 @@ class Connection:
             return await self._refuse("the first message must be a hello")
         if not token_matches(self._token, hello.token):
             return await self._refuse("wrong access token")
-        await self.ws.send_frame(encode(self._welcome), WSMsgType.TEXT)
-        return True
+        if self._admit is not None and not self._admit():
+            return await self._refuse(
+                "every slot for an authenticated connection is taken; close another and retry",
+                code=ErrorCode.BUSY,
+                close_code=WSCloseCode.TRY_AGAIN_LATER,
+            )
+        with contextlib.suppress(ConnectionError):
+            await self.ws.send_frame(encode(self._welcome), WSMsgType.TEXT)
+        return not self.ws.closed
 
-    async def _refuse(self, reason: str) -> bool:
+    async def _refuse(
+        self,
+        reason: str,
+        *,
+        code: str = ErrorCode.UNAUTHORIZED,
+        close_code: int = WSCloseCode.POLICY_VIOLATION,
+    ) -> bool:
         self.log.warning("refused: %s", reason)
         if not self.ws.closed:
             with contextlib.suppress(ConnectionError):
-                await self.ws.send_frame(
-                    encode(Error(id=None, code=ErrorCode.UNAUTHORIZED, message=reason, path=None)),
-                    WSMsgType.TEXT,
-                )
-            await self.ws.close(code=WSCloseCode.POLICY_VIOLATION, message=reason.encode()[:120])
+                async with asyncio.timeout(self.pace.close_timeout):
+                    await self.ws.send_frame(
+                        encode(Error(id=None, code=code, message=reason, path=None)), WSMsgType.TEXT
+                    )
+        await self._hang_up(close_code, reason)
         return False
 
     # --- command phase --------------------------------------------------------------------------
 
     def _on_frame(self, data: bytes) -> None:
-        # Every frame counts against the rate, oversized ones too: each costs a look for its id.
-        if not self._bucket.take():
-            self._send_error(
-                loose_id(data),
-                ErrorCode.RATE_LIMITED,
-                f"more than {self._bucket.rate:g} messages/s (burst {self._bucket.burst}); slow down",
-                None,
-            )
-            return
         if len(data) > MAX_FRAME_BYTES:
-            self._send_error(
-                loose_id(data),
-                ErrorCode.TOO_LARGE,
-                f"frame of {len(data)} bytes > {MAX_FRAME_BYTES} bytes, the most the bridge reads",
-                "$",
-            )
+            # Not decoded: its user is unknown, so it counts against the connection's own bucket.
+            id = loose_id(data)
+            if not self._rate_limited(None, id):
+                self._send_error(
+                    id,
+                    ErrorCode.TOO_LARGE,
+                    f"frame of {len(data)} bytes > {MAX_FRAME_BYTES} bytes, the most the bridge reads",
+                    "$",
+                )
             return
         try:
             message = decode_client(data)
         except ProtocolError as error:
-            self._send_error(error.id, error.code, error.message, error.path)
+            if not self._rate_limited(None, error.id):
+                self._send_error(error.id, error.code, error.message, error.path)
+            return
+        if self._rate_limited(getattr(message, "user", None), getattr(message, "id", None)):
             return
         match message:
             case Hello():
@@ -173,7 +306,33 @@ class Connection:
             case _:
                 task = asyncio.create_task(self._answer(message))
                 self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+                task.add_done_callback(self._request_done)
+
+    def _rate_limited(self, user: str | None, id: str | None) -> bool:
+        """Refuse the frame with ``rate_limited`` if its user (or the connection) is over the rate."""
+        refusal = self.limits.admit(user)
+        if refusal is None:
+            return False
+        count = self._rate_warning.due()
+        if count == 1:
+            self.log.warning(
+                "rate limit: %s; further refusals are counted and logged at most every %g s",
+                refusal.message,
+                self._rate_warning.interval,
+            )
+        elif count is not None:
+            self.log.warning(
+                "rate limit: %d more frames refused in the last %g s or so (latest: %s)",
+                count,
+                self._rate_warning.interval,
+                refusal.message,
+            )
+        self._send_error(id, ErrorCode.RATE_LIMITED, refusal.message, None)
+        return True
+
+    def _request_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        self.outbox.nudge()
 
     async def _answer(self, message: Any) -> None:
         reply = await self.referee.answer(message)
@@ -183,31 +342,102 @@ class Connection:
         self._send(encode(Error(id=id, code=code, message=message, path=path)))
 
     def _send(self, data: bytes) -> None:
+        if not self.outbox.put(data):
+            self.dropped += 1
+
+    # --- slow readers ---------------------------------------------------------------------------
+
+    def _outbox_full(self) -> None:
+        if self._stall is None and not self._hanging_up:
+            self._stall = asyncio.get_running_loop().call_later(self.pace.stall_timeout, self._stalled)
+
+    def _outbox_has_room(self) -> None:
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+
+    def _stalled(self) -> None:
+        self._stall = None
+        self.log.warning(
+            "client is not reading its replies (%d frames, %d bytes waiting for %g s); disconnecting",
+            len(self.outbox),
+            self.outbox.bytes,
+            self.pace.stall_timeout,
+        )
+        task = asyncio.create_task(self._hang_up(WSCloseCode.POLICY_VIOLATION, "too slow"))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _hang_up(self, code: int, reason: str) -> None:
+        """Close the socket with ``code``; a client that will not take the close frame is aborted.
+
+        Replies still waiting are let go first (they are journaled; a retry after reconnecting gets
+        them), so a stuck client holds no memory while its close is pending.
+        """
+        if self._hanging_up:
+            return
+        self._hanging_up = True
+        self.dropped += self.outbox.close()
+        self._outbox_has_room()
         try:
-            self._outgoing.put_nowait(data)
-        except asyncio.QueueFull:
-            self.log.warning("client is not reading its replies; disconnecting")
-            self._stopping = True
-            task = asyncio.create_task(self.ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"too slow"))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            async with asyncio.timeout(self.pace.close_timeout):
+                await self.ws.close(code=code, message=reason.encode()[:120])
+        except TimeoutError:
+            self.log.warning(
+                "the client did not take the close frame within %g s; connection aborted",
+                self.pace.close_timeout,
+            )
+            self._abort()
+        except ConnectionError:
+            self._abort()
+
+    def _abort(self) -> None:
+        """Drop the socket and whatever it still buffers (also when a close is stuck flushing)."""
+        if self._transport is not None:
+            self._transport.abort()
 
     async def _write_loop(self) -> None:
         while True:
-            data = await self._outgoing.get()
+            data = await self.outbox.take()
             if data is None:
                 return
             if self.ws.closed:
                 continue  # the client left; its results are journaled and will be re-sent on retry
             try:
                 await self.ws.send_frame(data, WSMsgType.TEXT)
-            except ConnectionError:
+            except (ConnectionError, RuntimeError):
                 continue
 
-    async def _finish(self) -> None:
-        """Wait for requests in flight (they are journaled even if the client left), then flush."""
+    async def _finish(self, *, drain: bool = False) -> None:
+        """Wait for requests in flight (they are journaled even if the client left), then stop writing.
+
+        With ``drain`` (a polite shutdown) the replies still waiting get ``close_timeout`` to go out.
+        """
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
-        if self._writer is not None and not self._writer.done():
-            await self._outgoing.put(None)
-            await self._writer
+        writer = self._writer
+        if writer is None or writer.done():
+            return
+        if drain and not self._hanging_up:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.pace.close_timeout):
+                    await self.outbox.drained()
+        self.dropped += self.outbox.close()
+        self._outbox_has_room()
+        try:
+            async with asyncio.timeout(self.pace.close_timeout):
+                await writer
+        except TimeoutError:
+            # The writer is stuck sending to a client that does not read: abort the socket under it.
+            self._abort()
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
+
+    def _summary(self) -> str:
+        parts = []
+        if self._rate_warning.total:
+            parts.append(f"{self._rate_warning.total} frames rate-limited")
+        if self.dropped:
+            parts.append(f"{self.dropped} replies not delivered (journaled; a retry gets them)")
+        return f" ({'; '.join(parts)})" if parts else ""

@@ -4,12 +4,15 @@ Line 1 is a ``header`` (format version, rules and bridge versions, start time, s
 line records one resolved request: the request as the client sent it, the seed or scripted dice it was
 rolled with, and the exact reply bytes sent back, so that
 
-* a retried request id gets the very same bytes, even after a restart (``bridge.ledger``);
+* a retried request id gets the very same bytes, even after a restart (``bridge.ledger`` indexes where
+  each reply's line is, and reads it back from here);
 * a session can be re-resolved later and compared (``bridge.replay``).
 
 Durability: a result is only sent once its line is on disk. Lines waiting at the same moment share one
-``write`` and one ``fsync`` (group commit), done in a worker thread so the event loop keeps serving.
-A crash can leave a torn last line; ``repair`` cuts it off on the next start, with a warning.
+``write`` and one ``fsync`` (group commit). A lone line on a fast disk is written on the event loop
+itself, since handing it to a thread and back costs more than the fsync; bigger batches, and every
+batch while the disk is slow, go to the journal's writer thread so the loop keeps serving.
+A crash can leave a torn last line; ``bridge.repair`` cuts it off on the next start, with a warning.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +32,7 @@ import msgspec
 
 __all__ = [
     "FORMAT_VERSION",
+    "INLINE_FSYNC_LIMIT",
     "CommitStats",
     "Entry",
     "Header",
@@ -35,9 +40,10 @@ __all__ = [
     "JournalError",
     "SessionLog",
     "UndoLine",
+    "Written",
+    "decode_line",
     "discard_session",
     "read_session",
-    "repair",
     "session_files",
 ]
 
@@ -45,6 +51,9 @@ __all__ = [
 #: carry protocol-2 message objects (log lines, roll purposes, card titles) instead of English text;
 #: replay compares a format-1 file's text fields leniently (``bridge.replay``).
 FORMAT_VERSION = 2
+#: A batch of one line is fsynced on the event loop while the disk's recent fsyncs average less than
+#: this (seconds); otherwise, and for every bigger batch, the writer thread does it.
+INLINE_FSYNC_LIMIT = 0.001
 
 
 class Header(msgspec.Struct, kw_only=True, tag="header", tag_field="kind"):
@@ -99,6 +108,15 @@ class JournalError(Exception):
     """The journal could not be written: nothing may be acknowledged."""
 
 
+@dataclass(frozen=True)
+class Written:
+    """Where one journaled line landed in its session file (what the ledger indexes)."""
+
+    line: Any
+    offset: int
+    length: int
+
+
 # --- reading ------------------------------------------------------------------------------------
 
 
@@ -142,9 +160,17 @@ def decode_line(line: bytes) -> Header | Entry | UndoLine:
 
 
 def read_session(path: Path) -> SessionLog:
-    """Read a journal without changing it; an undecodable line is reported and skipped."""
-    data = path.read_bytes()
+    """Read a journal without changing it; an unreadable line is reported and skipped, never fatal.
+
+    "Unreadable" includes a line nested too deeply for any recursive reader (``RecursionError``), and
+    a whole file that cannot be opened.
+    """
     log = SessionLog(path=path, header=None)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        log.problems.append(f"{path.name}: cannot be read ({error.strerror or error})")
+        return log
     for number, _, line in _lines(data):
         if not line.strip():
             continue
@@ -152,6 +178,9 @@ def read_session(path: Path) -> SessionLog:
             record = decode_line(line)
         except (msgspec.DecodeError, msgspec.ValidationError) as error:
             log.problems.append(f"{path.name}:{number}: unreadable line skipped ({error})")
+            continue
+        except RecursionError:
+            log.problems.append(f"{path.name}:{number}: unreadable line skipped (nested too deeply)")
             continue
         if isinstance(record, Header):
             if record.format > FORMAT_VERSION:
@@ -165,42 +194,6 @@ def read_session(path: Path) -> SessionLog:
     return log
 
 
-def repair(path: Path) -> str | None:
-    """Cut off a torn last line (a crash mid-write); returns a warning when something was cut.
-
-    Only the tail can be torn: lines are appended whole and fsynced in order. An unreadable line
-    in the middle is left alone (``read_session`` reports and skips it).
-    """
-    data = path.read_bytes()
-    last: tuple[int, int, bytes] | None = None
-    for last in _lines(data):  # noqa: B007 - only the last line matters
-        pass
-    if last is None:
-        return None
-    number, offset, line = last
-    complete = line.endswith(b"\n")
-    if not line.strip():
-        return None if complete else _truncate(path, offset, number, len(data) - offset)
-    try:
-        decode_line(line)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return _truncate(path, offset, number, len(data) - offset)
-    if not complete:  # a whole record whose newline never made it: keep it, finish the line
-        with path.open("ab") as handle:
-            handle.write(b"\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-    return None
-
-
-def _truncate(path: Path, offset: int, number: int, size: int) -> str:
-    with path.open("r+b") as handle:
-        handle.truncate(offset)
-        handle.flush()
-        os.fsync(handle.fileno())
-    return f"{path.name}: cut a torn last line (line {number}, {size} bytes) left by a crash"
-
-
 # --- writing ------------------------------------------------------------------------------------
 
 
@@ -211,6 +204,7 @@ class CommitStats:
     batches: int = 0
     lines: int = 0
     largest_batch: int = 0
+    inline_batches: int = 0
     fsync_seconds: float = 0.0
     slowest_fsync: float = 0.0
 
@@ -219,6 +213,7 @@ class CommitStats:
             "batches": self.batches,
             "lines": self.lines,
             "largest_batch": self.largest_batch,
+            "inline_batches": self.inline_batches,
             "lines_per_fsync": round(self.lines / self.batches, 2) if self.batches else 0.0,
             "mean_fsync_ms": round(1000 * self.fsync_seconds / self.batches, 3) if self.batches else 0.0,
             "slowest_fsync_ms": round(1000 * self.slowest_fsync, 3),
@@ -253,17 +248,32 @@ def discard_session(path: Path) -> None:
     _fsync_directory(path.parent)
 
 
-class Journal:
-    """The open journal of the running session, with its group-commit writer task."""
+#: ``on_written(lines)``: told, on the event loop and in file order, where each line of a batch landed,
+#: before any of their writers is answered.
+WrittenCallback = Callable[[list[Written]], None]
 
-    def __init__(self, path: Path, fd: int) -> None:
+_Waiting = tuple[bytes, Any, "asyncio.Future[None] | None"]
+
+
+class Journal:
+    """The open journal of the running session: group commit, on the loop or in its writer thread."""
+
+    def __init__(self, path: Path, fd: int, head: bytes, fsync_seconds: float) -> None:
         self.path = path
+        self.head = head
         self.stats = CommitStats()
+        self.on_written: WrittenCallback | None = None
         self._fd = fd
-        self._waiting: list[tuple[bytes, asyncio.Future[None]]] = []
-        self._wakeup = asyncio.Event()
+        self._size = len(head)
+        self._loop = asyncio.get_running_loop()
+        self._waiting: list[_Waiting] = []
+        self._scheduled = False
+        self._busy = False
         self._closing = False
-        self._writer = asyncio.create_task(self._write_batches(), name=f"journal {path.name}")
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._recent_fsync = fsync_seconds
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="journal")
 
     @property
     def session(self) -> str:
@@ -274,64 +284,117 @@ class Journal:
         """Start a new session file (must be called from a running event loop)."""
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / f"{header.session}.jsonl"
+        head = _encoder.encode(header) + b"\n"
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | O_BINARY, 0o600)
         try:
-            os.write(fd, _encoder.encode(header) + b"\n")
+            os.write(fd, head)
+            started = time.perf_counter()
             os.fsync(fd)
+            seconds = time.perf_counter() - started
             _fsync_directory(directory)  # the new file's name must survive a crash too
         except BaseException:
             os.close(fd)
             raise
-        return cls(path, fd)
+        return cls(path, fd, head, seconds)
 
-    async def append(self, entry: Entry | UndoLine) -> None:
-        """Queue one line and return once it is on disk (raises ``JournalError`` if it never gets there)."""
+    async def append(self, line: Entry | UndoLine, *, alone: bool = False) -> None:
+        """Queue one line and return once it is on disk (raises ``JournalError`` if it never gets there).
+
+        ``alone``: the caller knows no other line is coming this moment (the referee has nothing else
+        in flight), so on a fast disk the line is written at once, without waiting a turn of the loop
+        for company.
+        """
         if self._closing:
             raise JournalError("the journal is closed")
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append((_encoder.encode(entry) + b"\n", future))
-        self._wakeup.set()
+        data = _encoder.encode(line) + b"\n"
+        if alone and not (self._waiting or self._busy) and self._recent_fsync < INLINE_FSYNC_LIMIT:
+            try:
+                seconds = self._write_and_sync(data)
+            except Exception as error:
+                raise JournalError(f"could not write the journal {self.path}: {error}") from None
+            self.stats.inline_batches += 1
+            self._written([(data, line, None)], seconds)
+            return
+        future: asyncio.Future[None] = self._loop.create_future()
+        self._waiting.append((data, line, future))
+        self._idle.clear()
+        if not self._scheduled and not self._busy:
+            # Run after the callbacks already due, so lines arriving together share one fsync.
+            self._scheduled = True
+            self._loop.call_soon(self._start_batch)
         await future
 
     async def close(self) -> None:
         """Write everything still queued, then close the file."""
-        if self._closing:
-            await self._writer
-            return
+        first = not self._closing
         self._closing = True
-        self._wakeup.set()
-        await self._writer
-        os.close(self._fd)
+        await self._idle.wait()
+        if first:
+            self._thread.shutdown(wait=True)
+            os.close(self._fd)
 
-    async def _write_batches(self) -> None:
-        while True:
-            await self._wakeup.wait()
-            self._wakeup.clear()
-            while self._waiting:
-                batch, self._waiting = self._waiting, []
-                data = b"".join(line for line, _ in batch)
-                try:
-                    seconds = await asyncio.to_thread(self._write_and_sync, data)
-                except Exception as error:  # whatever went wrong, no waiter may hang
-                    failure = JournalError(f"could not write the journal {self.path}: {error}")
-                    for _, future in batch:
-                        if not future.done():
-                            future.set_exception(failure)
-                    continue
-                self.stats.batches += 1
-                self.stats.lines += len(batch)
-                self.stats.largest_batch = max(self.stats.largest_batch, len(batch))
-                self.stats.fsync_seconds += seconds
-                self.stats.slowest_fsync = max(self.stats.slowest_fsync, seconds)
-                for _, future in batch:
-                    if not future.done():
-                        future.set_result(None)
-            if self._closing:
-                return
+    def _start_batch(self) -> None:
+        self._scheduled = False
+        if self._busy or not self._waiting:
+            return
+        batch, self._waiting = self._waiting, []
+        data = b"".join(data for data, _, _ in batch)
+        if len(batch) == 1 and self._recent_fsync < INLINE_FSYNC_LIMIT:
+            try:
+                seconds = self._write_and_sync(data)
+            except Exception as error:  # whatever went wrong, no waiter may hang
+                self._failed(batch, error)
+            else:
+                self.stats.inline_batches += 1
+                self._written(batch, seconds)
+            self._settle()
+            return
+        self._busy = True
+        done = self._thread.submit(self._write_and_sync, data)
+        done.add_done_callback(lambda done: self._loop.call_soon_threadsafe(self._finished, batch, done))
+
+    def _finished(self, batch: list[_Waiting], done: Future[float]) -> None:
+        self._busy = False
+        error = done.exception()
+        if error is not None:
+            self._failed(batch, error)
+        else:
+            self._written(batch, done.result())
+        self._settle()
+
+    def _settle(self) -> None:
+        if self._waiting:
+            self._scheduled = True
+            self._loop.call_soon(self._start_batch)
+        elif not self._busy:
+            self._idle.set()
+
+    def _written(self, batch: list[_Waiting], seconds: float) -> None:
+        self.stats.batches += 1
+        self.stats.lines += len(batch)
+        self.stats.largest_batch = max(self.stats.largest_batch, len(batch))
+        self.stats.fsync_seconds += seconds
+        self.stats.slowest_fsync = max(self.stats.slowest_fsync, seconds)
+        self._recent_fsync = 0.8 * self._recent_fsync + 0.2 * seconds
+        placed: list[Written] = []
+        for data, line, _ in batch:
+            placed.append(Written(line, self._size, len(data)))
+            self._size += len(data)
+        if self.on_written is not None:
+            self.on_written(placed)
+        for _, _, future in batch:
+            if future is not None and not future.done():
+                future.set_result(None)
+
+    def _failed(self, batch: list[_Waiting], error: BaseException) -> None:
+        failure = JournalError(f"could not write the journal {self.path}: {error}")
+        for _, _, future in batch:
+            if future is not None and not future.done():
+                future.set_exception(failure)
 
     def _write_and_sync(self, data: bytes) -> float:
         """One write and one fsync for the whole batch; on failure the file is put back as it was."""
-        size = os.fstat(self._fd).st_size
+        size = self._size
         try:
             view = memoryview(data)
             while view:
@@ -341,6 +404,6 @@ class Journal:
             os.fsync(self._fd)
             return time.perf_counter() - started
         except OSError:
-            with contextlib.suppress(OSError):  # else the next start's repair() cuts what was left
+            with contextlib.suppress(OSError):  # else the next start's repair cuts what was left
                 os.ftruncate(self._fd, size)
             raise

@@ -19,7 +19,9 @@ from rules.results import Message
 
 __all__ = [
     "MAX_FRAME_BYTES",
+    "MAX_ID_CHARS",
     "MAX_TARGETS",
+    "MAX_USER_CHARS",
     "PROTOCOL_VERSION",
     "Action",
     "Allocate",
@@ -55,8 +57,16 @@ MAX_FRAME_BYTES = 64 * 1024
 #: A request naming more targets than this is refused before the rules see it.
 MAX_TARGETS = 32
 
+#: Longest request id; a longer one is refused and never echoed back (it could be megabytes).
+MAX_ID_CHARS = 128
+#: Longest ``user`` (a Foundry user id is 16 characters; the slack is for other VTTs).
+MAX_USER_CHARS = 64
+
 #: Request ids are the idempotency key: short, non-empty strings chosen by the client.
-RequestId = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
+RequestId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ID_CHARS)]
+#: A Foundry user id: the player the elected GM's browser relays a request for (protocol 2). The
+#: bridge limits each one's rate separately, so one player dragging a slider cannot use up the table's.
+UserId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_USER_CHARS)]
 
 
 class ErrorCode:
@@ -73,10 +83,12 @@ class ErrorCode:
     RATE_LIMITED = "rate_limited"
     UNKNOWN_PENDING = "unknown_pending"
     ALREADY_ALLOCATED = "already_allocated"
+    PENDING_EXPIRED = "pending_expired"
     UNKNOWN_TARGET = "unknown_target"
     NOT_UNDOABLE = "not_undoable"
     ALREADY_UNDONE = "already_undone"
     UNAUTHORIZED = "unauthorized"
+    BUSY = "busy"
     JOURNAL_FAILED = "journal_failed"
     SHUTTING_DOWN = "shutting_down"
     INTERNAL = "internal"
@@ -108,6 +120,7 @@ class Attack(msgspec.Struct, tag="attack"):
 
     id: RequestId
     request: dict[str, Any]
+    user: UserId | None = None
 
 
 class Action(msgspec.Struct, tag="action"):
@@ -115,6 +128,7 @@ class Action(msgspec.Struct, tag="action"):
 
     id: RequestId
     request: dict[str, Any]
+    user: UserId | None = None
 
 
 class OddsRequest(msgspec.Struct, tag="odds"):
@@ -122,6 +136,7 @@ class OddsRequest(msgspec.Struct, tag="odds"):
 
     id: RequestId
     request: dict[str, Any]
+    user: UserId | None = None
 
 
 class Allocate(msgspec.Struct, tag="allocate"):
@@ -135,10 +150,7 @@ class Allocate(msgspec.Struct, tag="allocate"):
     pending_id: RequestId
     allocation: Any
     dice: list[int] | None = None
-
-
-#: A Foundry user id, as protocol v2's ``user`` names the player a request is relayed for.
-UserId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    user: UserId | None = None
 
 
 class Undo(msgspec.Struct, tag="undo"):
@@ -238,17 +250,25 @@ def encode(message: Any) -> bytes:
     return _encoder.encode(message)
 
 
+class _IdOnly(msgspec.Struct):
+    """What ``loose_id`` reads of a frame: the id alone; every other field is skipped unbuilt."""
+
+    id: RequestId | None = None
+
+
+_id_decoder = msgspec.json.Decoder(_IdOnly)
+
+
 def loose_id(frame: bytes) -> str | None:
-    """The ``id`` of a message that failed to decode, so its error can still be matched to it."""
+    """The ``id`` of a message that failed to decode, so its error can still be matched to it.
+
+    Only an id the protocol accepts (a string of 1 to ``MAX_ID_CHARS`` characters) is returned: an
+    error never echoes a megabyte id back, so a client cannot make the bridge hold its replies' weight.
+    """
     try:
-        obj = msgspec.json.decode(frame)
-    except (msgspec.DecodeError, RecursionError):
+        return _id_decoder.decode(frame).id
+    except (msgspec.DecodeError, RecursionError):  # ValidationError is a DecodeError
         return None
-    if isinstance(obj, dict):
-        value = obj.get("id")
-        if isinstance(value, str):
-            return value
-    return None
 
 
 def decode_client(frame: bytes) -> ClientMessage:

@@ -7,7 +7,7 @@ Replay calls the same functions, so a recorded reply and a re-resolved one are b
 
 from __future__ import annotations
 
-import secrets
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,6 +16,7 @@ from bridge.card import build_card
 from bridge.protocol import (
     MAX_TARGETS,
     ErrorCode,
+    OddsReply,
     Pending,
     ProtocolError,
     ResultReply,
@@ -23,14 +24,33 @@ from bridge.protocol import (
 )
 from rules.dice import Dice
 
-__all__ = ["SeedSource", "check_limits", "decode", "dice_for", "is_pending", "reply_for", "resolve", "under"]
+__all__ = [
+    "SeedSource",
+    "check_limits",
+    "decode",
+    "dice_for",
+    "is_pending",
+    "odds_of",
+    "odds_reply",
+    "reply_for",
+    "resolve",
+    "under",
+]
 
 
 class SeedSource:
-    """A fresh unpredictable seed per request, or ``base, base+1, ...`` when recording replays."""
+    """A fresh unpredictable seed per request, or ``base, base+1, ...`` when recording replays.
+
+    Fresh seeds come from the operating system's CSPRNG (``os.urandom``), fetched a few kilobytes at
+    a time rather than one system call per request.
+    """
+
+    #: Seeds fetched from the operating system at once.
+    BATCH = 512
 
     def __init__(self, base: int | None = None) -> None:
         self._next = base
+        self._fresh: list[int] = []
 
     @property
     def deterministic(self) -> bool:
@@ -38,7 +58,10 @@ class SeedSource:
 
     def draw(self) -> int:
         if self._next is None:
-            return secrets.randbits(63)
+            if not self._fresh:
+                raw = os.urandom(8 * self.BATCH)
+                self._fresh = [int.from_bytes(raw[k : k + 8], "little") >> 1 for k in range(0, len(raw), 8)]
+            return self._fresh.pop()
         seed = self._next
         self._next += 1
         return seed
@@ -105,6 +128,24 @@ def resolve(decoded: Any, dice: Dice, *, id: str | None, keep: tuple[str, ...] =
         return rules.resolve(decoded, dice)
     except rules.RuleError as error:
         raise ProtocolError(_code(error), error.message, under("$.request", error.path, keep), id) from None
+
+
+def odds_of(id: str, decoded: Any) -> bytes:
+    """The ``odds`` reply to a decoded request; a rule it breaks becomes a ``ProtocolError``."""
+    try:
+        odds = rules.odds(decoded)
+    except rules.RuleError as error:
+        raise ProtocolError(_code(error), error.message, under("$.request", error.path), id) from None
+    return encode(OddsReply(id=id, odds=odds))
+
+
+def odds_reply(id: str, request: Mapping[str, Any]) -> bytes:
+    """The ``odds`` reply to a request as the client sent it (what a rules worker computes).
+
+    Odds roll nothing, so scripted dice are harmless here (and ignored); only the size limit applies.
+    """
+    check_limits(request, allow_scripted_dice=True, id=id)
+    return odds_of(id, decode(request, id=id))
 
 
 def is_pending(result: Any) -> bool:

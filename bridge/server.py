@@ -4,7 +4,9 @@ the referee's session report (``bridge.report.route``).
 
 State lives behind typed ``web.AppKey``s (aiohttp's ``web_ws.py`` example). The journal is opened in a
 cleanup context, so it is created before the first request and flushed and closed after the last one;
-``on_shutdown`` lets every connection finish its requests in flight before closing its socket.
+``on_shutdown`` lets every connection finish its requests in flight before closing its socket. The
+door (``bridge.guard``: deadlines, connection caps, Host and Origin checks) is put on by one call;
+``serving`` listens through it, over TLS when a certificate is given.
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import time
+import ssl
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,26 +26,30 @@ from aiohttp import web
 
 import bridge
 import rules
+from bridge import guard
 from bridge.card import system_title
-from bridge.connection import Connection
+from bridge.connection import Connection, Pace
+from bridge.expiry import PENDING_EXPIRY
+from bridge.guard import GATE, Door, GatedSite
 from bridge.journal import FORMAT_VERSION, Header, Journal, discard_session
 from bridge.ledger import Ledger
 from bridge.lock import DirectoryLock
 from bridge.module_server import add_module_routes
 from bridge.paths import sessions_dir
 from bridge.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION, SystemInfo, Welcome, protocol_schema
-from bridge.ratelimit import BURST, RATE, TokenBucket
+from bridge.ratelimit import BURST, RATE, RelayLimits
 from bridge.referee import Referee
 from bridge.report.route import add_report_route
 from bridge.resolution import SeedSource
 from bridge.stopping import stop_on_signals
+from bridge.workers import RulesWorkers
 
-__all__ = ["BridgeSettings", "create_app", "run_server"]
+__all__ = ["BridgeSettings", "Serving", "create_app", "run_server", "serving", "tls_context"]
 
 log = logging.getLogger("volley.bridge")
 
 #: aiohttp closes the socket (1009) above this; between MAX_FRAME_BYTES and this the client gets a
-#: ``too_large`` error and keeps its connection.
+#: ``too_large`` error and keeps its connection. A frame of exactly this size is still read.
 READ_LIMIT = 16 * MAX_FRAME_BYTES
 #: Seconds a client has to say ``hello``.
 HELLO_TIMEOUT = 5.0
@@ -58,14 +64,31 @@ class BridgeSettings:
     allow_scripted_dice: bool = False
     seed_base: int | None = None
     hello_timeout: float = HELLO_TIMEOUT
+    #: Messages per second and burst per relayed user (``bridge.ratelimit``).
     rate: float = RATE
     burst: int = BURST
-    #: Fill the rules' caches (``rules.warm_up``) in a worker thread at start; tests turn it off.
+    #: The whole connection's cap; ``None``: ``TABLE_SHARE`` users at ``rate``/``burst``.
+    connection_rate: float | None = None
+    connection_burst: int | None = None
+    #: Seconds a two-step attack waits for its ``allocate`` before it expires.
+    pending_expiry: float = PENDING_EXPIRY
+    #: Start the rules workers at once and fill their caches (``rules.warm_up``); when off (tests), they
+    #: start, cold, on the first request that needs one.
     warm_up: bool = True
+    #: Rules worker processes (``bridge.workers``); None: one per core but one.
+    workers: int | None = None
+    #: Who gets in, how many, how fast they must ask (``bridge.guard``).
+    door: Door = field(default_factory=Door)
+    #: How slow a reader may be and how long a goodbye may take (``bridge.connection``).
+    pace: Pace = field(default_factory=Pace)
+    #: Serve ``wss://`` with this certificate chain and private key (PEM files).
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
 
 
 SETTINGS = web.AppKey("settings", BridgeSettings)
 REFEREE = web.AppKey("referee", Referee)
+WORKERS = web.AppKey("workers", RulesWorkers)
 CONNECTIONS = web.AppKey[set[Connection]]("connections")
 
 
@@ -87,7 +110,7 @@ async def _lock_context(app: web.Application) -> AsyncIterator[None]:
 async def _journal_context(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     directory = sessions_dir(settings.data_dir)
-    ledger = await asyncio.to_thread(Ledger.rebuild, directory, log.warning)
+    ledger = await asyncio.to_thread(Ledger.open, directory, log.warning)
     started = datetime.now(UTC)
     header = Header(
         format=FORMAT_VERSION,
@@ -97,23 +120,35 @@ async def _journal_context(app: web.Application) -> AsyncIterator[None]:
         bridge_version=bridge.__version__,
         systems={name: system.title for name, system in rules.SYSTEMS.items()},
     )
-    journal = Journal.create(directory, header)
+    try:
+        journal = Journal.create(directory, header)
+    except BaseException:
+        ledger.close()
+        raise
+    journal.on_written = ledger.begin_session(journal.path, journal.head)
+    filling = asyncio.create_task(ledger.fill_filter(), name="ledger id filter")
     app[REFEREE] = Referee(
         journal,
         ledger,
         allow_scripted_dice=settings.allow_scripted_dice,
         seeds=SeedSource(settings.seed_base),
+        pending_expiry=settings.pending_expiry,
+        workers=app[WORKERS],
     )
     log.info(
         "session %s: journal %s (%d earlier replies remembered)",
         journal.session,
         journal.path,
-        len(ledger.replies),
+        ledger.remembered(),
     )
     try:
         yield
     finally:
         await journal.close()
+        filling.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await filling
+        ledger.close()
         if journal.stats.lines == 0:
             # A run that resolved nothing (or never got its port) leaves no empty session behind.
             await asyncio.to_thread(discard_session, journal.path)
@@ -122,30 +157,18 @@ async def _journal_context(app: web.Application) -> AsyncIterator[None]:
             log.info("journal flushed: %s", journal.path)
 
 
-async def _warm_up_context(app: web.Application) -> AsyncIterator[None]:
-    """Precompute typical odds off the event loop, so the first preview in the dialog is not slow.
-
-    Serving starts at once; a request that arrives meanwhile computes what it needs itself (the
-    caches are only memoised results). A failure here costs speed, never service: it is logged.
-    """
-    task = asyncio.create_task(asyncio.to_thread(rules.warm_up)) if app[SETTINGS].warm_up else None
-    started = time.perf_counter()
-    if task is not None:
-        task.add_done_callback(lambda done: _warmed(done, time.perf_counter() - started))
-    yield
-    if task is not None:
-        with contextlib.suppress(Exception):  # already logged by _warmed
-            await task  # a thread cannot be cancelled; it is short
-
-
-def _warmed(task: asyncio.Task[None], seconds: float) -> None:
-    if task.cancelled():
-        return
-    error = task.exception()
-    if error is not None:
-        log.warning("rules warm-up failed (odds stay exact, the first ones may be slower): %r", error)
-    else:
-        log.info("rules caches warm in %.0f ms", 1000 * seconds)
+async def _workers_context(app: web.Application) -> AsyncIterator[None]:
+    """The rules workers (``bridge.workers``): started in the background, so serving starts at once;
+    stopped, and waited for, after the last connection is done."""
+    settings = app[SETTINGS]
+    workers = RulesWorkers(workers=settings.workers, warm_up=settings.warm_up)
+    app[WORKERS] = workers
+    if settings.warm_up:
+        workers.start()
+    try:
+        yield
+    finally:
+        await workers.close()
 
 
 async def _close_connections(app: web.Application) -> None:
@@ -176,16 +199,27 @@ _counter = iter(range(1, 1 << 62))
 async def websocket(request: web.Request) -> web.WebSocketResponse:
     app = request.app
     settings = app[SETTINGS]
-    ws = web.WebSocketResponse(max_msg_size=READ_LIMIT, decode_text=False, heartbeat=30.0)
+    # aiohttp refuses a frame of max_msg_size bytes or more, so + 1 keeps READ_LIMIT itself readable.
+    # No permessage-deflate: replies are small, and each compressed socket would hold a zlib window.
+    ws = web.WebSocketResponse(max_msg_size=READ_LIMIT + 1, decode_text=False, heartbeat=30.0, compress=False)
     await ws.prepare(request)
+    gate, handler = app[GATE], request.protocol
     connection = Connection(
         ws,
         app[REFEREE],
         token=settings.token,
         welcome=_welcome(app),
-        bucket=TokenBucket(settings.rate, settings.burst),
+        limits=RelayLimits(
+            settings.rate,
+            settings.burst,
+            connection_rate=settings.connection_rate,
+            connection_burst=settings.connection_burst,
+        ),
         hello_timeout=settings.hello_timeout,
+        pace=settings.pace,
         tag=f"#{next(_counter)} {request.remote}",
+        transport=request.transport,
+        admit=lambda: gate.promote(handler),
     )
     app[CONNECTIONS].add(connection)
     try:
@@ -203,9 +237,15 @@ async def healthz(request: web.Request) -> web.Response:
         "protocol_version": PROTOCOL_VERSION,
         "session": referee.journal.session,
         "connections": len(request.app[CONNECTIONS]),
+        "door": request.app[GATE].as_dict(),
         "resolved": referee.resolved,
         "retries": referee.retries,
         "journal": referee.journal.stats.as_dict(),
+        "workers": {
+            "warm": request.app[WORKERS].warm,
+            "pids": request.app[WORKERS].pids,
+            "offloaded": referee.offloaded,
+        },
     }
     return web.json_response(body)
 
@@ -215,12 +255,13 @@ async def schema(request: web.Request) -> web.Response:
 
 
 def create_app(settings: BridgeSettings) -> web.Application:
-    app = web.Application()
+    app = web.Application(handler_args=guard.handler_args(settings.door))
+    guard.install(app, settings.door)
     app[SETTINGS] = settings
     app[CONNECTIONS] = set()
     app.cleanup_ctx.append(_lock_context)
+    app.cleanup_ctx.append(_workers_context)
     app.cleanup_ctx.append(_journal_context)
-    app.cleanup_ctx.append(_warm_up_context)
     app.on_shutdown.append(_close_connections)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/healthz", healthz)
@@ -228,6 +269,49 @@ def create_app(settings: BridgeSettings) -> web.Application:
     add_module_routes(app)
     add_report_route(app, token=settings.token, journal=lambda: app[REFEREE].journal.path)
     return app
+
+
+def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
+    """A server context for ``wss://``: TLS 1.2 or later, Python's default ciphers."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.load_cert_chain(cert, key)
+    return context
+
+
+@dataclass(frozen=True)
+class Serving:
+    """A running bridge: its app and the websocket URL it listens on."""
+
+    app: web.Application
+    url: str
+    port: int
+
+
+@contextlib.asynccontextmanager
+async def serving(
+    settings: BridgeSettings, host: str, port: int, *, app: web.Application | None = None
+) -> AsyncIterator[Serving]:
+    """Listen on ``host:port`` through the door (TLS if the settings name a certificate) until exit.
+
+    ``app`` is a ``create_app(settings)`` a command has added its own routes to (``volley sandbox``).
+    Leaving the block stops accepting, lets connections finish their requests in flight, flushes the
+    journal and closes what is left.
+    """
+    tls = None
+    if settings.tls_cert is not None and settings.tls_key is not None:
+        tls = tls_context(settings.tls_cert, settings.tls_key)
+    app = app or create_app(settings)
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT)
+    try:
+        await runner.setup()
+        site = GatedSite(runner, host, port, tls=tls)
+        await site.start()
+        bound_host, bound_port = runner.addresses[0][:2]
+        scheme = "wss" if tls is not None else "ws"
+        yield Serving(app, f"{scheme}://{_url_host(str(bound_host))}:{bound_port}/ws", int(bound_port))
+    finally:
+        await runner.cleanup()
 
 
 async def run_server(
@@ -246,17 +330,12 @@ async def run_server(
     # Handlers go in before anything is announced: a stop signal sent the moment we say "listening"
     # must get the graceful path, not the default kill. (Windows included: ``bridge.stopping``.)
     restore_signals = stop_on_signals(asyncio.get_running_loop(), stop)
-    runner = web.AppRunner(app or create_app(settings), access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT)
     try:
-        await runner.setup()
-        site = web.TCPSite(runner, host, port)
-        await site.start()
-        bound_host, bound_port = runner.addresses[0][:2]
-        ready(f"ws://{_url_host(str(bound_host))}:{bound_port}/ws")
-        await stop.wait()
-        log.info("stopping: finishing requests in flight")
+        async with serving(settings, host, port, app=app) as served:
+            ready(served.url)
+            await stop.wait()
+            log.info("stopping: finishing requests in flight")
     finally:
-        await runner.cleanup()
         restore_signals()
     return 0
 

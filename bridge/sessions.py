@@ -4,6 +4,9 @@
 then the chat card's title, the rules engine's log lines, one line per target and the weapon's state
 afterwards (rendered by ``bridge.card_text``). A damaged entry is shown as far as it goes, each bad
 field named, and the caller is told which entries were incomplete.
+
+``sessions`` reads only what its table shows (the header, and each line's kind and system): the
+rest of every line is skipped unread, so listing years of sessions stays quick.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import msgspec
 
 from bridge.card_text import ENTRY, NO_HEADER, SCRIPTED, SEED, SESSION, UNDO, Flaw, card_lines, say
 from bridge.i18n import Catalogue
-from bridge.journal import Entry, SessionLog, UndoLine, read_session, session_files
+from bridge.journal import Entry, SessionLog, UndoLine, session_files
 
 __all__ = ["SessionSummary", "find_session", "list_sessions", "print_session", "print_sessions"]
 
@@ -36,8 +39,46 @@ def summarise(log: SessionLog) -> SessionSummary:
     return SessionSummary(log.name, started, len(log.entries), tuple(systems), log.path)
 
 
+class _System(msgspec.Struct):
+    system: Any = "?"
+
+
+class _Listed(msgspec.Struct):
+    """What the listing needs of a journal line; everything else is skipped without being built."""
+
+    kind: Any = None
+    started: Any = None
+    request: _System | None = None
+
+
+_listed = msgspec.json.Decoder(_Listed)
+
+
+def summarise_file(path: Path) -> SessionSummary:
+    """A session's row in the listing, counted from its lines (resolved requests only)."""
+    started = "?"
+    requests = 0
+    systems: set[str] = set()
+    try:
+        with open(path, "rb") as handle:
+            for number, line in enumerate(handle, start=1):
+                try:
+                    listed = _listed.decode(line)
+                except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+                    continue  # unreadable lines are for ``show`` to report
+                if number == 1 and listed.kind == "header" and isinstance(listed.started, str):
+                    started = listed.started
+                elif listed.kind == "resolved":
+                    requests += 1
+                    system = listed.request.system if listed.request is not None else "?"
+                    systems.add(str(system))
+    except OSError:
+        pass
+    return SessionSummary(path.stem, started, requests, tuple(sorted(systems)), path)
+
+
 def list_sessions(directory: Path) -> list[SessionSummary]:
-    return [summarise(read_session(path)) for path in session_files(directory)]
+    return [summarise_file(path) for path in session_files(directory)]
 
 
 def print_sessions(summaries: list[SessionSummary], out: TextIO) -> None:

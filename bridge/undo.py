@@ -49,12 +49,12 @@ async def answer_undo(referee: Referee, message: Undo) -> bytes:
     target = message.target_id
     ledger = referee.ledger
     path = "$.target_id"
-    earlier = ledger.undone.get(target)
+    earlier = ledger.undone_by(target)
     if earlier is not None or target in referee.undoing:
         by = f"by {earlier!r}" if earlier else "by another undo, still in flight"
         refusal = f"request {target!r} was already undone ({by})"
         raise ProtocolError(ErrorCode.ALREADY_UNDONE, refusal, path, message.id)
-    reply = ledger.replies.get(target)
+    reply = ledger.reply(target)
     if reply is None:
         refusal = f"no resolved request with id {target!r} to undo"
         raise ProtocolError(ErrorCode.UNKNOWN_TARGET, refusal, path, message.id)
@@ -75,7 +75,6 @@ async def answer_undo(referee: Referee, message: Undo) -> bytes:
             await referee.journal.append(line)
         except JournalError as error:
             raise ProtocolError(ErrorCode.JOURNAL_FAILED, str(error), None, message.id) from None
-        ledger.record_undo(line)
-        return answer
+        return answer  # the journal told the ledger of the line before this resumed
     finally:
         referee.undoing.discard(target)

@@ -5,7 +5,8 @@ result. Entry points:
 
 * ``decode_request(data)`` — JSON text, bytes or an already-parsed object to a typed request;
 * ``resolve(request, dice)`` — roll it;
-* ``odds(request)`` — the exact probability of every outcome;
+* ``odds(request)`` — the exact probability of every outcome (``odds_cost(request)``: about how long
+  that would take now, so a server can send expensive ones to a worker process);
 * ``dice_for(request, seed)`` — scripted dice when the request carries ``"dice"``, else seeded dice.
 
 ``rules.odds`` is the function above; the distribution helpers live in the module of the same name and
@@ -14,8 +15,21 @@ are imported by name (``from rules.odds import dice_sum``).
 
 from __future__ import annotations
 
+# The distributions module first: importing a submodule binds it as an attribute of the package, so
+# ``rules.odds`` must be imported before the function of the same name is bound below (systems are
+# imported lazily, after this file has run).
+import rules.odds as _distributions  # noqa: F401
 from rules.errors import RuleError
-from rules.registry import SYSTEMS, decode_request, dice_for, odds, request_schema, resolve, warm_up
+from rules.registry import (
+    SYSTEMS,
+    decode_request,
+    dice_for,
+    odds,
+    odds_cost,
+    request_schema,
+    resolve,
+    warm_up,
+)
 
 __all__ = [
     "SYSTEMS",
@@ -23,6 +37,7 @@ __all__ = [
     "decode_request",
     "dice_for",
     "odds",
+    "odds_cost",
     "request_schema",
     "resolve",
     "warm_up",

@@ -1,31 +1,85 @@
-"""The systems Volley knows, and the typed front door every request goes through."""
+"""The systems Volley knows, and the typed front door every request goes through.
+
+Systems are imported on first use: ``volley odds`` on a GURPS request loads GURPS alone, and a
+process that serves one table never pays for the systems it is not asked about until it lists them.
+"""
 
 from __future__ import annotations
 
+import functools
+import importlib
 import re
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, MutableMapping
 from typing import Any
 
 import msgspec
-import msgspec.inspect
 
-from rules import d100, gurps, megatraveller
 from rules.dice import Dice, ScriptedDice, SeededDice
 from rules.errors import RuleError, from_validation
 from rules.results import Odds, Result
 from rules.system import RuleSystem
 
-__all__ = ["SYSTEMS", "decode_request", "dice_for", "odds", "request_schema", "resolve", "warm_up"]
+__all__ = [
+    "SYSTEMS",
+    "SystemRegistry",
+    "decode_request",
+    "dice_for",
+    "odds",
+    "odds_cost",
+    "request_schema",
+    "resolve",
+    "warm_up",
+]
 
-SYSTEMS: Mapping[str, RuleSystem] = {
-    system.name: system
-    for system in [
-        gurps.SYSTEM,
-        megatraveller.SYSTEM,
-        d100.SYSTEM,
-    ]
-}
+
+class SystemRegistry(MutableMapping[str, RuleSystem]):
+    """Rule systems by name; each built-in one is imported the first time it is looked up.
+
+    Listing the names imports nothing; ``SYSTEMS["gurps"]`` imports ``rules.gurps``; iterating the
+    values or items imports them all. Systems can be added (tests register made-up ones).
+    """
+
+    def __init__(self, modules: Mapping[str, str]) -> None:
+        self._modules = dict(modules)
+        self._loaded: dict[str, RuleSystem] = {}
+
+    def __getitem__(self, name: str) -> RuleSystem:
+        system = self._loaded.get(name)
+        if system is None:
+            module = self._modules[name]
+            system = importlib.import_module(module).SYSTEM
+            self._loaded[name] = system
+        return system
+
+    def __setitem__(self, name: str, system: RuleSystem) -> None:
+        self._loaded[name] = system
+        self._modules.setdefault(name, "")
+
+    def __delitem__(self, name: str) -> None:
+        if name not in self._modules:
+            raise KeyError(name)
+        del self._modules[name]
+        self._loaded.pop(name, None)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._modules
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._modules))
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+
+#: Every system Volley ships, in listing order, with the module that defines its ``SYSTEM``.
+SYSTEMS = SystemRegistry(
+    {
+        "gurps": "rules.gurps",
+        "megatraveller": "rules.megatraveller",
+        "d100": "rules.d100",
+    }
+)
 
 
 def decode_request(data: bytes | str | Mapping[str, Any]) -> Any:
@@ -43,13 +97,12 @@ def decode_request(data: bytes | str | Mapping[str, Any]) -> Any:
         obj = data
     if not isinstance(obj, dict):
         raise RuleError("$", "a request must be a JSON object", code="invalid")
-    known = ", ".join(sorted(SYSTEMS))
     if "system" not in obj:
-        raise RuleError("$.system", f"a request needs a system: one of {known}", code="invalid")
+        raise RuleError("$.system", f"a request needs a system: one of {_known()}", code="invalid")
     name = obj["system"]
     system = SYSTEMS.get(name) if isinstance(name, str) else None
     if system is None:
-        raise RuleError("$.system", f"unknown system {name!r}; expected one of {known}", code="invalid")
+        raise RuleError("$.system", f"unknown system {name!r}; expected one of {_known()}", code="invalid")
     if "action" not in obj:
         obj = {**obj, "action": system.default_action}
     actions = _actions(system)
@@ -71,9 +124,18 @@ def decode_request(data: bytes | str | Mapping[str, Any]) -> Any:
         raise rule_error from None
 
 
+def _known() -> str:
+    return ", ".join(sorted(SYSTEMS))
+
+
 def _actions(system: RuleSystem) -> tuple[str, ...]:
     """The ``action`` tags of a system's request union, in declaration order."""
-    members = typing.get_args(system.request_type) or (system.request_type,)
+    return _tags(system.request_type)
+
+
+@functools.lru_cache(maxsize=64)
+def _tags(request_type: Any) -> tuple[str, ...]:
+    members = typing.get_args(request_type) or (request_type,)
     return tuple(str(member.__struct_config__.tag) for member in members)
 
 
@@ -82,13 +144,15 @@ def _request_member(system: RuleSystem, action: str) -> Any:
     return next(member for member in members if member.__struct_config__.tag == action)
 
 
-_PATH_STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+_PATH_STEP = r"\.([^.\[]+)|\[(\d+)\]"
 
 
 def _allowed_values(request_type: Any, path: str) -> str | None:
     """The values a ``Literal`` field at ``path`` accepts, for an "Invalid enum value" message."""
+    import msgspec.inspect  # only an invalid request needs it
+
     info: Any = msgspec.inspect.type_info(request_type)
-    for step in _PATH_STEP.finditer(path.removeprefix("$")):
+    for step in re.finditer(_PATH_STEP, path.removeprefix("$")):
         while isinstance(info, msgspec.inspect.UnionType):
             info = next((t for t in info.types if not isinstance(t, msgspec.inspect.NoneType)), None)
         if step.group(1) is not None and isinstance(info, msgspec.inspect.StructType):
@@ -129,6 +193,13 @@ def resolve(request: Any, dice: Dice) -> Result:
 def odds(request: Any) -> Odds:
     """Exact probabilities of every outcome of an attack request (no dice are rolled)."""
     return _system_of(request).odds(request)
+
+
+def odds_cost(request: Any) -> float:
+    """About how many milliseconds ``odds(request)`` would take in this process now (its system's
+    estimate; 0 for a system that gives none). Memoised tables count: a repeat is cheap."""
+    estimate = _system_of(request).odds_cost
+    return estimate(request) if estimate is not None else 0.0
 
 
 def warm_up() -> None:

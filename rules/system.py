@@ -10,18 +10,22 @@ every message the system can emit (``rules.messages``), so the catalogues can be
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rules.dice import Dice
-from rules.messages import Vocabulary
-from rules.results import Odds, Result
+import msgspec
+
+if TYPE_CHECKING:
+    from rules.dice import Dice
+    from rules.messages import Vocabulary
+    from rules.results import Odds, Result
 
 __all__ = ["RuleSystem"]
 
 
-@dataclass(frozen=True)
-class RuleSystem:
+class RuleSystem(msgspec.Struct, frozen=True, kw_only=True):
+    """One rule system as the registry sees it (a Struct, not a dataclass: cheaper to define, and
+    every command that loads a system pays for its definition at start-up)."""
+
     name: str
     title: str
     request_type: Any
@@ -34,3 +38,7 @@ class RuleSystem:
     warm_up: Callable[[], None] | None = None
     #: Every message key the system can put in a result (log lines, roll purposes, card words).
     messages: Vocabulary | None = None
+    #: About how many milliseconds ``odds(request)`` would take in this process now, memoised tables
+    #: counted. The bridge computes odds estimated above a millisecond in a worker process, so a cold
+    #: preview never stalls other clients. Optional: a system without one is taken to be cheap.
+    odds_cost: Callable[[Any], float] | None = None

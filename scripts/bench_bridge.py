@@ -1,16 +1,17 @@
-"""Benchmark the bridge over a real socket and print the numbers.
+"""The bridge over a real socket, measured against a bare aiohttp echo server and one fsync.
 
-Starts ``volley serve`` as a separate process (loopback, a free port, a temporary data directory, the
-rate limit raised so the benchmark measures the server and not the limiter), then measures:
+Part of ``scripts/bench.py`` (which prints every figure as a ratio to its baseline); run alone it prints
+the wire figures only:
 
-1. round-trip latency of ``ping``, ``odds`` and ``attack`` on one connection, one request at a time
-   (median, p90, p99, max); an ``attack`` includes the fsync of its journal line;
-2. throughput of ``attack`` with N concurrent clients, each keeping a window of requests in flight;
-3. the journal's group commit (lines per fsync, mean and slowest fsync), read from ``/healthz``.
+1. round trips, one request at a time: the echo server, one fsync of a journal line, and the bridge's
+   ``attack`` (which includes that fsync), interleaved round by round so that a busy disk or a busy
+   machine weighs on all three alike; ``ping`` and ``odds`` for reference;
+2. throughput with N clients each keeping a window of requests in flight, bridge and echo alike;
+3. another client's ``ping`` while 16 cold worst-case MegaTraveller previews are being computed,
+   against its ``ping`` on an idle bridge;
+4. the bridge's resident memory with 200 authenticated connections doing nothing.
 
-Usage::
-
-    .venv/bin/python scripts/bench_bridge.py [--requests 500] [--clients 1 8 32] [--per-client 200]
+    .venv/bin/python scripts/bench_bridge.py [--rounds 5] [--per-round 300] [--clients 32]
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,30 +46,57 @@ ATTACK: dict[str, Any] = {
 }
 
 
-def start_server(data: Path) -> tuple[subprocess.Popen[str], str]:
+def worst_case_preview(tokens: int, chosen: int) -> dict[str, Any]:
+    """MegaTraveller automatic fire from a 48-round magazine, emptied, at ``tokens`` tokens.
+
+    The worst the attack dialog can send (issue 9): 24 tokens, 48 rounds, empty magazine. Each split
+    between chosen targets and bystanders is its own cold computation.
+    """
+    return {
+        "system": "megatraveller",
+        "mode": "auto",
+        "attacker": {"id": "a", "name": "Gunner", "skill": 2, "dex": 9, "selector": "auto"},
+        "weapon": {"name": "LMG", "auto": True, "auto_targets": chosen, "loaded": 48, "capacity": 48},
+        "targets": [{"id": f"t{k}"} for k in range(chosen)]
+        + [{"id": f"b{k}", "bystander": True} for k in range(tokens - chosen)],
+        "empty_magazine": True,
+    }
+
+
+# --- processes ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Served:
+    """A server process started by the benchmark, and how long it took to listen."""
+
+    process: subprocess.Popen[str]
+    url: str
+    seconds_to_listen: float
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def http(self, path: str) -> str:
+        return self.url.replace("ws://", "http://").removesuffix("/ws") + path
+
+    def stop(self) -> int:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.communicate()
+        return self.process.returncode
+
+
+def _start(command: list[str]) -> Served:
+    started = time.perf_counter()
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "bridge.cli",
-            "serve",
-            "--port",
-            "0",
-            "--token",
-            TOKEN,
-            "--data-dir",
-            str(data),
-            "--config-dir",
-            str(data / "config"),
-            "--rate",
-            "1000000",
-            "--burst",
-            "1000000",
-            "--log-level",
-            "warning",
-        ],
+        command,
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
         text=True,
         cwd=ROOT,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
@@ -73,15 +104,82 @@ def start_server(data: Path) -> tuple[subprocess.Popen[str], str]:
     assert process.stdout is not None
     for line in process.stdout:
         if "listening on" in line:
-            return process, line.split("listening on ", 1)[1].strip()
-    raise SystemExit(f"server did not start: {process.stderr.read() if process.stderr else ''}")
+            url = line.split("listening on ", 1)[1].strip()
+            return Served(process, url, time.perf_counter() - started)
+    raise SystemExit(f"{command[2:4]} did not start")
 
 
-async def hello(url: str) -> ClientConnection:
-    ws = await connect(url, compression=None)
-    await ws.send(json.dumps({"type": "hello", "token": TOKEN}))
-    assert json.loads(await ws.recv())["type"] == "welcome"
-    return ws
+def bridge_command(data: Path, *options: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "bridge.cli",
+        "serve",
+        "--port",
+        "0",
+        "--token",
+        TOKEN,
+        "--data-dir",
+        str(data),
+        "--config-dir",
+        str(data / "config"),
+        "--rate",
+        "1000000",
+        "--burst",
+        "1000000",
+        "--log-level",
+        "warning",
+        *options,
+    ]
+
+
+def start_bridge(data: Path, *options: str) -> Served:
+    return _start(bridge_command(data, *options))
+
+
+def start_echo() -> Served:
+    return _start([sys.executable, str(ROOT / "scripts" / "bench_echo.py")])
+
+
+@contextmanager
+def running(served: Served) -> Iterator[Served]:
+    try:
+        yield served
+    finally:
+        served.stop()
+
+
+def health(served: Served) -> dict[str, Any]:
+    with urllib.request.urlopen(served.http("/healthz"), timeout=10) as response:
+        body: dict[str, Any] = json.loads(response.read())
+        return body
+
+
+def wait_ready(served: Served, *, warm: bool, timeout: float = 120.0) -> float:
+    """Seconds until ``/healthz`` answers (and, with ``warm``, says every rules worker is warm)."""
+    started = time.perf_counter()
+    deadline = started + timeout
+    while time.perf_counter() < deadline:
+        try:
+            body = health(served)
+        except OSError:
+            time.sleep(0.005)
+            continue
+        if not warm or body["workers"]["warm"]:
+            return time.perf_counter() - started
+        time.sleep(0.02)
+    raise SystemExit("the bridge never became ready")
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of one process (Linux: /proc/PID/status)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise SystemExit(f"no VmRSS for {pid}")
+
+
+# --- measuring ------------------------------------------------------------------------------------
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -89,104 +187,261 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def latency(url: str, kind: str, count: int) -> list[float]:
-    ws = await hello(url)
+def summary(values: list[float]) -> dict[str, float]:
+    ms = [v * 1000 for v in values]
+    return {"p50": statistics.median(ms), "p90": percentile(ms, 0.9), "p99": percentile(ms, 0.99)}
+
+
+def show(label: str, values: list[float]) -> None:
+    s = summary(values)
+    spread = f"p50 {s['p50']:7.3f} ms  p90 {s['p90']:7.3f} ms  p99 {s['p99']:7.3f} ms"
+    print(f"  {label:<22} n={len(values):<5} {spread}")
+
+
+async def hello(url: str, *, deflate: bool = False) -> ClientConnection:
+    """An authenticated socket; ``deflate`` offers permessage-deflate, as a browser does."""
+    ws = await connect(url, compression="deflate" if deflate else None, max_size=2**22)
+    await ws.send(json.dumps({"type": "hello", "token": TOKEN}))
+    assert json.loads(await ws.recv())["type"] == "welcome"
+    return ws
+
+
+async def round_trips(ws: ClientConnection, make: Callable[[int], str], count: int) -> list[float]:
     times = []
-    for k in range(count + 20):
-        message: dict[str, Any] = {"type": kind, "id": f"{kind}-{k}-{time.monotonic_ns()}"}
-        if kind != "ping":
-            message["request"] = ATTACK
-        frame = json.dumps(message)
+    for k in range(count):
+        frame = make(k)
         started = time.perf_counter()
         await ws.send(frame)
-        reply = json.loads(await ws.recv())
-        elapsed = time.perf_counter() - started
-        assert reply["type"] in ("pong", "odds", "result"), reply
-        if k >= 20:  # the first few warm up caches
-            times.append(elapsed)
-    await ws.close()
+        await ws.recv()
+        times.append(time.perf_counter() - started)
     return times
 
 
-async def client_load(url: str, name: str, count: int, window: int) -> int:
-    ws = await hello(url)
+def fsync_round(directory: Path, line: bytes, count: int) -> list[float]:
+    """``count`` appends of ``line``, each written and fsynced on its own (what one attack's commit costs)."""
+    path = directory / "bench-fsync.jsonl"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    times = []
+    try:
+        for _ in range(count):
+            started = time.perf_counter()
+            os.write(fd, line)
+            os.fsync(fd)
+            times.append(time.perf_counter() - started)
+    finally:
+        os.close(fd)
+        path.unlink()
+    return times
+
+
+_counter = iter(range(1 << 62))
+
+
+def attack_frame(k: int) -> str:
+    return json.dumps({"type": "attack", "id": f"a{next(_counter)}-{time.monotonic_ns()}", "request": ATTACK})
+
+
+def echo_frame(k: int) -> str:
+    return attack_frame(k)  # the same bytes the bridge reads, echoed back
+
+
+async def interleaved_rtt(
+    bridge: Served, echo: Served, data: Path, rounds: int, per_round: int
+) -> dict[str, list[float]]:
+    """Echo, fsync and attack round trips, a round of each in turn, so noise weighs on all alike.
+
+    The fsync appends the bridge's own journal line for one attack, in its own sessions directory.
+    """
+    line = await journal_line(bridge, data)
+    fsync_dir = data / "sessions"
+    samples: dict[str, list[float]] = {"echo": [], "fsync": [], "attack": []}
+    to_bridge = await hello(bridge.url)
+    to_echo = await connect(echo.url, compression=None, max_size=2**22)
+    await round_trips(to_bridge, attack_frame, 50)  # warm both paths
+    await round_trips(to_echo, echo_frame, 50)
+    for _ in range(rounds):
+        samples["echo"] += await round_trips(to_echo, echo_frame, per_round)
+        samples["fsync"] += await asyncio.to_thread(fsync_round, fsync_dir, line, per_round)
+        samples["attack"] += await round_trips(to_bridge, attack_frame, per_round)
+    await to_bridge.close()
+    await to_echo.close()
+    return samples
+
+
+async def journal_line(bridge: Served, data: Path) -> bytes:
+    """The journal line one attack writes, exactly (what the fsync baseline appends)."""
+    ws = await hello(bridge.url)
+    await ws.send(attack_frame(0))
+    await ws.recv()
+    await ws.close()
+    (session,) = sorted((data / "sessions").glob("*.jsonl"), key=lambda path: path.stat().st_mtime)[-1:]
+    return session.read_bytes().splitlines(keepends=True)[-1]
+
+
+async def reference_rtt(bridge: Served, count: int) -> dict[str, list[float]]:
+    ws = await hello(bridge.url)
+    out = {
+        "ping": await round_trips(ws, lambda k: json.dumps({"type": "ping", "id": f"p{k}"}), count),
+        "odds (gurps)": await round_trips(
+            ws, lambda k: json.dumps({"type": "odds", "id": f"o{k}", "request": ATTACK}), count
+        ),
+    }
+    await ws.close()
+    return out
+
+
+async def _client_load(url: str, make: Callable[[int], str], count: int, window: int, bridge: bool) -> int:
+    ws = await hello(url) if bridge else await connect(url, compression=None, max_size=2**22)
     sent = received = 0
     while received < count:
         while sent < count and sent - received < window:
-            await ws.send(json.dumps({"type": "attack", "id": f"{name}-{sent}", "request": ATTACK}))
+            await ws.send(make(sent))
             sent += 1
-        reply = json.loads(await ws.recv())
-        assert reply["type"] == "result", reply
+        await ws.recv()
         received += 1
     await ws.close()
     return received
 
 
-async def throughput(url: str, clients: int, per_client: int, window: int) -> tuple[int, float]:
-    tag = time.monotonic_ns()
+async def throughput(url: str, *, bridge: bool, clients: int, per_client: int, window: int) -> float:
+    """Messages per second with ``clients`` connections each keeping ``window`` in flight."""
     started = time.perf_counter()
     done = await asyncio.gather(
-        *(client_load(url, f"t{tag}-{c}", per_client, window) for c in range(clients))
+        *(_client_load(url, attack_frame, per_client, window, bridge) for _ in range(clients))
     )
-    return sum(done), time.perf_counter() - started
+    return sum(done) / (time.perf_counter() - started)
 
 
-def health(url: str) -> dict[str, Any]:
-    http = url.replace("ws://", "http://").removesuffix("/ws") + "/healthz"
-    with urllib.request.urlopen(http, timeout=10) as response:
-        body: dict[str, Any] = json.loads(response.read())
-        return body
+async def _pinger(ws: ClientConnection, stop: asyncio.Event, out: list[float]) -> None:
+    k = 0
+    while not stop.is_set():
+        k += 1
+        started = time.perf_counter()
+        await ws.send(json.dumps({"type": "ping", "id": f"q{k}"}))
+        await ws.recv()
+        out.append(time.perf_counter() - started)
 
 
-def report(label: str, times: list[float]) -> None:
-    ms = [t * 1000 for t in times]
-    print(
-        f"  {label:<7} n={len(ms):<5} median {statistics.median(ms):7.3f} ms"
-        f"   p90 {percentile(ms, 0.9):7.3f} ms   p99 {percentile(ms, 0.99):7.3f} ms   max {max(ms):7.3f} ms"
+#: (tokens, chosen) of every worst-case preview shape, in the order the rounds take them.
+SHAPES = [(tokens, chosen) for tokens in range(24, 1, -1) for chosen in range(1, tokens + 1)]
+
+
+async def ping_under_load(bridge: Served, *, rounds: int, previews: int) -> tuple[list[float], list[float]]:
+    """Another client's pings on an idle bridge, then while ``previews`` cold worst cases run.
+
+    The previews are sent by a client process of their own (``--previewer``), so reading their big
+    replies does not delay the pinger's: only the bridge is measured.
+    """
+    pinger = await hello(bridge.url)
+    await round_trips(pinger, lambda k: json.dumps({"type": "ping", "id": f"w{k}"}), 200)
+    idle: list[float] = []
+    loaded: list[float] = []
+    previewer = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(Path(__file__)),
+        "--previewer",
+        bridge.url,
+        str(previews),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
     )
+    assert previewer.stdin is not None and previewer.stdout is not None
+    assert (await previewer.stdout.readline()).strip() == b"ready"
+    for r in range(rounds):
+        # An idle spell as long as the last loaded one, then a loaded one: each pair of spells sees
+        # the same machine, so whatever else runs on it weighs on both alike.
+        stop = asyncio.Event()
+        pings = asyncio.create_task(_pinger(pinger, stop, loaded))
+        started = time.perf_counter()
+        previewer.stdin.write(f"{r}\n".encode())
+        await previewer.stdin.drain()
+        assert (await previewer.stdout.readline()).strip() == b"done"
+        stop.set()
+        await pings
+        stop = asyncio.Event()
+        pings = asyncio.create_task(_pinger(pinger, stop, idle))
+        await asyncio.sleep(time.perf_counter() - started)
+        stop.set()
+        await pings
+    previewer.stdin.close()
+    await previewer.wait()
+    await pinger.close()
+    return idle, loaded
 
 
-async def run(args: argparse.Namespace, url: str) -> None:
-    print(f"latency, one connection, one request at a time ({args.requests} each):")
-    for kind in ("ping", "odds", "attack"):
-        report(kind, await latency(url, kind, args.requests))
-    before = health(url)["journal"]
-    print(f"\nthroughput, attack, window of {args.window} in flight per client:")
-    for clients in args.clients:
-        total, seconds = await throughput(url, clients, args.per_client, args.window)
-        print(
-            f"  {clients:>3} clients: {total:>6} attacks in {seconds:6.3f} s"
-            f" = {total / seconds:8.0f} attacks/s"
+async def _preview_rounds(url: str, previews: int) -> None:
+    """The previewer process: on each round number read from stdin, send that round's cold previews
+    at once, wait for every reply, say "done"."""
+    ws = await hello(url)
+    print("ready", flush=True)
+    loop = asyncio.get_running_loop()
+    while line := await loop.run_in_executor(None, sys.stdin.readline):
+        r = int(line)
+        batch = SHAPES[r * previews : (r + 1) * previews]
+        for n, (tokens, chosen) in enumerate(batch):
+            request = worst_case_preview(tokens, chosen)
+            await ws.send(json.dumps({"type": "odds", "id": f"cold{r}-{n}", "request": request}))
+        for _ in batch:
+            reply = await ws.recv()
+            assert '"type":"odds"' in str(reply)[:40], str(reply)[:200]
+        print("done", flush=True)
+    await ws.close()
+
+
+async def idle_connections(bridge: Served, count: int) -> tuple[float, float]:
+    """The bridge's RSS before and with ``count`` authenticated connections doing nothing (MiB).
+
+    The clients offer compression, as browsers do (the bridge declines it).
+    """
+    await asyncio.sleep(0.5)
+    before = rss_mib(bridge.pid)
+    sockets = [await hello(bridge.url, deflate=True) for _ in range(count)]
+    await asyncio.sleep(1.0)
+    with_them = rss_mib(bridge.pid)
+    assert health(bridge)["connections"] == count
+    await asyncio.gather(*(ws.close() for ws in sockets))
+    return before, with_them
+
+
+# --- standalone ------------------------------------------------------------------------------------
+
+
+async def run(args: argparse.Namespace, bridge: Served, echo: Served, data: Path) -> None:
+    print("round trips, one request at a time (interleaved rounds):")
+    samples = await interleaved_rtt(bridge, echo, data, args.rounds, args.per_round)
+    for label, values in samples.items():
+        show(label, values)
+    for label, values in (await reference_rtt(bridge, args.per_round)).items():
+        show(label, values)
+    print(f"\nthroughput, {args.clients} clients, window {args.window}:")
+    for label, is_bridge, url in (("echo", False, echo.url), ("bridge attack", True, bridge.url)):
+        rate = await throughput(
+            url, bridge=is_bridge, clients=args.clients, per_client=args.per_client, window=args.window
         )
-    after = health(url)["journal"]
-    lines = after["lines"] - before["lines"]
-    batches = after["batches"] - before["batches"]
-    print("\njournal group commit during the throughput runs:")
-    print(f"  {lines} lines in {batches} fsyncs = {lines / max(batches, 1):.2f} lines per fsync")
-    print(
-        f"  largest batch {after['largest_batch']}; whole run: mean fsync {after['mean_fsync_ms']} ms, "
-        f"slowest {after['slowest_fsync_ms']} ms"
-    )
+        print(f"  {label:<14} {rate:8.0f} messages/s")
+    print("\nping while 16 cold worst-case previews run:")
+    idle, loaded = await ping_under_load(bridge, rounds=4, previews=16)
+    show("ping, idle", idle)
+    show("ping, under load", loaded)
 
 
 def main() -> int:
+    if len(sys.argv) == 4 and sys.argv[1] == "--previewer":
+        asyncio.run(_preview_rounds(sys.argv[2], int(sys.argv[3])))
+        return 0
     parser = argparse.ArgumentParser(description="Benchmark the Volley bridge over a real socket.")
-    parser.add_argument("--requests", type=int, default=500, help="requests per latency measurement")
-    parser.add_argument("--clients", type=int, nargs="+", default=[1, 8, 32], help="concurrent clients")
-    parser.add_argument(
-        "--per-client", type=int, default=200, help="attacks per client in the throughput run"
-    )
-    parser.add_argument("--window", type=int, default=8, help="requests each client keeps in flight")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--per-round", type=int, default=300)
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--per-client", type=int, default=150)
+    parser.add_argument("--window", type=int, default=8)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        process, url = start_server(Path(tmp))
-        try:
-            print(f"bridge at {url} (python {sys.version.split()[0]}, {os.cpu_count()} cpus)\n")
-            asyncio.run(run(args, url))
-        finally:
-            process.send_signal(signal.SIGTERM)
-            process.communicate(timeout=30)
-        print(f"\nserver exit code after SIGTERM: {process.returncode}")
+        data = Path(tmp)
+        with running(start_echo()) as echo, running(start_bridge(data)) as bridge:
+            wait_ready(bridge, warm=True)
+            print(f"bridge at {bridge.url} (python {sys.version.split()[0]}, {os.cpu_count()} cpus)\n")
+            asyncio.run(run(args, bridge, echo, data))
     return 0
 
 

@@ -76,6 +76,15 @@ def test_roll_text_in_russian(capsys: pytest.CaptureFixture[str]) -> None:
     ]
 
 
+def test_statuses_on_the_card_are_said_in_the_readers_language(capsys: pytest.CaptureFixture[str]) -> None:
+    """Suppressing fire with seed 7: one Cultist fails its test and, with no cover in reach, goes prone."""
+    request = (ROOT / "docs" / "examples" / "d100" / "suppressing_fire.json").read_text()
+    _, english, _ = run(["roll", "--seed", "7", "--text", "--lang", "en"], capsys, request)
+    _, russian, _ = run(["roll", "--seed", "7", "--text", "--lang", "ru"], capsys, request)
+    assert "- Cultist: 0 hits  +suppressed, prone" in english.splitlines()
+    assert "- Cultist: 0 попаданий  +подавлен, залёг" in russian.splitlines()
+
+
 def test_roll_text_repeats_one_block_per_seed(capsys: pytest.CaptureFixture[str]) -> None:
     request = (ROOT / "docs" / "examples" / "gurps" / "mp5_burst.json").read_text()
     code, out, _ = run(["roll", "--text", "--lang", "en", "--seed", "3", "--repeat", "3"], capsys, request)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.dice import Dice
-from rules.megatraveller.chances import fire_odds, warm_up
+from rules.megatraveller.chances import fire_odds, odds_cost, warm_up
 from rules.megatraveller.fire import resolve_fire
 from rules.megatraveller.messages import MESSAGES
 from rules.megatraveller.readiness import handle
@@ -44,6 +44,11 @@ def odds(request: Any) -> Odds:
     return Odds(targets=[], jam=0.0)
 
 
+def estimated_odds_cost(request: Any) -> float:
+    """About how many milliseconds :func:`odds` would take now (a cold automatic-fire split is slow)."""
+    return odds_cost(request) if isinstance(request, FireFields) else 0.0
+
+
 SYSTEM = RuleSystem(
     name="megatraveller",
     title="MegaTraveller (Rules for Combat System)",
@@ -53,5 +58,6 @@ SYSTEM = RuleSystem(
     resolve=resolve,
     odds=odds,
     warm_up=warm_up,
+    odds_cost=estimated_odds_cost,
     messages=MESSAGES,
 )

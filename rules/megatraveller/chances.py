@@ -7,9 +7,9 @@ gives one (an explicit split means its pool was already rolled, so the odds are 
 default policy's otherwise.
 
 Automatic fire is exact without walking every cluster sequence: the default split depends only on
-which cluster sizes came up, so the odds sum over multisets of sizes (a few thousand at most, see
-:func:`~rules.megatraveller.autofire.cluster_multisets`), and each target's share of bullets is
-cached per (bullets left, which targets are bystanders).
+which cluster sizes came up, so each target's share of bullets comes from the order statistics of the
+sorted sizes (:mod:`rules.megatraveller.splits`), cached per (bullets left, chosen targets,
+bystanders).
 """
 
 from __future__ import annotations
@@ -26,16 +26,18 @@ from rules.megatraveller.allocation import (
     default_bullet_split,
     default_cluster_split,
 )
-from rules.megatraveller.autofire import cluster_multisets, remaining_dist
+from rules.megatraveller.autofire import AUTO_ROUNDS, EMPTY_WITHIN, remaining_dist
 from rules.megatraveller.fire import moot_rounds_skipped, roll_pool
+from rules.megatraveller.modes import FIRE_MODES
 from rules.megatraveller.plan import FirePlan, plan_fire, split_dm, stray_task
 from rules.megatraveller.requests import FireFields
+from rules.megatraveller.splits import mixed_shares, ranks, share_of_bullets, split_cost
 from rules.megatraveller.tasks import characteristic_dm
 from rules.megatraveller.volley import hits_only, volley_dist
 from rules.odds import Dist, convolve, hits_list, mixture
 from rules.results import Odds, TargetOdds
 
-__all__ = ["fire_odds", "share_of_bullets"]
+__all__ = ["fire_odds", "odds_cost", "share_of_bullets", "warm_up"]
 
 
 def fire_odds(request: FireFields) -> Odds:
@@ -117,64 +119,60 @@ def _clusters_given(plan: FirePlan) -> list[int] | None:
     return list(rolled.pool.clusters or [])
 
 
-@lru_cache(maxsize=1024)
-def share_of_bullets(remaining: int, chosen: int, caught: int) -> tuple[tuple[tuple[int, float], ...], ...]:
-    """Exact distribution of the bullets the default split gives each target from ``remaining``.
-
-    Targets are numbered as the default split sees them: the ``chosen`` targets (primary first), then
-    the ``caught`` bystanders. With sizes sorted largest first, that split gives bystanders the
-    smallest clusters and deals the rest round the chosen targets, so a target's share is a slice sum.
-    """
-    targets = chosen + caught
-    if targets == 1 or remaining <= 0:
-        return tuple(((remaining if k == 0 else 0, 1.0),) for k in range(targets))
-    shares: list[Dist] = [{} for _ in range(targets)]
-    for sizes, p in cluster_multisets(remaining):
-        count = len(sizes)
-        if count >= targets:
-            top = count - caught
-            for k in range(chosen):
-                bullets = sum(sizes[k:top:chosen])
-                shares[k][bullets] = shares[k].get(bullets, 0.0) + p
-            for y in range(caught):
-                bullets = sizes[count - 1 - y]
-                shares[chosen + y][bullets] = shares[chosen + y].get(bullets, 0.0) + p
-        else:
-            for k in range(targets):
-                bullets = sizes[k] if k < count else 0
-                shares[k][bullets] = shares[k].get(bullets, 0.0) + p
-    return tuple(tuple(sorted(share.items())) for share in shares)
-
-
-@lru_cache(maxsize=1024)
-def _default_shares(remaining: int, bystanders: tuple[bool, ...]) -> list[Dist]:
-    """:func:`share_of_bullets` mapped back to request order (cached; callers must not mutate)."""
-    chosen = [k for k, by in enumerate(bystanders) if not by]
-    caught = [k for k, by in enumerate(bystanders) if by]
-    table = share_of_bullets(remaining, len(chosen), len(caught))
-    out: list[Dist] = [{} for _ in bystanders]
-    for rank, k in enumerate(chosen + caught):
-        out[k] = dict(table[rank])
-    return out
-
-
-#: What ``warm_up`` prepares: bullets left after lost rounds up to this many (a 40-round magazine's
-#: worth), for up to three chosen targets and one bystander, the usual automatic-fire table.
-WARM_BULLETS = 40
+#: The most bullets an automatic burst can leave for its clusters: 3D+20 rounds fired (38 at most), or a
+#: whole magazine of up to 10 more when the shooter empties it.
+MOST_BULLETS = 3 * 6 + AUTO_ROUNDS[1] + EMPTY_WITHIN
+#: What ``warm_up`` prepares besides every bullet count's order statistics: the split of up to this
+#: many chosen targets and one bystander, the usual automatic-fire table...
 WARM_TARGETS = 3
+#: ... and one crowded table, (chosen, bystanders), a whole magazine emptied into it.
+WARM_CROWD = (4, 12)
 
 
 def warm_up() -> None:
-    """Precompute the default cluster split for typical automatic fire.
+    """Tabulate everything a cold automatic-fire preview would otherwise compute first.
 
-    Exact odds for automatic fire enumerate every multiset of cluster sizes; that is memoised, so
-    only the first request of a kind is slow (about 10-30 ms for 30-40 rounds at three tokens, against
-    well under 1 ms once warm). The bridge calls this once at start-up, off the event loop.
+    Every bullet count's cluster multisets and their order statistics (``splits.ranks``), which make
+    any split a matter of lookups, and the splits of the usual table: up to three chosen targets and
+    a bystander. Then one crowded split (``WARM_CROWD``), so that the first big preview does not also
+    pay for the first run of that code (about a millisecond on this machine). The bridge runs this in
+    each rules worker as it starts.
     """
-    for remaining in range(WARM_BULLETS + 1):
+    for remaining in range(MOST_BULLETS + 1):
+        ranks(remaining)
         for chosen in range(1, WARM_TARGETS + 1):
             for caught in (0, 1):
                 share_of_bullets(remaining, chosen, caught)
+    chosen, caught = WARM_CROWD
+    mixed_shares(
+        remaining_dist(loaded=MOST_BULLETS, controlled=False, empty_magazine=True),
+        (False,) * chosen + (True,) * caught,
+    )
+
+
+def odds_cost(request: FireFields) -> float:
+    """About how many milliseconds :func:`fire_odds` would take now (see ``RuleSystem.odds_cost``).
+
+    Only automatic and controlled fire's split of a random pool is expensive, and only the first time
+    a (bullets, chosen targets, bystanders) shape is seen; see :func:`~rules.megatraveller.splits.
+    split_cost` (measured on this machine: about 5 ms for 24 tokens of a 48-round burst after
+    ``warm_up``, 20-40 ms for some mid-sized splits, under 1 ms once cached). Read off the request
+    without planning the attack, since the estimate runs on the bridge's event loop: a request the
+    rules would refuse is estimated like any other, and refused wherever it is computed.
+    """
+    rule = FIRE_MODES.get(request.mode)
+    rolled = request.pool is not None and request.pool.clusters is not None
+    if rule is None or not rule.clustered or rolled or isinstance(request.allocation, list):
+        return 0.1
+    chosen = sum(1 for target in request.targets if not target.bystander)
+    caught = len(request.targets) - chosen
+    left = _bullets_left(request.weapon.loaded, request.mode == "controlled", request.empty_magazine)
+    return 0.1 + sum(split_cost(remaining, chosen, caught) for remaining in left)
+
+
+@lru_cache(maxsize=256)
+def _bullets_left(loaded: int, controlled: bool, empty_magazine: bool) -> tuple[int, ...]:
+    return tuple(remaining_dist(loaded=loaded, controlled=controlled, empty_magazine=empty_magazine))
 
 
 def _clustered(plan: FirePlan) -> dict[str, Dist]:
@@ -196,12 +194,7 @@ def _clustered(plan: FirePlan) -> dict[str, Dist]:
             controlled=plan.mode == "controlled",
             empty_magazine=request.empty_magazine,
         )
-        by_remaining = [
-            (weight, _default_shares(remaining, bystanders)) for remaining, weight in left.items()
-        ]
-        shares = [
-            mixture((weight, split[k]) for weight, split in by_remaining) for k in range(len(bystanders))
-        ]
+        shares = mixed_shares(left, bystanders)
     out: dict[str, Dist] = {}
     for target_plan, share in zip(plan.targets, shares, strict=True):
         task = target_plan.task

@@ -10,6 +10,7 @@ five (fractions dropped); a skill level counts as it is. Two ones on the dice mi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 __all__ = [
@@ -85,7 +86,9 @@ class Task:
 _TWO_DICE_WAYS = {s: 6 - abs(s - 7) for s in range(2, 13)}
 
 
+@lru_cache(maxsize=1024)
 def chance(needed: int, dm: int) -> float:
-    """Probability a 2D roll plus ``dm`` reaches ``needed`` without being a natural 2."""
+    """Probability a 2D roll plus ``dm`` reaches ``needed`` without being a natural 2 (memoised: the
+    odds of a long volley ask it at every bullet)."""
     ways = sum(w for s, w in _TWO_DICE_WAYS.items() if s != NATURAL_MISS and s + dm >= needed)
     return ways / 36.0

@@ -87,27 +87,28 @@ def volley_dist(bullets: int, needed: int, dm: int) -> tuple[tuple[tuple[int, in
     """
     out: dict[tuple[int, int], float] = {}
     p_two = 1.0 / 36.0
-
-    def walk(left: int, bonus: int, hits: int, p: float) -> None:
-        if left == 0:
-            out[(hits, 0)] = out.get((hits, 0), 0.0) + p
-            return
+    if bullets <= 0:
+        return (((0, 0), 1.0),)
+    # Bullet by bullet while they hit: a natural 2 spoils the rest, any other miss ends the volley.
+    left, bonus, hits, p = bullets, bullet_dm(bullets), 0, 1.0
+    while left > 0:
         p_hit = chance(needed, dm + bonus)
-        p_miss = 1.0 - p_hit - p_two
         out[(hits, left)] = out.get((hits, left), 0.0) + p * p_two
-        out[(hits, 0)] = out.get((hits, 0), 0.0) + p * p_miss
-        if p_hit > 0.0:
-            walk(left - 1, bonus // 2, hits + 1, p * p_hit)
-
-    if bullets > 0:
-        walk(bullets, bullet_dm(bullets), 0, 1.0)
-    else:
-        out[(0, 0)] = 1.0
+        out[(hits, 0)] = out.get((hits, 0), 0.0) + p * (1.0 - p_hit - p_two)
+        if p_hit <= 0.0:
+            return tuple(sorted(out.items()))
+        left, bonus, hits, p = left - 1, bonus // 2, hits + 1, p * p_hit
+    out[(hits, 0)] = out.get((hits, 0), 0.0) + p
     return tuple(sorted(out.items()))
 
 
+@lru_cache(maxsize=4096)
 def hits_only(bullets: int, needed: int, dm: int) -> dict[int, float]:
-    """Exact distribution of hits for one volley, ignoring where spoiled bullets go."""
+    """Exact distribution of hits for one volley, ignoring where spoiled bullets go.
+
+    Memoised (every preview of automatic fire asks it for each target's every share): callers read
+    the dict, never change it.
+    """
     out: dict[int, float] = {}
     for (hits, _wild), p in volley_dist(bullets, needed, dm):
         out[hits] = out.get(hits, 0.0) + p

@@ -1,7 +1,12 @@
-"""Real bridges on real sockets for the tests: aiohttp test servers with temporary directories."""
+"""Real bridges on real sockets for the tests, with temporary directories.
+
+Each bridge is started by ``bridge.server.serving``, the same path ``volley serve`` takes (the door's
+gated site included), and wrapped for aiohttp's ``TestClient``.
+"""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -10,11 +15,34 @@ from typing import Any
 import pytest
 import pytest_asyncio
 import skirmish
-from aiohttp.test_utils import TestClient
+from aiohttp import web
+from aiohttp.test_utils import BaseTestServer, TestClient
 from bridgekit import TOKEN, Start
+from yarl import URL
 
 import rules.registry
-from bridge.server import BridgeSettings, create_app
+from bridge.server import BridgeSettings, serving
+
+
+class BridgeTestServer(BaseTestServer):
+    """A bridge served by ``bridge.server.serving`` on a free loopback port, for ``TestClient``."""
+
+    def __init__(self, settings: BridgeSettings) -> None:
+        super().__init__(host="127.0.0.1")
+        self.settings = settings
+        self.app: web.Application | None = None
+        self._stack = contextlib.AsyncExitStack()
+
+    async def start_server(self, loop: Any = None, **kwargs: Any) -> None:
+        served = await self._stack.enter_async_context(serving(self.settings, "127.0.0.1", 0))
+        self.app, self.port = served.app, served.port
+        self._root = URL(f"http://127.0.0.1:{served.port}")
+
+    async def _make_runner(self, **kwargs: Any) -> web.BaseRunner:
+        raise NotImplementedError("served by bridge.server.serving")
+
+    async def close(self) -> None:
+        await self._stack.aclose()
 
 
 @pytest.fixture(autouse=True)
@@ -34,7 +62,7 @@ def start_bridge(aiohttp_client: Any, settings: BridgeSettings) -> Start:
     """Start a bridge (``start_bridge(allow_scripted_dice=False)`` changes a setting)."""
 
     async def start(**changes: Any) -> TestClient[Any, Any]:
-        client: TestClient[Any, Any] = await aiohttp_client(create_app(replace(settings, **changes)))
+        client: TestClient[Any, Any] = await aiohttp_client(BridgeTestServer(replace(settings, **changes)))
         return client
 
     return start

@@ -17,7 +17,7 @@ import bridge
 import rules
 from bridge.i18n import Catalogue
 from bridge.protocol import PROTOCOL_VERSION
-from bridge.ratelimit import TokenBucket
+from bridge.ratelimit import RelayLimits
 from bridge.server import BridgeSettings
 
 pytestmark = pytest.mark.asyncio
@@ -109,6 +109,8 @@ async def test_schema_describes_every_message_and_the_rules(bridge_client: TestC
     defs = schema["protocol"]["$defs"]
     for name in ("Hello", "Attack", "Action", "OddsRequest", "Allocate", "Ping"):
         assert name in defs
+    for name in ("Attack", "Action", "OddsRequest", "Allocate"):  # the relayed player, for rate limits
+        assert "user" in defs[name]["properties"] and "user" not in defs[name]["required"]
     for name in ("Welcome", "ResultReply", "Pending", "OddsReply", "Error", "Pong"):
         assert name in defs
     assert defs["Attack"]["properties"]["type"]["enum"] == ["attack"]
@@ -129,7 +131,7 @@ async def test_log_lines_are_tagged_with_the_connection(
 
 
 class StuckSocket:
-    """A websocket whose client never reads: every send blocks forever."""
+    """A websocket whose client never reads: every send, the close frame included, blocks forever."""
 
     closed = False
     close_code: int | None = None
@@ -139,41 +141,69 @@ class StuckSocket:
 
     async def close(self, *, code: int, message: bytes) -> bool:
         self.closed, self.close_code = True, code
+        await asyncio.Event().wait()
         return True
 
 
-async def test_a_client_that_stops_reading_is_disconnected(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Replies queue up to OUTGOING_QUEUE; one more and the connection is dropped, not the server."""
-    from bridge import connection as module
+class Transport:
+    aborted = False
 
-    monkeypatch.setattr(module, "OUTGOING_QUEUE", 3)
-    socket = StuckSocket()
-    conn = module.Connection(
+    def abort(self) -> None:
+        self.aborted = True
+
+
+async def test_a_client_that_stops_reading_is_cut_off_after_the_stall_and_aborted() -> None:
+    """Replies fill the outbox; only when it stays full past the deadline is the client cut off, and a
+    close frame it will not take is not waited for: the socket is aborted and the replies let go."""
+    from bridge.connection import Connection, Pace
+
+    socket, transport = StuckSocket(), Transport()
+    pace = Pace(outgoing_frames=3, stall_timeout=0.1, close_timeout=0.1)
+    conn = Connection(
         socket,  # type: ignore[arg-type]
         None,  # type: ignore[arg-type]
         token=TOKEN,
         welcome=None,  # type: ignore[arg-type]
-        bucket=TokenBucket(),
+        limits=RelayLimits(),
         hello_timeout=1,
         tag="#test",
+        pace=pace,
+        transport=transport,  # type: ignore[arg-type]
     )
     conn._writer = asyncio.create_task(conn._write_loop())
-    for k in range(5):  # one is taken by the (stuck) writer, three wait, the fifth overflows
+    for k in range(4):  # one is taken by the (stuck) writer, three fill the outbox
         conn._send(f'{{"n": {k}}}'.encode())
         await asyncio.sleep(0)
-    await asyncio.sleep(0.01)
+    assert conn.outbox.full and not socket.closed
+    await asyncio.sleep(0.05)
+    assert not socket.closed  # full, but not yet for long
+    await asyncio.sleep(0.3)
     assert socket.closed and socket.close_code == aiohttp.WSCloseCode.POLICY_VIOLATION
-    conn._writer.cancel()
+    assert transport.aborted
+    assert (len(conn.outbox), conn.outbox.bytes, conn.dropped) == (0, 0, 3)
+    await conn._finish()
+    assert conn._writer.done()
 
 
-async def test_token_bucket_allows_bursts_then_the_rate() -> None:
-    now = [0.0]
-    bucket = TokenBucket(rate=20, burst=40, clock=lambda: now[0])
-    assert sum(bucket.take() for _ in range(50)) == 40
-    now[0] += 0.5  # half a second refills ten
-    assert sum(bucket.take() for _ in range(50)) == 10
-    now[0] += 100  # never more than the burst
-    assert sum(bucket.take() for _ in range(100)) == 40
+async def test_an_outbox_that_drains_in_time_keeps_the_client() -> None:
+    from bridge.connection import Outbox, Pace
+
+    events: list[str] = []
+    outbox = Outbox(
+        Pace(outgoing_frames=2, outgoing_bytes=10),
+        on_full=lambda: events.append("full"),
+        on_room=lambda: events.append("room"),
+    )
+    assert outbox.has_room(in_flight=1) and not outbox.has_room(in_flight=2)
+    outbox.put(b"12345")
+    assert not outbox.full
+    outbox.put(b"67890")  # two frames and ten bytes: full both ways
+    assert outbox.full and events == ["full"]
+    assert await outbox.take() == b"12345"
+    assert events == ["full", "room"] and outbox.bytes == 5
+    assert outbox.close() == 1 and outbox.bytes == 0
+    assert not outbox.put(b"late")
+    assert await outbox.take() is None
 
 
 @pytest.mark.parametrize(
@@ -192,32 +222,3 @@ async def test_a_refused_hello_says_why(
     error, code = await _refused(bridge_client, json.dumps(hello))
     assert (error["code"], error["message"]) == ("unauthorized", says)
     assert code == aiohttp.WSCloseCode.POLICY_VIOLATION
-
-
-async def test_rules_caches_are_warmed_off_the_event_loop(
-    start_bridge: Start, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    import threading
-
-    caplog.set_level(logging.INFO, logger="volley.bridge")
-    ran_in: list[str] = []
-    monkeypatch.setattr(rules, "warm_up", lambda: ran_in.append(threading.current_thread().name))
-    client = await start_bridge(warm_up=True)
-    await open_session(client)
-    await asyncio.sleep(0.05)
-    assert len(ran_in) == 1 and ran_in[0] != threading.main_thread().name
-    assert any("rules caches warm in" in record.getMessage() for record in caplog.records)
-
-
-async def test_a_failed_warm_up_is_logged_and_the_bridge_serves(
-    start_bridge: Start, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    def broken() -> None:
-        raise MemoryError("no room for caches")
-
-    monkeypatch.setattr(rules, "warm_up", broken)
-    client = await start_bridge(warm_up=True)
-    session = await open_session(client)
-    assert (await session.ask({"type": "odds", "id": "o", "request": GURPS_MP5}))["type"] == "odds"
-    await asyncio.sleep(0.05)
-    assert any("rules warm-up failed" in record.getMessage() for record in caplog.records)

@@ -176,3 +176,25 @@ async def test_a_second_server_on_the_same_data_directory_is_refused(
     again = await start_bridge()  # the lock goes with the server
     assert (await (await open_session(again)).ask(ATTACK))["type"] == "result"
     assert len(entries(settings.data_dir)) == 1
+
+
+async def test_ids_from_every_earlier_session_are_answered_after_the_index_is_lost(
+    start_bridge: Start, settings: BridgeSettings
+) -> None:
+    """The journals are the record of truth: with the index deleted, a restart rebuilds it from them."""
+    sent: dict[str, str] = {}
+    for run in range(3):
+        client = await start_bridge()
+        session = await open_session(client)
+        for k in range(3):
+            id = f"run{run}-{k}"
+            await session.send({"type": "attack", "id": id, "request": GURPS_MP5})
+            sent[id] = await session.raw_reply()
+        await client.close()
+    (settings.data_dir / "sessions" / ".ledger.sqlite3").unlink()
+    client = await start_bridge()
+    session = await open_session(client)
+    for id, reply in sent.items():
+        await session.send({"type": "attack", "id": id, "request": GURPS_MP5})
+        assert await session.raw_reply() == reply
+    assert len(entries(settings.data_dir)) == 9

@@ -1,4 +1,5 @@
-"""The journal on disk: header, torn-line repair, group commit, failures, and the access token file."""
+"""The journal on disk: header, torn-line repair, group commit, failures, the ledger's index of it, and
+the access token file."""
 
 from __future__ import annotations
 
@@ -19,10 +20,10 @@ from bridge.journal import (
     JournalError,
     discard_session,
     read_session,
-    repair,
 )
-from bridge.ledger import Ledger
+from bridge.ledger import INDEX_NAME, Ledger, PendingAttack, Settled
 from bridge.paths import config_dir, data_dir
+from bridge.repair import FileKind, inspect
 
 HEADER = Header(
     format=FORMAT_VERSION,
@@ -101,6 +102,13 @@ def write_session(path: Path, *entries: Entry) -> bytes:
     return data
 
 
+def repair(path: Path) -> str | None:
+    """Inspect a journal as the server's start does; the warning it gives, if any."""
+    inspection = inspect(path)
+    assert inspection.kind is FileKind.JOURNAL
+    return inspection.note
+
+
 def test_repair_cuts_a_torn_last_line(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     whole = write_session(path, entry("r1"), entry("r2"))
@@ -129,6 +137,15 @@ def test_repair_finishes_a_whole_record_missing_its_newline(tmp_path: Path) -> N
     assert path.read_bytes() == whole + last + b"\n"
 
 
+def test_repair_leaves_every_line_that_ends_in_a_newline(tmp_path: Path) -> None:
+    """A crash cannot leave a newline-terminated line: whatever it says, it was written whole."""
+    path = tmp_path / "s.jsonl"
+    data = write_session(path, entry("r1")) + b"{garbage\n"
+    path.write_bytes(data)
+    assert repair(path) is None
+    assert path.read_bytes() == data
+
+
 def test_a_corrupt_middle_line_is_reported_and_skipped(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     path.write_bytes(
@@ -145,24 +162,88 @@ def test_a_corrupt_middle_line_is_reported_and_skipped(tmp_path: Path) -> None:
     assert len(log.problems) == 1 and ":3:" in log.problems[0]
 
 
-def test_ledger_rebuilds_replies_and_open_pending_attacks(tmp_path: Path) -> None:
+def two_sessions(directory: Path) -> None:
     write_session(
-        tmp_path / "20261129T200000.000000Z-aaaaaa.jsonl",
+        directory / "20261129T200000.000000Z-aaaaaa.jsonl",
         entry("r1"),
         entry("p1", outcome="pending", request={"system": "x", "allocation": "defer"}, seed=42),
         entry("p2", outcome="pending", seed=43),
     )
     # A later session settled p1.
     write_session(
-        tmp_path / "20261129T210000.000000Z-bbbbbb.jsonl", entry("a1", type="allocate", pending_id="p1")
+        directory / "20261129T210000.000000Z-bbbbbb.jsonl", entry("a1", type="allocate", pending_id="p1")
     )
+
+
+def test_ledger_indexes_replies_and_open_pending_attacks(tmp_path: Path) -> None:
+    two_sessions(tmp_path)
     warnings: list[str] = []
-    ledger = Ledger.rebuild(tmp_path, warnings.append)
-    assert set(ledger.replies) == {"r1", "p1", "p2", "a1"}
-    assert ledger.replies["r1"] == b'{"type": "result", "id": "r1"}'
-    assert set(ledger.pending) == {"p2"} and ledger.pending["p2"].seed == 43
-    assert ledger.allocated == {"p1": "a1"}
+    ledger = Ledger.open(tmp_path, warnings.append)
+    assert ledger.remembered() == 4
+    assert ledger.reply("r1") == b'{"type": "result", "id": "r1"}'
+    assert ledger.reply("a1") == b'{"type": "result", "id": "a1"}'
+    assert ledger.reply("nobody") is None
+    p2 = ledger.pending("p2")
+    assert isinstance(p2, PendingAttack) and p2.seed == 43 and p2.at is not None
+    assert ledger.pending("p1") == Settled("a1")
+    assert ledger.pending("r1") is None and ledger.pending("nobody") is None
     assert warnings == []
+    ledger.close()
+
+
+def test_a_retry_is_answered_from_the_journal_bytes(tmp_path: Path) -> None:
+    """The index holds where the line is, not the reply: the bytes come from the journal itself."""
+    reply = b'{"type":"result", "id":"r1",  "spacing":"kept as sent"}'
+    write_session(tmp_path / "20261129T200000.000000Z-aaaaaa.jsonl", entry("r1", reply=msgspec.Raw(reply)))
+    ledger = Ledger.open(tmp_path, print)
+    assert ledger.reply("r1") == reply
+    ledger.close()
+
+
+def test_the_ledger_catches_up_with_lines_appended_since(tmp_path: Path) -> None:
+    path = tmp_path / "20261129T200000.000000Z-aaaaaa.jsonl"
+    whole = write_session(path, entry("r1"))
+    Ledger.open(tmp_path, print).close()
+    path.write_bytes(whole + msgspec.json.encode(entry("r2")) + b"\n")
+    ledger = Ledger.open(tmp_path, print)
+    assert ledger.reply("r1") is not None and ledger.reply("r2") is not None
+    assert ledger.remembered() == 2
+    ledger.close()
+
+
+@pytest.mark.parametrize("damage", ["deleted", "garbage", "truncated"])
+def test_a_lost_or_corrupt_index_is_rebuilt_from_the_journals(tmp_path: Path, damage: str) -> None:
+    two_sessions(tmp_path)
+    Ledger.open(tmp_path, print).close()
+    index = tmp_path / INDEX_NAME
+    if damage == "deleted":
+        index.unlink()
+    elif damage == "garbage":
+        index.write_bytes(b"this is not a database" * 100)
+    else:
+        index.write_bytes(index.read_bytes()[:100])
+    warnings: list[str] = []
+    ledger = Ledger.open(tmp_path, warnings.append)
+    assert ledger.reply("r1") == b'{"type": "result", "id": "r1"}'
+    assert isinstance(ledger.pending("p2"), PendingAttack) and ledger.pending("p1") == Settled("a1")
+    if damage != "deleted":
+        assert any("rebuilding it from the journals" in warning for warning in warnings), warnings
+    ledger.close()
+
+
+def test_a_replaced_or_deleted_journal_is_indexed_again(tmp_path: Path) -> None:
+    first = tmp_path / "20261129T200000.000000Z-aaaaaa.jsonl"
+    second = tmp_path / "20261129T210000.000000Z-bbbbbb.jsonl"
+    write_session(first, entry("r1"))
+    write_session(second, entry("r2"))
+    Ledger.open(tmp_path, print).close()
+    second.unlink()
+    other = msgspec.structs.replace(HEADER, session="20261129T200000.000000Z-aaaaaa", started="x")
+    first.write_bytes(msgspec.json.encode(other) + b"\n" + msgspec.json.encode(entry("r3")) + b"\n")
+    ledger = Ledger.open(tmp_path, print)
+    assert ledger.reply("r1") is None and ledger.reply("r2") is None
+    assert ledger.reply("r3") is not None and ledger.remembered() == 1
+    ledger.close()
 
 
 def test_the_token_file_is_created_once_with_mode_0600(
@@ -220,3 +301,36 @@ def test_only_a_header_only_session_is_discarded(tmp_path: Path) -> None:
         discard_session(path)
     assert not empty.exists()
     assert played.exists() and odd.exists()  # a record of play, or a file not fully readable, stays
+
+
+@pytest.mark.asyncio
+async def test_the_id_filter_answers_new_ids_and_never_hides_a_known_one(tmp_path: Path) -> None:
+    """Filled from the index (and from lines noted since), the filter only ever says "certainly new"
+    for ids the ledger does not hold."""
+    two_sessions(tmp_path)
+    ledger = Ledger.open(tmp_path, print)
+    await ledger.fill_filter()
+    assert ledger.reply("r1") == b'{"type": "result", "id": "r1"}'
+    assert isinstance(ledger.pending("p2"), PendingAttack) and ledger.pending("p1") == Settled("a1")
+    assert all(ledger.reply(f"new-{k}") is None for k in range(1000))
+    ledger.close()
+
+
+def test_an_undo_line_is_indexed_as_a_reply_and_as_its_target_undone(tmp_path: Path) -> None:
+    """Line kinds are read generically: an ``undo`` line answers a retry of its own id, and marks its
+    target undone, after a rebuild of the index as much as before."""
+    from bridge.journal import UndoLine
+
+    undo = UndoLine(id="u1", target_id="r1", at="2026-11-29T20:00:02.000Z", reply=msgspec.Raw(b'{"u":1}'))
+    path = tmp_path / "20261129T200000.000000Z-aaaaaa.jsonl"
+    write_session(path, entry("r1"))
+    path.write_bytes(path.read_bytes() + msgspec.json.encode(undo) + b"\n")
+    for _ in range(2):  # indexed from scratch, then from the index
+        ledger = Ledger.open(tmp_path, print)
+        assert ledger.reply("u1") == b'{"u":1}'
+        assert ledger.undone_by("r1") == "u1" and ledger.undone_by("u1") is None
+        ledger.close()
+    (tmp_path / INDEX_NAME).unlink()
+    ledger = Ledger.open(tmp_path, print)
+    assert ledger.undone_by("r1") == "u1"
+    ledger.close()

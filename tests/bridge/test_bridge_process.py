@@ -257,6 +257,7 @@ def test_serve_defaults_to_loopback_port_8765() -> None:
         False,
     )
     assert (args.rate, args.burst) == (20.0, 40)
+    assert (args.tls_cert, args.tls_key, args.insecure, args.allow_origin) == (None, None, False, [])
     assert HELLO_TIMEOUT == 5.0
 
 
@@ -284,7 +285,9 @@ def test_bad_serve_options_are_refused_with_the_rule(
 def test_allow_remote_listens_beyond_loopback_with_a_warning(dirs: tuple[Path, Path]) -> None:
     data, config = dirs
     process = subprocess.Popen(
-        serve_command(data, config, "--host", "0.0.0.0", "--allow-remote", "--port", "0", "--token", TOKEN),
+        serve_command(
+            data, config, "--host", "0.0.0.0", "--allow-remote", "--insecure", "--port", "0", "--token", TOKEN
+        ),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -298,6 +301,7 @@ def test_allow_remote_listens_beyond_loopback_with_a_warning(dirs: tuple[Path, P
     assert process.returncode == 0
     assert "listening on ws://0.0.0.0:" in listening
     assert "WARNING: listening on 0.0.0.0, reachable from other machines" in err
+    assert "WARNING: --insecure: the access token and every roll cross the network unencrypted" in err
 
 
 def test_a_taken_port_is_a_clear_error_and_leaves_no_session(dirs: tuple[Path, Path]) -> None:
@@ -343,3 +347,50 @@ def test_a_second_serve_on_the_same_data_directory_exits_with_the_reason(dirs: t
         second.stderr
     )
     assert code == 0
+
+
+def warm_workers(url: str, timeout: float = 60.0) -> list[int]:
+    """The rules workers' pids once ``/healthz`` says they are all warm."""
+    import time
+    import urllib.request
+
+    http = url.replace("ws://", "http://").removesuffix("/ws") + "/healthz"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with urllib.request.urlopen(http, timeout=10) as response:
+            workers = json.loads(response.read())["workers"]
+        if workers["warm"]:
+            pids: list[int] = workers["pids"]
+            return pids
+        time.sleep(0.05)
+    raise AssertionError("the rules workers never became warm")
+
+
+def gone(pids: list[int], timeout: float) -> bool:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        left = []
+        for pid in pids:
+            try:
+                os.kill(pid, 0)
+                left.append(pid)
+            except ProcessLookupError:
+                pass
+        if not left:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+def test_no_rules_worker_outlives_the_server(dirs: tuple[Path, Path], signum: int) -> None:
+    data, config = dirs
+    server = Server(data, config)
+    pids = warm_workers(server.url)
+    assert pids and server.process.pid not in pids
+    server.process.send_signal(signum)
+    server.process.communicate(timeout=30)
+    # A polite stop waits for its workers; a killed server's workers notice and leave on their own.
+    assert gone(pids, timeout=0.5 if signum == signal.SIGTERM else 5.0), f"orphaned workers {pids}"

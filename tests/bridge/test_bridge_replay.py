@@ -288,6 +288,66 @@ def test_show_piped_into_head_ends_quietly(tmp_path: Path) -> None:
     assert "Traceback" not in err
 
 
+def long_session(target: Path, copies: int) -> list[str]:
+    """Every recorded session's entries, ``copies`` times under fresh ids, in one journal; their ids."""
+    header = (ROOT / "tests" / "replays" / "gurps.jsonl").read_bytes().split(b"\n", 1)[0]
+    out = [header]
+    ids = []
+    for k in range(copies):
+        for recording in REPLAYS:
+            for original in recording.read_bytes().splitlines()[1:]:
+                record = json.loads(original)
+                old, new = record["id"], f"{k}-{record['id']}"
+                line = original.replace(f'"id":"{old}"'.encode(), f'"id":"{new}"'.encode())
+                if record.get("pending_id"):
+                    pending = record["pending_id"]
+                    line = line.replace(
+                        f'"pending_id":"{pending}"'.encode(), f'"pending_id":"{k}-{pending}"'.encode()
+                    )
+                out.append(line)
+                ids.append(new)
+    target.write_bytes(b"\n".join(out) + b"\n")
+    return ids
+
+
+def test_a_long_session_replays_on_every_core_and_names_the_one_difference(tmp_path: Path) -> None:
+    path = tmp_path / "long.jsonl"
+    ids = long_session(path, copies=20)
+    assert len(ids) >= 2 * 256  # long enough to be cut into chunks for the workers
+    lines = path.read_bytes().split(b"\n")
+    middle = len(lines) // 2
+    record = json.loads(lines[middle])
+    assert record["outcome"] == "result", record
+    lines[middle] = lines[middle].replace(b'"kind":"resolved"', b'"kind":"resolved","extra":1', 1)
+    hits = record["reply"]["result"]["targets"][0]["hits"]
+    target_hits = f'"hits":{hits}'.encode()
+    lines[middle] = lines[middle][::-1].replace(target_hits[::-1], f'"hits":{hits + 5}'.encode()[::-1], 1)[
+        ::-1
+    ]
+    path.write_bytes(b"\n".join(lines))
+    done = subprocess.run(
+        [sys.executable, "-m", "bridge.cli", "replay", str(path), "--no-progress"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{len(ids) - 1}/{len(ids)} requests replayed identically (1 differ)" in done.stdout
+    assert f"request {record['id']!r}" in done.stdout
+    assert "Traceback" not in done.stderr
+
+
+def test_replay_in_one_process_and_on_every_core_agree(tmp_path: Path) -> None:
+    path = tmp_path / "long.jsonl"
+    long_session(path, copies=20)
+    one = replay_session(path, workers=1)
+    every = replay_session(path, workers=2)
+    assert (one.total, one.matched, one.problems) == (every.total, every.matched, every.problems)
+    assert one.ok and one.total >= 2 * 256
+
+
 # --- journals from before protocol 2 (English text) ------------------------------------------------
 
 FORMAT1 = ROOT / "tests" / "replays" / "format1"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -258,3 +259,42 @@ async def test_two_allocates_racing_for_one_attack_spend_it_once(
         "attack 'p1' was already allocated (by another allocate, still in flight)",
     )
     assert [entry["id"] for entry in entries(settings.data_dir)] == ["p1", result["id"]]
+
+
+async def test_a_pending_attack_expires_and_says_so_when_allocated_late(start_bridge: Start) -> None:
+    client = await start_bridge(pending_expiry=0.2)
+    session = await open_session(client)
+    await _defer(session, dice=[4, 5, 6, 1, 2, 3])
+    await asyncio.sleep(0.4)
+    error = await session.ask(
+        {
+            "type": "allocate",
+            "id": "a1",
+            "pending_id": "p1",
+            "allocation": [3, 0],
+            "dice": [4, 5, 6, 1, 2, 3, 3, 3],
+        }
+    )
+    assert (error["type"], error["code"], error["path"], error["id"]) == (
+        "error",
+        "pending_expired",
+        "$.pending_id",
+        "a1",
+    )
+    assert "'p1' was rolled 0 s ago; pending attacks expire after 0 s, so roll it again" in error["message"]
+
+
+async def test_a_fresh_pending_attack_is_not_expired(start_bridge: Start) -> None:
+    client = await start_bridge(pending_expiry=60)
+    session = await open_session(client)
+    await _defer(session, dice=[4, 5, 6, 1, 2, 3])
+    reply = await session.ask(
+        {
+            "type": "allocate",
+            "id": "a1",
+            "pending_id": "p1",
+            "allocation": [3, 0],
+            "dice": [4, 5, 6, 1, 2, 3, 3, 3],
+        }
+    )
+    assert reply["type"] == "result"

@@ -205,8 +205,8 @@ def test_megatraveller_and_d100_profiles_are_edited_in_their_own_notation(table:
     page.get_by_role("button", name="Kira Rhyne", exact=True).click()
     page.locator("#token-hud").get_by_role("button", name="Volley weapons", exact=True).click()
     editor = page.get_by_role("dialog", name="Volley weapons: Kira Rhyne")
-    rifle = editor.get_by_role("group", name="Assault Rifle")
+    rifle = editor.get_by_role("group", name="Autorifle")
     assert rifle.get_by_role("combobox", name="Burst setting").input_value() == "4"
-    assert rifle.get_by_role("combobox", name="Selector").input_value() == "burst"
+    assert rifle.get_by_role("combobox", name="Selector").input_value() == "auto"
     assert rifle.get_by_role("checkbox", name="Automatic fire").is_checked()
     assert table.pages.errors == []

@@ -155,6 +155,20 @@ describe("chat-card.hbs", () => {
     assert.match(undone, /<span class="volley-card__capacity"> \/ 30<\/span>/);
   });
 
+  it("a pending card waits, then says how its attack ended and links the result", () => {
+    const pending = { ...CARD, pending: { rounds: 20, lost: 4, clusters: [3, 6, 6, 1] } };
+    const waiting = renderCard(pending, compile());
+    assert.match(waiting, /<p class="volley-card__pending">Waiting for the allocation\.<\/p>/);
+    assert.doesNotMatch(waiting, /volley-card__targets/, "no hits yet: no table of hits");
+    assert.equal(cardView(pending).aimedAt, "Raider, Lookout");
+    const split = renderCard(pending, compile(), { settled: { kind: "allocated", text: "Split by Referee: Raider 2 hits.", messageId: "msg42" } });
+    assert.doesNotMatch(split, /volley-card__pending/);
+    assert.match(split, /<p class="volley-card__settled volley-card__settled--allocated">Split by Referee: Raider 2 hits\.<\/p>/);
+    assert.match(split, /<a href="#" data-volley-goto="msg42">Show the result<\/a>/);
+    const gone = cardView(pending, { settled: { kind: "expired", text: "gone", messageId: '"><script>' } });
+    assert.deepEqual(gone.settled, { kind: "expired", text: "gone", messageId: null }, "a message id that is not an id is dropped");
+  });
+
   it("escapes hostile names, ids, statuses and log lines", () => {
     const evil = '<img src=x onerror="alert(1)">';
     const html = renderCard(

@@ -50,7 +50,7 @@ describe("registry", () => {
   });
 
   it("systems without a dialog yet refuse to build a request, naming themselves", () => {
-    for (const id of ["megatraveller", "d100"]) {
+    for (const id of ["d100"]) {
       assert.equal(systemPlugin(id).dialog, null);
       assert.throws(() => systemPlugin(id).buildRequest({}, {}), (e) => e instanceof FormError && e.key === "VOLLEY.Form.NoDialogYet");
     }

@@ -161,25 +161,38 @@ async def test_foundry_gets_manifest_and_zip_without_a_token(module_client: Test
 @pytest.mark.asyncio
 @pytest.mark.parametrize(
     "host",
-    ["localhost:8765", "127.0.0.1:30000", "[::1]:8765", "volley.lan"],
-    ids=["name", "ip", "ipv6", "no-port"],
+    ["localhost:8765", "127.0.0.1:30000", "[::1]:8765", "localhost", "volley.lan"],
+    ids=["name", "ip", "ipv6", "no-port", "lan name"],
 )
-async def test_the_urls_name_the_address_foundry_used(module_client: TestClient[Any, Any], host: str) -> None:
-    response = await module_client.get(MANIFEST_PATH, headers={"Host": host})
+async def test_the_urls_name_the_address_foundry_used(
+    module_client: TestClient[Any, Any], remote_module_client: TestClient[Any, Any], host: str
+) -> None:
+    # A name that is not loopback reaches the bridge only when it was started with --allow-remote.
+    client = module_client if host != "volley.lan" else remote_module_client
+    response = await client.get(MANIFEST_PATH, headers={"Host": host})
     manifest = json.loads(await response.read())
     assert manifest["manifest"] == f"http://{host}{MANIFEST_PATH}"
     assert manifest["download"] == f"http://{host}{DOWNLOAD_PATH}"
-    download = await module_client.get(DOWNLOAD_PATH, headers={"Host": host})
+    download = await client.get(DOWNLOAD_PATH, headers={"Host": host})
     inside = json.loads(_zip_files(await download.read())["module.json"])
     assert inside["manifest"] == manifest["manifest"]  # what Foundry's update check will ask
 
 
 @pytest.mark.asyncio
+async def test_a_name_that_is_not_loopback_is_refused_without_allow_remote(
+    module_client: TestClient[Any, Any],
+) -> None:
+    response = await module_client.get(MANIFEST_PATH, headers={"Host": "volley.lan"})
+    assert response.status == 403
+
+
+@pytest.mark.asyncio
 @pytest.mark.parametrize("host", ['evil"host', "a b:80", "host/path", "host:99999", "user@host:1"])
 async def test_a_host_header_that_is_not_host_and_port_is_refused_not_echoed(
-    module_client: TestClient[Any, Any], host: str
+    remote_module_client: TestClient[Any, Any], host: str
 ) -> None:
-    response = await module_client.get(MANIFEST_PATH, headers={"Host": host})
+    # Without --allow-remote the door refuses these first (403); with it, the module routes do (400).
+    response = await remote_module_client.get(MANIFEST_PATH, headers={"Host": host})
     assert response.status == 400
     assert host not in await response.text()
 

@@ -37,18 +37,39 @@ document.body.classList.add(params.get("theme") === "dark" ? "theme-dark" : "the
 
 let table = null;
 
-/** Scripted dice: the referee's page adds the faces typed in the dice box to the next attack or action. */
+/**
+ * Scripted dice: the referee's page adds the faces typed in the dice box to the next attack or action.
+ * A two-step attack scripted so (`"allocation": "defer"`) must be allocated with scripted dice too (the
+ * bridge will not roll a pool the player never saw): its `allocate` gets the first step's faces again,
+ * then whatever is typed for the to-hit rolls.
+ */
 function scriptDice() {
   const Native = globalThis.WebSocket;
+  /** The faces of scripted first steps, by request id. */
+  const steps = new Map();
   class ScriptingWebSocket extends Native {
     send(data) {
       const box = byId("dice");
       const faces = (box?.value ?? "").trim().split(/[\s,]+/).filter(Boolean).map(Number);
-      if (faces.length && faces.every((n) => Number.isInteger(n) && n > 0)) {
+      const typed = faces.length && faces.every((n) => Number.isInteger(n) && n > 0);
+      try {
+        const message = JSON.parse(data);
+        if (message.type === "allocate" && steps.has(message.pending_id) && !message.dice) {
+          message.dice = [...steps.get(message.pending_id), ...(typed ? faces : [])];
+          if (typed) box.value = "";
+          sandbox.diceSent.push({ id: message.id, faces: message.dice });
+          ui.notifications.info(game.i18n.format("SANDBOX.DiceUsed", { faces: message.dice.join(" ") }));
+          return super.send(JSON.stringify(message));
+        }
+      } catch {
+        // not a message we script
+      }
+      if (typed) {
         try {
           const message = JSON.parse(data);
           if ((message.type === "attack" || message.type === "action") && message.request && !message.request.dice) {
             message.request.dice = faces;
+            if (message.request.allocation === "defer") steps.set(message.id, faces);
             box.value = "";
             sandbox.diceSent.push({ id: message.id, faces });
             ui.notifications.info(game.i18n.format("SANDBOX.DiceUsed", { faces: faces.join(" ") }));

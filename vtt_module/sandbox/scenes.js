@@ -20,6 +20,11 @@ function profile(system, character, weapons, current = weapons[0]?.id) {
   return { volley: { profile: { character: { [system]: character }, weapons: weapons.map((w) => ({ ...w, system })), current: { [system]: current } } } };
 }
 
+/** A token's own Volley state (MegaTraveller's target lock...) beside its profile. */
+function withState(flags, state) {
+  return { volley: { ...flags.volley, state } };
+}
+
 export const SCENES = [
   {
     id: "sceneGurps000001",
@@ -46,6 +51,9 @@ export const SCENES = [
     ],
   },
   {
+    // MegaTraveller: Kira Rhyne's autorifle is ready on automatic and locked on the raider; her
+    // submachinegun is slung, her autopistol holstered (for fast draw). Corporal Dace, her ally, stands
+    // just past the Vargr leader: in the danger space of automatic fire at the leader.
     id: "sceneMegaTrav001",
     name: "MegaTraveller",
     system: "megatraveller",
@@ -57,34 +65,38 @@ export const SCENES = [
         y: 160,
         ownership: owned,
         actor: {
-          flags: profile("megatraveller", { dex: 10 }, [
-            {
-              id: "wAssault01",
-              name: "Assault Rifle",
-              skill: 2,
-              stats: { kind: "rifle", rapid: false, burst: 4, auto: true, auto_targets: 2, capacity: 30 },
-              state: { loaded: 30, readiness: "ready", selector: "burst" },
-            },
-            {
-              id: "wSmg000001",
-              name: "Submachinegun",
-              skill: 1,
-              stats: { kind: "rifle", rapid: false, burst: 3, auto: true, auto_targets: 3, capacity: 30 },
-              state: { loaded: 30, readiness: "slung", selector: "single" },
-            },
-            {
-              id: "wBodyPist1",
-              name: "Body Pistol",
-              skill: 1,
-              stats: { kind: "pistol", rapid: true, auto: false, auto_targets: 1, capacity: 6 },
-              state: { loaded: 6, readiness: "holstered", selector: "single" },
-            },
-          ]),
+          flags: withState(
+            profile("megatraveller", { dex: 10 }, [
+              {
+                id: "wAutorifle",
+                name: "Autorifle",
+                skill: 2,
+                stats: { kind: "rifle", rapid: false, burst: 4, auto: true, auto_targets: 2, capacity: 20 },
+                state: { loaded: 20, readiness: "ready", selector: "auto" },
+              },
+              {
+                id: "wSmg000001",
+                name: "Submachinegun",
+                skill: 1,
+                stats: { kind: "rifle", rapid: true, burst: null, auto: true, auto_targets: 2, capacity: 30 },
+                state: { loaded: 30, readiness: "slung", selector: "single" },
+              },
+              {
+                id: "wAutopist1",
+                name: "Autopistol",
+                skill: 3,
+                stats: { kind: "pistol", rapid: true, burst: null, auto: false, auto_targets: 1, capacity: 15 },
+                state: { loaded: 15, readiness: "holstered", selector: "single" },
+              },
+            ]),
+            { target: "tokVargr00000002" },
+          ),
         },
       },
       { id: "tokVargr00000002", name: "Vargr raider", x: 300, y: 30, target: true, actor: { flags: profile("megatraveller", { dex: 8 }, []) } },
       { id: "tokVargr00000003", name: "Vargr leader", x: 320, y: 170, target: true, actor: { flags: profile("megatraveller", { dex: 9 }, []) } },
       { id: "tokVargr00000004", name: "Vargr scout", x: 290, y: 310, target: true, actor: { flags: profile("megatraveller", { dex: 7 }, []) } },
+      { id: "tokDace000000005", name: "Cpl. Dace", x: 470, y: 200, actor: { flags: profile("megatraveller", { dex: 8 }, []) } },
     ],
   },
   {

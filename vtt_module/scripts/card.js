@@ -74,10 +74,13 @@ function count(value) {
  * @typedef {{label: string, value: string}} ExtraView
  * @typedef {{target: string, name: string, hits: number, kind: "hit" | "miss",
  *   statusesAdd: string[], statusesRemove: string[]}} CardRowView
+ * @typedef {{kind: "allocated" | "expired", text: string, messageId: string | null}} SettledView how a
+ *   pending attack ended (split, with its result's message; or gone from the bridge), already in words
  * @typedef {{title: string, system: string, systemTitle: string, action: string,
  *   weapon: {name: string, loaded: number, capacity: number | null, jammed: boolean} | null,
- *   rows: CardRowView[], totalHits: number, log: string[], pending: boolean, extras: ExtraView[],
- *   undone: boolean}} CardView
+ *   rows: CardRowView[], totalHits: number, log: string[], pending: boolean, aimedAt: string,
+ *   extras: ExtraView[], undone: boolean, settled: SettledView | null}} CardView `aimedAt`: the targets'
+ *   names, for a pending card (which has no hits yet)
  */
 
 /** English words when no lookup is given (node tests, logs). @type {CardWords} */
@@ -106,11 +109,12 @@ function statusList(value, words) {
  * The template's view of a bridge card (see bridge/card.py): known fields only, as plain values.
  * @param {unknown} card
  * @param {{words?: CardWords, extras?: import("./systems/registry.js").CardExtra[], capacity?: number | null,
- *   undone?: boolean}} [options] `extras`: the system's lines under the table; `capacity`: the weapon's
- *   full load, shown beside the rounds left
+ *   undone?: boolean, settled?: SettledView | null}} [options] `extras`: the system's lines under the
+ *   table; `capacity`: the weapon's full load, shown beside the rounds left; `settled`: how a pending
+ *   attack ended
  * @returns {CardView}
  */
-export function cardView(card, { words = PLAIN_WORDS, extras = [], capacity = null, undone = false } = {}) {
+export function cardView(card, { words = PLAIN_WORDS, extras = [], capacity = null, undone = false, settled = null } = {}) {
   const c = isPlainObject(card) ? card : {};
   const rows = (Array.isArray(c.rows) ? c.rows : []).slice(0, CARD_LIMITS.rows).map((raw) => {
     const row = isPlainObject(raw) ? raw : {};
@@ -149,6 +153,7 @@ export function cardView(card, { words = PLAIN_WORDS, extras = [], capacity = nu
       .map((line) => bounded(words.text(line)))
       .filter(Boolean),
     pending: c.pending !== null && c.pending !== undefined,
+    aimedAt: bounded(rows.map((row) => row.name).join(", ")),
     extras: extras.slice(0, CARD_LIMITS.extras).map((extra) => ({
       label: bounded(words.localize(extra.label)),
       value: bounded(
@@ -158,6 +163,13 @@ export function cardView(card, { words = PLAIN_WORDS, extras = [], capacity = nu
       ),
     })),
     undone,
+    settled: settled
+      ? {
+          kind: settled.kind === "expired" ? "expired" : "allocated",
+          text: bounded(String(settled.text ?? "")),
+          messageId: typeof settled.messageId === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(settled.messageId) ? settled.messageId : null,
+        }
+      : null,
   };
 }
 

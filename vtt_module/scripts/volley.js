@@ -12,7 +12,7 @@
 import "./systems/index.js";
 import { AttackDialog } from "./systems/common/attack-dialog.js";
 import { bridgeConnection, onBridgeStatus, publishTokenFlag, sendRelayed, startBridge, syncConnection } from "./foundry/bridge.js";
-import { decorateChatMessage, focusWhenUndone, loadCardTemplate } from "./foundry/chat.js";
+import { cardFlags, decorateChatMessage, focusWhenUndone, loadCardTemplate } from "./foundry/chat.js";
 import { prepareAnnouncers } from "./foundry/announce.js";
 import { addHudControls, addSheetButtons, addSheetControls, addStatusLine, announceBridge, refreshFireControls, refreshStatusLines } from "./foundry/controls.js";
 import { findTokenDocument } from "./foundry/documents.js";
@@ -21,7 +21,8 @@ import { openAttackDialog, openProfileEditor } from "./foundry/open.js";
 import { referee, requestUndo } from "./foundry/referee.js";
 import { MODULE_ID, registerSettings } from "./foundry/settings.js";
 import { registerStatuses } from "./foundry/statuses.js";
-import { problemText } from "./foundry/words.js";
+import { problemText, t } from "./foundry/words.js";
+import { systemPlugin } from "./systems/index.js";
 
 const TEMPLATES = [
   "modules/volley/templates/chat-card.hbs",
@@ -84,7 +85,7 @@ Hooks.on("renderTokenHUD", (hud, html) => addHudControls(hud, html, openers));
 Hooks.on("getHeaderControlsActorSheetV2", (sheet, controls) => addSheetControls(sheet, /** @type {unknown} */ (controls), openers));
 Hooks.on("getActorSheetHeaderButtons", (sheet, buttons) => addSheetButtons(sheet, /** @type {unknown} */ (buttons), openers));
 Hooks.on("renderPlayers", (app, html) => addStatusLine(app, html));
-Hooks.on("renderChatMessageHTML", (message, html) => decorateChatMessage(message, html, undoFromCard));
+Hooks.on("renderChatMessageHTML", (message, html) => decorateChatMessage(message, html, undoFromCard, allocateFromCard));
 Hooks.on("updateActor", (actor) => tokenChanged((dialog) => dialog.token.actor === actor));
 Hooks.on("updateToken", (token) => tokenChanged((dialog) => dialog.token === token));
 Hooks.on("targetToken", (user) => {
@@ -122,4 +123,29 @@ async function undoFromCard(message, button) {
     if (!activeControl()) button.focus();
     ui.notifications.error(`Volley: ${problemText(reply)}`);
   }
+}
+
+/**
+ * The player who fired (or a GM) clicked Allocate on a pending attack's card: open its system's
+ * allocation step.
+ * @param {import("./foundry/chat.js").CardMessage} message
+ * @param {HTMLButtonElement} _button
+ */
+async function allocateFromCard(message, _button) {
+  const flags = cardFlags(message);
+  const plugin = flags ? systemPlugin(flags.system) : null;
+  if (!flags || !plugin?.allocationDialog) {
+    ui.notifications.warn(t("VOLLEY.Errors.NoAllocationStep"));
+    return;
+  }
+  const { default: Step } = await plugin.allocationDialog();
+  await Step.open({
+    pendingId: flags.requestId,
+    token: flags.token,
+    weapon: flags.weapon,
+    pool: flags.pending,
+    result: flags.result,
+    choice: /** @type {import("./systems/registry.js").Choice} */ (flags.choice),
+    messageId: message.id,
+  });
 }

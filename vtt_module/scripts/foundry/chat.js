@@ -5,12 +5,19 @@
  * The message's `flags.volley` keep what the card needs and what Undo needs: the bridge's card and
  * result, the system, the token and weapon that acted, and `before` (the old values of everything the
  * result changed, updates.js), so Undo still works after a reload.
+ *
+ * Two-step attacks: the first step's card (`pending`: the pool rolled) keeps the choice and offers
+ * **Allocate** to the player who fired (an owner of the token) and to game masters; the allocation
+ * step posts the result as a card of its own, and the pending card is then marked `settled`: split by
+ * whom, the hits, and a link to the result; or that the bridge no longer holds it (it expired or was
+ * forgotten), so it offers nothing more.
  */
 
 import { CARD_TEMPLATE, renderCard } from "../card.js";
 import { diceSoNiceData } from "../table/dice-so-nice.js";
 import { cardVisibility, diceShowOptions, ROLL_MODES } from "../table/roll-mode.js";
 import { systemPlugin } from "../systems/index.js";
+import { findTokenDocument } from "./documents.js";
 import { activeControl } from "./focus.js";
 import { MODULE_ID } from "./settings.js";
 import { hasWord, messageText, t } from "./words.js";
@@ -18,7 +25,11 @@ import { hasWord, messageText, t } from "./words.js";
 /**
  * @typedef {{requestId: string, system: string, token: string, weapon: string | null,
  *   card: unknown, result: unknown, capacity: number | null, before: unknown[],
- *   pending: unknown, choice: unknown, undone: {by: string, at: number} | null}} CardFlags
+ *   pending: unknown, choice: unknown, requester?: string, undone: {by: string, at: number} | null,
+ *   settled?: Settled | null}} CardFlags
+ * @typedef {{kind: "allocated", by: string | null, requestId: string | null, messageId: string | null,
+ *   hits: {name: string, hits: number}[], at: number} | {kind: "expired", code: string, at: number}} Settled
+ *   how a pending attack ended: split (by whom, by which request, its card, the hits), or gone from the bridge
  */
 
 /**
@@ -65,7 +76,7 @@ export function cardFlags(message) {
 
 /**
  * The card's HTML in this client's language.
- * @param {Pick<CardFlags, "card" | "result" | "system" | "capacity" | "undone">} flags
+ * @param {Pick<CardFlags, "card" | "result" | "system" | "capacity" | "undone" | "settled">} flags
  */
 export function cardHtml(flags) {
   if (!cardTemplate) return "";
@@ -75,7 +86,50 @@ export function cardHtml(flags) {
     extras: plugin?.cardExtras ? plugin.cardExtras(flags.result) : [],
     capacity: flags.capacity,
     undone: Boolean(flags.undone),
+    settled: settledView(flags.settled),
   });
+}
+
+/**
+ * How a pending card says its attack ended, in this client's language.
+ * @param {Settled | null | undefined} settled
+ * @returns {import("../card.js").SettledView | null}
+ */
+function settledView(settled) {
+  if (!settled || typeof settled !== "object") return null;
+  if (settled.kind === "expired") return { kind: "expired", text: t("VOLLEY.Card.Expired"), messageId: null };
+  const hits = (Array.isArray(settled.hits) ? settled.hits : []).slice(0, 32).map((row) => t("VOLLEY.Card.HitsOf", { name: String(row.name), n: Number(row.hits) || 0 }));
+  const by = typeof settled.by === "string" ? (game.users.get(settled.by)?.name ?? "") : "";
+  return {
+    kind: "allocated",
+    text: t(by ? "VOLLEY.Card.AllocatedBy" : "VOLLEY.Card.Allocated", { name: by, hits: hits.join(", ") || "—" }),
+    messageId: typeof settled.messageId === "string" ? settled.messageId : null,
+  };
+}
+
+/**
+ * The card posted for a request id, if any.
+ * @param {string} requestId
+ * @returns {CardMessage | null}
+ */
+export function cardFor(requestId) {
+  return chatMessages().find((m) => cardFlags(m)?.requestId === requestId) ?? null;
+}
+
+/**
+ * A pending attack ended: say so on its card, for everyone (its flags and its stored HTML). A card
+ * already settled stays as it was.
+ * @param {string} pendingId the request id the bridge answered with `pending`
+ * @param {Settled} settled
+ */
+export async function settlePending(pendingId, settled) {
+  const message = cardFor(pendingId);
+  const flags = message ? cardFlags(message) : null;
+  if (!message || !flags || !flags.pending || flags.settled) return;
+  /** @type {Record<string, unknown>} */
+  const changes = { content: cardHtml({ ...flags, settled }) };
+  changes[`flags.${MODULE_ID}.settled`] = settled;
+  await message.update(changes);
 }
 
 /**
@@ -95,17 +149,19 @@ function rollModeOf(mode) {
  * @param {string} userId who acted
  * @param {TokenDocument | null} shooter
  * @param {unknown} rollMode the requester's roll mode (their client's core setting, sent with the choice)
+ * @returns {Promise<string | null>} the card's message id
  */
 export async function postCard(flags, userId, shooter, rollMode) {
-  if (chatMessages().some((m) => cardFlags(m)?.requestId === flags.requestId)) return;
+  const posted = cardFor(flags.requestId);
+  if (posted) return posted.id;
   if (!cardTemplate) await loadCardTemplate();
   const poster = String(game.user.id);
   const gms = game.users.contents.filter((user) => user.isGM).map((user) => String(user.id));
   const visibility = cardVisibility({ rollMode: rollModeOf(rollMode), requester: userId, poster, gms });
   await showDice(flags.result, userId, visibility, poster);
   /** @type {CardFlags} */
-  const stored = { ...flags, undone: null };
-  await ChatMessage.create({
+  const stored = { ...flags, requester: userId, undone: null, settled: null };
+  const message = await ChatMessage.create({
     content: cardHtml(stored),
     author: visibility.author,
     whisper: visibility.whisper,
@@ -113,6 +169,7 @@ export async function postCard(flags, userId, shooter, rollMode) {
     speaker: ChatMessage.getSpeaker(shooter ? { token: shooter } : {}),
     flags: { [MODULE_ID]: stored },
   });
+  return message?.id ?? null;
 }
 
 /**
@@ -176,31 +233,76 @@ function focusUndoneLine(html, tries = 20) {
 }
 
 /**
- * `renderChatMessageHTML`: draw a Volley card in this client's language, and give game masters an
- * Undo button on a result that is not undone yet.
+ * A button at the foot of a card.
+ * @param {Element} card
+ * @param {{className: string, icon: string, label: string, hint: string, onClick: (button: HTMLButtonElement) => void}} spec
+ */
+function cardButton(card, { className, icon, label, hint, onClick }) {
+  if (card.querySelector(`.${className}`)) return;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = className;
+  button.innerHTML = `<i class="${icon}" inert></i> `;
+  button.append(label);
+  button.dataset.tooltip = hint;
+  button.title = hint;
+  button.addEventListener("click", (event) => {
+    event.preventDefault();
+    onClick(button);
+  });
+  card.append(button);
+}
+
+/**
+ * Whether this user may split a pending attack: the player who fired (an owner of the token) or a GM.
+ * @param {CardFlags} flags
+ */
+function mayAllocate(flags) {
+  return game.user.isGM || Boolean(findTokenDocument(flags.token)?.isOwner);
+}
+
+/**
+ * `renderChatMessageHTML`: draw a Volley card in this client's language; give game masters an Undo
+ * button on a result that is not undone yet, and the player who fired (or a GM) an Allocate button on
+ * a pending attack that is still waiting; a settled pending card links to its result.
  * @param {CardMessage} message
  * @param {HTMLElement} html
  * @param {(message: CardMessage, button: HTMLButtonElement) => void} onUndo
+ * @param {(message: CardMessage, button: HTMLButtonElement) => void} [onAllocate]
  */
-export function decorateChatMessage(message, html, onUndo) {
+export function decorateChatMessage(message, html, onUndo, onAllocate) {
   const flags = cardFlags(message);
   if (!flags || !(html instanceof HTMLElement)) return;
   const section = html.querySelector(".volley-card");
   const fresh = cardHtml(flags);
   if (section && fresh) section.outerHTML = fresh;
   if (flags.undone && message.id && undoing.delete(message.id)) focusUndoneLine(html);
-  if (!game.user.isGM || flags.undone || flags.pending) return;
   const card = html.querySelector(".volley-card");
-  if (!card || card.querySelector(".volley-card__undo")) return;
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = "volley-card__undo";
-  button.innerHTML = '<i class="fa-solid fa-rotate-left" inert></i> ';
-  button.append(t("VOLLEY.Card.Undo"));
-  button.dataset.tooltip = t("VOLLEY.Card.UndoHint");
-  button.addEventListener("click", (event) => {
-    event.preventDefault();
-    onUndo(message, button);
+  if (!card) return;
+  for (const link of card.querySelectorAll("[data-volley-goto]")) {
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      const id = /** @type {HTMLElement} */ (link).dataset.volleyGoto ?? "";
+      document.querySelector(`[data-message-id="${CSS.escape(id)}"]`)?.scrollIntoView({ block: "center", behavior: "smooth" });
+    });
+  }
+  if (flags.pending) {
+    if (flags.settled || !onAllocate || !mayAllocate(flags)) return;
+    cardButton(card, {
+      className: "volley-card__allocate",
+      icon: "fa-solid fa-people-arrows",
+      label: t("VOLLEY.Card.Allocate"),
+      hint: t("VOLLEY.Card.AllocateHint"),
+      onClick: (button) => onAllocate(message, button),
+    });
+    return;
+  }
+  if (!game.user.isGM || flags.undone) return;
+  cardButton(card, {
+    className: "volley-card__undo",
+    icon: "fa-solid fa-rotate-left",
+    label: t("VOLLEY.Card.Undo"),
+    hint: t("VOLLEY.Card.UndoHint"),
+    onClick: (button) => onUndo(message, button),
   });
-  card.append(button);
 }

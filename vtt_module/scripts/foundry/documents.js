@@ -92,8 +92,12 @@ export function requestContext(choice) {
   /** @type {RequestContext["targets"]} */
   const targets = new Map();
   const picked = Array.isArray(choice.targets) ? choice.targets : [];
-  for (const entry of picked.slice(0, 32)) {
-    const id = typeof entry === "object" && entry !== null ? String(/** @type {any} */ (entry).id ?? "") : "";
+  const others = Array.isArray(choice.tokens) ? choice.tokens : [];
+  const named = [
+    ...picked.slice(0, 32).map((entry) => (typeof entry === "object" && entry !== null ? String(/** @type {any} */ (entry).id ?? "") : "")),
+    ...others.slice(0, 32).map((id) => (typeof id === "string" ? id : "")),
+  ];
+  for (const id of named) {
     const doc = id ? findTokenDocument(id) : null;
     if (!doc || !doc.id) continue;
     const theirs = actorArsenal(actorData(doc.actor), { system: choice.system, adapter: adapterFor(game.system.id) });
@@ -106,7 +110,7 @@ export function requestContext(choice) {
     });
   }
   return {
-    shooter: { id: String(token.id), name: token.name ?? String(token.id) },
+    shooter: { id: String(token.id), name: token.name ?? String(token.id), state: tokenState(token) },
     weapon,
     character: arsenal.character,
     targets,

@@ -10,7 +10,7 @@ import { FormError } from "../systems/common/fields.js";
 import { systemPlugin } from "../systems/index.js";
 import { applyPlans, planResult, undoPlans } from "../updates.js";
 import { bridgeConnection, bridgeOnline } from "./bridge.js";
-import { cardFlags, chatMessage, markUndone, postCard } from "./chat.js";
+import { cardFlags, chatMessage, markUndone, postCard, settlePending } from "./chat.js";
 import { findTokenDocument, rememberCurrentWeapon, requestContext, syncDerivedStatuses, tokenHandle, tokenView } from "./documents.js";
 import { worldRuleSystem } from "./settings.js";
 
@@ -61,16 +61,20 @@ export async function referee(message, userId) {
   }
   /** @type {BridgeMessage} */
   let outgoing;
+  /** The pending attack an `allocate` settles. */
+  let pendingId = "";
   if (message.type === "allocate") {
     if (!plugin.buildAllocation) throw new FormError("action", "VOLLEY.Form.NoAllocation");
-    const { pending_id: pendingId, allocation } = plugin.buildAllocation(choice, context);
-    outgoing = { type: "allocate", id: message.id, pending_id: pendingId, allocation, user: userId };
+    const built = plugin.buildAllocation(choice, context);
+    pendingId = built.pending_id;
+    outgoing = { type: "allocate", id: message.id, pending_id: pendingId, allocation: built.allocation, user: userId };
   } else {
     const built = plugin.buildRequest(choice, context);
     outgoing = rulesMessage(built.type, message.id, built.request, userId);
   }
-  const reply = await connection.request(outgoing);
+  const reply = await askBridge(connection, outgoing, pendingId);
   if (reply.type !== "result" && reply.type !== "pending") return reply;
+  nameRows(reply.card);
   const shooter = findTokenDocument(choice.token);
   /** @type {unknown[]} */
   let before = [];
@@ -85,7 +89,7 @@ export async function referee(message, userId) {
   }
   try {
     const capacity = plugin.readout(context.weapon).capacity;
-    await postCard(
+    const posted = await postCard(
       {
         requestId: message.id,
         system: plugin.id,
@@ -102,10 +106,66 @@ export async function referee(message, userId) {
       shooter,
       choice.rollMode,
     );
+    if (pendingId && reply.type === "result") {
+      await settlePending(pendingId, { kind: "allocated", by: userId, requestId: message.id, messageId: posted, hits: hitsOf(reply.card), at: Date.now() });
+    }
   } catch (error) {
     reportFailure(error);
   }
   return reply;
+}
+
+/** Bridge codes that mean a pending attack is gone for good (it was forgotten, or it expired). */
+const GONE = new Set(["unknown_pending", "expired", "pending_expired"]);
+
+/**
+ * Ask the bridge; for an `allocate`, a refusal that settles the attack (already split by another
+ * request, gone from the bridge) is also written on its pending card, so nobody tries again.
+ * @param {import("../connection.js").BridgeConnection} connection
+ * @param {BridgeMessage} outgoing
+ * @param {string} pendingId the attack an `allocate` settles ("" for any other message)
+ */
+async function askBridge(connection, outgoing, pendingId) {
+  try {
+    return await connection.request(outgoing);
+  } catch (error) {
+    const code = error instanceof BridgeError ? error.code : "";
+    /** @type {import("./chat.js").Settled | null} */
+    let settled = null;
+    if (GONE.has(code)) settled = { kind: "expired", code, at: Date.now() };
+    if (code === "already_allocated") settled = { kind: "allocated", by: null, requestId: null, messageId: null, hits: [], at: Date.now() };
+    // The refusal is what the requester must hear; a card that could not be marked is only reported.
+    if (pendingId && settled) await settlePending(pendingId, settled).catch(reportFailure);
+    throw error;
+  }
+}
+
+/**
+ * A card row for a token the rules had no name for (one reached only by a stray bullet down a line of
+ * fire) is named after its token on the scene, not shown by its id.
+ * @param {unknown} card
+ */
+function nameRows(card) {
+  const rows = typeof card === "object" && card !== null ? /** @type {any} */ (card).rows : null;
+  if (!Array.isArray(rows)) return;
+  for (const row of rows) {
+    if (typeof row !== "object" || row === null || (typeof row.name === "string" && row.name)) continue;
+    const doc = typeof row.target === "string" ? findTokenDocument(row.target) : null;
+    if (doc?.name) row.name = doc.name;
+  }
+}
+
+/**
+ * The hits per target on a result's card, for the pending card it settles.
+ * @param {unknown} card
+ * @returns {{name: string, hits: number}[]}
+ */
+function hitsOf(card) {
+  const rows = typeof card === "object" && card !== null ? /** @type {any} */ (card).rows : null;
+  return (Array.isArray(rows) ? rows : []).slice(0, 32).map((row) => ({
+    name: String(row?.name ?? row?.target ?? "?").slice(0, 80),
+    hits: typeof row?.hits === "number" ? row.hits : 0,
+  }));
 }
 
 /** @param {unknown} error */

@@ -55,10 +55,13 @@
  * Everything the referee's browser knows when it builds a rules request: read from the documents, never
  * from what a player's browser sent.
  * @typedef {object} RequestContext
- * @property {{id: string, name: string}} shooter       the acting token
+ * @property {{id: string, name: string, state?: Record<string, unknown>}} shooter
+ *   the acting token, with its own Volley state (MegaTraveller's target lock...)
  * @property {VolleyWeapon} weapon                      the weapon chosen, as the actor holds it now
  * @property {Record<string, any>} character            the actor's numbers for this system
- * @property {Map<string, TargetContext>} targets       every token the choice names, by token id
+ * @property {Map<string, TargetContext>} targets
+ *   every token the choice names, by token id: its `targets[*].id` and the ids in its `tokens` (others
+ *   it mentions, e.g. a token in a target's line of fire)
  */
 
 /**
@@ -103,12 +106,27 @@
  * @property {readonly string[]} previewActions  the `choice.action`s whose odds the dialog previews
  * @property {(() => Promise<{default: AttackDialogClass}>) | null} dialog
  *   loads the attack dialog (null: this system has no dialog yet, and Fire says so)
+ * @property {() => Promise<{default: AllocationDialogClass}>} [allocationDialog]
+ *   two-step systems: loads the step that splits a pending attack's pool (opened from its card)
  * @property {(result: unknown) => CardExtra[]} [cardExtras]
  */
 
 /**
  * An attack dialog class: an ApplicationV2 built with the framework's `AttackDialog` base.
  * @typedef {new (setup: any) => {render(options: {force: boolean}): unknown}} AttackDialogClass
+ */
+
+/**
+ * The allocation step of a two-step system, opened for one pending attack (`pendingId`, the id of the
+ * request the bridge answered with `pending`), by the player who fired or a referee.
+ * @typedef {{open(pending: PendingAttack): Promise<unknown>}} AllocationDialogClass
+ */
+
+/**
+ * A pending attack as its card keeps it: the request id the bridge answered with `pending`, the pool it
+ * rolled, the first step's result (its targets in request order), and the choice that asked for it.
+ * @typedef {{pendingId: string, token: string, weapon: string | null, pool: unknown, result: unknown,
+ *   choice: Choice, messageId?: string | null}} PendingAttack
  */
 
 /** @type {Map<string, RuleSystemPlugin>} */

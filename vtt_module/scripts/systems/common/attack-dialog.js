@@ -47,7 +47,8 @@ const ASKING_SAID_AFTER_MS = 1200;
  * @typedef {import("../registry.js").Choice} Choice
  * @typedef {{id: string, name: string}} TargetRef
  * @typedef {{action: string, label: string, icon: string, primary?: boolean, needsTargets?: boolean,
- *   blocked?: string | null}} ActionSpec a button: `blocked` says why it cannot be used now (a jam)
+ *   blocked?: string | null, hint?: string}} ActionSpec a button: `blocked` says why it cannot be used
+ *   now (a jam); `hint`, what it does (its tooltip while it can be used)
  * @typedef {{token: TokenDocument, plugin: RuleSystemPlugin}} DialogSetup
  */
 
@@ -155,6 +156,16 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   }
 
   /**
+   * The tokens the preview charts, in order: the user's targets, unless the system's attack lists
+   * others too (MegaTraveller's bystanders in the danger space) or leaves some out.
+   * @param {TargetRef[]} targets
+   * @returns {TargetRef[]}
+   */
+  previewTargets(targets) {
+    return targets;
+  }
+
+  /**
    * Lines the system adds under the charts from the bridge's odds (d100: the chance each target ends
    * suppressed or prone). Called only while the charts answer the form as it is.
    * @param {unknown} _odds the bridge's `odds` object
@@ -164,6 +175,15 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   oddsLines(_odds, _targets) {
     return [];
   }
+
+  /**
+   * The bridge answered an attack with `pending` (a two-step system rolled only the pool): the
+   * system may open its allocation step at once for the player who fired.
+   * @param {import("../../protocol.js").BridgeMessage} _reply
+   * @param {Choice} _choice
+   * @returns {Promise<void>}
+   */
+  async onPending(_reply, _choice) {}
 
   /**
    * The buttons for this weapon; the first `primary` one is the Fire button.
@@ -214,7 +234,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       targets,
       noTargets: targets.length === 0 ? t("VOLLEY.Dialog.NoTargets") : "",
       system: weapon ? await this.systemContext(weapon, arsenal, targets) : {},
-      preview: this.#previewContext(targets),
+      preview: this.#previewContext(weapon ? this.previewTargets(targets) : targets),
       bridge: this.#bridgeView(),
       notice: this.notice,
       actions: weapon && readout ? this.#actionViews(weapon, readout, targets) : [],
@@ -290,6 +310,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
         primary: Boolean(spec.primary),
         disabled: Boolean(reason) || this.sending,
         reason: reason ?? "",
+        hint: reason ? "" : (spec.hint ?? ""),
       };
     });
   }
@@ -592,5 +613,6 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     else this.#setNotice({ text: t("VOLLEY.Dialog.Done"), error: false });
     await this.refresh(["shooter", "body", "footer"]);
     this.refreshPreview();
+    if (reply.type === "pending") await this.onPending(reply, choice);
   }
 }

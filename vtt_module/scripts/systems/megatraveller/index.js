@@ -1,20 +1,66 @@
 /**
  * MegaTraveller (the fan RCS fire rules, seed 000) as a Volley rule system plug-in.
  *
- * Phase A: the profile (skill level per weapon, Dexterity; the weapon's kind, /R rapid fire, burst
- * size, automatic fire and Auto Tgts, magazine; its readiness and selector) and where results land.
- * The attack dialog, with its two-step allocation, is built next in `attack-dialog.js` beside this
- * file; until then `dialog` is null and Fire says the system has no dialog yet.
+ * The profile holds the skill level per weapon and Dexterity; per weapon its kind, /R rapid fire,
+ * burst size, automatic fire and Auto Tgts, magazine, and its state (rounds, readiness, selector). The
+ * token's target lock is the token's own state. The attack dialog (`attack-dialog.js`) fires in the
+ * weapon's modes and handles it (draw, unsling, ready, select fire mode, retarget, reload); the
+ * allocation step (`allocation-dialog.js`) splits a pool rolled in two-step play.
  */
 
-import { FormError } from "../common/fields.js";
+import { FIRE_MODES, READINESS, SELECTOR } from "./modes.js";
+import { buildMegaTravellerAllocation, buildMegaTravellerRequest } from "./requests.js";
 import { registerSystem, standardReadout, standardWeaponStateKey } from "../registry.js";
 
-/** RCS: Entering Combat and Mode Selection. */
-export const READINESS = Object.freeze(["holstered", "slung", "carried", "ready"]);
-export const SELECTOR = Object.freeze(["single", "burst", "auto"]);
+export { READINESS, SELECTOR };
+
+/**
+ * How the bullets went, target by target ("Vargr raider 6+3 · Vargr leader 6"), when more than one
+ * token shared them: clusters in automatic fire, bullets otherwise.
+ * @param {any[]} targets the result's targets
+ */
+function splitText(targets) {
+  const shares = targets
+    .filter((t) => typeof t === "object" && t !== null && (Number(t.bullets) > 0 || (Array.isArray(t.clusters) && t.clusters.length)))
+    .map((t) => `${String(t.name ?? t.id)} ${Array.isArray(t.clusters) && t.clusters.length ? t.clusters.join("+") : Number(t.bullets)}`);
+  return shares.length > 1 ? shares.join(" · ") : "";
+}
+/** RCS: Retarget and Fire's bring-to-bear DM depends on the kind; a burst is 2, 3 or 4 bullets. */
 export const WEAPON_KINDS = Object.freeze(["pistol", "rifle", "heavy"]);
 export const BURST_SIZES = Object.freeze(["2", "3", "4"]);
+
+/**
+ * The lines under a MegaTraveller card: the mode, the pool (rolled in step one of two-step play, or
+ * spent), the bystanders caught, and the weapon's readiness, selector and the lock after the action.
+ * @param {unknown} result
+ * @returns {import("../registry.js").CardExtra[]}
+ */
+export function cardExtras(result) {
+  const r = /** @type {Record<string, any>} */ (typeof result === "object" && result !== null ? result : {});
+  /** @type {import("../registry.js").CardExtra[]} */
+  const extras = [];
+  const names = new Map((Array.isArray(r.targets) ? r.targets : []).map((t) => [String(t?.id ?? ""), String(t?.name ?? t?.id ?? "")]));
+  if (FIRE_MODES.includes(r.mode)) extras.push({ label: "VOLLEY.MegaTraveller.Card.Mode", value: { key: `VOLLEY.MegaTraveller.Modes.${r.mode}` } });
+  const pool = r.pending ?? r.pool;
+  if (pool && typeof pool === "object") {
+    if (typeof pool.bullets === "number" && r.mode === "rapid") extras.push({ label: "VOLLEY.MegaTraveller.Card.Bullets", value: pool.bullets });
+    if (typeof pool.rounds === "number") extras.push({ label: "VOLLEY.MegaTraveller.Card.Rounds", value: pool.rounds });
+    if (typeof pool.lost === "number") extras.push({ label: "VOLLEY.MegaTraveller.Card.Lost", value: pool.lost });
+    // On a result the split line says the clusters target by target.
+    if (Array.isArray(pool.clusters) && r.pending) extras.push({ label: "VOLLEY.MegaTraveller.Card.Clusters", value: pool.clusters.filter((/** @type {unknown} */ n) => typeof n === "number").join(", ") || "—" });
+  }
+  const bystanders = (Array.isArray(r.targets) ? r.targets : []).filter((t) => t?.bystander === true).map((t) => String(t.name ?? t.id));
+  if (bystanders.length) extras.push({ label: "VOLLEY.MegaTraveller.Card.Bystanders", value: bystanders.join(", ") });
+  if (r.pending) return extras;
+  const split = splitText(Array.isArray(r.targets) ? r.targets : []);
+  if (split) extras.push({ label: "VOLLEY.MegaTraveller.Card.Split", value: split });
+  if (typeof r.weapon?.fired === "number" && r.weapon.fired > 0 && !pool?.rounds) extras.push({ label: "VOLLEY.MegaTraveller.Card.Fired", value: r.weapon.fired });
+  if (READINESS.includes(r.readiness)) extras.push({ label: "VOLLEY.MegaTraveller.Readiness", value: { key: `VOLLEY.MegaTraveller.Readinesses.${r.readiness}` } });
+  if (SELECTOR.includes(r.selector)) extras.push({ label: "VOLLEY.MegaTraveller.Selector", value: { key: `VOLLEY.MegaTraveller.Selectors.${r.selector}` } });
+  if (typeof r.target === "string" && r.target) extras.push({ label: "VOLLEY.MegaTraveller.Card.Lock", value: names.get(r.target) || r.target });
+  return extras;
+}
+
 
 /** Result state keys that belong to the weapon although the rules keep them on the shooter. */
 const WEAPON_KEYS = new Set(["readiness", "selector"]);
@@ -81,11 +127,12 @@ const megatraveller = {
   },
   readout: standardReadout,
   weaponStateKey: (key) => (WEAPON_KEYS.has(key) ? key : standardWeaponStateKey(key)),
-  buildRequest() {
-    throw new FormError("system", "VOLLEY.Form.NoDialogYet", { system: "MegaTraveller" });
-  },
-  previewActions: [],
-  dialog: null,
+  buildRequest: buildMegaTravellerRequest,
+  buildAllocation: buildMegaTravellerAllocation,
+  previewActions: ["attack"],
+  dialog: () => import("./attack-dialog.js"),
+  allocationDialog: () => import("./allocation-dialog.js"),
+  cardExtras,
 };
 
 registerSystem(megatraveller);

@@ -1,0 +1,192 @@
+"""What a file in the sessions directory is, and cutting the one thing a crash can leave: a torn tail.
+
+The journal is append-only: lines are written whole, each ending in a newline, and fsynced in order.
+So a crash can only leave the *last* line without its newline (a write cut short, or a zero-filled
+tail after a power loss). A line that ends in a newline was written completely, whatever it says, so
+nothing that ends in a newline is ever cut.
+
+Before the bridge reads a file it decides what the file is:
+
+* a Volley journal of a format this version reads: its torn tail, if any, is cut (or, if the last line
+  is a whole record that only lacks its newline, the newline is added);
+* a file that is not a Volley journal (no session header on line 1: someone's ``my_notes.jsonl``), or a
+  journal of a newer format: left byte for byte as it is, and reported once;
+* a file that cannot be read, or whose torn tail cannot be cut (a read-only old journal): reported and
+  skipped, so its ids are not remembered; never fatal.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import BinaryIO
+
+import msgspec
+
+from bridge.journal import FORMAT_VERSION, O_BINARY, Header
+
+__all__ = ["MAX_HEADER_BYTES", "FileKind", "Inspection", "inspect"]
+
+#: A session header is a few hundred bytes; a first line longer than this is not one.
+MAX_HEADER_BYTES = 64 * 1024
+#: How much of the file's end is read at a time when looking for the start of its last line.
+_TAIL_STEP = 64 * 1024
+
+_header_decoder = msgspec.json.Decoder(Header)
+
+
+class _AnyKind(msgspec.Struct):
+    """Enough of a journal line to know it is one whole record: a JSON object with a ``kind``."""
+
+    kind: str
+
+
+_record_decoder = msgspec.json.Decoder(_AnyKind)
+
+
+class FileKind(Enum):
+    JOURNAL = "journal"
+    EMPTY = "empty"
+    FOREIGN = "foreign"
+    NEWER = "newer"
+    UNREADABLE = "unreadable"
+
+
+@dataclass(frozen=True)
+class Inspection:
+    """What a file turned out to be, and the one line to report about it (``note``), if any."""
+
+    path: Path
+    kind: FileKind
+    #: The header line, newline included (journals only): identifies the file in the ledger's index.
+    head: bytes = b""
+    #: The file's size after any repair.
+    size: int = 0
+    note: str | None = None
+
+    @property
+    def usable(self) -> bool:
+        """Whether the bridge should read this file's ids."""
+        return self.kind is FileKind.JOURNAL
+
+
+def inspect(path: Path) -> Inspection:
+    """Classify ``path`` and, for a journal this version reads, repair a torn last line."""
+    name = path.name
+    try:
+        with open(path, "rb") as handle:
+            first = handle.read(MAX_HEADER_BYTES)
+            size = os.fstat(handle.fileno()).st_size
+    except OSError as error:
+        return Inspection(
+            path, FileKind.UNREADABLE, note=f"{name}: cannot be read ({_reason(error)}); {_SKIPPED}"
+        )
+    if not first:
+        return Inspection(path, FileKind.EMPTY)
+    end = first.find(b"\n")
+    line = first if end < 0 else first[: end + 1]
+    header = _header(line)
+    if header is None:
+        return Inspection(
+            path,
+            FileKind.FOREIGN,
+            note=f"{name}: not a Volley journal (no session header on line 1); left as it is",
+        )
+    if header.format > FORMAT_VERSION:
+        return Inspection(
+            path,
+            FileKind.NEWER,
+            note=(
+                f"{name}: a journal of format {header.format}, newer than this Volley reads "
+                f"({FORMAT_VERSION}); left as it is and its ids are not remembered"
+            ),
+        )
+    try:
+        size, note = _repair_tail(path, size)
+    except OSError as error:
+        return Inspection(
+            path,
+            FileKind.UNREADABLE,
+            note=f"{name}: its torn last line cannot be cut ({_reason(error)}); {_SKIPPED}",
+        )
+    head = line if line.endswith(b"\n") else line + b"\n"
+    return Inspection(path, FileKind.JOURNAL, head=head, size=size, note=note)
+
+
+_SKIPPED = "skipped: its ids are not remembered"
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
+def _header(line: bytes) -> Header | None:
+    try:
+        return _header_decoder.decode(line)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None
+
+
+def _is_record(line: bytes) -> bool:
+    try:
+        _record_decoder.decode(line)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return False
+    return True
+
+
+def _repair_tail(path: Path, size: int) -> tuple[int, str | None]:
+    """Cut a last line that lacks its newline, unless it is a whole record (then finish it).
+
+    Returns the file's new size and a warning when something was cut. Raises ``OSError`` when the
+    file cannot be changed (the caller skips it).
+    """
+    with open(path, "rb") as handle:
+        handle.seek(size - 1)
+        if handle.read(1) == b"\n":
+            return size, None
+        start = _last_line_start(handle, size)
+        handle.seek(start)
+        tail = handle.read(size - start)
+    fd = os.open(path, os.O_RDWR | O_BINARY)
+    try:
+        if tail.strip(b"\x00 \t\r") and _is_record(tail):
+            os.lseek(fd, 0, os.SEEK_END)
+            os.write(fd, b"\n")  # a whole record whose newline never made it: keep it
+            os.fsync(fd)
+            return size + 1, None
+        number = _count_lines(path, start) + 1
+        os.ftruncate(fd, start)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return start, f"{path.name}: cut a torn last line (line {number}, {size - start} bytes) left by a crash"
+
+
+def _last_line_start(handle: BinaryIO, size: int) -> int:
+    """Offset just after the last newline before ``size`` (0 if there is none)."""
+    stop = size
+    while stop > 0:
+        start = max(0, stop - _TAIL_STEP)
+        handle.seek(start)
+        found = handle.read(stop - start).rfind(b"\n")
+        if found >= 0:
+            return start + found + 1
+        stop = start
+    return 0
+
+
+def _count_lines(path: Path, stop: int) -> int:
+    """Newlines before ``stop`` (only for the warning's line number: a torn file is rare)."""
+    count = 0
+    with open(path, "rb") as handle:
+        left = stop
+        while left > 0:
+            chunk = handle.read(min(left, 1 << 20))
+            if not chunk:
+                break
+            count += chunk.count(b"\n")
+            left -= len(chunk)
+    return count

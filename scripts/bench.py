@@ -1,0 +1,215 @@
+"""Every performance figure of the bridge, each against a baseline measured in the same run.
+
+Prints readable lines as it goes and ends with ONE line of JSON (the figures docs/performance.md
+explains). Runs in a few minutes on a 2-core machine. The parts are scripts of their own:
+
+* ``bench_odds.py``: exact odds warm (the live preview), cold worst case, against 10,000 sampled rolls;
+* ``bench_cli.py``: ``volley odds`` start-up against ``python -c pass``; ``volley replay`` on every core
+  against one core in-process;
+* ``bench_bridge.py`` (with ``bench_echo.py``): round trips against a bare aiohttp echo plus one fsync,
+  throughput against the echo server, another client's ping under 16 cold previews, memory with 200
+  idle connections;
+* ``bench_history.py``: start time and memory with 100,000 earlier replies, against an empty directory.
+
+Nothing is timed before the bridge's rules workers are warm (``/healthz``). Volley's bytecode is
+compiled first, as installing a wheel does (this sandbox sets PYTHONDONTWRITEBYTECODE, which would
+otherwise make every start compile the sources).
+
+    .venv/bin/python scripts/bench.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import compileall
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bench_bridge as wire
+import bench_cli as cli
+import bench_history as history
+import bench_odds as odds
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load() -> str:
+    return Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?"
+
+
+def section(title: str) -> None:
+    print(f"\n== {title}  (load {load()})", flush=True)
+
+
+def bench_odds(figures: dict[str, Any], quick: bool) -> None:
+    section("odds: the live preview, the cold worst case, sampling")
+    warm = odds.warm_odds(50 if quick else 200)
+    worst_name, (_, worst_p99) = max(warm.items(), key=lambda item: item[1][1])
+    print(f"  warm exact odds, {len(warm)} examples: worst p99 {worst_p99:.3f} ms ({worst_name})")
+    cold = odds.cold_worst(1 if quick else 3)
+    print(
+        f"  cold after warm-up ({cold['warm_up_ms']:.0f} ms), 24 tokens / 48 rounds / empty magazine: "
+        f"worst {cold['worst_24_ms']:.1f} ms ({cold['worst_24_chosen']} chosen), median "
+        f"{cold['median_24_ms']:.1f} ms over the 24 splits"
+    )
+    print(f"  smaller splits, cold: up to {cold['sweep_max_ms']:.1f} ms ({cold['sweep_max_shape']})")
+    rolls = 2000 if quick else 10_000
+    sampled = odds.sampling(rolls)
+    speedups = {name: seconds / exact for name, (seconds, exact) in sampled.items()}
+    slowest = min(speedups, key=lambda name: speedups[name])
+    print(
+        f"  {rolls} sampled rolls vs exact odds: {statistics.median(speedups.values()):.0f}x median, "
+        f"{speedups[slowest]:.0f}x at least ({slowest})"
+    )
+    figures.update(
+        odds_p99_ms=round(worst_p99, 3),
+        odds_cold_worst_ms=round(cold["worst_24_ms"], 2),
+        odds_cold_median_ms=round(cold["median_24_ms"], 2),
+        odds_cold_sweep_max_ms=round(cold["sweep_max_ms"], 1),
+        odds_speedup_vs_sampling=round(speedups[slowest] * 10_000 / rolls),
+        odds_speedup_vs_sampling_median=round(statistics.median(speedups.values()) * 10_000 / rolls),
+    )
+
+
+def bench_cli(figures: dict[str, Any], quick: bool) -> None:
+    section("volley odds start-up, volley replay")
+    base, starts = cli.cli_start(5 if quick else 10)
+    for name, seconds in starts.items():
+        print(
+            f"  volley odds < {name} example: {1000 * seconds:.1f} ms = {seconds / base:.2f} x python -c pass"
+        )
+    print(f"  python -c pass: {1000 * base:.1f} ms")
+    ratios = [seconds / base for seconds in starts.values()]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "long.jsonl"
+        entries = cli.long_session(path, 150 if quick else 2000)
+        single = cli.single_core_rate(path, 4000)
+        rate, verdict = cli.replay_rate(path, entries)
+    cores = cli.cores()
+    print(f"  replay of {entries} entries: {rate:.0f}/s on {cores} cores ({verdict})")
+    print(f"  one core, in-process: {single:.0f}/s; ideal on {cores} cores: {cores * single:.0f}/s")
+    figures.update(
+        cli_start_ratio=round(statistics.median(ratios), 2),
+        cli_start_ratio_worst=round(max(ratios), 2),
+        python_start_ms=round(1000 * base, 1),
+        replay_per_s=round(rate),
+        replay_single_core_per_s=round(single),
+        replay_core_ratio=round(rate / (cores * single), 2),
+        cores=cores,
+    )
+
+
+async def _wire(
+    bridge: wire.Served, echo: wire.Served, data: Path, figures: dict[str, Any], quick: bool
+) -> None:
+    per_round = 150 if quick else 300
+    samples = await wire.interleaved_rtt(bridge, echo, data, 3 if quick else 5, per_round)
+    for label, values in samples.items():
+        wire.show(label, values)
+    for label, values in (await wire.reference_rtt(bridge, per_round)).items():
+        wire.show(label, values)
+    s = {label: wire.summary(values) for label, values in samples.items()}
+    clients, per_client, window = 32, 60 if quick else 150, 8
+    rates = {"echo": [], "bridge": []}
+    for _ in range(2):
+        rates["echo"].append(
+            await wire.throughput(
+                echo.url, bridge=False, clients=clients, per_client=per_client, window=window
+            )
+        )
+        rates["bridge"].append(
+            await wire.throughput(
+                bridge.url, bridge=True, clients=clients, per_client=per_client, window=window
+            )
+        )
+    echo_rate, bridge_rate = max(rates["echo"]), max(rates["bridge"])
+    shape = f"{clients} clients x window {window}"
+    print(f"  throughput, {shape}: echo {echo_rate:.0f}/s, bridge attack {bridge_rate:.0f}/s")
+    idle, loaded = await wire.ping_under_load(bridge, rounds=3 if quick else 6, previews=16)
+    wire.show("ping, idle", idle)
+    wire.show("ping, 16 cold previews", loaded)
+    offloaded = wire.health(bridge)["workers"]["offloaded"]
+    print(f"  previews computed in a rules worker: {offloaded}")
+    figures.update(
+        echo_p50_ms=round(s["echo"]["p50"], 3),
+        fsync_p50_ms=round(s["fsync"]["p50"], 3),
+        attack_p50_ms=round(s["attack"]["p50"], 3),
+        echo_p99_ms=round(s["echo"]["p99"], 3),
+        fsync_p99_ms=round(s["fsync"]["p99"], 3),
+        attack_p99_ms=round(s["attack"]["p99"], 3),
+        rtt_p50_ratio=round(s["attack"]["p50"] / (s["echo"]["p50"] + s["fsync"]["p50"]), 2),
+        rtt_p99_ratio=round(s["attack"]["p99"] / (s["echo"]["p99"] + s["fsync"]["p99"]), 2),
+        throughput_echo_per_s=round(echo_rate),
+        throughput_bridge_per_s=round(bridge_rate),
+        throughput_ratio=round(bridge_rate / echo_rate, 2),
+        ping_p99_idle_ms=round(wire.summary(idle)["p99"], 3),
+        ping_p99_under_load_ms=round(wire.summary(loaded)["p99"], 3),
+        ping_p99_under_load_ratio=round(wire.summary(loaded)["p99"] / wire.summary(idle)["p99"], 2),
+    )
+
+
+def bench_wire(figures: dict[str, Any], quick: bool) -> None:
+    section("the bridge over a socket, against an echo server and one fsync")
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp)
+        with wire.running(wire.start_echo()) as echo, wire.running(wire.start_bridge(data)) as bridge:
+            warm = wire.wait_ready(bridge, warm=True)
+            print(f"  rules workers warm {warm:.1f} s after listening; timing starts now")
+            asyncio.run(_wire(bridge, echo, data, figures, quick))
+    with tempfile.TemporaryDirectory() as tmp, wire.running(wire.start_bridge(Path(tmp))) as bridge:
+        wire.wait_ready(bridge, warm=True)
+        before, with_200 = asyncio.run(wire.idle_connections(bridge, 200))
+        workers = [wire.rss_mib(pid) for pid in wire.health(bridge)["workers"]["pids"]]
+    print(f"  bridge RSS: {before:.1f} MiB idle, {with_200:.1f} MiB with 200 authenticated idle connections")
+    print(f"  (each rules worker, a process of its own: {', '.join(f'{w:.1f}' for w in workers)} MiB)")
+    figures.update(rss_mb_idle=round(before, 1), rss_mb_200_idle=round(with_200, 1))
+
+
+def bench_history(figures: dict[str, Any], quick: bool) -> None:
+    replies = 20_000 if quick else 100_000
+    section(f"start and memory with {replies} earlier replies")
+    with tempfile.TemporaryDirectory() as tmp:
+        results = history.run(replies, 2 if quick else 5, Path(tmp))
+    history.report(results, replies)
+    empty, *full = results
+    figures.update(
+        start_ms_empty=round(1000 * empty.start),
+        start_ms_100k=round(1000 * max(r.start for r in full)),
+        first_start_ms_100k=round(1000 * max(r.first for r in full)),
+        start_ratio_100k=round(max(r.start for r in full) / empty.start, 2),
+        rss_ratio_100k=round(max(r.memory for r in full) / empty.memory, 2),
+        retries_byte_for_byte=all(r.retries_ok for r in full),
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer samples (a smoke test, not figures)")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    compileall.compile_dir(ROOT / "rules", quiet=1)
+    compileall.compile_dir(ROOT / "bridge", quiet=1)
+    print(f"Volley bench: python {sys.version.split()[0]}, {os.cpu_count()} cpus, load {load()}")
+    figures: dict[str, Any] = {}
+    bench_odds(figures, args.quick)
+    bench_cli(figures, args.quick)
+    bench_wire(figures, args.quick)
+    bench_history(figures, args.quick)
+    figures["bench_seconds"] = round(time.perf_counter() - started)
+    figures["load_average_end"] = float(load()) if load() != "?" else None
+    print(f"\nbench took {figures['bench_seconds']} s")
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

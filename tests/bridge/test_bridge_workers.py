@@ -1,0 +1,140 @@
+"""Rules workers: expensive odds are computed in worker processes that start and stop with the bridge.
+
+What is measured (how much a cold preview delays another client's ping) is printed by
+``scripts/bench.py``; these tests check the mechanism: which requests go to a worker, that a worker's
+answer is byte for byte the loop's, warm-up and ``/healthz``, no orphans, and serving on without
+workers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import time
+from typing import Any
+
+import pytest
+from bridgekit import GURPS_MP5, Start, open_session
+
+import bridge.workers
+import rules
+from bridge.resolution import odds_reply
+
+pytestmark = pytest.mark.asyncio
+
+
+def cold_auto(chosen: int, caught: int) -> dict[str, Any]:
+    """Automatic fire from a 48-round magazine at several tokens: tens of milliseconds the first time.
+
+    Each test takes its own shape: whatever this process computes itself, it remembers, and a
+    remembered shape is cheap (so it would no longer go to a worker).
+    """
+    return {
+        "system": "megatraveller",
+        "mode": "auto",
+        "attacker": {"id": "a", "name": "Gunner", "skill": 2, "dex": 9, "selector": "auto"},
+        "weapon": {"name": "LMG", "auto": True, "auto_targets": chosen, "loaded": 48, "capacity": 48},
+        "targets": [{"id": f"t{k}"} for k in range(chosen)]
+        + [{"id": f"b{k}", "bystander": True} for k in range(caught)],
+        "empty_magazine": True,
+    }
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+async def health(client: Any) -> dict[str, Any]:
+    body: dict[str, Any] = await (await client.get("/healthz")).json()
+    return body
+
+
+async def until_warm(client: Any, timeout: float = 60.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        workers: dict[str, Any] = (await health(client))["workers"]
+        if workers["warm"]:
+            return workers
+        await asyncio.sleep(0.05)
+    raise AssertionError("the rules workers never became warm")
+
+
+async def test_the_rules_say_which_odds_are_expensive() -> None:
+    assert rules.odds_cost(rules.decode_request(GURPS_MP5)) < bridge.workers.OFFLOAD_MS
+    assert rules.odds_cost(rules.decode_request(cold_auto(5, 1))) > bridge.workers.OFFLOAD_MS
+
+
+async def test_expensive_odds_are_computed_in_a_worker_byte_for_byte(start_bridge: Start) -> None:
+    client = await start_bridge(workers=1)
+    session = await open_session(client)
+    request = cold_auto(5, 2)
+    await session.send({"type": "odds", "id": "cold", "request": request})
+    in_worker = await session.raw_reply()
+    await session.send({"type": "odds", "id": "cheap", "request": GURPS_MP5})
+    assert (await session.reply())["type"] == "odds"
+    workers = (await health(client))["workers"]
+    assert workers["offloaded"] == 1  # the GURPS odds stayed on the loop
+    assert len(workers["pids"]) <= 1 and os.getpid() not in workers["pids"]
+    assert in_worker.encode() == odds_reply("cold", request)  # what the loop would have sent
+
+
+async def test_a_rule_error_found_in_a_worker_points_into_the_message(start_bridge: Start) -> None:
+    client = await start_bridge(workers=1)
+    session = await open_session(client)
+    request = {**cold_auto(5, 3), "allocation": [[0], [1]]}  # cluster indices with no rolled pool
+    error = await session.ask({"type": "odds", "id": "o1", "request": request})
+    assert (error["type"], error["code"], error["id"], error["path"]) == (
+        "error",
+        "rule",
+        "o1",
+        "$.request.allocation",
+    )
+
+
+async def test_workers_warm_up_in_the_background_and_stop_with_the_bridge(start_bridge: Start) -> None:
+    client = await start_bridge(warm_up=True, workers=1)
+    session = await open_session(client)  # serving before the workers are up
+    assert (await session.ask({"type": "ping", "id": "p"}))["type"] == "pong"
+    workers = await until_warm(client)
+    (pid,) = workers["pids"]
+    assert pid != os.getpid() and alive(pid)
+    await client.close()
+    deadline = time.monotonic() + 10
+    while alive(pid) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert not alive(pid)
+
+
+async def test_without_workers_the_bridge_computes_every_preview_itself(
+    start_bridge: Start, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def no_processes(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(bridge.workers.concurrent.futures, "ProcessPoolExecutor", no_processes)
+    caplog.set_level(logging.WARNING, logger="volley.bridge")
+    client = await start_bridge(warm_up=True)
+    session = await open_session(client)
+    reply = await session.ask({"type": "odds", "id": "cold", "request": cold_auto(5, 4)})
+    assert reply["type"] == "odds"
+    assert (await health(client))["workers"] == {"warm": False, "pids": [], "offloaded": 0}
+    assert any("rules workers failed to start" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_worker_that_dies_is_replaced(start_bridge: Start) -> None:
+    client = await start_bridge(warm_up=True, workers=1)
+    (pid,) = (await until_warm(client))["pids"]
+    os.kill(pid, signal.SIGKILL)
+    session = await open_session(client)
+    first = await session.ask({"type": "odds", "id": "o1", "request": cold_auto(6, 1)})
+    assert (first["type"], first["code"], first["id"]) == ("error", "internal", "o1")
+    second = await session.ask({"type": "odds", "id": "o2", "request": cold_auto(6, 2)})
+    assert second["type"] == "odds"
+    assert pid not in (await until_warm(client))["pids"]
+    assert (await health(client))["workers"]["offloaded"] == 2

@@ -1,0 +1,120 @@
+"""Clients that do not read: their replies are bounded, they are cut off in time, and they hold no memory."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hostilekit import (
+    GURPS_MP5,
+    ServeProcess,
+    bridge,
+    door_of,
+    message,
+    open_connections,
+    raw_websocket,
+    settings_for,
+)
+
+from bridge.connection import Connection, Pace
+from bridge.protocol import MAX_FRAME_BYTES
+from bridge.server import CONNECTIONS
+
+pytestmark = pytest.mark.asyncio
+
+
+def _wide_odds(k: int) -> bytes:
+    """An ``odds`` request (about 53 KB) whose reply is about as big: thirteen targets with long ids."""
+    targets = [
+        {"id": f"t{n}-" + "x" * 4000, "name": "Ganger", "modifier": -2, "dodge": 9, "shots": 1}
+        for n in range(13)
+    ]
+    return message("odds", id=f"wide-{k}", request={**GURPS_MP5, "shots": 13, "targets": targets})
+
+
+async def test_an_id_over_128_characters_is_refused_and_never_echoed(tmp_path: Path) -> None:
+    async with bridge(settings_for(tmp_path)) as served:
+        raw = await raw_websocket(served.port)
+        await raw.send(message("attack", id="x" * 129, request=GURPS_MP5))
+        error = await raw.reply()
+        assert (error["code"], error["path"], error["id"]) == ("invalid", "$.id", None)
+        assert "128" in error["message"]
+        # Oversized frames are not decoded, but their id is looked for: a megabyte one is not returned.
+        await raw.send(message("attack", id="y" * 900_000, request=GURPS_MP5))
+        _, payload = await raw.receive()
+        assert len(payload) < 500, len(payload)
+        error = json.loads(payload)
+        assert (error["code"], error["id"]) == ("too_large", None)
+        # An id the protocol accepts is still echoed, even on an oversized frame.
+        await raw.send(message("ping", id="z" * 128, note="n" * MAX_FRAME_BYTES))
+        error = await raw.reply()
+        assert (error["code"], error["id"]) == ("too_large", "z" * 128)
+        raw.close()
+
+
+async def test_a_client_that_never_reads_is_cut_off_and_its_replies_let_go(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="volley.bridge")
+    pace = Pace(outgoing_frames=32, outgoing_bytes=256 * 1024, stall_timeout=0.5, close_timeout=0.5)
+    settings = replace(settings_for(tmp_path), pace=pace, rate=10_000, burst=10_000)
+    async with bridge(settings) as served:
+        raw = await raw_websocket(served.port, receive_buffer=4096)
+        (connection,) = served.app[CONNECTIONS]
+        # About 10 MB of requests whose replies are as big; the client never reads one of them.
+        sending = asyncio.create_task(raw.send(*(_wide_odds(k) for k in range(200))))
+        started = time.monotonic()
+        while open_connections(served) and time.monotonic() - started < 5:
+            await asyncio.sleep(0.05)
+        elapsed = time.monotonic() - started
+        assert open_connections(served) == 0, "the stuck client is still connected"
+        assert elapsed < 3, elapsed  # stall (0.5 s) + close (0.5 s), not minutes
+        assert isinstance(connection, Connection)
+        assert (len(connection.outbox), connection.outbox.bytes) == (0, 0)  # nothing kept for it
+        assert connection.ws.closed and door_of(served)["authenticated"] == 0
+        sending.cancel()
+        raw.close()
+    said = [record.getMessage() for record in caplog.records]
+    assert any("client is not reading its replies" in line for line in said), said
+    assert any("did not take the close frame within 0.5 s; connection aborted" in line for line in said), said
+
+
+async def test_a_slow_reader_sending_megabyte_ids_holds_no_megabytes(tmp_path: Path) -> None:
+    """The issue's case: a client that never reads, sending attacks with ~1 MB ids, each refused.
+
+    Measured on the server process: its peak resident memory may not grow by the replies' weight.
+    """
+    server = ServeProcess(tmp_path, "--rate", "10000", "--burst", "10000")
+    try:
+        await asyncio.sleep(1.0)  # let the rules warm-up finish, so it does not count
+        peak_before = server.memory_kib("VmHWM")
+        raw = await raw_websocket(server.port, receive_buffer=4096)
+        big = [message("attack", id=f"{k}-" + "i" * 900_000, request=GURPS_MP5) for k in range(100)]
+        sending = asyncio.create_task(raw.send(*big))
+        await asyncio.sleep(3.0)
+        growth_mib = (server.memory_kib("VmHWM") - peak_before) / 1024
+        sending.cancel()
+        raw.close()
+    finally:
+        server.stop()
+    assert growth_mib < 30, f"the server grew by {growth_mib:.0f} MiB for 90 MB of refused requests"
+
+
+async def test_a_polite_shutdown_does_not_wait_for_a_client_that_never_reads(tmp_path: Path) -> None:
+    pace = Pace(outgoing_frames=32, outgoing_bytes=256 * 1024, stall_timeout=30, close_timeout=0.5)
+    settings = replace(settings_for(tmp_path), pace=pace, rate=10_000, burst=10_000)
+    started = None
+    async with bridge(settings) as served:
+        raw = await raw_websocket(served.port, receive_buffer=4096)
+        sending = asyncio.create_task(raw.send(*(_wide_odds(k) for k in range(100))))
+        await asyncio.sleep(0.5)
+        assert open_connections(served) == 1
+        started = time.monotonic()
+    assert time.monotonic() - started < 3
+    sending.cancel()
+    raw.close()
