@@ -1,15 +1,17 @@
 """Accessibility of everything the module draws, on ``volley sandbox``'s page.
 
 axe-core (``axekit.assert_no_axe_violations``, WCAG 2.0/2.1 A and AA) over the GURPS attack dialog
-(normal, jammed, offline, in the player's view), the profile editor of each rule system, the chat card
-(normal, jammed, undone, waiting for an allocation), the bridge status panel and the HUD's controls:
-in English and Russian, in Foundry's light and dark themes (the sandbox's ``theme=dark``). Then the
-attack dialog by keyboard alone, the odds chart's text alternative, and what a screen reader is told
-(and not told) while the bridge comes and goes and the odds are asked for.
+(normal, jammed, offline, in the player's view), the MegaTraveller dialog and its allocation step, the
+profile editor of each rule system, the chat card (normal, jammed, undone, waiting for an allocation,
+settled), the bridge status panel and the HUD's controls: in English and Russian, in Foundry's light
+and dark themes (the sandbox's ``theme=dark``). Then the attack dialog by keyboard alone, the odds
+chart's text alternative, and what a screen reader is told (and not told) while the bridge comes and
+goes and the odds are asked for.
 
-Adding a system's dialog to the check: open it the way a player does and call
-``assert_no_axe_violations(page, DIALOG)`` in each state it has (see ``check_gurps_dialog``); a
-system's dialog is an ``AttackDialog``, so ``DIALOG`` finds it.
+Adding a system's dialog to the check: a test here that opens it the way a player does and calls
+``assert_no_axe_violations(page, DIALOG, what=...)`` in each state it has, parametrized over
+``LANGS_AND_THEMES`` (see ``test_megatraveller_dialog_step_and_cards``). Every attack dialog and
+step has the ``volley-attack-dialog`` class, so ``DIALOG`` finds it.
 """
 
 from __future__ import annotations
@@ -42,6 +44,10 @@ HUD = ["#token-hud .volley-fire", "#token-hud .volley-profile"]
 JAM_DICE = "6 6 6 3 3 4"
 #: To-hit 10 against skill 14 (no malfunction), then the Raider's dodge roll of 18: it fails.
 HIT_DICE = "3 3 4 6 6 6"
+#: MegaTraveller automatic fire, as in test_megatraveller: the pool (20 rounds, 4 lost, clusters
+#: 3, 6, 6, 1), then the to-hit rolls once the clusters are split.
+MT_POOL_DICE = "1 1 1 5 3 6 6 1"
+MT_TO_HIT_DICE = "6 6 1 1 1 1 1 1"
 FIRE = {"en": "Fire", "ru": "Огонь"}
 WEAPONS = {"en": "Volley weapons", "ru": "Оружие Volley"}
 SAID_DIALOG = "document.getElementById('volley-announce-dialog')?.textContent ?? null"
@@ -124,10 +130,6 @@ def test_dialog_card_hud_and_status_panel(table: Table, lang: str, theme: str) -
     cards(page).last.locator(".volley-card__undone").wait_for()
     assert_no_axe_violations(page, CARD, what="chat cards, the last undone")
 
-    post_pending_card(page)
-    page.locator(".volley-card__pending").wait_for()
-    assert_no_axe_violations(page, CARD, what="chat cards, one waiting for an allocation")
-
     table.sandbox.post("/sandbox/bridge/stop")
     page.wait_for_function(f"{CONNECTION_STATE} === 'waiting'")
     page.wait_for_function("document.querySelector('[data-volley=attack]')?.disabled === true")
@@ -155,19 +157,41 @@ def test_dialog_card_hud_and_status_panel(table: Table, lang: str, theme: str) -
     assert table.pages.errors == []
 
 
-def post_pending_card(page: Any) -> None:
-    """A card that waits for the referee's allocation (MegaTraveller's, once its dialog lands), drawn
-    from the last card's flags with a pending question: the card template is the same for every system."""
-    page.evaluate(
-        """async () => {
-          const chat = await import('/modules/volley/scripts/foundry/chat.js');
-          const last = game.messages.contents.at(-1).flags.volley;
-          const flags = {...structuredClone(last), requestId: 'volley-a11y-pending', undone: undefined,
-            card: {...structuredClone(last.card), pending: {question: 'allocate'}, rows: []}};
-          delete flags.undone;
-          await chat.postCard(flags, game.user.id, null, 'publicroll');
-        }"""
+@pytest.mark.parametrize(("lang", "theme"), LANGS_AND_THEMES)
+def test_megatraveller_dialog_step_and_cards(table: Table, lang: str, theme: str) -> None:
+    """Kira Rhyne's autorifle on automatic, the split left for after the roll: the dialog, the
+    allocation step (and a split the RCS refuses), the card that waits, and the cards once settled."""
+    page = open_table(table, lang, theme, scene="megatraveller")
+    open_attack_dialog(page, "Kira Rhyne", FIRE[lang])
+    dialog = page.locator(DIALOG).first
+    wait_for_chart(dialog, "Cpl. Dace")
+
+    def check_dialog(what: str) -> None:
+        assert_no_axe_violations(page, DIALOG, what=f"MegaTraveller, {what}")
+
+    check_dialog("dialog")
+    dialog.locator("select[name=allocation]").select_option("defer")
+    page.locator("#dice").fill(MT_POOL_DICE)
+    dialog.locator("[data-volley=attack]").click()
+    step = page.locator(".volley-mt-allocation")
+    wait_for_chart(step, "Vargr raider")
+    cards(page).first.locator(".volley-card__pending").wait_for()
+    check_dialog("dialog and allocation step")
+    assert_no_axe_violations(page, CARD, what="MegaTraveller card waiting for the allocation")
+
+    step.locator("select[name='cluster.2']").select_option("0")  # both sixes to the raider: refused
+    step.locator(".volley-mt__blocked").wait_for()
+    check_dialog("a split the RCS refuses")
+    step.locator("select[name='cluster.0']").select_option("1")
+    page.wait_for_function(
+        "document.querySelector('.volley-mt-allocation [data-volley=allocate]')?.disabled === false"
     )
+    page.locator("#dice").fill(MT_TO_HIT_DICE)
+    step.locator("[data-volley=allocate]").click()
+    step.locator(".volley-mt-split__settled").wait_for()
+    check_dialog("allocation settled")
+    assert_no_axe_violations(page, CARD, what="MegaTraveller cards, settled")
+    assert table.pages.errors == []
 
 
 @pytest.mark.parametrize(("lang", "theme"), LANGS_AND_THEMES)
