@@ -413,7 +413,9 @@ def test_status_changes_are_said_once(table: Table) -> None:
     page.wait_for_function("window.said.odds.length > 0")
     page.wait_for_timeout(700)
     said = page.evaluate("window.said.odds")
-    assert len(said) == 1 and said[0].startswith("Raider: expected"), said
+    # (Under a heavy load an answer may take longer than "asking" waits; the node tests pin that rule.)
+    odds = [text for text in said if text != "asking the bridge…"]
+    assert len(odds) == 1 and odds[0].startswith("Raider: expected") and said[-1] == odds[0], said
 
     # A slow answer: "asking the bridge…" is said while it is awaited, then the odds.
     hold["odds"] = True
