@@ -73,13 +73,14 @@ describe("the danger space and the lines of fire", () => {
 });
 
 describe("lineup: who an attack lists", () => {
-  // The sandbox's MegaTraveller scene, in squares: Kira, three Vargr targeted, Cpl. Dace past the leader.
+  // The sandbox's MegaTraveller scene, token centres in squares (tokens 2 x 1 squares on a 70 px grid):
+  // Kira, three Vargr targeted, Cpl. Dace just past the leader.
   const scene = [
-    { id: "kira", name: "Kira Rhyne", x: 0.7, y: 2.1 },
-    { id: "raider", name: "Vargr raider", x: 3.5, y: 0.8 },
-    { id: "leader", name: "Vargr leader", x: 3.7, y: 2.2 },
-    { id: "scout", name: "Vargr scout", x: 3.4, y: 3.6 },
-    { id: "dace", name: "Cpl. Dace", x: 5.2, y: 2.5 },
+    { id: "kira", name: "Kira Rhyne", x: 1.29, y: 2.79 },
+    { id: "raider", name: "Vargr raider", x: 5.29, y: 0.93 },
+    { id: "leader", name: "Vargr leader", x: 5.57, y: 2.93 },
+    { id: "scout", name: "Vargr scout", x: 5.14, y: 4.93 },
+    { id: "dace", name: "Cpl. Dace", x: 7.29, y: 3.36 },
   ];
   const targeted = scene.slice(1, 4).map(({ id, name }) => ({ id, name }));
   const layout = (over = {}) =>

@@ -53,7 +53,8 @@ export const SCENES = [
   {
     // MegaTraveller: Kira Rhyne's autorifle is ready on automatic and locked on the raider; her
     // submachinegun is slung, her autopistol holstered (for fast draw). Corporal Dace, her ally, stands
-    // just past the Vargr leader: in the danger space of automatic fire at the leader.
+    // just past the Vargr leader: in the danger space of automatic fire at the leader (tokens are 2 x 1
+    // squares on the stand-in's 70 px grid, so his centre is 1.7 squares past the leader's).
     id: "sceneMegaTrav001",
     name: "MegaTraveller",
     system: "megatraveller",
@@ -96,22 +97,25 @@ export const SCENES = [
       { id: "tokVargr00000002", name: "Vargr raider", x: 300, y: 30, target: true, actor: { flags: profile("megatraveller", { dex: 8 }, []) } },
       { id: "tokVargr00000003", name: "Vargr leader", x: 320, y: 170, target: true, actor: { flags: profile("megatraveller", { dex: 9 }, []) } },
       { id: "tokVargr00000004", name: "Vargr scout", x: 290, y: 310, target: true, actor: { flags: profile("megatraveller", { dex: 7 }, []) } },
-      { id: "tokDace000000005", name: "Cpl. Dace", x: 470, y: 200, actor: { flags: profile("megatraveller", { dex: 8 }, []) } },
+      { id: "tokDace000000005", name: "Cpl. Dace", x: 440, y: 200, actor: { flags: profile("megatraveller", { dex: 8 }, []) } },
     ],
   },
   {
     id: "sceneD100000001",
     name: "d100",
     system: "d100",
+    // A grid square is 1.4 m: the Heretic and the Cultist stand 1.9 m apart (a burst's extra hits reach
+    // 2 m), and a 45° sector pointed between them leaves the demagogue out.
+    grid: { size: 70, distance: 1.4, units: "m" },
     tokens: [
       {
         id: "tokVex0000000001",
         name: "Vex",
         x: 20,
-        y: 160,
+        y: 190,
         ownership: owned,
         actor: {
-          flags: profile("d100", { bs: 45, wp: 35 }, [
+          flags: profile("d100", { bs: 45, wp: 35, tech_use: 40, weaponsmith: 35 }, [
             { id: "wAutogun01", name: "Autogun", stats: { class: "rifle", rof: "S/3/10", capacity: 30, reliability: 0, range: 90 }, state: { loaded: 30, jammed: false, spoiled: 0, braced: false } },
             {
               id: "wStubber01",
@@ -119,13 +123,18 @@ export const SCENES = [
               stats: { class: "heavy", rof: "-/-/10", capacity: 100, reliability: "Unreliable", range: 100 },
               state: { loaded: 100, jammed: false, spoiled: 0, braced: true },
             },
-            { id: "wLaspist01", name: "Laspistol", stats: { class: "pistol", rof: "S/2/-", capacity: 30, reliability: "Reliable", range: 30 }, state: { loaded: 30, jammed: false, spoiled: 0, braced: false } },
+            {
+              id: "wStubRev01",
+              name: "Stub revolver",
+              stats: { class: "pistol", rof: "S/-/-", capacity: 6, reliability: "Reliable", range: 30 },
+              state: { loaded: 6, jammed: false, spoiled: 0, braced: false },
+            },
           ]),
         },
       },
-      { id: "tokHeretic0000002", name: "Heretic", x: 300, y: 30, target: true, actor: { flags: profile("d100", { bs: 30, wp: 35 }, []) } },
-      { id: "tokCultist0000003", name: "Cultist", x: 320, y: 170, target: true, actor: { flags: profile("d100", { bs: 25, wp: 28 }, []) } },
-      { id: "tokDemagogue00004", name: "Cult demagogue", x: 290, y: 310, target: true, actor: { flags: profile("d100", { bs: 30, wp: 40 }, []) } },
+      { id: "tokHeretic0000002", name: "Heretic", x: 300, y: 100, target: true, actor: { flags: profile("d100", { bs: 30, wp: 35 }, []) } },
+      { id: "tokCultist0000003", name: "Cultist", x: 300, y: 195, target: true, actor: { flags: profile("d100", { bs: 25, wp: 28 }, []) } },
+      { id: "tokDemagogue00004", name: "Cult demagogue", x: 250, y: 340, target: true, actor: { flags: profile("d100", { bs: 30, wp: 40 }, []) } },
     ],
   },
 ];

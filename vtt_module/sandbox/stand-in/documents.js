@@ -145,6 +145,10 @@ export class TokenDocument extends Document {
     this.parent = scene;
     this.x = data.x;
     this.y = data.y;
+    // In grid squares, as in Foundry; the board draws a token 140 px wide on a 70 px grid.
+    this.width = data.width ?? 2;
+    this.height = data.height ?? 1;
+    this.hidden = Boolean(data.hidden);
     this.actorLink = false;
     this.actor = new Actor(world, { ...data.actor, id: data.actor.id ?? `${data.id}-actor`, name: data.name, ownership: data.ownership });
     this.actor.token = this;
@@ -161,6 +165,8 @@ export class Scene {
     this.id = data.id;
     this.name = data.name;
     this.system = data.system;
+    /** Foundry's scene grid: `distance` units of `units` per `size` pixels. */
+    this.grid = { type: 1, size: 70, distance: 1, units: "m", ...(data.grid ?? {}) };
     this.tokens = new Collection();
     for (const token of data.tokens) this.tokens.set(token.id, new TokenDocument(world, token, this));
   }

@@ -152,8 +152,36 @@ export async function installFoundry({ lang, userId, scenes, users, notify, onCh
   };
   world.messageAdded = onChat;
 
+  // The board is the canvas: its element is the view, one board pixel is one canvas pixel (no pan or
+  // zoom), and the scene's grid says how many of its distance units a grid square is.
+  const board = () => document.getElementById("board");
+  const boardOrigin = () => {
+    const rect = board().getBoundingClientRect();
+    return { left: rect.left + board().clientLeft, top: rect.top + board().clientTop };
+  };
   const canvas = {
     scene: world.scenes.contents[0],
+    ready: true,
+    app: {
+      get view() {
+        return board();
+      },
+    },
+    get grid() {
+      return { ...canvas.scene.grid };
+    },
+    get dimensions() {
+      const { size, distance, units } = canvas.scene.grid;
+      return { size, distance, units, distancePixels: size / distance, width: board().clientWidth, height: board().clientHeight };
+    },
+    canvasCoordinatesFromClient({ x, y }) {
+      const origin = boardOrigin();
+      return { x: x - origin.left, y: y - origin.top };
+    },
+    clientCoordinatesFromCanvas({ x, y }) {
+      const origin = boardOrigin();
+      return { x: x + origin.left, y: y + origin.top };
+    },
     tokens: {
       get: (id) => canvas.scene.tokens.get(id)?.object,
       get placeables() {

@@ -9,6 +9,7 @@
 import { adapterFor } from "../adapters/index.js";
 import { actorArsenal, weaponStateWrites } from "../profile/weapons.js";
 import { FormError } from "../systems/common/fields.js";
+import { metresPerUnit } from "../systems/common/sector.js";
 import { derivedStatuses } from "../updates.js";
 import { MODULE_ID } from "./settings.js";
 import { setStatus } from "./statuses.js";
@@ -79,11 +80,80 @@ export function tokenState(token) {
 }
 
 /**
+ * A token's centre in pixels on its scene: its top-left corner plus half its size (in grid squares).
+ * @param {TokenDocument} token
+ * @returns {{x: number, y: number} | null}
+ */
+export function tokenCentrePixels(token) {
+  const size = Number(token.parent?.grid?.size);
+  const x = Number(token.x);
+  const y = Number(token.y);
+  const width = Number(token.width ?? 1);
+  const height = Number(token.height ?? 1);
+  if (!(size > 0) || ![x, y, width, height].every(Number.isFinite)) return null;
+  return { x: x + (width * size) / 2, y: y + (height * size) / 2 };
+}
+
+/**
+ * Metres per pixel on a token's scene (its grid: `distance` units per `size` pixels, in `units`), or
+ * null when the scene's units cannot be turned into metres.
+ * @param {Scene | null | undefined} scene
+ */
+export function metresPerPixel(scene) {
+  const grid = scene?.grid;
+  const size = Number(grid?.size);
+  const distance = Number(grid?.distance);
+  const perUnit = metresPerUnit(grid?.units);
+  if (!(size > 0) || !(distance > 0) || perUnit === null) return null;
+  return (distance * perUnit) / size;
+}
+
+/**
+ * A token's centre in metres on its scene, for rules that measure (range bands, sectors of fire).
+ * @param {TokenDocument} token
+ * @returns {import("../systems/registry.js").TokenCentre}
+ */
+export function tokenCentre(token) {
+  const pixels = tokenCentrePixels(token);
+  const scale = metresPerPixel(token.parent);
+  return pixels && scale !== null ? { x: pixels.x * scale, y: pixels.y * scale } : null;
+}
+
+/**
+ * A token's centre in grid squares on its scene, for rules that count squares (MegaTraveller's danger
+ * space).
+ * @param {TokenDocument} token
+ * @returns {{x: number, y: number} | null}
+ */
+export function tokenCentreSquares(token) {
+  const pixels = tokenCentrePixels(token);
+  const size = Number(token.parent?.grid?.size);
+  return pixels && size > 0 ? { x: pixels.x / size, y: pixels.y / size } : null;
+}
+
+/**
+ * The tokens on a token's scene that this user can see, each with its centre as `where` measures it
+ * (metres by default, for sectors of fire; grid squares or pixels for rules that count squares or when
+ * the scene has no metres); a token the GM has hidden is left out for players.
+ * @param {TokenDocument} token
+ * @param {(doc: TokenDocument) => {x: number, y: number} | null} [where]
+ * @returns {{id: string, name: string, centre: {x: number, y: number} | null}[]}
+ */
+export function placedTokens(token, where = tokenCentre) {
+  const scene = token.parent;
+  if (!scene) return [];
+  return scene.tokens.contents
+    .filter((doc) => doc.id && (game.user.isGM || !doc.hidden))
+    .map((doc) => ({ id: String(doc.id), name: doc.name ?? String(doc.id), centre: where(doc) }));
+}
+
+/**
  * Everything the referee's browser needs to turn a choice into a rules request, read from the documents.
  * @param {Choice} choice
+ * @param {string} [userId] whose choice it is
  * @returns {RequestContext}
  */
-export function requestContext(choice) {
+export function requestContext(choice, userId) {
   const token = findTokenDocument(choice.token);
   if (!token) throw new FormError("token", "VOLLEY.Form.UnknownToken");
   const arsenal = arsenalOf(token, choice.system);
@@ -107,13 +177,23 @@ export function requestContext(choice) {
       character: theirs.character,
       statuses: statusesOf(doc),
       state: tokenState(doc),
+      // Measured only on the shooter's scene: a token elsewhere has no distance to it.
+      centre: doc.parent === token.parent ? tokenCentre(doc) : null,
     });
   }
+  const user = userId ? game.users.get(userId) : null;
   return {
-    shooter: { id: String(token.id), name: token.name ?? String(token.id), state: tokenState(token) },
+    shooter: {
+      id: String(token.id),
+      name: token.name ?? String(token.id),
+      statuses: statusesOf(token),
+      state: tokenState(token),
+      centre: tokenCentre(token),
+    },
     weapon,
     character: arsenal.character,
     targets,
+    requester: { id: String(userId ?? ""), isGM: Boolean(user?.isGM) },
   };
 }
 

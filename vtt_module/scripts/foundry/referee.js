@@ -51,7 +51,7 @@ export async function referee(message, userId) {
   const plugin = pluginFor(choiceMessage);
   const connection = connected();
   const choice = choiceMessage.choice;
-  const context = requestContext(choice);
+  const context = requestContext(choice, userId);
   if (message.type === "odds") {
     // The preview is refused at once while the bridge is down, instead of waiting for a timeout.
     if (!bridgeOnline()) throw new BridgeError({ code: "offline", message: "bridge offline" });

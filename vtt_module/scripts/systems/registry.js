@@ -55,13 +55,30 @@
  * Everything the referee's browser knows when it builds a rules request: read from the documents, never
  * from what a player's browser sent.
  * @typedef {object} RequestContext
- * @property {{id: string, name: string, state?: Record<string, unknown>}} shooter
- *   the acting token, with its own Volley state (MegaTraveller's target lock...)
+ * @property {ShooterContext} shooter                   the acting token
  * @property {VolleyWeapon} weapon                      the weapon chosen, as the actor holds it now
  * @property {Record<string, any>} character            the actor's numbers for this system
  * @property {Map<string, TargetContext>} targets
  *   every token the choice names, by token id: its `targets[*].id` and the ids in its `tokens` (others
  *   it mentions, e.g. a token in a target's line of fire)
+ * @property {{id: string, isGM: boolean}} [requester]  the user whose choice it is (a player, or a GM)
+ */
+
+/**
+ * Where a token stands, for rules that measure: its centre in metres on its scene (null when the scene's
+ * units cannot be turned into metres, or the token is not on a scene).
+ * @typedef {{x: number, y: number} | null} TokenCentre
+ */
+
+/**
+ * The acting token as the documents hold it.
+ * @typedef {object} ShooterContext
+ * @property {string} id
+ * @property {string} name
+ * @property {string[]} [statuses]             its active statuses (suppressed, prone...)
+ * @property {Record<string, unknown>} [state]
+ *   its own Volley state flags (MegaTraveller's target lock, d100's standing overwatch order...)
+ * @property {TokenCentre} [centre]
  */
 
 /**
@@ -71,6 +88,7 @@
  * @property {Record<string, any>} character  the target actor's numbers for this system (d100 WP...)
  * @property {string[]} statuses              its active statuses (suppressed, prone...)
  * @property {Record<string, unknown>} state  its Volley state flags (cover...)
+ * @property {TokenCentre} [centre]
  */
 
 /**

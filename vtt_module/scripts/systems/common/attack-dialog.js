@@ -177,6 +177,25 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   }
 
   /**
+   * The action whose odds the preview shows for the form as it is, or null for none: by default the
+   * system's first preview action; a system whose modes differ (d100: an attack, overwatch fire, or
+   * setting an overwatch order, which rolls nothing) chooses by the form.
+   * @returns {string | null}
+   */
+  previewAction() {
+    return this.plugin.previewActions[0] ?? null;
+  }
+
+  /**
+   * What the preview calls the chance of a jam, in the system's own words, or null for a system whose
+   * weapons never jam (MegaTraveller): then the preview leaves the jam chance out.
+   * @returns {string | null}
+   */
+  jamLabel() {
+    return t("VOLLEY.Dialog.Jam");
+  }
+
+  /**
    * The bridge answered an attack with `pending` (a two-step system rolled only the pool): the
    * system may open its allocation step at once for the player who fired.
    * @param {import("../../protocol.js").BridgeMessage} _reply
@@ -347,9 +366,10 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       rows,
       lines: this.summary ? this.oddsLines(this.odds, targets).slice(0, 16) : [],
       jam: this.summary ? formatPercent(this.summary.jam, decimal) : "—",
+      jamLabel: this.jamLabel(),
       status,
       problem: this.previewState === "problem" || this.previewState === "blocked",
-      shown: this.plugin.previewActions.length > 0,
+      shown: this.previewAction() !== null,
     };
   }
 
@@ -488,9 +508,9 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
 
   /** Ask for the odds of the form as it is now (debounced, one in flight). */
   refreshPreview() {
-    const action = this.plugin.previewActions[0];
-    if (!action || !this.rendered) return;
-    if (this.targets().length === 0) {
+    if (!this.rendered) return;
+    const action = this.previewAction();
+    if (!action || this.targets().length === 0) {
       this.preview.update(null);
       return;
     }

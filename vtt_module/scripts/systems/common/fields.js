@@ -37,7 +37,6 @@ const ENGLISH = /** @type {Record<string, string>} */ ({
   "VOLLEY.Form.NoShots": "give at least one target a shot",
   "VOLLEY.Form.NotSet": "not set in the character's Volley profile",
   "VOLLEY.Form.UnknownTarget": "not a token on this scene",
-  "VOLLEY.Form.NoDialogYet": "{system} has no attack dialog yet",
   "VOLLEY.Form.UnknownToken": "no such token on any scene",
   "VOLLEY.Form.UnknownWeapon": "the actor has no such weapon",
   "VOLLEY.Form.NoWeapon": "the actor has no weapon for this system; add one in its Volley profile",

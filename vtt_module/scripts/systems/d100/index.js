@@ -1,15 +1,19 @@
 /**
  * The d100 system of seed 004 (the Dark Heresy family) as a Volley rule system plug-in.
  *
- * Phase A: the profile (Ballistic Skill and Willpower; the weapon's class, RoF "S/3/10", clip,
- * reliability, range; rounds loaded, jam, spoiled rounds, bracing, spare rounds) and where results
- * land. The attack dialog (bursts, suppressing fire, overwatch, the sector picker) is built next in
- * `attack-dialog.js` beside this file; until then `dialog` is null and Fire says so.
+ * The profile: Ballistic Skill, Willpower, the skills that clear a jam (Tech-Use, Trade (Weaponsmith))
+ * and the Strength bonus thrown weapons need; per weapon its class, RoF "S/3/10", clip, reliability and
+ * range, and its state (rounds loaded, jam, spoiled rounds, bracing, spare rounds). The dialog
+ * (`attack-dialog.js`): single shot, short, long and wide bursts, suppressing fire, overwatch as a
+ * standing order and its fire, with the sector picked on the map; reload, unjam, recover ammunition,
+ * brace; suppression tests, recovery, entering melee. Requests: `requests.js`; what the odds add:
+ * `odds.js`; the card's lines: `card.js`.
  */
 
-import { FormError } from "../common/fields.js";
 import { registerSystem, standardReadout, standardWeaponStateKey } from "../registry.js";
+import { d100CardExtras } from "./card.js";
 import { parseD100Rof, parseReliability } from "./notation.js";
+import { buildD100Request } from "./requests.js";
 
 /** rules/d100/requests.py: WeaponClass. */
 export const WEAPON_CLASSES = Object.freeze(["pistol", "rifle", "long_rifle", "heavy", "thrown", "grenade"]);
@@ -23,6 +27,9 @@ const d100 = {
     character: [
       { key: "bs", kind: "int", label: "VOLLEY.D100.BS", min: 1, max: 100, default: 35 },
       { key: "wp", kind: "int", label: "VOLLEY.D100.WP", min: 1, max: 100, default: 30 },
+      { key: "tech_use", kind: "int", label: "VOLLEY.D100.TechUse", hint: "VOLLEY.D100.TechUseHint", min: 0, max: 150, optional: true, default: null },
+      { key: "weaponsmith", kind: "int", label: "VOLLEY.D100.Weaponsmith", hint: "VOLLEY.D100.WeaponsmithHint", min: 0, max: 150, optional: true, default: null },
+      { key: "sb", kind: "int", label: "VOLLEY.D100.SB", hint: "VOLLEY.D100.SBHint", min: 0, max: 20, optional: true, default: null },
     ],
     skill: null,
     stats: [
@@ -65,11 +72,11 @@ const d100 = {
   },
   readout: standardReadout,
   weaponStateKey: standardWeaponStateKey,
-  buildRequest() {
-    throw new FormError("system", "VOLLEY.Form.NoDialogYet", { system: "d100" });
-  },
-  previewActions: [],
-  dialog: null,
+  buildRequest: buildD100Request,
+  // An attack and overwatch fire are previewed (the dialog picks by its mode); both go as `attack`.
+  previewActions: ["attack", "overwatch_fire"],
+  dialog: () => import("./attack-dialog.js"),
+  cardExtras: d100CardExtras,
 };
 
 registerSystem(d100);

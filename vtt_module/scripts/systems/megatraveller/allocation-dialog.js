@@ -11,7 +11,7 @@
  * bridge) the step says so and offers nothing more.
  */
 
-import { chartView, formatPercent, OddsPreview } from "../../odds-preview.js";
+import { chartView, OddsPreview } from "../../odds-preview.js";
 import { newRequestId } from "../../protocol.js";
 import { statusWords } from "../../bridge-status.js";
 import { bridgeOnline, bridgeStatus, onBridgeStatus, sendRelayed } from "../../foundry/bridge.js";
@@ -256,7 +256,9 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
     return {
       rows,
       lines: [],
-      jam: this.summary ? formatPercent(this.summary.jam, decimal) : "—",
+      // The RCS has no jams: no jam chance under the split's odds.
+      jam: "",
+      jamLabel: null,
       status,
       problem: this.previewState === "problem" || this.previewState === "blocked",
       shown: true,

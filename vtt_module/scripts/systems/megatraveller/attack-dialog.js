@@ -14,7 +14,7 @@
 
 import { AttackDialog, formValues } from "../common/attack-dialog.js";
 import { FormError } from "../common/fields.js";
-import { arsenalOf, findTokenDocument, tokenState } from "../../foundry/documents.js";
+import { arsenalOf, findTokenDocument, placedTokens, tokenCentreSquares, tokenState } from "../../foundry/documents.js";
 import { t } from "../../foundry/words.js";
 import { defaultFiringAction, firingPlan, handlingActions } from "./actions.js";
 import { choiceTargets, lineup } from "./lineup.js";
@@ -102,20 +102,13 @@ function plainProblem(text) {
 }
 
 /**
- * The scene's tokens with their centres in grid squares (a player's client does not see hidden ones).
+ * The tokens on the shooter's scene with their centres in grid squares (a player's client does not see
+ * hidden ones).
+ * @param {TokenDocument} token the shooter
  * @returns {{id: string, name: string, x: number, y: number}[]}
  */
-function sceneSpots() {
-  const size = Number(canvas?.grid?.size) || 100;
-  const docs = /** @type {any[]} */ (canvas?.scene?.tokens?.contents ?? []);
-  return docs
-    .filter((doc) => doc?.id && (game.user.isGM || !doc.hidden))
-    .map((doc) => {
-      const center = doc.object?.center;
-      const x = center ? Number(center.x) : Number(doc.x) + ((Number(doc.width) || 1) * size) / 2;
-      const y = center ? Number(center.y) : Number(doc.y) + ((Number(doc.height) || 1) * size) / 2;
-      return { id: String(doc.id), name: String(doc.name ?? doc.id), x: x / size, y: y / size };
-    });
+function sceneSpots(token) {
+  return placedTokens(token, tokenCentreSquares).flatMap(({ id, name, centre }) => (centre ? [{ id, name, x: centre.x, y: centre.y }] : []));
 }
 
 export default class MegaTravellerAttackDialog extends AttackDialog {
@@ -217,7 +210,7 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
     const stats = shooter.stats;
     const mode = draft.mode && weaponModes(stats).includes(draft.mode) ? draft.mode : modeForSelector(stats, shooter.selector);
     draft.mode = mode;
-    const spots = sceneSpots();
+    const spots = sceneSpots(this.token);
     const me = spots.find((spot) => spot.id === this.token.id) ?? { id: String(this.token.id), name: "", x: 0, y: 0 };
     const input = { mode, stats, shooter: me, targeted: targets, primary: draft.primary, lock: shooter.lock, scene: spots, drafts: draft.rows, added: draft.added };
     let laid = lineup(input);
@@ -332,6 +325,11 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
     const strays = MODE_RULES[this.#attack?.mode ?? "single"].strays ? listed.flatMap((row) => (row.closer ? [row.closer] : [])) : [];
     const ids = [...new Set([...listed.map((row) => row.id), ...strays])];
     return ids.map((id) => ({ id, name: names.get(id) ?? findTokenDocument(id)?.name ?? id }));
+  }
+
+  /** The RCS has no jams: the preview leaves the jam chance out. @returns {null} */
+  jamLabel() {
+    return null;
   }
 
   /**
