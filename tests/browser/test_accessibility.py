@@ -2,11 +2,12 @@
 
 axe-core (``axekit.assert_no_axe_violations``, WCAG 2.0/2.1 A and AA) over the GURPS attack dialog
 (normal, jammed, offline, in the player's view), the MegaTraveller dialog and its allocation step, the
-profile editor of each rule system, the chat card (normal, jammed, undone, waiting for an allocation,
-settled), the bridge status panel and the HUD's controls: in English and Russian, in Foundry's light
-and dark themes (the sandbox's ``theme=dark``). Then the attack dialog by keyboard alone, the odds
-chart's text alternative, and what a screen reader is told (and not told) while the bridge comes and
-goes and the odds are asked for.
+d100 dialog (suppressing fire at a sector picked on the map, jammed), the profile editor of each rule
+system, the chat card (normal, jammed, undone, waiting for an allocation, settled), the bridge status
+panel and the HUD's controls: in English and Russian, in Foundry's light and dark themes (the
+sandbox's ``theme=dark``). Then the attack dialog by keyboard alone, the odds chart's text
+alternative, and what a screen reader is told (and not told) while the bridge comes and goes and the
+odds are asked for.
 
 Adding a system's dialog to the check: a test here that opens it the way a player does and calls
 ``assert_no_axe_violations(page, DIALOG, what=...)`` in each state it has, parametrized over
@@ -32,6 +33,7 @@ from browserkit import (
     wait_connected,
     wait_for_chart,
 )
+from test_d100 import pick_sector
 
 #: The module's own elements (the sandbox page around them is not the product).
 DIALOG = ".volley-attack-dialog"
@@ -48,6 +50,11 @@ HIT_DICE = "3 3 4 6 6 6"
 #: 3, 6, 6, 1), then the to-hit rolls once the clusters are split.
 MT_POOL_DICE = "1 1 1 5 3 6 6 1"
 MT_TO_HIT_DICE = "6 6 1 1 1 1 1 1"
+#: d100, as in test_d100: suppressing fire that misses (50) and two failed suppression tests (90, 95);
+#: an attack roll of 97 that jams the autogun.
+D100_SUPPRESSION_DICE = "50 90 95"
+D100_JAM_DICE = "97"
+PICK_SECTOR = {"en": "Pick on the map", "ru": "Указать на карте"}
 FIRE = {"en": "Fire", "ru": "Огонь"}
 WEAPONS = {"en": "Volley weapons", "ru": "Оружие Volley"}
 SAID_DIALOG = "document.getElementById('volley-announce-dialog')?.textContent ?? null"
@@ -191,6 +198,52 @@ def test_megatraveller_dialog_step_and_cards(table: Table, lang: str, theme: str
     step.locator(".volley-mt-split__settled").wait_for()
     check_dialog("allocation settled")
     assert_no_axe_violations(page, CARD, what="MegaTraveller cards, settled")
+    assert table.pages.errors == []
+
+
+@pytest.mark.parametrize(("lang", "theme"), LANGS_AND_THEMES)
+def test_d100_dialog_and_cards(table: Table, lang: str, theme: str) -> None:
+    """Vex: the dialog as it opens, suppressing fire with the heavy stubber at a sector picked on the
+    map, its card (statuses added) and Undo; then the autogun jammed, dialog and card."""
+    page = open_table(table, lang, theme, scene="d100")
+
+    def check_dialog(what: str) -> None:
+        assert_no_axe_violations(page, DIALOG, what=f"d100, {what}")
+
+    dialog = open_attack_dialog(page, "Vex", FIRE[lang])
+    wait_for_chart(dialog, "Heretic")
+    check_dialog("dialog")
+    dialog.locator("select[name=weapon]").select_option(label="Heavy stubber (100/100)")
+    page.wait_for_function(
+        "document.querySelector('select[name=mode] option[value=suppressing_full]') !== null"
+    )
+    dialog.locator("select[name=mode]").select_option("suppressing_full")
+    dialog.locator(".volley-d100__sector").wait_for()
+    check_dialog("suppressing fire, no sector yet")
+    pick_sector(page, dialog, name=PICK_SECTOR[lang])
+    wait_for_chart(dialog, "Cultist")
+    check_dialog("suppressing fire at a sector")
+    page.locator("#dice").fill(D100_SUPPRESSION_DICE)
+    dialog.locator("[data-volley=attack]").click()
+    cards(page).first.locator(".volley-card__status--add").first.wait_for()
+    check_dialog("after suppressing fire (targets suppressed)")
+    assert_no_axe_violations(page, CARD, what="d100 card, statuses added")
+    cards(page).last.locator(".volley-card__undo").click()
+    cards(page).last.locator(".volley-card__undone").wait_for()
+    assert_no_axe_violations(page, CARD, what="d100 card, undone")
+
+    dialog.locator("select[name=weapon]").select_option(index=0)
+    page.wait_for_function("document.querySelector('select[name=mode] option[value=single]') !== null")
+    dialog.locator("select[name=mode]").select_option("single")
+    wait_for_chart(dialog, "Heretic")
+    page.locator("#dice").fill(D100_JAM_DICE)
+    dialog.locator("[data-volley=attack]").click()
+    page.wait_for_function(
+        "canvas.scene.tokens.get('tokVex0000000001').actor.flags.volley.profile.weapons[0].state.jammed"
+    )
+    page.wait_for_function("document.querySelector('[data-volley=unjam]') !== null")
+    check_dialog("jammed")
+    assert_no_axe_violations(page, CARD, what="d100 cards, the last jammed")
     assert table.pages.errors == []
 
 
