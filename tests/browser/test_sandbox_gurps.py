@@ -113,7 +113,7 @@ def test_referee_fires_from_the_token_hud(table: Table) -> None:
     page.get_by_role("dialog").get_by_role("button", name="Close").click()
     fire = hud_fire(page)
     page.wait_for_function(
-        f"document.querySelector('.volley-fire__rounds')?.textContent === '{loaded}'", timeout=5_000
+        f"document.querySelector('.volley-fire__rounds')?.dataset.rounds === '{loaded}'", timeout=5_000
     )
     assert fire.get_attribute("aria-description") == f"Fire MP5: {loaded} / 30 rounds"
     page.keyboard.press("Escape")

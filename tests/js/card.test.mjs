@@ -137,7 +137,7 @@ describe("chat-card.hbs", () => {
   it("shows each target's hits, the rounds left and every log line", () => {
     const html = renderCard(CARD, compile());
     assert.match(html, /<h3 class="volley-card__title">Sgt\. Hale fires MP5<\/h3>/);
-    assert.match(html, /data-target="tok-1">\s*<td class="volley-card__name">Raider<\/td>\s*<td class="volley-card__hits">3<\/td>/);
+    assert.match(html, /data-target="tok-1">\s*<td class="volley-card__name">Raider<\/td>\s*<td class="volley-card__hits"><span class="volley-card__count">3<\/span><\/td>/);
     assert.match(html, /volley-card__row--miss" data-target="tok-2"/);
     assert.match(html, /\+suppressed/);
     assert.match(html, /rounds left <span class="volley-card__loaded">25<\/span>/);
@@ -151,7 +151,7 @@ describe("chat-card.hbs", () => {
     assert.doesNotMatch(html, /volley-card__undone/);
     const undone = renderCard(CARD, compile(), { undone: true, capacity: 30 });
     assert.match(undone, /class="volley-card volley-card--undone"/);
-    assert.match(undone, /<p class="volley-card__undone">Undone by the referee/);
+    assert.match(undone, /<p class="volley-card__undone" tabindex="-1">Undone by the referee/);
     assert.match(undone, /<span class="volley-card__capacity"> \/ 30<\/span>/);
   });
 

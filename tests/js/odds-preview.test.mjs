@@ -49,7 +49,8 @@ describe("chartView", () => {
   const words = {
     name: "Raider",
     hitsLabel: (k) => `${k} ${k === 1 ? "hit" : "hits"}`,
-    describe: ({ name, bars, expected, atLeastOne }) => `${name}: ${bars}. Expected ${expected}; at least one ${atLeastOne}.`,
+    describe: ({ name, bars, expected, atLeastOne, mostLikely }) =>
+      `${name}: ${bars}. Expected ${expected}; at least one ${atLeastOne}; most likely ${mostLikely}.`,
   };
 
   it("draws a bar per number of hits, the tallest full height, and says it all in words", () => {
@@ -61,7 +62,7 @@ describe("chartView", () => {
       ["2", 67, "25%", false],
       ["3", 67, "25%", false],
     ]);
-    assert.equal(chart.description, "Raider: 0 hits 38%, 1 hit 13%, 2 hits 25%, 3 hits 25%. Expected 1.38; at least one 63%.");
+    assert.equal(chart.description, "Raider: 0 hits 38%, 1 hit 13%, 2 hits 25%, 3 hits 25%. Expected 1.38; at least one 63%; most likely 0 hits.");
     assert.equal(chartView(raider, { ...words, decimal: "," }).expected, "1,38");
   });
 
@@ -70,6 +71,9 @@ describe("chartView", () => {
     const chart = chartView(summariseOdds({ targets: [{ id: "r", hits }] }).targets[0], words);
     assert.equal(chart.bars.length, MAX_BARS);
     assert.equal(chart.bars.at(-1).hits, `${MAX_BARS - 1}+`);
+    // The tail bar is the likeliest only as a sum: the sentence names the likeliest single count.
+    const tail = chartView(summariseOdds({ targets: [{ id: "r", hits: [0.1, 0, ...Array.from({ length: 30 }, (_, k) => (k === 20 ? 0.3 : 0.6 / 29))] }] }).targets[0], words);
+    assert.match(tail.description, /most likely 22 hits\.$/);
     assert.ok(Math.abs(chart.bars.at(-1).p - (40 - (MAX_BARS - 1)) / 40) < 1e-12);
     assert.equal(formatHits(1.375, ","), "1,38");
   });

@@ -2,7 +2,8 @@
 // do), the real module, then Foundry's init, setup and ready. The referee's page holds the bridge; the
 // player's view (?view=player, shown in a frame) reaches it through the referee's page.
 //
-// Query: view=player, scene=gurps|megatraveller|d100, lang=en|ru; as=coreferee opens the page as a
+// Query: view=player, scene=gurps|megatraveller|d100, lang=en|ru, theme=dark|light (Foundry's interface
+// themes); as=coreferee opens the page as a
 // second game master; token=none leaves the access token out of this page's settings (to see the bridge
 // move to another GM's browser).
 
@@ -27,11 +28,12 @@ const sandbox = {
   view,
   lang,
   diceSent: [],
-  onWindowOpened: () => table?.closeHud(),
 };
 globalThis.sandbox = sandbox;
 document.documentElement.lang = lang;
 document.body.classList.add(`sandbox--${view}`);
+// Foundry v13 draws its interface in a dark or a light theme; the module's colours must read in both.
+document.body.classList.add(params.get("theme") === "dark" ? "theme-dark" : "theme-light");
 
 let table = null;
 
@@ -153,11 +155,12 @@ function shell() {
 function showView(which) {
   let frame = byId("player-view");
   if (which === "player") {
+    table.closeHud(); // the referee's HUD would float over the player's view
     if (!frame) {
       frame = document.createElement("iframe");
       frame.id = "player-view";
       frame.title = game.i18n.localize("SANDBOX.Player");
-      frame.src = `/sandbox/?view=player&scene=${canvas.scene.system}&lang=${lang}`;
+      frame.src = `/sandbox/?view=player&scene=${canvas.scene.system}&lang=${lang}&theme=${params.get("theme") ?? "light"}`;
       byId("player-pane").append(frame);
     }
     document.body.classList.add("sandbox--showing-player");

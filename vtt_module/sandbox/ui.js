@@ -57,8 +57,7 @@ export class Table {
         el.innerHTML = '<strong class="sandbox-token__name"></strong><span class="sandbox-token__rounds"></span><span class="sandbox-token__statuses"></span><span class="sandbox-token__target"></span>';
         el.addEventListener("click", (event) => {
           event.stopPropagation();
-          if (this.hudToken === token.id) this.closeHud();
-          else this.showHud(token.id);
+          this.showHud(token.id); // drawn afresh if it is already up, as Foundry redraws a HUD it binds again
         });
         board.append(el);
       }
@@ -109,7 +108,11 @@ export class Table {
     this.setTargets(game.user.targets.has(token) ? ids.filter((t) => t !== id) : [...ids, id]);
   }
 
-  /** The Token HUD over a token: v13's renderTokenHUD hook with an HTMLElement. */
+  /**
+   * The Token HUD over a token: v13's renderTokenHUD hook with an HTMLElement. It stays up while a
+   * window opened from it is open (as in Foundry), so the focus can go back to the control that opened
+   * the window; it is placed right after the token in the page, so Tab goes from the token into it.
+   */
   showHud(tokenId) {
     this.closeHud();
     const token = canvas.scene.tokens.get(tokenId);
@@ -146,12 +149,18 @@ export class Table {
     hud.style.left = `${token.x}px`;
     hud.style.top = `${token.y + 78}px`;
     hud.addEventListener("click", (event) => event.stopPropagation());
-    byId("board").append(hud);
+    const tokenButton = byId("board").querySelector(`[data-token-id="${tokenId}"]`);
+    if (tokenButton) tokenButton.after(hud);
+    else byId("board").append(hud);
     Hooks.callAll("renderTokenHUD", { object: token.object, document: token, token: token.object }, hud, {}, {});
   }
 
+  /** Close the HUD; a keyboard user who was in it lands back on its token. */
   closeHud() {
-    byId("token-hud")?.remove();
+    const hud = byId("token-hud");
+    const hadFocus = hud?.contains(document.activeElement);
+    hud?.remove();
+    if (hadFocus) byId("board").querySelector(`[data-token-id="${this.hudToken}"]`)?.focus();
     this.hudToken = null;
   }
 

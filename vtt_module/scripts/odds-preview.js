@@ -94,9 +94,11 @@ export function formatHits(x, decimal = ".") {
 
 /**
  * One target's bar chart: a bar per number of hits (the tail past MAX_BARS summed into "k+"), each
- * bar's height relative to the tallest, and the whole chart as one sentence for screen readers.
+ * bar's height relative to the tallest, and the whole chart as one sentence for screen readers: every
+ * bar, the expected hits, the chance of one at least, and the likeliest count (the bar drawn darker and
+ * hatched, so the sentence says what the eye is shown).
  * @param {TargetSummary} target
- * @param {{name: string, decimal?: string, describe: (parts: {name: string, bars: string, expected: string, atLeastOne: string}) => string, hitsLabel: (k: number) => string}} words
+ * @param {{name: string, decimal?: string, describe: (parts: {name: string, bars: string, expected: string, atLeastOne: string, mostLikely: string}) => string, hitsLabel: (k: number) => string}} words
  * @returns {ChartView}
  */
 export function chartView(target, { name, decimal = ".", describe, hitsLabel }) {
@@ -118,11 +120,14 @@ export function chartView(target, { name, decimal = ".", describe, hitsLabel }) 
   }));
   const expected = formatHits(target.expected, decimal);
   const atLeastOne = formatPercent(target.atLeastOne, decimal);
+  const said = (/** @type {{label: string, k: number}} */ c) => `${hitsLabel(c.k)}${c.label.endsWith("+") ? "+" : ""}`;
   const barsText = columns
     .filter((c) => c.p > 0)
-    .map((c) => `${hitsLabel(c.k)}${c.label.endsWith("+") ? "+" : ""} ${formatPercent(c.p, decimal)}`)
+    .map((c) => `${said(c)} ${formatPercent(c.p, decimal)}`)
     .join(", ");
-  return { id: target.id, bars, expected, atLeastOne, description: describe({ name, bars: barsText, expected, atLeastOne }) };
+  const likeliest = columns.find((c) => c.k === target.mostLikely);
+  const mostLikely = likeliest ? said(likeliest) : hitsLabel(target.mostLikely);
+  return { id: target.id, bars, expected, atLeastOne, description: describe({ name, bars: barsText, expected, atLeastOne, mostLikely }) };
 }
 
 /**

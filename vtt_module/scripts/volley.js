@@ -12,9 +12,11 @@
 import "./systems/index.js";
 import { AttackDialog } from "./systems/common/attack-dialog.js";
 import { bridgeConnection, onBridgeStatus, publishTokenFlag, sendRelayed, startBridge, syncConnection } from "./foundry/bridge.js";
-import { cardFlags, decorateChatMessage, loadCardTemplate } from "./foundry/chat.js";
-import { addHudControls, addSheetButtons, addSheetControls, addStatusLine, refreshFireControls, refreshStatusLines } from "./foundry/controls.js";
+import { cardFlags, decorateChatMessage, focusWhenUndone, loadCardTemplate } from "./foundry/chat.js";
+import { prepareAnnouncers } from "./foundry/announce.js";
+import { addHudControls, addSheetButtons, addSheetControls, addStatusLine, announceBridge, refreshFireControls, refreshStatusLines } from "./foundry/controls.js";
 import { findTokenDocument } from "./foundry/documents.js";
+import { activeControl } from "./foundry/focus.js";
 import { openAttackDialog, openProfileEditor } from "./foundry/open.js";
 import { referee, requestUndo } from "./foundry/referee.js";
 import { MODULE_ID, registerSettings } from "./foundry/settings.js";
@@ -65,9 +67,11 @@ Hooks.once("ready", async () => {
   await loadCardTemplate();
   await startBridge(referee, ownsToken);
   isReady = true;
+  prepareAnnouncers();
   onBridgeStatus(() => {
     refreshFireControls();
     refreshStatusLines();
+    announceBridge();
   });
   const module = game.modules.get(MODULE_ID);
   if (module) module.api = { openAttackDialog, openProfileEditor, connection: bridgeConnection };
@@ -112,9 +116,11 @@ function ownsToken(userId, tokenId) {
  */
 async function undoFromCard(message, button) {
   button.disabled = true;
+  if (message.id) focusWhenUndone(message.id);
   const reply = await requestUndo(message, sendRelayed);
   if (reply.type === "error") {
     button.disabled = false;
+    if (!activeControl()) button.focus();
     ui.notifications.error(`Volley: ${problemText(reply)}`);
   }
 }

@@ -1,7 +1,7 @@
 // Foundry v13's application framework, as much of it as the module uses: ApplicationV2 with
 // DEFAULT_OPTIONS merged down the class chain, actions on [data-action], a form tag with its submit
 // handler, HandlebarsApplicationMixin with PARTS rendered (and re-rendered one by one) from
-// templates, the render/first-render/close life cycle and its hooks; an ActorSheetV2 whose header
+// templates, the render life cycle (prepare context, pre-render, first render, render, close) and its hooks; an ActorSheetV2 whose header
 // controls come from the getHeaderControlsActorSheetV2 hook.
 
 import { Hooks } from "./hooks.js";
@@ -82,6 +82,8 @@ export class ApplicationV2 {
     return {};
   }
 
+  async _preRender(_context, _options) {}
+
   async _onFirstRender(_context, _options) {}
 
   async _onRender(_context, _options) {}
@@ -97,10 +99,20 @@ export class ApplicationV2 {
     return controls;
   }
 
-  async render(options = {}) {
+  /** Renders one at a time, in the order asked, as Foundry's own do (a semaphore of one). */
+  #rendering = Promise.resolve();
+
+  render(options = {}) {
+    const next = this.#rendering.then(() => this.#render(options));
+    this.#rendering = next.catch(() => {});
+    return next;
+  }
+
+  async #render(options) {
     const opts = typeof options === "boolean" ? { force: options } : { ...options };
     if (!this.rendered && !opts.force) return this;
     const context = await this._prepareContext(opts);
+    await this._preRender(context, opts);
     const first = !this.element;
     if (first) this.#frame();
     this.element.querySelector(".window-title").textContent = this.title;
@@ -108,7 +120,6 @@ export class ApplicationV2 {
     if (first) {
       this.rendered = true;
       await this._onFirstRender(context, opts);
-      globalThis.sandbox?.onWindowOpened?.(this);
     }
     this.rendered = true;
     await this._onRender(context, opts);

@@ -18,6 +18,7 @@ import { diceSoNiceData } from "../table/dice-so-nice.js";
 import { cardVisibility, diceShowOptions, ROLL_MODES } from "../table/roll-mode.js";
 import { systemPlugin } from "../systems/index.js";
 import { findTokenDocument } from "./documents.js";
+import { activeControl } from "./focus.js";
 import { MODULE_ID } from "./settings.js";
 import { hasWord, messageText, t } from "./words.js";
 
@@ -207,6 +208,30 @@ export async function markUndone(message, userId) {
   await message.update(changes);
 }
 
+/** Cards whose Undo this client pressed: when drawn undone, the focus goes to their "undone" line. */
+const undoing = new Set();
+
+/**
+ * The Undo button is gone once the card is drawn undone; a keyboard user's focus goes to the line
+ * saying what Undo did instead of falling onto the page.
+ * @param {string} messageId
+ */
+export function focusWhenUndone(messageId) {
+  undoing.add(messageId);
+}
+
+/**
+ * Focus the card's "undone" line once it is on the page (Foundry inserts the drawn message after the
+ * render hook), unless the user has put the focus somewhere meanwhile.
+ * @param {HTMLElement} html
+ */
+function focusUndoneLine(html, tries = 20) {
+  const line = /** @type {HTMLElement | null} */ (html.querySelector(".volley-card__undone"));
+  if (!line || activeControl()) return;
+  if (line.isConnected) line.focus();
+  else if (tries > 0) requestAnimationFrame(() => focusUndoneLine(html, tries - 1));
+}
+
 /**
  * A button at the foot of a card.
  * @param {Element} card
@@ -251,6 +276,7 @@ export function decorateChatMessage(message, html, onUndo, onAllocate) {
   const section = html.querySelector(".volley-card");
   const fresh = cardHtml(flags);
   if (section && fresh) section.outerHTML = fresh;
+  if (flags.undone && message.id && undoing.delete(message.id)) focusUndoneLine(html);
   const card = html.querySelector(".volley-card");
   if (!card) return;
   for (const link of card.querySelectorAll("[data-volley-goto]")) {

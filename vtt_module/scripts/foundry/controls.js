@@ -7,9 +7,11 @@
  * ApplicationV2 and its render hook passes an HTMLElement.
  */
 
+import { BridgeWatch } from "../announcer.js";
 import { statusWords } from "../bridge-status.js";
 import { openSessionReport } from "../report-link.js";
 import { systemPlugin } from "../systems/index.js";
+import { announcer } from "./announce.js";
 import { bridgeOnline, bridgeStatus } from "./bridge.js";
 import { arsenalOf, findTokenDocument } from "./documents.js";
 import { accessToken, bridgeUrl, worldRuleSystem } from "./settings.js";
@@ -40,22 +42,22 @@ export function weaponReadout(token) {
 function paintFireControl(button) {
   const token = findTokenDocument(button.dataset.tokenId ?? "");
   const readout = token ? weaponReadout(token) : null;
-  const badge = button.querySelector(".volley-fire__rounds");
+  const badge = /** @type {HTMLElement | null} */ (button.querySelector(".volley-fire__rounds"));
   const online = bridgeOnline();
   /** @type {string} */
   let tip;
   if (!online) {
     const words = statusWords(bridgeStatus(), Date.now());
     tip = t("VOLLEY.Hud.FireOffline", { status: t(words.key, words.values) });
-    if (badge) badge.textContent = "×";
+    if (badge) badge.dataset.rounds = "×";
   } else if (readout) {
     tip = readout.jammed
       ? t("VOLLEY.Hud.FireJammed", { weapon: readout.name })
       : t("VOLLEY.Hud.FireRounds", { weapon: readout.name, loaded: readout.loaded ?? "—", capacity: readout.capacity ?? "—" });
-    if (badge) badge.textContent = readout.jammed ? "!" : readout.loaded === null ? "" : String(readout.loaded);
+    if (badge) badge.dataset.rounds = readout.jammed ? "!" : readout.loaded === null ? "" : String(readout.loaded);
   } else {
     tip = t("VOLLEY.Hud.FireNoWeapon");
-    if (badge) badge.textContent = "";
+    if (badge) badge.dataset.rounds = "";
   }
   button.dataset.tooltip = tip;
   button.setAttribute("aria-description", tip);
@@ -107,6 +109,8 @@ export function addHudControls(hud, html, open) {
   if (!column || !token?.isOwner || column.querySelector(".volley-fire")) return;
   const fire = hudButton("volley-fire", "fa-solid fa-crosshairs", t("VOLLEY.Hud.Fire"), () => void open.openAttack(token));
   fire.dataset.tokenId = String(token.id);
+  // The badge's number is drawn by CSS from data-rounds, not as text: the control is named "Fire" and
+  // says the rounds in its description; a number inside it would be read as part of its label.
   const badge = document.createElement("span");
   badge.className = "volley-fire__rounds";
   badge.setAttribute("aria-hidden", "true");
@@ -190,9 +194,10 @@ export function addSheetButtons(sheet, buttons, open) {
 export function addStatusLine(_app, html) {
   const root = html instanceof HTMLElement ? html : /** @type {any} */ (html)?.[0];
   if (!root || root.querySelector(".volley-bridge-status")) return;
+  // Not a live region: while the bridge is away it counts down every second. Changes worth hearing
+  // are said once through Volley's own region (announceBridge).
   const line = document.createElement("p");
   line.className = "volley-bridge-status";
-  line.setAttribute("role", "status");
   root.prepend(line);
   if (game.user.isGM && accessToken()) line.after(reportButton());
   refreshStatusLines();
@@ -222,11 +227,26 @@ function reportButton() {
   return button;
 }
 
+/** The bridge's state as one line: "Volley bridge: connected". */
+function bridgeLine() {
+  const words = statusWords(bridgeStatus(), Date.now());
+  return `${t("VOLLEY.Bridge.Label")}: ${t(words.key, words.values)}`;
+}
+
+const watch = new BridgeWatch();
+
+/**
+ * Say it when the bridge goes away, comes back or refuses the token: once per change, not each retry
+ * or each second of the countdown, and not the state the page finds at load.
+ */
+export function announceBridge() {
+  if (watch.changed(bridgeStatus().state)) announcer("bridge").say(bridgeLine());
+}
+
 /** Rewrite every bridge status line on screen. */
 export function refreshStatusLines() {
   const status = bridgeStatus();
-  const words = statusWords(status, Date.now());
-  const text = `${t("VOLLEY.Bridge.Label")}: ${t(words.key, words.values)}`;
+  const text = bridgeLine();
   for (const line of document.querySelectorAll(".volley-bridge-status")) {
     if (line.textContent !== text) line.textContent = text;
     line.classList.toggle("volley-bridge-status--online", status.state === "ready");

@@ -30,6 +30,7 @@ export async function openAttackDialog(token) {
   const open = [...AttackDialog.openDialogs].find((dialog) => dialog.token === token);
   if (open) {
     open.bringToFront();
+    open.focusIn();
     return open;
   }
   const { default: Dialog } = await plugin.dialog();

@@ -7,8 +7,14 @@
  * Only a game master edits by default (the numbers are what every request is built from; a world
  * setting lets players edit their own); anyone who owns the actor can read it. Weapons of other rule
  * systems on the same actor are kept untouched.
+ *
+ * By keyboard: the focus goes to the first field when it opens and stays on its field or button across
+ * the re-render that Add, Remove and Save do; Escape closes it, and the focus goes back to whatever
+ * opened it (foundry/focus.js). "Saved." and "Not saved" are said through Volley's live region.
  */
 
+import { announcer } from "../foundry/announce.js";
+import { WindowFocus } from "../foundry/focus.js";
 import { t } from "../foundry/words.js";
 import { MODULE_ID } from "../foundry/settings.js";
 import { characterFromForm, fieldText, newWeapon, readProfile, storedProfile, weaponFromForm } from "./profile.js";
@@ -47,6 +53,8 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
   /** Every field's text as last typed. @type {Record<string, string | boolean>} */
   draft = {};
   notice = { text: "", error: false };
+  /** Made as the window opens, so it knows the control that opened it. */
+  #focus = new WindowFocus();
 
   /**
    * @param {{actor: Actor, plugin: RuleSystemPlugin, editable: boolean}} setup
@@ -188,12 +196,40 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
     const check = () => this.#showProblems();
     this.element.addEventListener("input", check);
     this.element.addEventListener("change", check);
+    if (!this.editable) this.#disableFields();
+    this.#focus.opened(this.element, () => this.close());
+  }
+
+  /** @param {any} context @param {any} options */
+  async _preRender(context, options) {
+    await super._preRender(context, options);
+    this.#focus.remember(this.element);
   }
 
   /** @param {any} context @param {any} options */
   async _onRender(context, options) {
     await super._onRender(context, options);
-    if (!this.editable) for (const field of this.element.querySelectorAll("input, select")) /** @type {HTMLInputElement} */ (field).disabled = true;
+    if (!this.editable) this.#disableFields();
+    this.#focus.restore(this.element, { fallback: ".volley-profile__buttons button" });
+  }
+
+  #disableFields() {
+    for (const field of this.element.querySelectorAll("input, select")) /** @type {HTMLInputElement} */ (field).disabled = true;
+  }
+
+  /** @param {any} options */
+  _onClose(options) {
+    super._onClose(options);
+    this.#focus.closed();
+  }
+
+  /**
+   * The notice under the fields, shown and said.
+   * @param {{text: string, error: boolean}} notice
+   */
+  #setNotice(notice) {
+    this.notice = notice;
+    if (notice.text) announcer("dialog").say(notice.text);
   }
 
   /** As you type: every field's problem beside it, without re-rendering (focus stays put). */
@@ -236,7 +272,7 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
     const weapon = newWeapon(this.plugin, taken, t("VOLLEY.Profile.NewWeapon"));
     this.order.push(weapon.id);
     this.#draftWeapon(weapon);
-    this.notice = { text: "", error: false };
+    this.#setNotice({ text: "", error: false });
     await this.render();
     /** @type {HTMLInputElement | null} */ (this.element.querySelector(`[name="weapons.${weapon.id}.name"]`))?.select();
   }
@@ -262,7 +298,7 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
     const weapons = this.order.map((id) => weaponFromForm(this.plugin, id, this.draft, `weapons.${id}.`));
     const problems = [...character.problems, ...weapons.flatMap((w) => w.problems)];
     if (problems.length > 0) {
-      this.notice = { text: t("VOLLEY.Profile.NotSaved", { n: problems.length }), error: true };
+      this.#setNotice({ text: t("VOLLEY.Profile.NotSaved", { n: problems.length }), error: true });
       await this.render();
       /** @type {HTMLElement | null} */ (this.element.querySelector('[aria-invalid="true"]'))?.focus();
       return;
@@ -280,7 +316,7 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
     const changes = {};
     changes[`flags.${MODULE_ID}.profile`] = profile;
     await this.actor.update(changes);
-    this.notice = { text: t("VOLLEY.Profile.Saved"), error: false };
+    this.#setNotice({ text: t("VOLLEY.Profile.Saved"), error: false });
     await this.render();
   }
 }

@@ -13,6 +13,11 @@
  *   browser builds the rules request from the actor's numbers (foundry/referee.js);
  * - the preview is debounced with at most one question in flight, and says "bridge offline" at once;
  * - Enter in a field never fires: firing is an explicit button;
+ * - it works by keyboard alone: the focus goes in when it opens, stays on the control it was on across
+ *   re-renders, Escape closes it and the focus goes back to the HUD's Fire (foundry/focus.js);
+ * - what a screen reader should hear (the odds once they settle, "asking the bridge…" only when the
+ *   bridge is slow, "Sending…"/"Done") goes to Volley's live regions (foundry/announce.js), not to the
+ *   parts, which are re-rendered;
  * - the dialog follows the token (rounds, jam), the user's targets and the bridge's state while open;
  * - what the user typed survives those refreshes.
  */
@@ -20,14 +25,19 @@
 import { statusWords } from "../../bridge-status.js";
 import { chartView, formatPercent, OddsPreview } from "../../odds-preview.js";
 import { newRequestId } from "../../protocol.js";
+import { announcer } from "../../foundry/announce.js";
 import { bridgeOnline, bridgeStatus, onBridgeStatus, sendRelayed } from "../../foundry/bridge.js";
 import { arsenalOf } from "../../foundry/documents.js";
+import { WindowFocus } from "../../foundry/focus.js";
 import { decimalSeparator, problemText, t } from "../../foundry/words.js";
 import { FormError } from "./fields.js";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
 const TEMPLATES = "modules/volley/templates/attack";
+
+/** "asking the bridge…" is read only when the answer takes longer than this (ms). */
+const ASKING_SAID_AFTER_MS = 1200;
 
 /**
  * @typedef {import("../../profile/types.js").VolleyWeapon} VolleyWeapon
@@ -99,12 +109,18 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   #online = false;
   /** @type {(() => void) | null} */
   #unsubscribe = null;
+  /** @type {WindowFocus} */
+  #focus;
 
   /** @param {DialogSetup} setup */
   constructor({ token, plugin }) {
     super({ id: `volley-attack-${token.id}` });
     this.token = token;
     this.plugin = plugin;
+    // Made as the window opens: the focused element is the control that opened it (the HUD's Fire).
+    this.#focus = new WindowFocus({
+      fallback: () => document.querySelector(`button.volley-fire[data-token-id="${CSS.escape(String(token.id))}"]`),
+    });
     this.preview = new OddsPreview({
       fetchOdds: (choice) => this.#fetchOdds(choice),
       onSummary: (summary, error) => this.#showOdds(summary, error),
@@ -375,7 +391,14 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       if (event.target instanceof HTMLInputElement) this.refreshPreview();
     });
     this.#unsubscribe = onBridgeStatus(() => this.#onBridgeChange());
+    this.#focus.opened(root, () => this.close());
     this.refreshPreview();
+  }
+
+  /** @param {any} context @param {any} options */
+  async _preRender(context, options) {
+    await super._preRender(context, options);
+    this.#focus.remember(this.element);
   }
 
   /** @param {any} context @param {any} options */
@@ -383,13 +406,19 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     await super._onRender(context, options);
     const kept = this.#kept;
     this.#kept = null;
-    if (!kept) return;
-    for (const field of this.element.querySelectorAll("input[name], select[name]")) {
+    for (const field of kept ? this.element.querySelectorAll("input[name], select[name]") : []) {
       const input = /** @type {HTMLInputElement | HTMLSelectElement} */ (field);
-      if (input.name === "weapon" || !(input.name in kept)) continue;
+      if (!kept || input.name === "weapon" || !(input.name in kept)) continue;
       if (input instanceof HTMLInputElement && input.type === "checkbox") input.checked = kept[input.name] === "on";
       else input.value = kept[input.name] ?? input.value;
     }
+    // While a request is out every button is disabled: the focus waits on the window, then goes back.
+    this.#focus.restore(this.element, { fallback: ".volley-attack__buttons button" });
+  }
+
+  /** Put the focus in the dialog (it was asked for again while open). */
+  focusIn() {
+    if (this.element) this.#focus.focusIn(this.element);
   }
 
   /** @param {any} options */
@@ -398,6 +427,8 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     AttackDialog.openDialogs.delete(this);
     this.preview.cancel();
     this.#unsubscribe?.();
+    announcer("odds").cancel();
+    this.#focus.closed();
   }
 
   /**
@@ -496,6 +527,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       if (bridgeOnline() && this.previewState !== "asking") {
         this.previewState = "asking";
         this.#paintPreviewStatus();
+        announcer("odds").say(t("VOLLEY.Dialog.Asking"), { after: ASKING_SAID_AFTER_MS });
       }
     } catch (error) {
       this.preview.update(null);
@@ -524,7 +556,36 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       this.previewState = summary ? "ready" : "idle";
       this.previewProblem = null;
     }
-    if (this.rendered) void this.render({ parts: ["preview"] });
+    if (this.rendered) {
+      void this.render({ parts: ["preview"] });
+      this.#announceOdds();
+    }
+  }
+
+  /**
+   * Say the new odds in a sentence per target (the charts' short summaries), or why there are none.
+   * The announcer waits for the typing to settle and never repeats itself.
+   */
+  #announceOdds() {
+    const say = announcer("odds");
+    const preview = this.#previewContext(this.targets());
+    if (this.previewState === "ready") {
+      const lines = preview.rows.filter((row) => row.bars.length > 0).map((row) => `${row.name}: ${row.summary}`);
+      say.say([...lines, ...preview.lines].join("; "));
+    } else if (preview.status) {
+      say.say(preview.status);
+    } else {
+      say.cancel();
+    }
+  }
+
+  /**
+   * The footer's notice, shown and said.
+   * @param {{text: string, error: boolean}} notice
+   */
+  #setNotice(notice) {
+    this.notice = notice;
+    announcer("dialog").say(notice.text);
   }
 
   #paintPreviewStatus() {
@@ -557,19 +618,19 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     try {
       choice = this.readChoice(action);
     } catch (error) {
-      this.notice = { text: problemText(error), error: true };
+      this.#setNotice({ text: problemText(error), error: true });
       await this.refresh(["footer"]);
       return;
     }
     this.sending = true;
-    this.notice = { text: t("VOLLEY.Dialog.Sending"), error: false };
+    this.#setNotice({ text: t("VOLLEY.Dialog.Sending"), error: false });
     await this.refresh(["footer"]);
     const type = this.plugin.previewActions.includes(action) ? "attack" : "action";
     const reply = await sendRelayed({ type, id: newRequestId(), choice });
     this.sending = false;
-    if (reply.type === "error") this.notice = { text: problemText(reply), error: true };
-    else if (reply.type === "pending") this.notice = { text: t("VOLLEY.Dialog.Pending"), error: false };
-    else this.notice = { text: t("VOLLEY.Dialog.Done"), error: false };
+    if (reply.type === "error") this.#setNotice({ text: problemText(reply), error: true });
+    else if (reply.type === "pending") this.#setNotice({ text: t("VOLLEY.Dialog.Pending"), error: false });
+    else this.#setNotice({ text: t("VOLLEY.Dialog.Done"), error: false });
     await this.refresh(["shooter", "body", "footer"]);
     this.refreshPreview();
     if (reply.type === "pending") await this.onPending(reply, choice);
