@@ -344,6 +344,83 @@ def test_keyboard_alone_fires_reloads_and_undoes(table: Table) -> None:
     assert table.pages.errors == []
 
 
+def test_keyboard_alone_splits_a_pool(table: Table) -> None:
+    """MegaTraveller two-step play by keyboard: the allocation step takes the focus when it opens,
+    Escape gives it back to what opened it (Fire, then the card's Allocate), the focus stays on a
+    cluster's select while the step redraws, and the split is sent with Enter."""
+    page = table.open(scene="megatraveller")
+    wait_connected(page)
+    step = ".volley-mt-allocation"
+    tab_to(page, "a.id === 'dice'")
+    page.keyboard.type(MT_POOL_DICE)
+    tab_to(page, "a.matches('.sandbox-token') && a.getAttribute('aria-label') === 'Kira Rhyne'")
+    page.keyboard.press("Enter")
+    tab_to(page, "a.matches('#token-hud .volley-fire')")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.activeElement?.closest('.volley-attack-dialog') !== null")
+    wait_for_chart(page.locator(DIALOG).first, "Cpl. Dace")
+
+    # Split: After the roll, chosen with the arrow key; then Fire with Enter.
+    tab_to(page, "a.name === 'allocation'")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.value") == "defer"
+    tab_to(page, "a.dataset.volley === 'attack'")
+    page.keyboard.press("Enter")
+
+    # The step opens with the focus on its first cluster; Escape closes it, and Fire has the focus again.
+    page.locator(step).wait_for()
+    page.wait_for_function(f"document.activeElement?.closest('{step}') !== null")
+    assert page.evaluate("document.activeElement.name") == "cluster.0"
+    page.keyboard.press("Escape")
+    page.locator(step).wait_for(state="detached")
+    page.wait_for_function("document.activeElement?.dataset.volley === 'attack'")
+
+    # Out of the dialog too, back up to the dice box for the to-hit rolls, then to the card's Allocate:
+    # the step opens again, and Escape comes back to Allocate.
+    page.keyboard.press("Escape")
+    page.locator(".volley-mt-dialog").wait_for(state="detached")
+    tab_to(page, "a.id === 'dice'", back=True)
+    page.keyboard.type(MT_TO_HIT_DICE)
+    allocate = "a.matches('.volley-card__allocate')"
+    tab_to(page, allocate)
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.activeElement?.closest('{step}') !== null")
+    wait_for_chart(page.locator(step), "Vargr raider")
+    page.keyboard.press("Escape")
+    page.locator(step).wait_for(state="detached")
+    assert page.evaluate(f"(a => {allocate})(document.activeElement)"), page.evaluate(FOCUSED)
+
+    # Again, and split it: both sixes to the raider is refused as the step redraws (the focus stays on
+    # that select), then the three goes to the leader.
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.activeElement?.closest('{step}') !== null")
+    assert page.evaluate("document.activeElement.name") == "cluster.0"
+    tab_to(page, "a.name === 'cluster.2'")
+    page.keyboard.press("ArrowUp")
+    page.locator(f"{step} .volley-mt__blocked").wait_for()
+    assert page.evaluate("document.activeElement.name") == "cluster.2"
+    assert page.evaluate("document.activeElement.value") == "0"
+    tab_to(page, "a.name === 'cluster.0'", back=True)
+    page.keyboard.press("ArrowDown")
+    page.wait_for_function(f"document.querySelector('{step} .volley-mt__blocked') === null")
+    assert page.evaluate("document.activeElement.name") == "cluster.0"
+    page.wait_for_function(f"document.querySelector('{step} [data-volley=allocate]')?.disabled === false")
+    tab_to(page, "a.dataset.volley === 'allocate'")
+    page.keyboard.press("Enter")
+
+    # Allocated: said in the live region, the focus still in the step; Escape lands on the settled
+    # card's link to the result (its Allocate is gone).
+    page.wait_for_function(f"({SAID_DIALOG}) === 'Done: see the card in the chat.'")
+    page.locator(f"{step} .volley-mt-split__settled").wait_for()
+    result = page.evaluate("game.messages.contents[1].flags.volley.result")
+    assert result["allocation"] == [[1, 2], [0], [3]]
+    assert focus_in(page, step), page.evaluate(FOCUSED)
+    page.keyboard.press("Escape")
+    page.locator(step).wait_for(state="detached")
+    page.wait_for_function("document.activeElement?.matches('[data-volley-goto]') === true")
+    assert table.pages.errors == []
+
+
 def test_keyboard_unjam_and_the_profile_editor(table: Table) -> None:
     """Where the focus goes when the button it was on goes away or is disabled (the sandbox's dice box
     is filled directly here: only the focus is under test)."""

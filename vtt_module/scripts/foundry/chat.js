@@ -117,6 +117,19 @@ export function cardFor(requestId) {
 }
 
 /**
+ * Where a keyboard user goes back to on a pending attack's card when its allocation step closes and
+ * the control that opened the step is gone (the card was drawn again): its Allocate button while the
+ * attack waits, else the link to the result it settled into, else nothing.
+ * @param {string} pendingId
+ * @returns {HTMLElement | null}
+ */
+export function pendingCardControl(pendingId) {
+  const id = cardFor(pendingId)?.id;
+  const drawn = id ? document.querySelector(`[data-message-id="${CSS.escape(id)}"]`) : null;
+  return drawn?.querySelector(".volley-card__allocate") ?? drawn?.querySelector("[data-volley-goto]") ?? null;
+}
+
+/**
  * A pending attack ended: say so on its card, for everyone (its flags and its stored HTML). A card
  * already settled stays as it was.
  * @param {string} pendingId the request id the bridge answered with `pending`

@@ -9,14 +9,23 @@
  * a cluster left over, a bystander with none while someone has two), and sends `allocate`. A pending
  * attack is split once: when its card says it is settled (split here or elsewhere, or gone from the
  * bridge) the step says so and offers nothing more.
+ *
+ * By keyboard it behaves as the attack dialogs do (foundry/focus.js): the focus goes in when it opens,
+ * stays on its control while parts are redrawn (a cluster moved, Allocate pressed), Escape closes it,
+ * and the focus goes back to what opened it (the card's Allocate, or the attack dialog's Fire), or to
+ * the card's Allocate or its link to the result when that control was drawn again meanwhile. What it
+ * has to say ("Sending…", "Done", a refusal) goes to Volley's live region for windows
+ * (foundry/announce.js), not to its footer, which is redrawn.
  */
 
 import { chartView, OddsPreview } from "../../odds-preview.js";
 import { newRequestId } from "../../protocol.js";
 import { statusWords } from "../../bridge-status.js";
+import { announcer } from "../../foundry/announce.js";
 import { bridgeOnline, bridgeStatus, onBridgeStatus, sendRelayed } from "../../foundry/bridge.js";
-import { cardFlags, cardFor } from "../../foundry/chat.js";
+import { cardFlags, cardFor, pendingCardControl } from "../../foundry/chat.js";
 import { findTokenDocument } from "../../foundry/documents.js";
+import { WindowFocus } from "../../foundry/focus.js";
 import { decimalSeparator, problemText, t } from "../../foundry/words.js";
 import { MODE_RULES } from "./modes.js";
 import { checkBulletSplit, checkClusterSplit, clusterBullets, defaultBulletSplit, defaultClusterSplit } from "./split.js";
@@ -92,6 +101,7 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
     const open = MegaTravellerAllocation.#open.get(pending.pendingId);
     if (open) {
       open.bringToFront();
+      open.focusIn();
       return open;
     }
     const step = new MegaTravellerAllocation(pending);
@@ -106,10 +116,15 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
     if (step?.rendered) void step.render({ parts: ["body", "footer"] });
   }
 
+  /** @type {WindowFocus} */
+  #focus;
+
   /** @param {PendingAttack} pending */
   constructor(pending) {
     super({ id: `volley-allocate-${pending.pendingId.replace(/[^A-Za-z0-9_-]/g, "")}` });
     this.pending = pending;
+    // Made as the step opens: the focused element is what opened it (the card's Allocate, or Fire).
+    this.#focus = new WindowFocus({ fallback: () => pendingCardControl(pending.pendingId) });
     this.pool = readPool(pending.pool);
     this.targets = poolTargets(pending);
     this.mode = /** @type {import("./modes.js").FireMode} */ (String(pending.choice?.mode ?? "single"));
@@ -282,7 +297,26 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
     this.unsubscribe = onBridgeStatus(() => {
       if (this.rendered) void this.render({ parts: ["footer"] });
     });
+    this.#focus.opened(root, () => this.close());
     this.#ask();
+  }
+
+  /** @param {any} context @param {any} options */
+  async _preRender(context, options) {
+    await super._preRender(context, options);
+    this.#focus.remember(this.element);
+  }
+
+  /** @param {any} context @param {any} options */
+  async _onRender(context, options) {
+    await super._onRender(context, options);
+    // While Allocate is out both buttons are disabled: the focus waits on the window, then goes back.
+    this.#focus.restore(this.element, { fallback: ".volley-attack__buttons button" });
+  }
+
+  /** Put the focus in the step (it was asked for again while open). */
+  focusIn() {
+    if (this.element) this.#focus.focusIn(this.element);
   }
 
   /** @param {any} options */
@@ -291,6 +325,16 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
     MegaTravellerAllocation.#open.delete(this.pending.pendingId);
     this.preview.cancel();
     this.unsubscribe?.();
+    this.#focus.closed();
+  }
+
+  /**
+   * The footer's notice, shown and said.
+   * @param {{text: string, error: boolean}} notice
+   */
+  #setNotice(notice) {
+    this.notice = notice;
+    announcer("dialog").say(notice.text);
   }
 
   /**
@@ -387,22 +431,22 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
     }
     if (action !== "allocate" || this.#settled() || this.#splitProblem()) return;
     this.sending = true;
-    this.notice = { text: t("VOLLEY.Dialog.Sending"), error: false };
+    this.#setNotice({ text: t("VOLLEY.Dialog.Sending"), error: false });
     await this.render({ parts: ["footer"] });
     const choice = { ...this.pending.choice, action: "allocate", pending_id: this.pending.pendingId, allocation: this.split(), pool: this.pending.pool };
     const reply = await sendRelayed({ type: "allocate", id: newRequestId(), choice });
     this.sending = false;
     if (reply.type === "result") {
       this.done = t(`${P}.Done`);
-      this.notice = { text: t("VOLLEY.Dialog.Done"), error: false };
+      this.#setNotice({ text: t("VOLLEY.Dialog.Done"), error: false });
     } else if (reply.type === "error" && reply.code === "already_allocated") {
       this.done = t(`${P}.AlreadyAllocated`);
-      this.notice = { text: this.done, error: true };
+      this.#setNotice({ text: this.done, error: true });
     } else if (reply.type === "error" && GONE.has(String(reply.code))) {
       this.done = t(`${P}.Expired`);
-      this.notice = { text: this.done, error: true };
+      this.#setNotice({ text: this.done, error: true });
     } else {
-      this.notice = { text: problemText(reply), error: true };
+      this.#setNotice({ text: problemText(reply), error: true });
     }
     if (this.done) this.preview.cancel();
     await this.render({ parts: ["body", "preview", "footer"] });
