@@ -33,7 +33,7 @@ from browserkit import (
     wait_connected,
     wait_for_chart,
 )
-from test_d100 import pick_sector
+from test_d100 import CULTIST, DEMAGOGUE, HERETIC, pick_sector, wait_mode_option
 
 #: The module's own elements (the sandbox page around them is not the product).
 DIALOG = ".volley-attack-dialog"
@@ -285,21 +285,30 @@ def focus_in(page: Any, selector: str) -> bool:
     return bool(page.evaluate(f"document.activeElement?.closest({json.dumps(selector)}) !== null"))
 
 
-def test_keyboard_alone_fires_reloads_and_undoes(table: Table) -> None:
-    page = table.open()
-    wait_connected(page)
-    # The sandbox's dice box first (so the shot cannot malfunction), typed like the rest.
+def focused(page: Any, what: str) -> Any:
+    """A property of the focused element (``name``, ``value``...)."""
+    return page.evaluate(f"document.activeElement?.{what} ?? null")
+
+
+def keyboard_to_fire(page: Any, shooter: str, dice: str) -> None:
+    """By keyboard alone: the sandbox's dice box typed, the token, then its HUD's Fire (the HUD comes
+    right after the token in the page); the dialog opens with the focus in it."""
     tab_to(page, "a.id === 'dice'")
-    page.keyboard.type(HIT_DICE)
-    # The token, then its HUD's Fire (the HUD comes right after the token in the page).
-    tab_to(page, f"a.matches('.sandbox-token') && a.getAttribute('aria-label') === {json.dumps(SHOOTER)}")
+    page.keyboard.type(dice)
+    tab_to(page, f"a.matches('.sandbox-token') && a.getAttribute('aria-label') === {json.dumps(shooter)}")
     page.keyboard.press("Enter")
     tab_to(page, "a.matches('#token-hud .volley-fire')")
     page.keyboard.press("Enter")
-
-    # The focus lands in the dialog, on its first field.
-    page.get_by_role("dialog").wait_for()
+    page.get_by_role("dialog").first.wait_for()
     page.wait_for_function("document.activeElement?.closest('.volley-attack-dialog') !== null")
+
+
+def test_keyboard_alone_fires_reloads_and_undoes(table: Table) -> None:
+    page = table.open()
+    wait_connected(page)
+    # The sandbox's dice box first (so the shot cannot malfunction), typed like the rest; the focus
+    # lands in the dialog, on its first field.
+    keyboard_to_fire(page, SHOOTER, HIT_DICE)
     assert page.evaluate("document.activeElement.getAttribute('name')") == "weapon"
     wait_for_chart(page.get_by_role("dialog"), "Raider")
 
@@ -351,26 +360,20 @@ def test_keyboard_alone_splits_a_pool(table: Table) -> None:
     page = table.open(scene="megatraveller")
     wait_connected(page)
     step = ".volley-mt-allocation"
-    tab_to(page, "a.id === 'dice'")
-    page.keyboard.type(MT_POOL_DICE)
-    tab_to(page, "a.matches('.sandbox-token') && a.getAttribute('aria-label') === 'Kira Rhyne'")
-    page.keyboard.press("Enter")
-    tab_to(page, "a.matches('#token-hud .volley-fire')")
-    page.keyboard.press("Enter")
-    page.wait_for_function("document.activeElement?.closest('.volley-attack-dialog') !== null")
+    keyboard_to_fire(page, "Kira Rhyne", MT_POOL_DICE)
     wait_for_chart(page.locator(DIALOG).first, "Cpl. Dace")
 
     # Split: After the roll, chosen with the arrow key; then Fire with Enter.
     tab_to(page, "a.name === 'allocation'")
     page.keyboard.press("ArrowDown")
-    assert page.evaluate("document.activeElement.value") == "defer"
+    assert focused(page, "value") == "defer"
     tab_to(page, "a.dataset.volley === 'attack'")
     page.keyboard.press("Enter")
 
     # The step opens with the focus on its first cluster; Escape closes it, and Fire has the focus again.
     page.locator(step).wait_for()
     page.wait_for_function(f"document.activeElement?.closest('{step}') !== null")
-    assert page.evaluate("document.activeElement.name") == "cluster.0"
+    assert focused(page, "name") == "cluster.0"
     page.keyboard.press("Escape")
     page.locator(step).wait_for(state="detached")
     page.wait_for_function("document.activeElement?.dataset.volley === 'attack'")
@@ -394,16 +397,16 @@ def test_keyboard_alone_splits_a_pool(table: Table) -> None:
     # that select), then the three goes to the leader.
     page.keyboard.press("Enter")
     page.wait_for_function(f"document.activeElement?.closest('{step}') !== null")
-    assert page.evaluate("document.activeElement.name") == "cluster.0"
+    assert focused(page, "name") == "cluster.0"
     tab_to(page, "a.name === 'cluster.2'")
     page.keyboard.press("ArrowUp")
     page.locator(f"{step} .volley-mt__blocked").wait_for()
-    assert page.evaluate("document.activeElement.name") == "cluster.2"
-    assert page.evaluate("document.activeElement.value") == "0"
+    assert focused(page, "name") == "cluster.2"
+    assert focused(page, "value") == "0"
     tab_to(page, "a.name === 'cluster.0'", back=True)
     page.keyboard.press("ArrowDown")
     page.wait_for_function(f"document.querySelector('{step} .volley-mt__blocked') === null")
-    assert page.evaluate("document.activeElement.name") == "cluster.0"
+    assert focused(page, "name") == "cluster.0"
     page.wait_for_function(f"document.querySelector('{step} [data-volley=allocate]')?.disabled === false")
     tab_to(page, "a.dataset.volley === 'allocate'")
     page.keyboard.press("Enter")
@@ -418,6 +421,70 @@ def test_keyboard_alone_splits_a_pool(table: Table) -> None:
     page.keyboard.press("Escape")
     page.locator(step).wait_for(state="detached")
     page.wait_for_function("document.activeElement?.matches('[data-volley-goto]') === true")
+    assert table.pages.errors == []
+
+
+def test_keyboard_alone_aims_suppressing_fire(table: Table) -> None:
+    """d100 suppressing fire aimed by its Facing field, not the map: the same sector a click at 352°
+    picks (test_d100), the listed tokens following each facing typed, a facing out of its range refused
+    by name; then fired with Enter."""
+    page = table.open(scene="d100")
+    wait_connected(page)
+    keyboard_to_fire(page, "Vex", D100_SUPPRESSION_DICE)
+    dialog = page.locator(DIALOG).first
+    wait_for_chart(dialog, "Heretic")
+    # The heavy stubber (the next weapon), then suppressing fire (its third mode), with the arrow keys:
+    # each redraws the dialog under the focus, which stays on the select.
+    assert focused(page, "name") == "weapon"
+    page.keyboard.press("ArrowDown")
+    wait_mode_option(page, "suppressing_full")
+    assert focused(page, "name") == "weapon"
+    tab_to(page, "a.name === 'mode'")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    dialog.locator(".volley-d100__sector").wait_for()
+    assert focused(page, "value") == "suppressing_full"
+
+    def listed() -> list[str]:
+        return dialog.locator("tr.volley-d100__target .volley-d100__name").all_inner_texts()
+
+    def type_facing(text: str, then: str) -> None:
+        tab_to(page, "a.name === 'facing'", back=True)
+        page.keyboard.press("Control+A")
+        page.keyboard.type(text)
+        page.keyboard.press(then)
+
+    picked = dialog.locator(".volley-d100__picked")
+    tab_to(page, "a.name === 'facing'")
+    page.keyboard.type("352")
+    page.keyboard.press("Enter")
+    picked.wait_for()
+    assert picked.inner_text() == "Sector 45° facing 352°: 2 tokens inside."
+    assert listed() == ["Cultist", "Heretic"], "nearest first; the demagogue is outside"
+    assert focused(page, "name") == "facing"
+    assert cards(page).count() == 0, "Enter in the Facing field aims; it never fires"
+
+    # 30° (Tab away): the demagogue alone; then a facing past 359 is refused and aims nothing.
+    type_facing("30", "Tab")
+    page.wait_for_function("document.querySelector('.volley-d100__picked')?.textContent.includes('30°')")
+    assert listed() == ["Cult demagogue"]
+    type_facing("400", "Enter")
+    page.locator(".volley-attack__notice--error").filter(has_text="Facing").wait_for()
+    assert "359" in dialog.locator(".volley-attack__notice").inner_text()
+    assert listed() == ["Cult demagogue"] and "facing 30°" in picked.inner_text()
+
+    # Back to 352 with Enter: the Cultist and the Heretic again, their odds, and Fire.
+    type_facing("352", "Enter")
+    page.wait_for_function("document.querySelector('.volley-d100__picked')?.textContent.includes('352°')")
+    assert listed() == ["Cultist", "Heretic"]
+    assert dialog.locator(".volley-attack__notice").inner_text() == ""
+    wait_for_chart(dialog, "Cultist")
+    tab_to(page, "a.dataset.volley === 'attack'")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"{CULTIST}.actor.statuses.has('suppressed')")
+    page.wait_for_function(f"{HERETIC}.actor.statuses.has('suppressed')")
+    assert page.evaluate(f"[...{DEMAGOGUE}.actor.statuses]") == []
+    page.wait_for_function("document.activeElement?.dataset.volley === 'attack'")
     assert table.pages.errors == []
 
 

@@ -11,9 +11,12 @@ import {
   isSector,
   metresPerUnit,
   normaliseDegrees,
+  readFacing,
   sectorOutline,
   tokensInSector,
+  wholeDegrees,
 } from "../../vtt_module/scripts/systems/common/sector.js";
+import { FormError } from "../../vtt_module/scripts/systems/common/fields.js";
 
 const at = (x, y) => ({ x, y });
 const ids = (found) => found.map((f) => f.id);
@@ -34,6 +37,25 @@ describe("bearings on the map", () => {
     assert.equal(normaliseDegrees(-90), 270);
     assert.equal(normaliseDegrees(720), 0);
     assert.equal(normaliseDegrees(359.9999999999999), 0);
+  });
+
+  it("a facing typed in the Facing field is a whole degree from 0 to 359; anything else names the field", () => {
+    assert.equal(readFacing("352"), 352);
+    assert.equal(readFacing(" 0 "), 0);
+    assert.equal(readFacing(359), 359);
+    const refused = (raw, key) => assert.throws(() => readFacing(raw), (e) => e instanceof FormError && e.field === "facing" && e.key === key);
+    refused("360", "VOLLEY.Form.AtMost");
+    refused("-1", "VOLLEY.Form.AtLeast");
+    refused("35.5", "VOLLEY.Form.WholeNumber");
+    refused("east", "VOLLEY.Form.WholeNumber");
+    refused("", "VOLLEY.Form.Required");
+  });
+
+  it("a facing clicked on the map is taken to the whole degree the field shows", () => {
+    assert.equal(wholeDegrees(351.8), 352);
+    assert.equal(wholeDegrees(-8.2), 352);
+    assert.equal(wholeDegrees(359.6), 0);
+    assert.equal(wholeDegrees(0.4), 0);
   });
 
   it("measure straight lines between centres", () => {

@@ -13,8 +13,14 @@
  * - Bearings follow Foundry's templates: 0° points east (right on the map), angles grow clockwise
  *   (y grows down the map), so 90° is south.
  *
+ * - A facing a person gives (typed in the dialog's Facing field, or clicked on the map) is a whole
+ *   degree, 0 to 359: the field and the sector it lists agree to the degree, and a click lands on the
+ *   same sector as typing the number it shows.
+ *
  * Pure: no Foundry globals.
  */
+
+import { requireInt } from "./fields.js";
 
 /** @typedef {{x: number, y: number}} Point */
 
@@ -88,6 +94,28 @@ export function normaliseDegrees(degrees) {
   const d = degrees % 360;
   const n = d < 0 ? d + 360 : d;
   return n >= 360 - EPSILON ? 0 : n;
+}
+
+/** The whole degrees a typed facing may take (0° east, clockwise). */
+export const FACING_DEGREES = Object.freeze({ min: 0, max: 359 });
+
+/**
+ * A facing as a person typed it: a whole number of degrees from 0 to 359; anything else is refused
+ * with a FormError naming `field` and the rule, and changes nothing.
+ * @param {unknown} raw
+ * @param {string} [field]
+ * @returns {number}
+ */
+export function readFacing(raw, field = "facing") {
+  return requireInt(raw, field, FACING_DEGREES);
+}
+
+/**
+ * A facing picked on the map, to the whole degree (what the Facing field shows): 359.6° is 0°.
+ * @param {number} degrees
+ */
+export function wholeDegrees(degrees) {
+  return normaliseDegrees(Math.round(degrees));
 }
 
 /**

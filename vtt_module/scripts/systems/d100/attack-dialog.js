@@ -6,8 +6,9 @@
  *
  * Where the targets come from:
  * - single shots and bursts: the user's targets (Foundry: T over a token);
- * - wide bursts and suppressing fire: the tokens inside the sector the user clicked on the map (arc
- *   and reach from the rules), or the user's targets until a sector is picked;
+ * - wide bursts and suppressing fire: the tokens inside the sector the user aimed (clicked on the map,
+ *   or typed in degrees in its Facing field, by keyboard alone; arc and reach from the rules), or the
+ *   user's targets until a sector is aimed;
  * - overwatch fire: the tokens inside the standing order's sector now;
  * every list is editable: untick a row to leave it out, add any token of the scene.
  *
@@ -15,14 +16,14 @@
  * the referee's browser (requests.js); the dialog only shows them.
  */
 
-import { AttackDialog } from "../common/attack-dialog.js";
+import { AttackDialog, formValues } from "../common/attack-dialog.js";
 import { readFlag, requireInt } from "../common/fields.js";
-import { distanceBetween, tokensInSector } from "../common/sector.js";
+import { distanceBetween, readFacing, tokensInSector, wholeDegrees } from "../common/sector.js";
 import { arsenalOf, findTokenDocument, metresPerPixel, placedTokens, tokenCentre, tokenCentrePixels, tokenState } from "../../foundry/documents.js";
 import { canPickOnCanvas, pickDirection } from "../../foundry/sector-picker.js";
 import { bridgeOnline } from "../../foundry/bridge.js";
 import { formatPercent } from "../../odds-preview.js";
-import { decimalSeparator, t } from "../../foundry/words.js";
+import { decimalSeparator, problemText, t } from "../../foundry/words.js";
 import {
   BANDS,
   bandOf,
@@ -71,7 +72,7 @@ export default class D100AttackDialog extends AttackDialog {
 
   /** The Mode select's choice (checked against the weapon each time it is read). @type {string | null} */
   mode = null;
-  /** The sector picked on the map for wide bursts, suppressing fire and setting overwatch. @type {PickedSector | null} */
+  /** The sector aimed (picked on the map or typed) for wide bursts, suppressing fire and setting overwatch. @type {PickedSector | null} */
   sector = null;
   /** Tokens the picked sector listed, plus any the user added. @type {string[] | null} */
   sectorList = null;
@@ -87,8 +88,6 @@ export default class D100AttackDialog extends AttackDialog {
   moraleOpen = false;
   /** The standing order as last seen (JSON), to notice one set, fired or lifted. @type {string | null | undefined} */
   #orderSeen = undefined;
-  /** A facing just picked for a new overwatch order, written into its field after the render. @type {number | null} */
-  #pickedFacing = null;
 
   // --- what the token and its weapon allow ------------------------------------------------------
 
@@ -282,6 +281,7 @@ export default class D100AttackDialog extends AttackDialog {
     const picked = this.sector;
     return {
       canPick: canPickOnCanvas(),
+      facing: picked ? picked.facing : "",
       arc: picked?.arc ?? SECTOR_MAX_DEGREES,
       max: SECTOR_MAX_DEGREES,
       reach: Number.isFinite(reach) ? t("VOLLEY.D100.Dialog.Reach", { metres: reach }) : t("VOLLEY.D100.Dialog.ReachUnknown"),
@@ -307,7 +307,6 @@ export default class D100AttackDialog extends AttackDialog {
     const names = inside.map((id) => findTokenDocument(id)?.name ?? id);
     return {
       modes: overwatchModes(weapon).map((id, index) => ({ id, label: t(`VOLLEY.D100.Modes.${id}`), selected: index === 0 })),
-      facing: this.sector ? Math.round(this.sector.facing) : 0,
       inside: this.sector ? t("VOLLEY.D100.Dialog.InSectorNow", { n: names.length, names: names.join(", ") || "—" }) : "",
     };
   }
@@ -602,6 +601,11 @@ export default class D100AttackDialog extends AttackDialog {
     const order = this.#order();
     this.#orderSeen = order ? JSON.stringify(order) : null;
     this.element.addEventListener("change", (event) => void this.#onD100Change(event));
+    this.element.addEventListener("keydown", (event) => {
+      // Enter fires nothing (the frame's rule), but in the sector's fields it aims: what was typed counts.
+      const field = event.target;
+      if (event.key === "Enter" && field instanceof HTMLInputElement && (field.name === "facing" || field.name === "arc")) void this.#aim();
+    });
   }
 
   /** @param {any} context @param {any} options */
@@ -616,11 +620,6 @@ export default class D100AttackDialog extends AttackDialog {
     if (primary instanceof HTMLSelectElement && first) primary.value = first.id;
     const morale = this.element.querySelector("details.volley-d100__morale");
     if (morale instanceof HTMLDetailsElement) morale.addEventListener("toggle", () => (this.moraleOpen = morale.open));
-    if (this.#pickedFacing !== null) {
-      const facing = this.element.querySelector('input[name="facing"]');
-      if (facing instanceof HTMLInputElement) facing.value = String(Math.round(this.#pickedFacing));
-      this.#pickedFacing = null;
-    }
   }
 
   /**
@@ -651,6 +650,9 @@ export default class D100AttackDialog extends AttackDialog {
     } else if (field.name === "primary") {
       this.primary = field.value;
       await this.refresh(["body", "preview"]);
+    } else if (field.name === "facing" || field.name === "arc") {
+      await this.#aim();
+      return;
     } else if (field instanceof HTMLInputElement && /^t\..+\.include$/.test(field.name)) {
       const id = field.name.slice(2, -".include".length);
       if (field.checked) this.excluded.delete(id);
@@ -663,6 +665,54 @@ export default class D100AttackDialog extends AttackDialog {
   }
 
   // --- the buttons of the body ------------------------------------------------------------------
+
+  /**
+   * The sector as its fields say (the Facing typed in degrees, the width), listed as a click on the map
+   * in that direction would list it. An empty Facing aims nothing yet; a facing or width that breaks
+   * its rule is said in the footer and changes nothing.
+   */
+  async #aim() {
+    const { weapon } = this.#current();
+    if (!weapon || !this.rendered) return;
+    const values = formValues(/** @type {HTMLFormElement} */ (this.element));
+    /** @type {PickedSector} */
+    let sector;
+    try {
+      const arc = requireInt(values.arc || SECTOR_MAX_DEGREES, "arc", { min: 1, max: SECTOR_MAX_DEGREES });
+      const typed = (values.facing ?? "").trim();
+      if (!typed && !this.sector) return;
+      sector = { facing: typed ? readFacing(typed) : /** @type {PickedSector} */ (this.sector).facing, arc };
+    } catch (error) {
+      this.notice = { text: problemText(error), error: true };
+      await this.refresh(["footer"]);
+      return;
+    }
+    if (this.sector && this.sector.facing === sector.facing && this.sector.arc === sector.arc) {
+      // Aimed as it was: a slip said before is put right, the list the user edited stays.
+      if (this.notice.error) {
+        this.notice = { text: "", error: false };
+        await this.refresh(["footer"]);
+      }
+      return;
+    }
+    await this.#aimAt(sector, weapon);
+  }
+
+  /**
+   * List the tokens inside a sector just aimed (clicked or typed); the user's edits of the old list go.
+   * @param {PickedSector} sector
+   * @param {VolleyWeapon} weapon
+   */
+  async #aimAt(sector, weapon) {
+    this.sector = sector;
+    this.sectorList = this.#inSector(sector, weapon);
+    this.excluded.clear();
+    this.primary = null;
+    // The sector's own line says what was aimed.
+    this.notice = { text: "", error: false };
+    await this.refresh(["body", "preview", "footer"]);
+    this.refreshPreview();
+  }
 
   /**
    * Pick the sector's direction on the map; the tokens inside are listed.
@@ -683,22 +733,19 @@ export default class D100AttackDialog extends AttackDialog {
     const lengthPixels = geometry.scale && Number.isFinite(reach) ? reach / geometry.scale : Infinity;
     this.element.classList.add("volley-attack--picking");
     this.#say(t("VOLLEY.D100.Dialog.Picking"));
-    const facing = await pickDirection({ origin, arc, lengthPixels });
+    const picked = await pickDirection({ origin, arc, lengthPixels });
     this.element?.classList.remove("volley-attack--picking");
-    if (facing === null) {
+    if (picked === null) {
       this.notice = { text: t("VOLLEY.D100.Dialog.PickCancelled"), error: false };
       await this.refresh(["footer"]);
       return;
     }
-    this.sector = { facing, arc };
-    this.sectorList = this.#inSector(this.sector, weapon);
-    this.excluded.clear();
-    this.primary = null;
-    this.#pickedFacing = facing;
-    // The sector's own line says what was picked.
-    this.notice = { text: "", error: false };
-    await this.refresh(["body", "preview", "footer"]);
-    this.refreshPreview();
+    // To the whole degree the Facing field shows, so typing that number aims the very same sector;
+    // the field says it (what it held before the click is not kept).
+    const facing = wholeDegrees(picked);
+    const field = this.element?.querySelector('input[name="facing"]');
+    if (field instanceof HTMLInputElement) field.value = String(facing);
+    await this.#aimAt({ facing, arc }, weapon);
   }
 
   /**
