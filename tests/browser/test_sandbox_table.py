@@ -1,8 +1,10 @@
 """The rest of the table on ``volley sandbox``'s page: the Volley profile editor, who holds the bridge
-when the referee's browser has no token, and a refused token said plainly."""
+when the referee's browser has no token, a refused token said plainly, and the Token HUD's labels on
+the page."""
 
 from __future__ import annotations
 
+import pytest
 from browserkit import (
     CONNECTION_STATE,
     SHOOTER,
@@ -14,6 +16,40 @@ from browserkit import (
 )
 
 PROFILE = "canvas.scene.tokens.get('tokHale000000001').actor.flags.volley.profile"
+
+#: Where each label of the Token HUD's controls (drawn by CSS beside its button) starts and ends on the
+#: page, with the board's own edges.
+HUD_LABELS = """() => {
+  const board = document.getElementById('board').getBoundingClientRect();
+  const labels = [...document.querySelectorAll('#token-hud .control-icon')].map((control) => {
+    const label = getComputedStyle(control, '::after');
+    const left = control.getBoundingClientRect().left + control.clientLeft + parseFloat(label.left);
+    const width = parseFloat(label.width) + parseFloat(label.paddingLeft) + parseFloat(label.paddingRight);
+    return {name: control.getAttribute('aria-label'), left, right: left + width};
+  });
+  return {board: {left: board.left, right: board.right}, labels};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_hud_labels_are_not_cut_off_at_the_page_edge(table: Table, lang: str) -> None:
+    """Every demo shooter stands at the board's left edge, where the HUD's left-hand labels (Target,
+    Character sheet) used to run off the page."""
+    page = table.open(lang=lang)
+    wait_connected(page)
+    for scene, shooter in (("gurps", SHOOTER), ("megatraveller", "Kira Rhyne"), ("d100", "Vex")):
+        page.locator("#scene-select").select_option(scene)
+        page.get_by_role("button", name=shooter, exact=True).click()
+        page.locator("#token-hud .volley-fire").wait_for()
+        seen = page.evaluate(HUD_LABELS)
+        assert len(seen["labels"]) == 4, seen
+        for label in seen["labels"]:
+            assert seen["board"]["left"] <= label["left"] < label["right"] <= seen["board"]["right"], (
+                scene,
+                label,
+                seen["board"],
+            )
+    assert table.pages.errors == []
 
 
 def test_profile_editor_checks_the_book_notation_as_you_type(table: Table) -> None:

@@ -22,6 +22,44 @@ function roundsOf(token) {
   return typeof loaded === "number" ? `${current.name}: ${game.i18n.format("SANDBOX.Rounds", { n: loaded })}` : current.name;
 }
 
+/**
+ * The HUD's labels hang outside its box, as Foundry's tooltips do: the left column's to the left of
+ * its buttons, the right column's to the right. A token near the board's edge (every demo shooter
+ * stands at its left) would have them cut off at the edge of the page, the longer Russian ones most:
+ * move the HUD sideways, off the token's left edge, until every label is on the board.
+ * @param {HTMLElement} hud
+ * @param {HTMLElement} board
+ */
+function keepLabelsOnBoard(hud, board) {
+  const MARGIN = 4;
+  const edges = hudEdges(hud);
+  const bounds = board.getBoundingClientRect();
+  let shift = 0;
+  if (edges.left < bounds.left + MARGIN) shift = bounds.left + MARGIN - edges.left;
+  else if (edges.right > bounds.right - MARGIN) shift = Math.max(bounds.left + MARGIN - edges.left, bounds.right - MARGIN - edges.right);
+  if (shift) hud.style.left = `${Math.round((Number.parseFloat(hud.style.left) || 0) + shift)}px`;
+}
+
+/**
+ * How far left and right the HUD and its controls' labels (their `::after`) reach on the page.
+ * @param {HTMLElement} hud
+ */
+function hudEdges(hud) {
+  const box = hud.getBoundingClientRect();
+  let left = box.left;
+  let right = box.right;
+  for (const control of hud.querySelectorAll(".control-icon")) {
+    const label = getComputedStyle(control, "::after");
+    const offset = Number.parseFloat(label.left);
+    const width = Number.parseFloat(label.width) + Number.parseFloat(label.paddingLeft) + Number.parseFloat(label.paddingRight);
+    if (label.content === "none" || !Number.isFinite(offset) || !Number.isFinite(width)) continue;
+    const start = control.getBoundingClientRect().left + control.clientLeft + offset;
+    left = Math.min(left, start);
+    right = Math.max(right, start + width);
+  }
+  return { left, right };
+}
+
 export class Table {
   constructor({ world }) {
     this.world = world;
@@ -153,6 +191,7 @@ export class Table {
     if (tokenButton) tokenButton.after(hud);
     else byId("board").append(hud);
     Hooks.callAll("renderTokenHUD", { object: token.object, document: token, token: token.object }, hud, {}, {});
+    keepLabelsOnBoard(hud, byId("board"));
   }
 
   /** Close the HUD; a keyboard user who was in it lands back on its token. */
