@@ -22,6 +22,15 @@ describe("registry", () => {
     assert.equal(systemPlugin(undefined), null);
   });
 
+  it("every system's profile refuses more rounds than the magazine holds, beside the rounds field", () => {
+    for (const plugin of allSystems()) {
+      const weapon = (loaded) => ({ id: "w", system: plugin.id, name: "w", stats: { capacity: 30 }, state: { loaded } });
+      assert.deepEqual(plugin.profile.check(weapon(30)), [], plugin.id);
+      assert.deepEqual(plugin.profile.check(weapon(31)), [{ field: "state.loaded", problem: { key: "VOLLEY.Form.AtMost", values: { max: 30 } } }], plugin.id);
+      assert.deepEqual(plugin.profile.check(weapon("31")), [], `${plugin.id}: a rounds field not yet a number is its own problem`);
+    }
+  });
+
   it("refuses a second plug-in with the same id, and one without its parts", () => {
     assert.throws(() => registerSystem(systemPlugin("gurps")), /registered twice/);
     assert.throws(() => registerSystem({ id: "x" }), /lacks profile/);

@@ -10,6 +10,7 @@
  * `odds.js`; the card's lines: `card.js`.
  */
 
+import { loadedWithinCapacity } from "../common/magazine.js";
 import { registerSystem, standardReadout, standardWeaponStateKey } from "../registry.js";
 import { d100CardExtras } from "./card.js";
 import { parseD100Rof, parseReliability } from "./notation.js";
@@ -61,14 +62,7 @@ const d100 = {
       { key: "braced", kind: "flag", label: "VOLLEY.D100.Braced", default: false },
       { key: "reserve", kind: "int", label: "VOLLEY.D100.Reserve", hint: "VOLLEY.D100.ReserveHint", min: 0, max: 100000, optional: true, default: null },
     ],
-    check(weapon) {
-      const { loaded } = weapon.state;
-      const { capacity } = weapon.stats;
-      if (typeof loaded === "number" && typeof capacity === "number" && loaded > capacity) {
-        return [{ field: "state.loaded", problem: { key: "VOLLEY.Form.AtMost", values: { max: capacity } } }];
-      }
-      return [];
-    },
+    check: loadedWithinCapacity,
   },
   readout: standardReadout,
   weaponStateKey: standardWeaponStateKey,

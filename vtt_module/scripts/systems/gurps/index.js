@@ -6,6 +6,7 @@
  * misfire or stoppage with the weapon skill), and Dodge (used when the character is a target).
  */
 
+import { loadedWithinCapacity } from "../common/magazine.js";
 import { registerSystem, standardReadout, standardWeaponStateKey } from "../registry.js";
 import { DEFAULT_MALF, GURPS_FAULTS, parseRof } from "./notation.js";
 import { buildGurpsRequest } from "./requests.js";
@@ -41,14 +42,7 @@ const gurps = {
         default: null,
       },
     ],
-    check(weapon) {
-      const { loaded } = weapon.state;
-      const { capacity } = weapon.stats;
-      if (typeof loaded === "number" && typeof capacity === "number" && loaded > capacity) {
-        return [{ field: "state.loaded", problem: { key: "VOLLEY.Form.AtMost", values: { max: capacity } } }];
-      }
-      return [];
-    },
+    check: loadedWithinCapacity,
   },
   readout: standardReadout,
   weaponStateKey: standardWeaponStateKey,

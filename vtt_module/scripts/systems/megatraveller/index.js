@@ -10,6 +10,7 @@
 
 import { FIRE_MODES, READINESS, SELECTOR } from "./modes.js";
 import { buildMegaTravellerAllocation, buildMegaTravellerRequest } from "./requests.js";
+import { loadedWithinCapacity } from "../common/magazine.js";
 import { registerSystem, standardReadout, standardWeaponStateKey } from "../registry.js";
 
 export { READINESS, SELECTOR };
@@ -116,14 +117,7 @@ const megatraveller = {
         default: "single",
       },
     ],
-    check(weapon) {
-      const { loaded } = weapon.state;
-      const { capacity } = weapon.stats;
-      if (typeof loaded === "number" && typeof capacity === "number" && loaded > capacity) {
-        return [{ field: "state.loaded", problem: { key: "VOLLEY.Form.AtMost", values: { max: capacity } } }];
-      }
-      return [];
-    },
+    check: loadedWithinCapacity,
   },
   readout: standardReadout,
   weaponStateKey: (key) => (WEAPON_KEYS.has(key) ? key : standardWeaponStateKey(key)),
