@@ -23,21 +23,18 @@
  */
 
 import { statusWords } from "../../bridge-status.js";
-import { chartView, formatPercent, OddsPreview } from "../../odds-preview.js";
 import { newRequestId } from "../../protocol.js";
 import { announcer } from "../../foundry/announce.js";
 import { bridgeOnline, bridgeStatus, onBridgeStatus, sendRelayed } from "../../foundry/bridge.js";
 import { arsenalOf } from "../../foundry/documents.js";
 import { WindowFocus } from "../../foundry/focus.js";
-import { decimalSeparator, problemText, t } from "../../foundry/words.js";
+import { OddsPanel } from "../../foundry/odds-panel.js";
+import { problemText, t } from "../../foundry/words.js";
 import { FormError } from "./fields.js";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
 const TEMPLATES = "modules/volley/templates/attack";
-
-/** "asking the bridge…" is read only when the answer takes longer than this (ms). */
-const ASKING_SAID_AFTER_MS = 1200;
 
 /**
  * @typedef {import("../../profile/types.js").VolleyWeapon} VolleyWeapon
@@ -93,14 +90,6 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
 
   /** @type {string | null} */
   weaponId = null;
-  /** @type {import("../../odds-preview.js").OddsSummary | null} */
-  summary = null;
-  /** The bridge's last `odds` as it came (a system may show more of it than the hit charts). @type {unknown} */
-  odds = null;
-  /** "idle" | "asking" | "ready" | "problem" @type {string} */
-  previewState = "idle";
-  /** @type {string | null} */
-  previewProblem = null;
   /** What happened last, for the footer. @type {{text: string, error: boolean}} */
   notice = { text: "", error: false };
   sending = false;
@@ -121,11 +110,8 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     this.#focus = new WindowFocus({
       fallback: () => document.querySelector(`button.volley-fire[data-token-id="${CSS.escape(String(token.id))}"]`),
     });
-    this.preview = new OddsPreview({
-      fetchOdds: (choice) => this.#fetchOdds(choice),
-      onSummary: (summary, error) => this.#showOdds(summary, error),
-      offline: () => (bridgeOnline() ? null : { message: t("VOLLEY.Dialog.Offline") }),
-    });
+    /** The live odds (foundry/odds-panel.js): drawn in the preview part, said once they settle. */
+    this.oddsPanel = new OddsPanel(() => this.#oddsChanged());
   }
 
   get title() {
@@ -253,7 +239,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       targets,
       noTargets: targets.length === 0 ? t("VOLLEY.Dialog.NoTargets") : "",
       system: weapon ? await this.systemContext(weapon, arsenal, targets) : {},
-      preview: this.#previewContext(weapon ? this.previewTargets(targets) : targets),
+      preview: this.#previewView(weapon ? this.previewTargets(targets) : targets),
       bridge: this.#bridgeView(),
       notice: this.notice,
       actions: weapon && readout ? this.#actionViews(weapon, readout, targets) : [],
@@ -335,42 +321,12 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   }
 
   /** @param {TargetRef[]} targets */
-  #previewContext(targets) {
-    const decimal = decimalSeparator();
-    const byId = new Map((this.summary?.targets ?? []).map((summary) => [summary.id, summary]));
-    const rows = targets.map((target) => {
-      const summary = byId.get(target.id);
-      if (!summary) {
-        // No odds at all (a problem, the bridge away, a question in flight) is not "no shots".
-        const key = this.summary ? "VOLLEY.Chart.NoShots" : "VOLLEY.Chart.None";
-        return { name: target.name, bars: [], summary: "—", description: t(key, { name: target.name }) };
-      }
-      const chart = chartView(summary, {
-        name: target.name,
-        decimal,
-        hitsLabel: (k) => t("VOLLEY.Chart.Hits", { n: k }),
-        describe: (parts) => t("VOLLEY.Chart.Description", parts),
-      });
-      return {
-        name: target.name,
-        bars: chart.bars,
-        summary: t("VOLLEY.Chart.Summary", { expected: chart.expected, atLeastOne: chart.atLeastOne }),
-        description: chart.description,
-      };
-    });
-    let status = "";
-    if (this.previewState === "asking") status = t("VOLLEY.Dialog.Asking");
-    else if (this.previewState === "problem") status = t("VOLLEY.Dialog.NoOdds", { reason: this.previewProblem ?? "" });
-    else if (this.previewState === "blocked") status = this.previewProblem ?? "";
-    return {
-      rows,
-      lines: this.summary ? this.oddsLines(this.odds, targets).slice(0, 16) : [],
-      jam: this.summary ? formatPercent(this.summary.jam, decimal) : "—",
+  #previewView(targets) {
+    return this.oddsPanel.view(targets, {
+      lines: () => this.oddsLines(this.oddsPanel.odds, targets),
       jamLabel: this.jamLabel(),
-      status,
-      problem: this.previewState === "problem" || this.previewState === "blocked",
       shown: this.previewAction() !== null,
-    };
+    });
   }
 
   // --- rendering ---------------------------------------------------------------------------------
@@ -425,9 +381,8 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   _onClose(options) {
     super._onClose(options);
     AttackDialog.openDialogs.delete(this);
-    this.preview.cancel();
+    this.oddsPanel.cancel();
     this.#unsubscribe?.();
-    announcer("odds").cancel();
     this.#focus.closed();
   }
 
@@ -479,7 +434,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     const field = event.target;
     if (field instanceof HTMLSelectElement && field.name === "weapon") {
       this.weaponId = field.value;
-      this.summary = null;
+      this.oddsPanel.summary = null;
       await this.refresh(["shooter", "body", "preview", "footer"], { keep: false });
     }
     this.refreshPreview();
@@ -511,72 +466,32 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     if (!this.rendered) return;
     const action = this.previewAction();
     if (!action || this.targets().length === 0) {
-      this.preview.update(null);
+      this.oddsPanel.clear();
       return;
     }
     const weapon = arsenalOf(this.token, this.plugin.id).weapons.find((w) => w.id === this.weaponId);
     if (weapon && this.plugin.readout(weapon).jammed) {
       // A jammed weapon fires nothing in any system: say so in the reader's words, ask nobody.
-      this.preview.update(null);
-      this.#showOdds(null, { message: t("VOLLEY.Dialog.JammedBlocks"), plain: true });
+      this.oddsPanel.clear({ message: t("VOLLEY.Dialog.JammedBlocks"), plain: true });
       return;
     }
+    /** @type {Choice} */
+    let choice;
     try {
-      const choice = this.readChoice(action);
-      this.preview.update(choice);
-      if (bridgeOnline() && this.previewState !== "asking") {
-        this.previewState = "asking";
-        this.#paintPreviewStatus();
-        announcer("odds").say(t("VOLLEY.Dialog.Asking"), { after: ASKING_SAID_AFTER_MS });
-      }
+      choice = this.readChoice(action);
     } catch (error) {
-      this.preview.update(null);
-      this.#showOdds(null, error);
+      this.oddsPanel.clear(error);
+      return;
     }
+    this.oddsPanel.ask(choice, this.element);
   }
 
-  /** @param {Record<string, unknown>} choice */
-  async #fetchOdds(choice) {
-    const reply = await sendRelayed({ type: "odds", id: newRequestId(), choice: /** @type {Choice} */ (choice) });
-    if (reply.type !== "odds") throw reply;
-    this.odds = reply.odds;
-    return reply.odds;
-  }
-
-  /**
-   * @param {import("../../odds-preview.js").OddsSummary | null} summary
-   * @param {unknown} [error]
-   */
-  #showOdds(summary, error) {
-    this.summary = summary;
-    if (error) {
-      this.previewState = /** @type {{plain?: boolean}} */ (error).plain ? "blocked" : "problem";
-      this.previewProblem = problemText(error);
-    } else {
-      this.previewState = summary ? "ready" : "idle";
-      this.previewProblem = null;
-    }
-    if (this.rendered) {
-      void this.render({ parts: ["preview"] });
-      this.#announceOdds();
-    }
-  }
-
-  /**
-   * Say the new odds in a sentence per target (the charts' short summaries), or why there are none.
-   * The announcer waits for the typing to settle and never repeats itself.
-   */
-  #announceOdds() {
-    const say = announcer("odds");
-    const preview = this.#previewContext(this.targets());
-    if (this.previewState === "ready") {
-      const lines = preview.rows.filter((row) => row.bars.length > 0).map((row) => `${row.name}: ${row.summary}`);
-      say.say([...lines, ...preview.lines].join("; "));
-    } else if (preview.status) {
-      say.say(preview.status);
-    } else {
-      say.cancel();
-    }
+  /** The odds, or why there are none, changed: draw them and say them. */
+  #oddsChanged() {
+    if (!this.rendered) return;
+    void this.render({ parts: ["preview"] });
+    const targets = this.targets();
+    this.oddsPanel.say(targets, () => this.oddsLines(this.oddsPanel.odds, targets));
   }
 
   /**
@@ -586,13 +501,6 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   #setNotice(notice) {
     this.notice = notice;
     announcer("dialog").say(notice.text);
-  }
-
-  #paintPreviewStatus() {
-    const status = this.element?.querySelector(".volley-attack__odds-status");
-    if (status && this.previewState === "asking") status.textContent = t("VOLLEY.Dialog.Asking");
-    // The charts on screen answer an older form until the new answer is in: shown faded.
-    this.element?.querySelector(".volley-attack__preview")?.classList.toggle("volley-attack__preview--stale", this.previewState === "asking");
   }
 
   /**

@@ -18,7 +18,6 @@
  * (foundry/announce.js), not to its footer, which is redrawn.
  */
 
-import { chartView, OddsPreview } from "../../odds-preview.js";
 import { newRequestId } from "../../protocol.js";
 import { statusWords } from "../../bridge-status.js";
 import { announcer } from "../../foundry/announce.js";
@@ -26,7 +25,8 @@ import { bridgeOnline, bridgeStatus, onBridgeStatus, sendRelayed } from "../../f
 import { cardFlags, cardFor, pendingCardControl } from "../../foundry/chat.js";
 import { findTokenDocument } from "../../foundry/documents.js";
 import { WindowFocus } from "../../foundry/focus.js";
-import { decimalSeparator, problemText, t } from "../../foundry/words.js";
+import { OddsPanel } from "../../foundry/odds-panel.js";
+import { problemText, t } from "../../foundry/words.js";
 import { MODE_RULES } from "./modes.js";
 import { checkBulletSplit, checkClusterSplit, clusterBullets, defaultBulletSplit, defaultClusterSplit } from "./split.js";
 
@@ -133,20 +133,12 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
     this.bullets = defaultBulletSplit(this.pool.bullets ?? 0, this.targets.length);
     /** Which target each cluster goes to (automatic fire). @type {number[]} */
     this.owners = this.#ownersOf(defaultClusterSplit(this.pool.clusters ?? [], this.targets.map((target) => target.bystander)));
-    /** @type {import("../../odds-preview.js").OddsSummary | null} */
-    this.summary = null;
-    this.previewState = "idle";
-    /** @type {string | null} */
-    this.problem = null;
     this.notice = { text: "", error: false };
     this.sending = false;
     /** Settled from this step (before its card says so). @type {string | null} */
     this.done = null;
-    this.preview = new OddsPreview({
-      fetchOdds: (choice) => this.#fetchOdds(choice),
-      onSummary: (summary, error) => this.#showOdds(summary, error),
-      offline: () => (bridgeOnline() ? null : { message: t("VOLLEY.Dialog.Offline") }),
-    });
+    /** The odds of the split as it is (foundry/odds-panel.js): drawn in the preview part, said once they settle. */
+    this.oddsPanel = new OddsPanel(() => this.#oddsChanged());
     /** @type {(() => void) | null} */
     this.unsubscribe = null;
   }
@@ -232,7 +224,8 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
       settled,
       problem,
       noTargets: "",
-      preview: this.#previewContext(),
+      // The RCS has no jams: no jam chance under the split's odds.
+      preview: this.oddsPanel.view(this.targets),
       bridge: { text: `${t("VOLLEY.Bridge.Label")}: ${t(words.key, words.values)}`, online: status.state === "ready" },
       notice: this.notice,
       actions: [
@@ -247,36 +240,6 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
         },
         { action: "default", label: t(`${P}.Default`), icon: "fa-solid fa-arrow-rotate-left", primary: false, disabled: Boolean(settled) || this.sending, reason: "", hint: t(`${P}.DefaultHint`) },
       ],
-    };
-  }
-
-  #previewContext() {
-    const decimal = decimalSeparator();
-    const byId = new Map((this.summary?.targets ?? []).map((summary) => [summary.id, summary]));
-    const rows = this.targets.map((target) => {
-      const summary = byId.get(target.id);
-      if (!summary) return { name: target.name, bars: [], summary: "—", description: t(this.summary ? "VOLLEY.Chart.NoShots" : "VOLLEY.Chart.None", { name: target.name }) };
-      const chart = chartView(summary, {
-        name: target.name,
-        decimal,
-        hitsLabel: (k) => t("VOLLEY.Chart.Hits", { n: k }),
-        describe: (parts) => t("VOLLEY.Chart.Description", parts),
-      });
-      return { name: target.name, bars: chart.bars, summary: t("VOLLEY.Chart.Summary", { expected: chart.expected, atLeastOne: chart.atLeastOne }), description: chart.description };
-    });
-    let status = "";
-    if (this.previewState === "asking") status = t("VOLLEY.Dialog.Asking");
-    else if (this.previewState === "problem") status = t("VOLLEY.Dialog.NoOdds", { reason: this.problem ?? "" });
-    else if (this.previewState === "blocked") status = this.problem ?? "";
-    return {
-      rows,
-      lines: [],
-      // The RCS has no jams: no jam chance under the split's odds.
-      jam: "",
-      jamLabel: null,
-      status,
-      problem: this.previewState === "problem" || this.previewState === "blocked",
-      shown: true,
     };
   }
 
@@ -323,7 +286,7 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
   _onClose(options) {
     super._onClose(options);
     MegaTravellerAllocation.#open.delete(this.pending.pendingId);
-    this.preview.cancel();
+    this.oddsPanel.cancel();
     this.unsubscribe?.();
     this.#focus.closed();
   }
@@ -363,45 +326,22 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
   /** Ask the bridge for the odds of the split as it is (nothing while it breaks a rule). */
   #ask() {
     if (this.#settled()) {
-      this.preview.update(null);
+      this.oddsPanel.clear();
       return;
     }
     const problem = this.#splitProblem();
     if (problem) {
-      this.preview.update(null);
-      this.#showOdds(null, { message: problem, plain: true });
+      this.oddsPanel.clear({ message: problem, plain: true });
       return;
     }
-    this.preview.update({ ...this.pending.choice, allocation: this.split(), pool: this.pending.pool });
-    if (bridgeOnline()) {
-      this.previewState = "asking";
-      const status = this.element?.querySelector(".volley-attack__odds-status");
-      if (status) status.textContent = t("VOLLEY.Dialog.Asking");
-      this.element?.querySelector(".volley-attack__preview")?.classList.add("volley-attack__preview--stale");
-    }
+    this.oddsPanel.ask({ ...this.pending.choice, allocation: this.split(), pool: this.pending.pool }, this.element);
   }
 
-  /** @param {Record<string, unknown>} choice */
-  async #fetchOdds(choice) {
-    const reply = await sendRelayed({ type: "odds", id: newRequestId(), choice: /** @type {import("../registry.js").Choice} */ (choice) });
-    if (reply.type !== "odds") throw reply;
-    return reply.odds;
-  }
-
-  /**
-   * @param {import("../../odds-preview.js").OddsSummary | null} summary
-   * @param {unknown} [error]
-   */
-  #showOdds(summary, error) {
-    this.summary = summary;
-    if (error) {
-      this.previewState = /** @type {{plain?: boolean}} */ (error).plain ? "blocked" : "problem";
-      this.problem = problemText(error);
-    } else {
-      this.previewState = summary ? "ready" : "idle";
-      this.problem = null;
-    }
-    if (this.rendered) void this.render({ parts: ["preview"] });
+  /** The odds of the split, or why there are none, changed: draw them and say them. */
+  #oddsChanged() {
+    if (!this.rendered) return;
+    void this.render({ parts: ["preview"] });
+    this.oddsPanel.say(this.targets);
   }
 
   /**
@@ -448,7 +388,7 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
     } else {
       this.#setNotice({ text: problemText(reply), error: true });
     }
-    if (this.done) this.preview.cancel();
+    if (this.done) this.oddsPanel.cancel();
     await this.render({ parts: ["body", "preview", "footer"] });
   }
 }
