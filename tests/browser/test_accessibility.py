@@ -403,10 +403,13 @@ def test_keyboard_alone_splits_a_pool(table: Table) -> None:
     page.locator(f"{step} .volley-mt__blocked").wait_for()
     assert focused(page, "name") == "cluster.2"
     assert focused(page, "value") == "0"
+    # The refusal is said as the odds are, once it settles; then the new split's odds.
+    page.wait_for_function(f"({SAID_ODDS})?.includes('gets a cluster while any are left')")
     tab_to(page, "a.name === 'cluster.0'", back=True)
     page.keyboard.press("ArrowDown")
     page.wait_for_function(f"document.querySelector('{step} .volley-mt__blocked') === null")
     assert focused(page, "name") == "cluster.0"
+    page.wait_for_function(f"({SAID_ODDS})?.startsWith('Vargr raider: expected')")
     page.wait_for_function(f"document.querySelector('{step} [data-volley=allocate]')?.disabled === false")
     tab_to(page, "a.dataset.volley === 'allocate'")
     page.keyboard.press("Enter")
