@@ -139,6 +139,38 @@ class Table:
         wait_booted(page)
         return page
 
+    def ready(self, **how: Any) -> Any:
+        """A sandbox page (``open``'s arguments) once the referee's browser holds the bridge."""
+        page = self.open(**how)
+        wait_connected(page)
+        return page
+
+    def watched(self, **how: Any) -> tuple[Any, list[dict[str, Any]]]:
+        """A page as ``ready`` gives it, and every message it sends to the bridge from its boot on."""
+        page = self.pages.new()
+        sent = frames_sent(page)
+        return self.ready(page=page, **how), sent
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """The sandbox's player's view, a frame over the table: ``frame`` to find things in it (a
+    ``FrameLocator``), ``page`` to run script in it (its ``Frame``)."""
+
+    frame: Any
+    page: Any
+
+
+def player_view(page: Any, shooter: str = SHOOTER, *, view: str = "View") -> PlayerView:
+    """Switch the sandbox to the player's view (``view``: the switch's name in the page's language)
+    and wait until its page has booted and shows ``shooter``."""
+    page.get_by_role("combobox", name=view).select_option("player")
+    frame = page.frame_locator("#player-view")
+    frame.get_by_role("button", name=shooter, exact=True).wait_for()
+    player = page.frames[1]
+    player.wait_for_function("window.sandbox && window.sandbox.ready")
+    return PlayerView(frame=frame, page=player)
+
 
 def wait_booted(page: Any) -> None:
     page.wait_for_function("window.sandbox && (window.sandbox.ready || window.sandbox.bootError)")
@@ -150,12 +182,15 @@ def wait_connected(page: Any) -> None:
     page.wait_for_function(f"{CONNECTION_STATE} === 'ready'")
 
 
-def open_attack_dialog(page: Any, shooter: str = SHOOTER, fire: str = FIRE) -> Any:
-    """Token (a button named by the token's name) -> Token HUD -> Fire -> the attack dialog."""
+def open_attack_dialog(page: Any, shooter: str = SHOOTER, fire: str = FIRE, *, chart: str = "") -> Any:
+    """Token (a button named by the token's name) -> Token HUD -> Fire -> the attack dialog; with
+    ``chart``, once the odds chart of that target is drawn. ``page`` may be a player's view's frame."""
     page.get_by_role("button", name=shooter, exact=True).click()
     page.locator("#token-hud").get_by_role("button", name=fire, exact=True).click()
     dialog = page.get_by_role("dialog")
     dialog.wait_for()
+    if chart:
+        wait_for_chart(dialog, chart)
     return dialog
 
 
@@ -177,8 +212,20 @@ def frames_sent(page: Any) -> list[dict[str, Any]]:
     return sent
 
 
+def sent_with_id(sent: list[dict[str, Any]], request_id: str) -> dict[str, Any]:
+    """The message a page sent with this request id (``frames_sent`` collects them)."""
+    return next(frame for frame in sent if frame.get("id") == request_id)
+
+
 def cards(page: Any) -> Any:
     return page.get_by_role("log").locator(".volley-card")
+
+
+def hits_of(card: Any, name: str) -> str:
+    """The hits a card shows for one target, as written."""
+    return (
+        card.locator("tr.volley-card__row").filter(has_text=name).locator(".volley-card__hits").inner_text()
+    )
 
 
 def message_of(card: Any) -> Any:

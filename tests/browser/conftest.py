@@ -8,22 +8,13 @@ rules engine behind it, and the browser's own WebSocket.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from browserkit import Pages, Sandbox, Shots, Table
-
-CHROMIUM = Path(os.environ.get("VOLLEY_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 @pytest.fixture
@@ -40,18 +31,10 @@ def sandbox(tmp_path: Path) -> Iterator[Sandbox]:
 
 
 @pytest.fixture
-def pages() -> Iterator[Pages]:
-    """Headless Debian Chromium. A missing Chromium fails the test, never skips it."""
-    if not CHROMIUM.exists():
-        pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium (scripts/setup --test does)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield Pages(browser.new_context(viewport={"width": 1440, "height": 900}))
-        finally:
-            browser.close()
+def pages(launch_chromium: Callable[[], AbstractContextManager[Any]]) -> Iterator[Pages]:
+    """A fresh headless Chromium per test (``launch_chromium``: tests/conftest.py), one context."""
+    with launch_chromium() as browser:
+        yield Pages(browser.new_context(viewport={"width": 1440, "height": 900}))
 
 
 @pytest.fixture(scope="session")

@@ -30,6 +30,7 @@ from browserkit import (
     Table,
     cards,
     open_attack_dialog,
+    player_view,
     wait_connected,
     wait_for_chart,
 )
@@ -65,8 +66,7 @@ LANGS_AND_THEMES = [("en", "light"), ("ru", "light"), ("en", "dark"), ("ru", "da
 
 
 def open_table(table: Table, lang: str, theme: str, **kwargs: Any) -> Any:
-    page = table.open(lang=lang, extra=f"&theme={theme}", **kwargs)
-    wait_connected(page)
+    page = table.ready(lang=lang, extra=f"&theme={theme}", **kwargs)
     return page
 
 
@@ -98,8 +98,7 @@ def test_the_check_finds_what_it_should(table: Table) -> None:
         assert_no_axe_violations(page, ".volley-no-such-thing")
     # A window that passes was looked at: its fields were named, its text measured.
     page.evaluate("document.querySelector('.volley-probe').remove()")
-    dialog = open_attack_dialog(page)
-    wait_for_chart(dialog, "Raider")
+    open_attack_dialog(page, chart="Raider")
     report = assert_no_axe_violations(page, DIALOG)
     assert report.passed["label"] >= 6 and report.passed["color-contrast"] >= 20, report.passed
     assert table.pages.errors == []
@@ -115,8 +114,7 @@ def test_dialog_card_hud_and_status_panel(table: Table, lang: str, theme: str) -
     page.get_by_role("button", name=SHOOTER, exact=True).click()
     assert_no_axe_violations(page, HUD, what="Token HUD controls")
 
-    dialog = open_attack_dialog(page, fire=FIRE[lang])
-    wait_for_chart(dialog, "Raider")
+    dialog = open_attack_dialog(page, fire=FIRE[lang], chart="Raider")
     check_gurps_dialog(page, "ready")
     dialog.locator("[name='targets.0.shots']").fill("3")
     page.locator("#dice").fill(HIT_DICE)
@@ -149,11 +147,8 @@ def test_dialog_card_hud_and_status_panel(table: Table, lang: str, theme: str) -
 
     # The player's view (a frame over the table): the same dialog, reached through the referee.
     dialog.locator(".sandbox-close").click()
-    page.get_by_role("combobox", name="View" if lang == "en" else "Вид").select_option("player")
-    frame = page.frame_locator("#player-view")
-    frame.get_by_role("button", name=SHOOTER, exact=True).wait_for()
-    player = page.frames[1]
-    player.wait_for_function("window.sandbox && window.sandbox.ready")
+    view = player_view(page, view="View" if lang == "en" else "Вид")
+    frame, player = view.frame, view.page
     player.wait_for_function("game.modules.get('volley').api.connection() === null")
     frame.get_by_role("button", name=SHOOTER, exact=True).click()
     frame.locator("#token-hud .volley-fire:not(.volley-fire--offline)").click()
@@ -210,8 +205,7 @@ def test_d100_dialog_and_cards(table: Table, lang: str, theme: str) -> None:
     def check_dialog(what: str) -> None:
         assert_no_axe_violations(page, DIALOG, what=f"d100, {what}")
 
-    dialog = open_attack_dialog(page, "Vex", FIRE[lang])
-    wait_for_chart(dialog, "Heretic")
+    dialog = open_attack_dialog(page, "Vex", FIRE[lang], chart="Heretic")
     check_dialog("dialog")
     dialog.locator("select[name=weapon]").select_option(label="Heavy stubber (100/100)")
     page.wait_for_function(
@@ -304,8 +298,7 @@ def keyboard_to_fire(page: Any, shooter: str, dice: str) -> None:
 
 
 def test_keyboard_alone_fires_reloads_and_undoes(table: Table) -> None:
-    page = table.open()
-    wait_connected(page)
+    page = table.ready()
     # The sandbox's dice box first (so the shot cannot malfunction), typed like the rest; the focus
     # lands in the dialog, on its first field.
     keyboard_to_fire(page, SHOOTER, HIT_DICE)
@@ -357,8 +350,7 @@ def test_keyboard_alone_splits_a_pool(table: Table) -> None:
     """MegaTraveller two-step play by keyboard: the allocation step takes the focus when it opens,
     Escape gives it back to what opened it (Fire, then the card's Allocate), the focus stays on a
     cluster's select while the step redraws, and the split is sent with Enter."""
-    page = table.open(scene="megatraveller")
-    wait_connected(page)
+    page = table.ready(scene="megatraveller")
     step = ".volley-mt-allocation"
     keyboard_to_fire(page, "Kira Rhyne", MT_POOL_DICE)
     wait_for_chart(page.locator(DIALOG).first, "Cpl. Dace")
@@ -431,8 +423,7 @@ def test_keyboard_alone_aims_suppressing_fire(table: Table) -> None:
     """d100 suppressing fire aimed by its Facing field, not the map: the same sector a click at 352°
     picks (test_d100), the listed tokens following each facing typed, a facing out of its range refused
     by name; then fired with Enter."""
-    page = table.open(scene="d100")
-    wait_connected(page)
+    page = table.ready(scene="d100")
     keyboard_to_fire(page, "Vex", D100_SUPPRESSION_DICE)
     dialog = page.locator(DIALOG).first
     wait_for_chart(dialog, "Heretic")
@@ -494,10 +485,8 @@ def test_keyboard_alone_aims_suppressing_fire(table: Table) -> None:
 def test_keyboard_unjam_and_the_profile_editor(table: Table) -> None:
     """Where the focus goes when the button it was on goes away or is disabled (the sandbox's dice box
     is filled directly here: only the focus is under test)."""
-    page = table.open()
-    wait_connected(page)
-    dialog = open_attack_dialog(page)
-    wait_for_chart(dialog, "Raider")
+    page = table.ready()
+    dialog = open_attack_dialog(page, chart="Raider")
     page.locator("#dice").fill(JAM_DICE)
     dialog.locator("[data-volley=attack]").focus()
     page.keyboard.press("Enter")
@@ -544,8 +533,7 @@ def test_keyboard_unjam_and_the_profile_editor(table: Table) -> None:
 
 
 def test_the_odds_chart_in_words(table: Table) -> None:
-    page = table.open(lang="ru")
-    wait_connected(page)
+    page = table.ready(lang="ru")
     dialog = open_attack_dialog(page, fire="Огонь")
     chart = wait_for_chart(dialog, "Raider")
     dialog.get_by_role("spinbutton", name="Выстрелы по цели Raider").fill("3")
@@ -601,8 +589,7 @@ def test_status_changes_are_said_once(table: Table) -> None:
         assert region.get_attribute("role") == "status" and region.get_attribute("aria-live") == "polite"
     assert page.locator(".volley-bridge-status").get_attribute("role") is None
 
-    dialog = open_attack_dialog(page)
-    wait_for_chart(dialog, "Raider")
+    dialog = open_attack_dialog(page, chart="Raider")
     page.wait_for_function(f"({SAID_ODDS})?.startsWith('Raider: expected')")
     # A quick answer is said without "asking" before it, and only once the typing settles.
     shots = dialog.get_by_role("spinbutton", name="Shots at Raider")

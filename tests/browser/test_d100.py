@@ -19,10 +19,11 @@ from browserkit import (
     Table,
     cards,
     chat_flags,
-    frames_sent,
+    hits_of,
     message_of,
     open_attack_dialog,
-    wait_connected,
+    player_view,
+    sent_with_id,
     wait_for_chart,
 )
 
@@ -51,8 +52,7 @@ def statuses(page: Any, token: str) -> list[str]:
 
 
 def open_d100(table: Table, *, lang: str = "en", fire: str = FIRE) -> tuple[Any, Any]:
-    page = table.open(scene="d100", lang=lang)
-    wait_connected(page)
+    page = table.ready(scene="d100", lang=lang)
     return page, open_attack_dialog(page, SHOOTER, fire)
 
 
@@ -91,21 +91,12 @@ def wait_odds_line(page: Any, text: str) -> None:
     )
 
 
-def hits_of(card: Any, name: str) -> str:
-    return (
-        card.locator("tr.volley-card__row").filter(has_text=name).locator(".volley-card__hits").inner_text()
-    )
-
-
 def rows(dialog: Any) -> list[str]:
     return dialog.locator("tr.volley-d100__target .volley-d100__name").all_inner_texts()
 
 
 def test_a_long_burst_with_an_extra_hit_for_the_secondary(table: Table) -> None:
-    page = table.pages.new()
-    sent = frames_sent(page)
-    table.open(page=page, scene="d100")
-    wait_connected(page)
+    page, sent = table.watched(scene="d100")
     dialog = open_attack_dialog(page, SHOOTER)
     assert dialog.get_by_role("combobox", name=WEAPON, exact=True).locator("option").all_inner_texts() == [
         "Autogun (30/30)",
@@ -147,13 +138,7 @@ def test_a_long_burst_with_an_extra_hit_for_the_secondary(table: Table) -> None:
     cards(page).first.wait_for()
     card = cards(page).first
     assert card.locator(".volley-card__title").inner_text() == "Vex fires Autogun"
-    hits = {
-        name: card.locator("tr.volley-card__row")
-        .filter(has_text=name)
-        .locator(".volley-card__hits")
-        .inner_text()
-        for name in ("Heretic", "Cultist")
-    }
+    hits = {name: hits_of(card, name) for name in ("Heretic", "Cultist")}
     assert hits == {"Heretic": "3", "Cultist": "1"}
     assert card.locator(".volley-card__loaded").inner_text() == "20"
     extras = card.locator(".volley-card__extras").inner_text()
@@ -163,7 +148,7 @@ def test_a_long_burst_with_an_extra_hit_for_the_secondary(table: Table) -> None:
     assert page.evaluate(f"{WEAPONS}.slice(1).map(w => w.state.loaded)") == [100, 6]
 
     # The request: the actor's numbers and the map's distances, the player's share.
-    request = next(f for f in sent if f.get("id") == chat_flags(page)["requestId"])["request"]
+    request = sent_with_id(sent, chat_flags(page)["requestId"])["request"]
     assert request["attacker"]["bs"] == 45 and request["mode"] == "long_burst"
     assert request["weapon"]["rof"] == "S/3/10" and request["weapon"]["loaded"] == 30
     primary, secondary = request["targets"]
@@ -369,8 +354,7 @@ def test_overwatch_is_set_as_a_standing_order_and_fired_when_its_trigger_is_met(
     assert statuses(page, HERETIC) == []
     card = cards(page).last
     assert card.locator(".volley-card__title").inner_text() == "Vex: overwatch fire (Autogun)"
-    cultist = card.locator("tr.volley-card__row").filter(has_text="Cultist")
-    assert cultist.locator(".volley-card__hits").inner_text() == "2"
+    assert hits_of(card, "Cultist") == "2"
     assert page.evaluate(f"{VEX}.actor.flags.volley.state.overwatch") is None
     page.wait_for_function(f"{AUTOGUN}.state.loaded === 27")
     table.shots.take(message_of(card), "d100-card-overwatch-en")
@@ -433,24 +417,15 @@ def test_russian_dialog_and_card(table: Table) -> None:
 
 
 def test_a_player_fires_through_the_referee_and_cannot_test_other_tokens(table: Table) -> None:
-    page = table.pages.new()
-    sent = frames_sent(page)
-    table.open(page=page, scene="d100")
-    wait_connected(page)
-    page.get_by_role("combobox", name="View").select_option("player")
-    frame = page.frame_locator("#player-view")
-    frame.get_by_role("button", name=SHOOTER, exact=True).wait_for()
-    player = page.frames[1]
-    player.wait_for_function("window.sandbox && window.sandbox.ready")
-    frame.get_by_role("button", name=SHOOTER, exact=True).click()
-    frame.locator("#token-hud").get_by_role("button", name=FIRE, exact=True).click()
-    dialog = frame.get_by_role("dialog")
-    wait_for_chart(dialog, "Heretic")
+    page, sent = table.watched(scene="d100")
+    view = player_view(page, SHOOTER)
+    player = view.page
+    dialog = open_attack_dialog(view.frame, SHOOTER, chart="Heretic")
     # A player calls morale tests for its own token only: no "For" choice.
     assert dialog.locator("select[name=who]").count() == 0
     dialog.get_by_role("button", name=FIRE, exact=True).click()
     cards(page).first.wait_for()
-    request = next(f for f in sent if f.get("id") == chat_flags(page)["requestId"])
+    request = sent_with_id(sent, chat_flags(page)["requestId"])
     assert request["user"] == "pl0000000000000b"
     assert request["request"]["attacker"]["bs"] == 45 and request["request"]["mode"] == "single"
     refused = player.evaluate(

@@ -18,10 +18,11 @@ from browserkit import (
     Table,
     cards,
     chat_flags,
-    frames_sent,
+    hits_of,
     message_of,
     open_attack_dialog,
-    wait_connected,
+    player_view,
+    sent_with_id,
     wait_for_chart,
 )
 
@@ -40,12 +41,6 @@ STEP = "Volley: Kira Rhyne splits the fire"
 POOL_DICE = "1 1 1 5 3 6 6 1"
 #: Step two, the to-hit rolls: the raider 6+6 (a hit) then a natural 2; the leader and Dace natural 2s.
 TO_HIT_DICE = "6 6 1 1 1 1 1 1"
-
-
-def open_scene(table: Table, lang: str = "en", page: Any = None) -> Any:
-    page = table.open(page=page, scene="megatraveller", lang=lang)
-    wait_connected(page)
-    return page
 
 
 def kira_dialog(page: Any, fire: str = FIRE, title: str = "Volley: Kira Rhyne fires") -> Any:
@@ -89,9 +84,7 @@ def wait_chart_change(page: Any, dialog_name: str, target: str, was: str) -> str
 
 
 def test_burst_at_three_vargr_odds_card_and_rounds(table: Table) -> None:
-    page = table.pages.new()
-    sent = frames_sent(page)
-    open_scene(table, page=page)
+    page, sent = table.watched(scene="megatraveller")
     dialog = kira_dialog(page)
     assert dialog.get_attribute("aria-label") == "Volley: Kira Rhyne fires"
     weapon = dialog.get_by_role("combobox", name=WEAPON, exact=True)
@@ -164,8 +157,7 @@ def test_burst_at_three_vargr_odds_card_and_rounds(table: Table) -> None:
     card = cards(page).first
     assert card.locator(".volley-card__title").inner_text() == "Kira Rhyne fires Autorifle"
     for target in result["targets"]:
-        row = card.locator("tr.volley-card__row").filter(has_text=target["name"])
-        assert int(row.locator(".volley-card__hits").inner_text()) == target["hits"]
+        assert int(hits_of(card, target["name"])) == target["hits"]
     extras = card.locator(".volley-card__extras").inner_text()
     assert "Split: Vargr raider 2 · Vargr leader 1 · Vargr scout 1" in extras
     assert "Selector: burst" in extras
@@ -189,7 +181,7 @@ def test_burst_at_three_vargr_odds_card_and_rounds(table: Table) -> None:
     page.wait_for_function("document.querySelector('[data-volley=reload]')?.disabled === true")
     assert reload.get_attribute("title") == "The magazine is full."
     # The request was built from the profile: skill 2, Dex 10, the state the token held.
-    attack = next(f for f in sent if f.get("id") == flags["requestId"])
+    attack = sent_with_id(sent, flags["requestId"])
     request = attack["request"]
     assert request["attacker"] == {
         "id": "tokKira000000001",
@@ -206,9 +198,7 @@ def test_burst_at_three_vargr_odds_card_and_rounds(table: Table) -> None:
 
 
 def test_automatic_fire_split_after_the_roll(table: Table) -> None:
-    page = table.pages.new()
-    sent = frames_sent(page)
-    open_scene(table, page=page)
+    page, sent = table.watched(scene="megatraveller")
     dialog = kira_dialog(page)
     wait_for_chart(dialog, "Cpl. Dace")
     split = dialog.get_by_role("combobox", name="Split", exact=True)
@@ -334,15 +324,9 @@ def test_automatic_fire_split_after_the_roll(table: Table) -> None:
 
 
 def test_the_player_who_fired_splits_the_pool_through_the_referee(table: Table) -> None:
-    page = open_scene(table)
-    page.get_by_role("combobox", name="View").select_option("player")
-    frame = page.frame_locator("#player-view")
-    frame.get_by_role("button", name=KIRA, exact=True).wait_for()
-    player = page.frames[1]
-    player.wait_for_function("window.sandbox && window.sandbox.ready")
-    frame.get_by_role("button", name=KIRA, exact=True).click()
-    frame.locator("#token-hud").get_by_role("button", name=FIRE, exact=True).click()
-    dialog = frame.get_by_role("dialog", name="Volley: Kira Rhyne fires")
+    page = table.ready(scene="megatraveller")
+    frame = player_view(page, KIRA).frame
+    dialog = kira_dialog(frame)
     wait_for_chart(dialog, "Cpl. Dace")
     dialog.get_by_role("combobox", name="Split", exact=True).select_option("defer")
     dialog.get_by_role("button", name=FIRE, exact=True).click()
@@ -369,7 +353,7 @@ def test_the_player_who_fired_splits_the_pool_through_the_referee(table: Table) 
 
 
 def test_a_pending_attack_the_bridge_no_longer_holds(table: Table) -> None:
-    page = open_scene(table)
+    page = table.ready(scene="megatraveller")
     dialog = kira_dialog(page)
     wait_for_chart(dialog, "Cpl. Dace")
     dialog.get_by_role("combobox", name="Split", exact=True).select_option("defer")
@@ -404,7 +388,7 @@ def test_a_pending_attack_the_bridge_no_longer_holds(table: Table) -> None:
 
 
 def test_unsling_and_ready_the_submachinegun_and_undo(table: Table) -> None:
-    page = open_scene(table)
+    page = table.ready(scene="megatraveller")
     dialog = kira_dialog(page)
     dialog.get_by_role("combobox", name=WEAPON, exact=True).select_option(label="Submachinegun (30/30)")
     state = dialog.locator(".volley-mt__state")
@@ -478,9 +462,7 @@ def test_unsling_and_ready_the_submachinegun_and_undo(table: Table) -> None:
 
 
 def test_fast_draw_the_autopistol(table: Table) -> None:
-    page = table.pages.new()
-    sent = frames_sent(page)
-    open_scene(table, page=page)
+    page, sent = table.watched(scene="megatraveller")
     dialog = kira_dialog(page)
     dialog.get_by_role("combobox", name=WEAPON, exact=True).select_option(label="Autopistol (15/15)")
     page.wait_for_function(
@@ -506,7 +488,7 @@ def test_fast_draw_the_autopistol(table: Table) -> None:
     assert (
         cards(page).first.locator(".volley-card__title").inner_text() == "Kira Rhyne: Fast Draw (Autopistol)"
     )
-    request = next(f for f in sent if f.get("id") == flags["requestId"])["request"]
+    request = sent_with_id(sent, flags["requestId"])["request"]
     assert request["action"] == "fast_draw" and request["attacker"]["readiness"] == "holstered"
     fired = flags["result"]["weapon"]["fired"]
     page.wait_for_function(
@@ -530,7 +512,7 @@ def test_fast_draw_the_autopistol(table: Table) -> None:
 
 
 def test_russian_dialog_step_and_cards(table: Table) -> None:
-    page = open_scene(table, lang="ru")
+    page = table.ready(scene="megatraveller", lang="ru")
     dialog = kira_dialog(page, fire="Огонь", title="Volley: стреляет Kira Rhyne")
     wait_for_chart(dialog, "Cpl. Dace")
     assert dialog.get_attribute("aria-label") == "Volley: стреляет Kira Rhyne"

@@ -21,9 +21,11 @@ from browserkit import (
     Table,
     cards,
     chat_flags,
-    frames_sent,
+    hits_of,
     message_of,
     open_attack_dialog,
+    player_view,
+    sent_with_id,
     wait_booted,
     wait_connected,
     wait_for_chart,
@@ -41,10 +43,7 @@ def hud_fire(page: Any) -> Any:
 
 
 def test_referee_fires_from_the_token_hud(table: Table) -> None:
-    page = table.pages.new()
-    sent = frames_sent(page)
-    table.open(page=page)
-    wait_connected(page)
+    page, sent = table.watched()
     dialog = open_attack_dialog(page)
     assert dialog.get_attribute("aria-label") == "Volley: Sgt. Hale fires"
     weapon = dialog.get_by_role("combobox", name=WEAPON, exact=True)
@@ -83,8 +82,7 @@ def test_referee_fires_from_the_token_hud(table: Table) -> None:
     assert loaded == 30 - spent and (spent == 3 or result["weapon"]["jammed"])
     card = cards(page).first
     assert card.locator(".volley-card__title").inner_text() == "Sgt. Hale fires MP5"
-    row = card.locator("tr.volley-card__row").filter(has_text="Raider")
-    assert int(row.locator(".volley-card__hits").inner_text()) == raider["hits"]
+    assert int(hits_of(card, "Raider")) == raider["hits"]
     assert card.locator(".volley-card__loaded").inner_text() == str(loaded)
     assert card.locator(".volley-card__capacity").inner_text().strip() == "/ 30"
     table.shots.take(message_of(card), "gurps-card-en")
@@ -95,7 +93,7 @@ def test_referee_fires_from_the_token_hud(table: Table) -> None:
     others = page.evaluate(f"{weapons}.slice(1).map(w => w.state.loaded)")
     assert others == [5, 17]
     # The request the bridge got was built from the profile: skill 14, the MP5's own numbers.
-    attack = next(frame for frame in sent if frame.get("id") == flags["requestId"])
+    attack = sent_with_id(sent, flags["requestId"])
     assert attack["type"] == "attack" and attack["user"] == "gm0000000000000a"
     request = attack["request"]
     assert request["attacker"]["skill"] == 14 and request["shots"] == 3
@@ -123,10 +121,8 @@ def test_referee_fires_from_the_token_hud(table: Table) -> None:
 
 
 def test_a_jam_refuses_fire_until_unjammed(table: Table) -> None:
-    page = table.open()
-    wait_connected(page)
-    dialog = open_attack_dialog(page)
-    wait_for_chart(dialog, "Raider")
+    page = table.ready()
+    dialog = open_attack_dialog(page, chart="Raider")
     page.get_by_label("Next roll's dice").fill(JAM_DICE)
     dialog.get_by_role("button", name=FIRE, exact=True).click()
     page.wait_for_function(f"{MP5}.state.jammed === true")
@@ -164,10 +160,8 @@ def test_a_jam_refuses_fire_until_unjammed(table: Table) -> None:
 
 
 def test_undo_puts_rounds_jam_and_status_back(table: Table) -> None:
-    page = table.open()
-    wait_connected(page)
-    dialog = open_attack_dialog(page)
-    wait_for_chart(dialog, "Raider")
+    page = table.ready()
+    dialog = open_attack_dialog(page, chart="Raider")
     page.get_by_label("Next roll's dice").fill(JAM_DICE)
     dialog.get_by_role("button", name=FIRE, exact=True).click()
     page.wait_for_function(f"{MP5}.state.jammed === true")
@@ -198,10 +192,8 @@ def test_undo_puts_rounds_jam_and_status_back(table: Table) -> None:
 
 
 def test_the_dialog_follows_the_bridge_down_and_up(table: Table) -> None:
-    page = table.open()
-    wait_connected(page)
-    dialog = open_attack_dialog(page)
-    wait_for_chart(dialog, "Raider")
+    page = table.ready()
+    dialog = open_attack_dialog(page, chart="Raider")
     fire = dialog.get_by_role("button", name=FIRE, exact=True)
     assert fire.is_enabled()
 
@@ -234,21 +226,11 @@ def test_the_dialog_follows_the_bridge_down_and_up(table: Table) -> None:
 
 
 def test_a_player_fires_through_the_referee(table: Table) -> None:
-    page = table.pages.new()
-    sent = frames_sent(page)
-    table.open(page=page)
-    wait_connected(page)
-    page.get_by_role("combobox", name="View").select_option("player")
-    frame = page.frame_locator("#player-view")
-    player = frame.get_by_role("button", name=SHOOTER, exact=True)
-    player.wait_for()
-    player_page = page.frames[1]
-    player_page.wait_for_function("window.sandbox && window.sandbox.ready")
+    page, sent = table.watched()
+    view = player_view(page)
+    frame, player_page = view.frame, view.page
     assert player_page.evaluate(CONNECTION_STATE) is None, "a player's browser never connects to the bridge"
-    player.click()
-    frame.locator("#token-hud").get_by_role("button", name=FIRE, exact=True).click()
-    dialog = frame.get_by_role("dialog")
-    wait_for_chart(dialog, "Raider")
+    dialog = open_attack_dialog(frame, chart="Raider")
     dialog.get_by_role("spinbutton", name="Shots at Raider").fill("5")
     dialog.get_by_role("button", name=FIRE, exact=True).click()
 
@@ -263,7 +245,7 @@ def test_a_player_fires_through_the_referee(table: Table) -> None:
     player_page.wait_for_function(f"{MP5}.state.loaded === {loaded}")
     frame.get_by_role("log").locator(".volley-card").first.wait_for()
     assert frame.get_by_role("log").locator(".volley-card__undo").count() == 0, "no Undo for players"
-    attack = next(f for f in sent if f.get("id") == chat_flags(page)["requestId"])
+    attack = sent_with_id(sent, chat_flags(page)["requestId"])
     assert attack["user"] == "pl0000000000000b" and attack["request"]["attacker"]["skill"] == 14
 
     # A hand-edited player client cannot raise its skill, load rounds or script dice: the choice
@@ -278,7 +260,7 @@ def test_a_player_fires_through_the_referee(table: Table) -> None:
         }"""
     )
     assert reply["type"] == "result"
-    cheat = next(f for f in sent if f.get("id") == "volley-cheat-1")
+    cheat = sent_with_id(sent, "volley-cheat-1")
     assert cheat["request"]["attacker"]["skill"] == 14
     assert cheat["request"]["weapon"]["loaded"] == loaded and "dice" not in cheat["request"]
     # ... nor fire a token it does not own.
@@ -294,10 +276,8 @@ def test_a_player_fires_through_the_referee(table: Table) -> None:
 
 
 def test_russian_dialog_and_card(table: Table) -> None:
-    page = table.open(lang="ru")
-    wait_connected(page)
-    dialog = open_attack_dialog(page, fire="Огонь")
-    wait_for_chart(dialog, "Raider")
+    page = table.ready(lang="ru")
+    dialog = open_attack_dialog(page, fire="Огонь", chart="Raider")
     assert dialog.get_attribute("aria-label") == "Volley: стреляет Sgt. Hale"
     table.shots.take(dialog, "gurps-dialog-ru")
     dialog.get_by_role("button", name="Огонь", exact=True).click()
@@ -315,8 +295,7 @@ def test_russian_dialog_and_card(table: Table) -> None:
 
 
 def test_scene_switch_shows_every_system(table: Table) -> None:
-    page = table.open()
-    wait_connected(page)
+    page = table.ready()
     scene = page.get_by_role("combobox", name=SCENE, exact=True)
     assert scene.locator("option").all_inner_texts() == ["GURPS", "MegaTraveller", "d100"]
     for system, shooter, targets in (
@@ -336,19 +315,12 @@ def test_scene_switch_shows_every_system(table: Table) -> None:
 
 
 def test_the_card_follows_the_players_roll_mode(table: Table) -> None:
-    page = table.open()
-    wait_connected(page)
-    page.get_by_role("combobox", name="View").select_option("player")
-    frame = page.frame_locator("#player-view")
-    frame.get_by_role("button", name=SHOOTER, exact=True).wait_for()
-    player = page.frames[1]
-    player.wait_for_function("window.sandbox && window.sandbox.ready")
+    page = table.ready()
+    view = player_view(page)
+    frame, player = view.frame, view.page
     for mode, player_sees in (("gmroll", True), ("blindroll", False)):
         player.evaluate(f"game.settings.set('core', 'rollMode', '{mode}')")
-        frame.get_by_role("button", name=SHOOTER, exact=True).click()
-        frame.locator("#token-hud").get_by_role("button", name=FIRE, exact=True).click()
-        dialog = frame.get_by_role("dialog")
-        wait_for_chart(dialog, "Raider")
+        dialog = open_attack_dialog(frame, chart="Raider")
         count = page.evaluate("game.messages.contents.length")
         dialog.get_by_role("spinbutton", name="Shots at Raider").fill("1")
         dialog.get_by_role("button", name=FIRE, exact=True).click()

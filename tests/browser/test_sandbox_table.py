@@ -11,7 +11,6 @@ from browserkit import (
     Table,
     cards,
     open_attack_dialog,
-    wait_connected,
     wait_for_chart,
 )
 
@@ -35,8 +34,7 @@ HUD_LABELS = """() => {
 def test_the_hud_labels_are_not_cut_off_at_the_page_edge(table: Table, lang: str) -> None:
     """Every demo shooter stands at the board's left edge, where the HUD's left-hand labels (Target,
     Character sheet) used to run off the page."""
-    page = table.open(lang=lang)
-    wait_connected(page)
+    page = table.ready(lang=lang)
     for scene, shooter in (("gurps", SHOOTER), ("megatraveller", "Kira Rhyne"), ("d100", "Vex")):
         page.locator("#scene-select").select_option(scene)
         page.get_by_role("button", name=shooter, exact=True).click()
@@ -53,8 +51,7 @@ def test_the_hud_labels_are_not_cut_off_at_the_page_edge(table: Table, lang: str
 
 
 def test_profile_editor_checks_the_book_notation_as_you_type(table: Table) -> None:
-    page = table.open()
-    wait_connected(page)
+    page = table.ready()
     page.get_by_role("button", name=SHOOTER, exact=True).click()
     page.locator("#token-hud").get_by_role("button", name="Volley weapons", exact=True).click()
     editor = page.get_by_role("dialog", name="Volley weapons: Sgt. Hale")
@@ -113,8 +110,7 @@ def test_profile_editor_checks_the_book_notation_as_you_type(table: Table) -> No
 
 def test_the_bridge_moves_to_the_gm_whose_browser_has_the_token(table: Table) -> None:
     # The co-referee's browser has the token; the referee Foundry picks (the lowest id) has none.
-    co = table.open(extra="&as=coreferee")
-    wait_connected(co)
+    co = table.ready(extra="&as=coreferee")
     referee = table.open(extra="&token=none")
     co.wait_for_function(f"{CONNECTION_STATE} === 'ready'")
     assert referee.evaluate(CONNECTION_STATE) is None
@@ -129,8 +125,7 @@ def test_the_bridge_moves_to_the_gm_whose_browser_has_the_token(table: Table) ->
     )
 
     # The referee still fires, through the co-referee's browser.
-    dialog = open_attack_dialog(referee)
-    wait_for_chart(dialog, "Raider")
+    dialog = open_attack_dialog(referee, chart="Raider")
     dialog.get_by_role("button", name="Fire", exact=True).click()
     cards(referee).first.wait_for()
     assert co.evaluate("game.messages.contents.length") == 1
@@ -138,8 +133,7 @@ def test_the_bridge_moves_to_the_gm_whose_browser_has_the_token(table: Table) ->
 
 
 def test_a_refused_token_is_said_once_and_not_retried(table: Table) -> None:
-    page = table.open()
-    wait_connected(page)
+    page = table.ready()
     page.evaluate("game.settings.set('volley', 'token', 'not-the-token')")
     page.wait_for_function(f"{CONNECTION_STATE} === 'refused'")
     # The line is rewritten by the status listener, a moment after the connection's state changes.
@@ -162,8 +156,7 @@ def test_a_refused_token_is_said_once_and_not_retried(table: Table) -> None:
 
 
 def test_fire_and_weapons_from_the_character_sheet_header(table: Table) -> None:
-    page = table.open()
-    wait_connected(page)
+    page = table.ready()
     page.get_by_role("button", name=SHOOTER, exact=True).click()
     page.locator("#token-hud").get_by_role("button", name="Character sheet").click()
     sheet = page.locator(".sandbox-sheet")
@@ -180,16 +173,14 @@ def test_fire_and_weapons_from_the_character_sheet_header(table: Table) -> None:
 
 
 def test_statuses_survive_a_game_system_that_rebuilds_the_list(table: Table) -> None:
-    page = table.open()
-    wait_connected(page)
+    page = table.ready()
     # The sandbox's stand-in game system rebuilt CONFIG.statusEffects at setup and at ready.
     ids = page.evaluate("CONFIG.statusEffects.map(s => s.id)")
     for status in ("suppressed", "pinned", "prone", "overwatch", "jammed"):
         assert ids.count(status) == 1, status
     # Even one dropped later is added back when a result needs it, not thrown on.
     page.evaluate("CONFIG.statusEffects = CONFIG.statusEffects.filter(s => s.id !== 'jammed')")
-    dialog = open_attack_dialog(page)
-    wait_for_chart(dialog, "Raider")
+    dialog = open_attack_dialog(page, chart="Raider")
     page.get_by_label("Next roll's dice").fill("6 6 6 3 3 4")
     dialog.get_by_role("button", name="Fire", exact=True).click()
     page.wait_for_function("canvas.scene.tokens.get('tokHale000000001').actor.statuses.has('jammed')")
@@ -198,10 +189,8 @@ def test_statuses_survive_a_game_system_that_rebuilds_the_list(table: Table) -> 
 
 
 def test_the_referee_opens_the_session_report(table: Table) -> None:
-    page = table.open()
-    wait_connected(page)
-    dialog = open_attack_dialog(page)
-    wait_for_chart(dialog, "Raider")
+    page = table.ready()
+    dialog = open_attack_dialog(page, chart="Raider")
     dialog.get_by_role("button", name="Fire", exact=True).click()
     cards(page).first.wait_for()
     with page.expect_popup() as popup:
@@ -213,8 +202,7 @@ def test_the_referee_opens_the_session_report(table: Table) -> None:
 
 
 def test_megatraveller_and_d100_profiles_are_edited_in_their_own_notation(table: Table) -> None:
-    page = table.open()
-    wait_connected(page)
+    page = table.ready()
     page.get_by_role("combobox", name="Scene", exact=True).select_option("d100")
     page.get_by_role("button", name="Vex", exact=True).click()
     page.locator("#token-hud").get_by_role("button", name="Volley weapons", exact=True).click()

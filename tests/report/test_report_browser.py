@@ -7,36 +7,24 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from bridge.report.build import report_html, write_page
 from bridge.report.record import read_record
 
-CHROMIUM = Path(os.environ.get("VOLLEY_CHROMIUM", "/usr/bin/chromium"))
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 WIDTH = 1200
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium (scripts/setup --test does)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+def browser(launch_chromium: Callable[[], AbstractContextManager[Any]]) -> Iterator[Any]:
+    """Headless Chromium for the module's tests (``launch_chromium``, tests/conftest.py)."""
+    with launch_chromium() as launched:
         yield launched
-        launched.close()
 
 
 def _show(browser: Any, page_file: Path, screenshot: Path) -> dict[str, Any]:
