@@ -1,22 +1,13 @@
 // Dark Heresy 2nd Edition actors into Volley's d100 weapons: a guardsman with a Reliable lasgun, a Good
 // autogun, a Poor stub revolver and a frag grenade; every field that can go wrong; the clip written back.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 
 import { DARK_HERESY_DEFAULTS, darkHeresyAdapter } from "../../vtt_module/scripts/adapters/dark-heresy-2e.js";
+import { assertRoundsChecked, fixtureActor, itemOf as item } from "./actors.mjs";
 
-const GUARDSMAN = JSON.parse(readFileSync(new URL("./fixtures/dark-heresy-2nd/guardsman.json", import.meta.url), "utf8"));
-
-/** A copy of the guardsman with `change` applied to it. */
-function guardsman(change = () => {}) {
-  const actor = structuredClone(GUARDSMAN);
-  change(actor);
-  return actor;
-}
-
-/** The item with this id in an actor's data. */
-const item = (actor, id) => actor.items.find((i) => i._id === id);
+/** The guardsman, and copies of it with a change applied. */
+const { actor: GUARDSMAN, copy: guardsman } = fixtureActor("dark-heresy-2nd/guardsman.json");
 
 const adapter = darkHeresyAdapter();
 const NOT_EQUIPPED = 'items.handCannon000001.system.equipped: "Hand Cannon" is not equipped; Dark Heresy fires equipped weapons only';
@@ -282,12 +273,7 @@ describe("Dark Heresy 2e: writing the clip back", () => {
     assert.deepEqual(adapter.writeState(actor, { ...autogun, source: { kind: "volley" } }, { loaded: 3 }), []);
   });
 
-  it("writes nothing when the state says nothing about rounds", () => {
-    assert.deepEqual(adapter.writeState(actor, autogun, { jammed: false }), []);
-  });
-
-  it("refuses a state that is not a number of rounds", () => {
-    assert.throws(() => adapter.writeState(actor, autogun, { loaded: -3 }), { name: "RangeError", message: /^state\.loaded/ });
-    assert.throws(() => adapter.writeState(actor, autogun, /** @type {any} */ ("24")), TypeError);
+  it("writes nothing when the state says nothing about rounds, and refuses a state that is not a number of rounds", () => {
+    assertRoundsChecked(adapter, actor, autogun);
   });
 });

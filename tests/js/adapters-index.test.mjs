@@ -1,13 +1,11 @@
 // adapterFor: the real game.system.id of each supported system (and known aliases) to its adapter; and
 // how a weapon's state is split between the game system's fields and Volley's flags.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 
 import { SUPPORTED_GAME_SYSTEMS, adapterFor, stateForFlags, stateForRequest } from "../../vtt_module/scripts/adapters/index.js";
 import { PROBLEM_TEXTS, integerOf, numberOf, quoted } from "../../vtt_module/scripts/adapters/reading.js";
-
-const fixture = (path) => JSON.parse(readFileSync(new URL(`./fixtures/${path}`, import.meta.url), "utf8"));
+import { fixture } from "./actors.mjs";
 
 describe("adapterFor", () => {
   it("knows the three systems by their game.system.id and names the rules each feeds", () => {

@@ -2,20 +2,13 @@
 // submachinegun and an autopistol; the RCS readings of Twodsix's rates of fire; every field that can go
 // wrong; rounds written back to the linked magazine.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 
 import { TWODSIX_DEFAULTS, twodsixAdapter } from "../../vtt_module/scripts/adapters/twodsix.js";
+import { assertRoundsChecked, fixtureActor, itemOf as item } from "./actors.mjs";
 
-const MERCENARY = JSON.parse(readFileSync(new URL("./fixtures/twodsix/mercenary.json", import.meta.url), "utf8"));
-
-/** A copy of the mercenary with `change` applied to it. */
-function mercenary(change = () => {}) {
-  const actor = structuredClone(MERCENARY);
-  change(actor);
-  return actor;
-}
-const item = (actor, id) => actor.items.find((i) => i._id === id);
+/** The mercenary, and copies of it with a change applied. */
+const { actor: MERCENARY, copy: mercenary } = fixtureActor("twodsix/mercenary.json");
 const adapter = twodsixAdapter();
 
 describe("Twodsix: reading a mercenary", () => {
@@ -239,7 +232,7 @@ describe("Twodsix: writing rounds to the magazine", () => {
     ]);
   });
 
-  it("refuses a state that is not a number of rounds", () => {
-    assert.throws(() => adapter.writeState(actor, rifle, { loaded: Number.NaN }), RangeError);
+  it("writes nothing when the state says nothing about rounds, and refuses a state that is not a number of rounds", () => {
+    assertRoundsChecked(adapter, actor, rifle);
   });
 });
