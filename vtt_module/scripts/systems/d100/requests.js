@@ -179,6 +179,22 @@ function pickedTargets(choice, context) {
 }
 
 /**
+ * Where a token stands as the suppression rules read it (seed 004: cover, and whether it can reach
+ * some, decide what failing the test costs): cover from the player's choice (reaching cover unless
+ * the player says it cannot), suppressed and prone from the token's statuses.
+ * @param {Record<string, unknown>} choice the target's entry in the choice, or the choice for the shooter
+ * @param {string[] | undefined} statuses the token's status ids
+ */
+function standing(choice, statuses) {
+  return {
+    in_cover: readFlag(choice.cover),
+    can_reach_cover: choice.reach_cover === undefined ? true : readFlag(choice.reach_cover),
+    suppressed: has(statuses, "suppressed"),
+    prone: has(statuses, "prone"),
+  };
+}
+
+/**
  * One target as the rules want it: WP and statuses from its documents, cover from the choice, the range
  * from the map (or the band the player named).
  * @param {{entry: Record<string, unknown>, known: TargetContext, field: string}} picked
@@ -187,14 +203,7 @@ function pickedTargets(choice, context) {
  */
 function targetFor({ entry, known, field }, context, { needsWp }) {
   /** @type {Record<string, unknown>} */
-  const target = {
-    id: known.id,
-    name: known.name,
-    in_cover: readFlag(entry.cover),
-    can_reach_cover: entry.reach_cover === undefined ? true : readFlag(entry.reach_cover),
-    suppressed: has(known.statuses, "suppressed"),
-    prone: has(known.statuses, "prone"),
-  };
+  const target = { id: known.id, name: known.name, ...standing(entry, known.statuses) };
   const wp = known.character?.wp;
   if (typeof wp === "number") target.wp = requireInt(wp, `${field}.wp`, { min: 0, max: CHARACTERISTIC_MAX });
   else if (needsWp) throw new FormError(`${field}.wp`, "VOLLEY.D100.Form.NoWp", { name: known.name });
@@ -343,14 +352,7 @@ function moraleTargets(choice, context, { needsWp }) {
   }
   const { shooter, character } = context;
   /** @type {Record<string, unknown>} */
-  const self = {
-    id: shooter.id,
-    name: shooter.name,
-    in_cover: readFlag(choice.cover),
-    can_reach_cover: choice.reach_cover === undefined ? true : readFlag(choice.reach_cover),
-    suppressed: has(shooter.statuses, "suppressed"),
-    prone: has(shooter.statuses, "prone"),
-  };
+  const self = { id: shooter.id, name: shooter.name, ...standing(choice, shooter.statuses) };
   if (typeof character.wp === "number") self.wp = characteristic(character, "wp");
   else if (needsWp) throw new FormError("character.wp", "VOLLEY.Form.NotSet");
   return [self];
