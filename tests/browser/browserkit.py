@@ -228,6 +228,20 @@ def hits_of(card: Any, name: str) -> str:
     )
 
 
+def fire_first(page: Any, dialog: Any, fire: str = FIRE) -> Any:
+    """Press the dialog's Fire on a table with no card yet; once the card is posted, its flags."""
+    dialog.get_by_role("button", name=fire, exact=True).click()
+    cards(page).first.wait_for()
+    return chat_flags(page)
+
+
+def enter_fires_nothing(page: Any, field: Any) -> None:
+    """Enter in one of the dialog's fields fires nothing (firing is a button): no card in 0.4 s."""
+    field.press("Enter")
+    page.wait_for_timeout(400)
+    assert cards(page).count() == 0
+
+
 def message_of(card: Any) -> Any:
     """The chat message a card sits in (for a screenshot with its header)."""
     return card.locator("xpath=ancestor::li[1]")

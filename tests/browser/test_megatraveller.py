@@ -18,6 +18,8 @@ from browserkit import (
     Table,
     cards,
     chat_flags,
+    enter_fires_nothing,
+    fire_first,
     hits_of,
     message_of,
     open_attack_dialog,
@@ -145,13 +147,9 @@ def test_burst_at_three_vargr_odds_card_and_rounds(table: Table) -> None:
     table.shots.take(dialog, "megatraveller-dialog-burst-en")
 
     # Enter in a number field does not fire.
-    dialog.get_by_role("spinbutton", name="DM for Vargr raider").press("Enter")
-    page.wait_for_timeout(400)
-    assert cards(page).count() == 0
+    enter_fires_nothing(page, dialog.get_by_role("spinbutton", name="DM for Vargr raider"))
 
-    dialog.get_by_role("button", name=FIRE, exact=True).click()
-    cards(page).first.wait_for()
-    flags = chat_flags(page)
+    flags = fire_first(page, dialog)
     result = flags["result"]
     assert result["mode"] == "burst" and result["weapon"]["loaded"] == 16
     card = cards(page).first
@@ -482,9 +480,7 @@ def test_fast_draw_the_autopistol(table: Table) -> None:
     )
     wait_for_chart(dialog, "Vargr scout")
     table.shots.take(dialog, "megatraveller-dialog-fast-draw-en")
-    dialog.get_by_role("button", name=FIRE, exact=True).click()
-    cards(page).first.wait_for()
-    flags = chat_flags(page)
+    flags = fire_first(page, dialog)
     assert (
         cards(page).first.locator(".volley-card__title").inner_text() == "Kira Rhyne: Fast Draw (Autopistol)"
     )

@@ -21,6 +21,8 @@ from browserkit import (
     Table,
     cards,
     chat_flags,
+    enter_fires_nothing,
+    fire_first,
     hits_of,
     message_of,
     open_attack_dialog,
@@ -69,13 +71,9 @@ def test_referee_fires_from_the_token_hud(table: Table) -> None:
     table.shots.take(dialog, "gurps-dialog-en")
 
     # Enter in a number field does not fire.
-    dialog.get_by_role("spinbutton", name="Shots at Raider").press("Enter")
-    page.wait_for_timeout(400)
-    assert cards(page).count() == 0
+    enter_fires_nothing(page, dialog.get_by_role("spinbutton", name="Shots at Raider"))
 
-    dialog.get_by_role("button", name=FIRE, exact=True).click()
-    cards(page).first.wait_for()
-    flags = chat_flags(page)
+    flags = fire_first(page, dialog)
     result = flags["result"]
     raider = next(t for t in result["targets"] if t["name"] == "Raider")
     loaded, spent = result["weapon"]["loaded"], result["weapon"]["spent"]
