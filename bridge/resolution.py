@@ -52,10 +52,6 @@ class SeedSource:
         self._next = base
         self._fresh: list[int] = []
 
-    @property
-    def deterministic(self) -> bool:
-        return self._next is not None
-
     def draw(self) -> int:
         if self._next is None:
             if not self._fresh:

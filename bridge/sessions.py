@@ -33,12 +33,6 @@ class SessionSummary:
     path: Path
 
 
-def summarise(log: SessionLog) -> SessionSummary:
-    systems = sorted({str(entry.request.get("system", "?")) for entry in log.entries})
-    started = log.header.started if log.header else "?"
-    return SessionSummary(log.name, started, len(log.entries), tuple(systems), log.path)
-
-
 class _System(msgspec.Struct):
     system: Any = "?"
 
