@@ -23,17 +23,18 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
 __all__ = [
     "FORMAT_VERSION",
     "INLINE_FSYNC_LIMIT",
+    "LINE_DECODER",
     "CommitStats",
     "Entry",
     "Header",
@@ -44,6 +45,7 @@ __all__ = [
     "Written",
     "decode_line",
     "discard_session",
+    "read_line",
     "read_session",
     "session_files",
 ]
@@ -101,7 +103,9 @@ class UndoLine(msgspec.Struct, kw_only=True, tag="undo", tag_field="kind"):
 
 JournalLine = Header | Entry | UndoLine
 
-_line_decoder = msgspec.json.Decoder(JournalLine)
+#: Reads one whole journal line, whatever its kind.
+LINE_DECODER = msgspec.json.Decoder(JournalLine)
+T = TypeVar("T")
 _encoder = msgspec.json.Encoder()
 
 
@@ -147,44 +151,43 @@ def session_files(directory: Path) -> list[Path]:
     return sorted(directory.glob("*.jsonl"))
 
 
-def _lines(data: bytes) -> Iterator[tuple[int, int, bytes]]:
-    """(line number, byte offset, content) of every line, the last one possibly without newline."""
-    offset = 0
-    number = 0
-    while offset < len(data):
-        end = data.find(b"\n", offset)
-        stop = len(data) if end < 0 else end + 1
-        number += 1
-        yield number, offset, data[offset:stop]
-        offset = stop
-
-
 def decode_line(line: bytes) -> Header | Entry | UndoLine:
-    return _line_decoder.decode(line)
+    return LINE_DECODER.decode(line)
+
+
+def read_line(
+    decoder: msgspec.json.Decoder[T], line: bytes, where: str, report: Callable[[str], None]
+) -> T | None:
+    """``line`` decoded, or None after telling ``report`` why it was skipped.
+
+    Every reader of journals (``read_session``, replay, the ledger's index) skips an unreadable line
+    the same way and says so in the same words, naming it by ``where`` (``file:line``). "Unreadable"
+    includes a line nested too deeply for any recursive reader (``RecursionError``). ``decoder`` reads
+    as much of the line as its caller needs: ``LINE_DECODER`` reads whole journal lines.
+    """
+    try:
+        return decoder.decode(line)
+    except msgspec.DecodeError as error:  # a ValidationError is a DecodeError too
+        report(f"{where}: unreadable line skipped ({error})")
+    except RecursionError:
+        report(f"{where}: unreadable line skipped (nested too deeply)")
+    return None
 
 
 def read_session(path: Path) -> SessionLog:
-    """Read a journal without changing it; an unreadable line is reported and skipped, never fatal.
-
-    "Unreadable" includes a line nested too deeply for any recursive reader (``RecursionError``), and
-    a whole file that cannot be opened.
-    """
+    """Read a journal without changing it; an unreadable line (``read_line``), or a whole file that
+    cannot be opened, is reported and skipped, never fatal."""
     log = SessionLog(path=path, header=None)
     try:
         data = path.read_bytes()
     except OSError as error:
         log.problems.append(f"{path.name}: cannot be read ({error.strerror or error})")
         return log
-    for number, _, line in _lines(data):
+    for number, line in enumerate(data.split(b"\n"), start=1):
         if not line.strip():
             continue
-        try:
-            record = decode_line(line)
-        except (msgspec.DecodeError, msgspec.ValidationError) as error:
-            log.problems.append(f"{path.name}:{number}: unreadable line skipped ({error})")
-            continue
-        except RecursionError:
-            log.problems.append(f"{path.name}:{number}: unreadable line skipped (nested too deeply)")
+        record = read_line(LINE_DECODER, line, f"{path.name}:{number}", log.problems.append)
+        if record is None:
             continue
         if isinstance(record, Header):
             if record.format > FORMAT_VERSION:
