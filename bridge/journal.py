@@ -131,17 +131,23 @@ class SessionLog:
 
     path: Path
     header: Header | None
-    entries: list[Entry] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    #: Undo lines, kept apart from ``entries`` so replay (which re-resolves entries) never sees them.
-    undos: list[UndoLine] = field(default_factory=list)
-    #: Entries and undo lines together, in the order they were written (``volley show``). Timestamps
-    #: cannot order them: two lines written within the same millisecond share one.
+    #: Entries and undo lines, in the order they were written (``volley show``). Timestamps cannot
+    #: order them: two lines written within the same millisecond share one.
     records: list[Entry | UndoLine] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
 
     @property
     def name(self) -> str:
         return self.path.stem
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The resolved requests (what replay re-resolves; it never sees the undo lines)."""
+        return [record for record in self.records if isinstance(record, Entry)]
+
+    @property
+    def undos(self) -> list[UndoLine]:
+        return [record for record in self.records if isinstance(record, UndoLine)]
 
 
 def session_files(directory: Path) -> list[Path]:
@@ -194,11 +200,7 @@ def read_session(path: Path) -> SessionLog:
                 log.problems.append(f"{path.name}: format {record.format} is newer than {FORMAT_VERSION}")
                 return log
             log.header = record
-        elif isinstance(record, UndoLine):
-            log.undos.append(record)
-            log.records.append(record)
         else:
-            log.entries.append(record)
             log.records.append(record)
     return log
 
