@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -45,6 +46,7 @@ __all__ = [
     "Written",
     "decode_line",
     "discard_session",
+    "line_time",
     "read_line",
     "read_session",
     "session_files",
@@ -107,6 +109,27 @@ JournalLine = Header | Entry | UndoLine
 LINE_DECODER = msgspec.json.Decoder(JournalLine)
 T = TypeVar("T")
 _encoder = msgspec.json.Encoder()
+
+
+class _Clock:
+    """UTC timestamps to the millisecond for journal lines (``2026-11-29T19:48:10.408Z``); the part
+    up to the second is formatted once per second, not once per request."""
+
+    def __init__(self) -> None:
+        self._second = -1
+        self._prefix = ""
+
+    def __call__(self) -> str:
+        now = time.time()
+        second = int(now)
+        if second != self._second:
+            self._second = second
+            self._prefix = datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%S")
+        return f"{self._prefix}.{int((now - second) * 1000):03d}Z"
+
+
+#: ``line_time()``: now, as a journal line's ``at`` says it (every kind of line, the same way).
+line_time = _Clock()
 
 
 class JournalError(Exception):

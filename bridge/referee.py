@@ -18,14 +18,13 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
 
 import rules
 from bridge.expiry import PENDING_EXPIRY, describe_seconds
-from bridge.journal import Entry, Journal, JournalError
+from bridge.journal import Entry, Journal, JournalError, line_time
 from bridge.ledger import Ledger, PendingAttack, Settled
 from bridge.protocol import (
     Action,
@@ -65,26 +64,6 @@ def _odds_cost(request: Any) -> float:
         return rules.odds_cost(request)
     except rules.RuleError:
         return 0.0
-
-
-class _Clock:
-    """UTC timestamps to the millisecond for journal lines (``2026-11-29T19:48:10.408Z``); the part
-    up to the second is formatted once per second, not once per request."""
-
-    def __init__(self) -> None:
-        self._second = -1
-        self._prefix = ""
-
-    def __call__(self) -> str:
-        now = time.time()
-        second = int(now)
-        if second != self._second:
-            self._second = second
-            self._prefix = datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%S")
-        return f"{self._prefix}.{int((now - second) * 1000):03d}Z"
-
-
-_now = _Clock()
 
 
 class Referee:
@@ -348,7 +327,7 @@ class Referee:
         entry = Entry(
             id=message.id,
             type=_KIND[type(message)],
-            at=_now(),
+            at=line_time(),
             outcome=outcome,
             request=request_json,
             seed=seed,
