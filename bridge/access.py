@@ -19,14 +19,14 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from bridge.paths import O_BINARY
+
 __all__ = ["TOKEN_ENV", "AccessToken", "load_or_create_token", "token_matches"]
 
 TOKEN_ENV = "VOLLEY_TOKEN"
 TOKEN_FILE = "token"
 #: 32 random bytes, URL-safe: long enough that guessing is hopeless, short enough to paste.
 TOKEN_BYTES = 32
-#: Binary mode on Windows (else the C runtime rewrites newlines); 0 elsewhere.
-O_BINARY: int = getattr(os, "O_BINARY", 0)
 
 
 def _owner_only(path: Path) -> None:

@@ -32,6 +32,8 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from bridge.paths import O_BINARY
+
 __all__ = [
     "FORMAT_VERSION",
     "INLINE_FSYNC_LIMIT",
@@ -252,10 +254,6 @@ class CommitStats:
             "mean_fsync_ms": round(1000 * self.fsync_seconds / self.batches, 3) if self.batches else 0.0,
             "slowest_fsync_ms": round(1000 * self.slowest_fsync, 3),
         }
-
-
-#: Binary mode on Windows (else the C runtime would write every newline as CR LF); 0 elsewhere.
-O_BINARY: int = getattr(os, "O_BINARY", 0)
 
 
 def _fsync_directory(directory: Path) -> None:

@@ -26,9 +26,12 @@ from pathlib import Path
 import platformdirs
 from platformdirs.api import PlatformDirsABC
 
-__all__ = ["APP", "config_dir", "data_dir", "sessions_dir", "user_dirs"]
+__all__ = ["APP", "O_BINARY", "config_dir", "data_dir", "sessions_dir", "user_dirs"]
 
 APP = "volley"
+#: For ``os.open``: binary mode on Windows (else the C runtime writes every newline as CR LF); 0
+#: elsewhere. Every file the bridge opens by descriptor (journal, token, lock) is opened with it.
+O_BINARY: int = getattr(os, "O_BINARY", 0)
 
 
 def user_dirs() -> PlatformDirsABC:
