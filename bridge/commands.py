@@ -259,7 +259,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     import asyncio
 
-    from bridge.access import TOKEN_ENV
+    from bridge.access import find_token
     from bridge.replay import print_report, replay_against, replay_session
     from bridge.sessions import find_session
 
@@ -270,14 +270,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     progress: bool | None = args.progress
     if args.against:
-        token = args.token or os.environ.get(TOKEN_ENV) or _saved_token(args.config_dir)
-        if not token:
+        try:
+            found = find_token(config_dir(args.config_dir), args.token)
+        except OSError:
+            found = None
+        if found is None:
             print(
                 "volley replay: --against needs the server's token (--token or VOLLEY_TOKEN)", file=sys.stderr
             )
             return EXIT_USAGE
         try:
-            report = asyncio.run(replay_against(path, args.against, token, progress=progress))
+            report = asyncio.run(replay_against(path, args.against, found.value, progress=progress))
         except (OSError, ConnectionError) as error:
             print(f"volley replay: cannot reach {args.against}: {error}", file=sys.stderr)
             return EXIT_USAGE
@@ -286,14 +289,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
     with _reader_may_leave():
         print_report(report, sys.stdout, max_differences=args.max_differences)
     return 0 if report.ok else EXIT_MISMATCH
-
-
-def _saved_token(config: str | None) -> str | None:
-    path = config_dir(config) / "token"
-    try:
-        return path.read_text(encoding="utf-8").strip() or None
-    except OSError:
-        return None
 
 
 def _add_data_dir(parser: argparse.ArgumentParser) -> None:
