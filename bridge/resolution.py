@@ -103,14 +103,16 @@ def decode(request: Mapping[str, Any], *, id: str | None, keep: tuple[str, ...] 
     try:
         return rules.decode_request(request)
     except rules.RuleError as error:
-        path = under("$.request", error.path, keep)
-        raise ProtocolError(_code(error), error.message, path, id) from None
+        raise _refused(error, id, keep) from None
 
 
-def _code(error: rules.RuleError) -> str:
-    return {"json": ErrorCode.BAD_JSON, "invalid": ErrorCode.INVALID, "dice": ErrorCode.DICE}.get(
+def _refused(error: rules.RuleError, id: str | None, keep: tuple[str, ...] = ()) -> ProtocolError:
+    """A rule the request breaks, as the error the client gets: its code, and its path re-rooted into
+    the message (``under``)."""
+    code = {"json": ErrorCode.BAD_JSON, "invalid": ErrorCode.INVALID, "dice": ErrorCode.DICE}.get(
         error.code, ErrorCode.RULE
     )
+    return ProtocolError(code, error.message, under("$.request", error.path, keep), id)
 
 
 def dice_for(decoded: Any, seed: int | None) -> Dice:
@@ -123,7 +125,7 @@ def resolve(decoded: Any, dice: Dice, *, id: str | None, keep: tuple[str, ...] =
     try:
         return rules.resolve(decoded, dice)
     except rules.RuleError as error:
-        raise ProtocolError(_code(error), error.message, under("$.request", error.path, keep), id) from None
+        raise _refused(error, id, keep) from None
 
 
 def odds_of(id: str, decoded: Any) -> bytes:
@@ -131,7 +133,7 @@ def odds_of(id: str, decoded: Any) -> bytes:
     try:
         odds = rules.odds(decoded)
     except rules.RuleError as error:
-        raise ProtocolError(_code(error), error.message, under("$.request", error.path), id) from None
+        raise _refused(error, id) from None
     return encode(OddsReply(id=id, odds=odds))
 
 
