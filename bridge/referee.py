@@ -41,6 +41,7 @@ from bridge.resolution import (
     SeedSource,
     check_limits,
     decode,
+    decode_for_odds,
     dice_for,
     is_pending,
     odds_of,
@@ -121,9 +122,7 @@ class Referee:
     def _odds(self, message: OddsRequest, deliver: Deliver) -> None:
         """Odds on the loop when the rules estimate them cheap, else in a rules worker."""
         try:
-            # Odds roll nothing, so scripted dice are harmless (and ignored); only the size limit applies.
-            check_limits(message.request, allow_scripted_dice=True, id=message.id)
-            request = decode(message.request, id=message.id)
+            request = decode_for_odds(message.id, message.request)
             if self.workers is None or _odds_cost(request) <= OFFLOAD_MS:
                 reply = odds_of(message.id, request)
             else:

@@ -28,6 +28,7 @@ __all__ = [
     "SeedSource",
     "check_limits",
     "decode",
+    "decode_for_odds",
     "dice_for",
     "is_pending",
     "odds_of",
@@ -137,13 +138,16 @@ def odds_of(id: str, decoded: Any) -> bytes:
     return encode(OddsReply(id=id, odds=odds))
 
 
-def odds_reply(id: str, request: Mapping[str, Any]) -> bytes:
-    """The ``odds`` reply to a request as the client sent it (what a rules worker computes).
-
-    Odds roll nothing, so scripted dice are harmless here (and ignored); only the size limit applies.
-    """
+def decode_for_odds(id: str, request: Mapping[str, Any]) -> Any:
+    """A request for ``odds``, checked and decoded. Odds roll nothing, so scripted dice are harmless
+    here (and ignored); only the size limit applies."""
     check_limits(request, allow_scripted_dice=True, id=id)
-    return odds_of(id, decode(request, id=id))
+    return decode(request, id=id)
+
+
+def odds_reply(id: str, request: Mapping[str, Any]) -> bytes:
+    """The ``odds`` reply to a request as the client sent it (what a rules worker computes)."""
+    return odds_of(id, decode_for_odds(id, request))
 
 
 def is_pending(result: Any) -> bool:
