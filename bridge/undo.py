@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from bridge.journal import JournalError, UndoLine, line_time
+from bridge.journal import UndoLine, line_time
 from bridge.protocol import ErrorCode, ProtocolError, Undo, Undone, encode
 
 if TYPE_CHECKING:
@@ -66,10 +66,7 @@ async def answer_undo(referee: Referee, message: Undo) -> bytes:
         line = UndoLine(
             id=message.id, target_id=target, at=line_time(), user=message.user, reply=msgspec.Raw(answer)
         )
-        try:
-            await referee.journal.append(line)
-        except JournalError as error:
-            raise ProtocolError(ErrorCode.JOURNAL_FAILED, str(error), None, message.id) from None
+        await referee.journal.append(line)  # a JournalError is the referee's to answer (journal_failed)
         return answer  # the journal told the ledger of the line before this resumed
     finally:
         referee.undoing.discard(target)
