@@ -41,7 +41,8 @@ def _number(text: str, kind: type[int] | type[float]) -> float:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
 
 
-def _port(text: str) -> int:
+def port_number(text: str) -> int:
+    """``--port``: 0 to 65535, 0 for any free one (``volley serve``, ``volley sandbox``)."""
     value = int(_number(text, int))
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 0-65535 (0 = any free one), not {value}")
@@ -89,7 +90,8 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def _configure_logging(level: str) -> None:
+def configure_logging(level: str) -> None:
+    """``--log-level``: the server's log lines on stderr (``volley serve``, ``volley sandbox``)."""
     import logging
 
     logging.basicConfig(
@@ -137,7 +139,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from bridge.access import load_or_create_token
 
-    _configure_logging(args.log_level)
+    configure_logging(args.log_level)
     refusal = _refuse_insecure_remote(args)
     if refusal is not None:
         print(f"volley serve: {refusal}", file=sys.stderr)
@@ -302,7 +304,7 @@ def register(commands: Any) -> None:
     serve = commands.add_parser("serve", help="run the websocket bridge the VTT module talks to")
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})")
     serve.add_argument(
-        "--port", type=_port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 = any)"
+        "--port", type=port_number, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 = any)"
     )
     serve.add_argument(
         "--allow-remote",
