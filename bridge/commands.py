@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import bridge
 from bridge.expiry import PENDING_EXPIRY
 from bridge.i18n import add_language
-from bridge.paths import config_dir, data_dir, sessions_dir
+from bridge.paths import add_data_dir, config_dir, data_dir, sessions_dir
 from bridge.ratelimit import BURST, RATE, TABLE_SHARE
 
 if TYPE_CHECKING:
@@ -293,12 +293,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if report.ok else EXIT_MISMATCH
 
 
-def _add_data_dir(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--data-dir", default=None, help="where sessions are kept (default: $XDG_DATA_HOME/volley)"
-    )
-
-
 def register(commands: Any) -> None:
     """Add ``serve``, ``sessions``, ``show`` and ``replay`` to ``volley``'s subcommands."""
     serve = commands.add_parser("serve", help="run the websocket bridge the VTT module talks to")
@@ -344,7 +338,7 @@ def register(commands: Any) -> None:
     serve.add_argument(
         "--config-dir", default=None, help="where the token is kept (default: $XDG_CONFIG_HOME/volley)"
     )
-    _add_data_dir(serve)
+    add_data_dir(serve)
     serve.add_argument(
         "--allow-scripted-dice",
         action="store_true",
@@ -376,20 +370,20 @@ def register(commands: Any) -> None:
     serve.set_defaults(run=cmd_serve)
 
     sessions = commands.add_parser("sessions", help="list recorded sessions (date, requests, systems)")
-    _add_data_dir(sessions)
+    add_data_dir(sessions)
     sessions.set_defaults(run=cmd_sessions)
 
     show = commands.add_parser(
         "show", help="print a readable log of one session (exit 1 if an entry could not be shown in full)"
     )
     show.add_argument("session", help="session name (or a unique prefix), or a path to its .jsonl")
-    _add_data_dir(show)
+    add_data_dir(show)
     add_language(show)
     show.set_defaults(run=cmd_show)
 
     replay = commands.add_parser("replay", help="re-resolve a session and compare every result")
     replay.add_argument("session", help="a .jsonl journal, or a session name in the data directory")
-    _add_data_dir(replay)
+    add_data_dir(replay)
     replay.add_argument(
         "--against", metavar="URL", default=None, help="replay over the wire, e.g. ws://127.0.0.1:8765/ws"
     )

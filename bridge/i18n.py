@@ -65,13 +65,15 @@ def default_language(environ: Mapping[str, str] | None = None) -> str:
     return LANGUAGES[0]
 
 
-def add_language(parser: argparse.ArgumentParser) -> None:
-    """The ``--lang`` option of a command that prints words (``volley show``, ``volley roll --text``)."""
+def add_language(parser: argparse.ArgumentParser, what: str = "text") -> None:
+    """The ``--lang`` option of a command that writes words (``volley show``, ``volley roll --text``,
+    ``volley report``): the language of its ``what``."""
     parser.add_argument(
         "--lang",
         choices=LANGUAGES,
         default=default_language(),
-        help="language of the text (default: from the locale, LC_ALL / LC_MESSAGES / LANG; now %(default)s)",
+        help=f"language of the {what} "
+        "(default: from the locale, LC_ALL / LC_MESSAGES / LANG; now %(default)s)",
     )
 
 

@@ -22,11 +22,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import platformdirs
 from platformdirs.api import PlatformDirsABC
 
-__all__ = ["APP", "O_BINARY", "config_dir", "data_dir", "sessions_dir", "user_dirs"]
+if TYPE_CHECKING:
+    import argparse
+
+__all__ = ["APP", "O_BINARY", "add_data_dir", "config_dir", "data_dir", "sessions_dir", "user_dirs"]
 
 APP = "volley"
 #: For ``os.open``: binary mode on Windows (else the C runtime writes every newline as CR LF); 0
@@ -56,3 +60,10 @@ def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
 def sessions_dir(root: Path) -> Path:
     """One journal file per session lives here."""
     return root / "sessions"
+
+
+def add_data_dir(parser: argparse.ArgumentParser) -> None:
+    """The ``--data-dir`` option of every command that reads or writes sessions."""
+    parser.add_argument(
+        "--data-dir", default=None, help="where sessions are kept (default: $XDG_DATA_HOME/volley)"
+    )
