@@ -28,6 +28,7 @@ from typing import Any
 from bridge.assets import module_dir
 
 __all__ = [
+    "DECIMAL_MARK",
     "LANGUAGES",
     "MESSAGE_PREFIX",
     "Catalogue",
@@ -47,7 +48,8 @@ LANGUAGES = ("en", "ru")
 MESSAGE_PREFIX = "VOLLEY.Msg."
 
 _LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-_DECIMAL = {"en": ".", "ru": ","}
+#: Each language's decimal separator (the CLI's numbers and the report's).
+DECIMAL_MARK = {"en": ".", "ru": ","}
 
 
 def default_language(environ: Mapping[str, str] | None = None) -> str:
@@ -106,7 +108,7 @@ def _number(value: float, language: str) -> str:
     text = str(Decimal(value).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)).rstrip("0").rstrip(".")
     if text in ("-0", ""):
         text = "0"
-    return text.replace(".", _DECIMAL.get(language, "."))
+    return text.replace(".", DECIMAL_MARK.get(language, "."))
 
 
 def split_top(text: str, separator: str) -> list[str]:

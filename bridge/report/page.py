@@ -14,7 +14,7 @@ from html import escape
 from typing import Any
 
 import bridge
-from bridge.i18n import Catalogue
+from bridge.i18n import DECIMAL_MARK, Catalogue
 from bridge.report import charts
 from bridge.report.fairness import ALERT_P, WATCH_P, Calibration, DieTest, overall
 from bridge.report.luck import LUCK_ALERT_P, LUCK_NOTE_P, Luck
@@ -44,14 +44,13 @@ class _Words:
 
     def __init__(self, catalogue: Catalogue) -> None:
         self.catalogue = catalogue
-        self.comma = catalogue.language == "ru"
+        self.mark = DECIMAL_MARK.get(catalogue.language, ".")
 
     def __call__(self, key: str, **values: Any) -> str:
         return escape(self.catalogue.message(f"report.{key}", values))
 
     def number(self, value: float, digits: int = 1) -> str:
-        text = f"{value:.{digits}f}"
-        return text.replace(".", ",") if self.comma else text
+        return f"{value:.{digits}f}".replace(".", self.mark)
 
     def p(self, value: float | None) -> str:
         """A p-value with its relation: ``p = 0.04``, ``p < 0.001`` (tiny ones are all alike)."""
