@@ -16,7 +16,7 @@ from typing import Any
 import bridge
 from bridge.i18n import DECIMAL_MARK, Catalogue
 from bridge.report import charts
-from bridge.report.fairness import ALERT_P, WATCH_P, Calibration, DieTest, overall
+from bridge.report.fairness import ALERT_P, WATCH_P, Calibration, DieTest, banded, overall
 from bridge.report.luck import LUCK_ALERT_P, LUCK_NOTE_P, Luck
 from bridge.report.tally import Expectation, ShooterTally, Tally, TargetTally
 
@@ -435,7 +435,7 @@ def _panel(test: DieTest, words: _Words) -> tuple[str, Sequence[str], Sequence[i
     labels = [str(face) for face in range(1, test.die + 1)]
     if test.die > 20 and test.die % 10 == 0:
         width = test.die // 10
-        counts = [sum(counts[i * width : (i + 1) * width]) for i in range(10)]
+        counts = banded(counts, 10)
         labels = [str(i * width + 1) for i in range(10)]
     name = words("panel", die=test.die, rolls=test.rolls)
     return name, labels, counts, test.verdict
