@@ -245,7 +245,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if log.header is None and not log.entries:
         print(f"volley show: {path} is not a Volley session journal (no header line)", file=sys.stderr)
         return EXIT_USAGE
-    from bridge.card_text import INCOMPLETE, say
+    from bridge.card_text import INCOMPLETE
     from bridge.i18n import Catalogue
 
     catalogue = Catalogue.load(args.lang)
@@ -253,7 +253,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     with _reader_may_leave():
         incomplete = print_session(log, sys.stdout, catalogue)
     if incomplete:
-        shown = say(catalogue, INCOMPLETE(count=len(incomplete), ids=incomplete))
+        shown = catalogue.render(INCOMPLETE(count=len(incomplete), ids=incomplete))
         print(f"volley show: {shown}", file=sys.stderr)
     return EXIT_MISMATCH if incomplete or log.problems else 0
 
