@@ -9,18 +9,14 @@ from typing import Any
 
 import aiohttp
 from aiohttp.test_utils import TestClient
+from servekit import GURPS_MP5
+
+__all__ = ["GURPS_MP5", "TOKEN", "Session", "Start", "entries", "journal_lines", "open_session"]
 
 #: ``start_bridge(**setting_changes)``: start a bridge on a real socket, get its test client.
 Start = Callable[..., Awaitable[TestClient[Any, Any]]]
 
 TOKEN = "test-token-0123456789"
-GURPS_MP5: dict[str, Any] = {
-    "system": "gurps",
-    "attacker": {"id": "a1", "name": "Kane", "skill": 12},
-    "weapon": {"name": "MP5", "rof": 13, "rcl": 2, "loaded": 30, "capacity": 30, "malf": 17},
-    "shots": 10,
-    "targets": [{"id": "t1", "name": "Ganger", "modifier": -2, "dodge": 9}],
-}
 
 
 class Session:
