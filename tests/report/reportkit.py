@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from allocationkit import simple_allocation
 
 import bridge
 import rules
@@ -321,16 +322,6 @@ class Table:
                     tokens[token][status] = False
 
 
-def _allocation(pending: dict[str, Any], targets: int) -> list[Any]:
-    """Clusters dealt round the targets (automatic and controlled fire), or bullets to the first."""
-    if pending.get("clusters") is not None:
-        dealt: list[list[int]] = [[] for _ in range(targets)]
-        for index in range(len(pending["clusters"])):
-            dealt[index % targets].append(index)
-        return dealt
-    return [pending.get("bullets", 0)] + [0] * (targets - 1)
-
-
 def _entry(
     id: str,
     type: str,
@@ -378,7 +369,8 @@ def play(requests: int, *, seed: int = 1, loaded: bool = False) -> Iterator[Entr
         yield entry
         made += 1
         if reply["type"] == "pending":
-            allocated = {**request, "allocation": _allocation(reply["pending"], len(request["targets"]))}
+            split = simple_allocation(reply["pending"], len(request["targets"]))
+            allocated = {**request, "allocation": split}
             entry, reply = _entry(
                 f"{id}/allocate", "allocate", allocated, entry_seed, dice=dice, at=at, pending_id=id
             )
