@@ -31,6 +31,7 @@ import rules
 from bridge.journal import FORMAT_VERSION, Entry, Header, Journal
 from bridge.resolution import reply_for
 from rules.dice import Dice, SeededDice
+from rules.results import Message
 
 __all__ = ["LoadedDice", "Table", "write_session"]
 
@@ -46,7 +47,7 @@ class LoadedDice(SeededDice):
         super().__init__(seed)
         self._threshold = int(loading * (1 << 64))
 
-    def _face(self, sides: int, purpose: str) -> int:
+    def _face(self, sides: int, purpose: Message) -> int:
         if sides == 6 and self._next64() < self._threshold:
             return 6
         return super()._face(sides, purpose)
