@@ -11,12 +11,22 @@ import aiohttp
 from aiohttp.test_utils import TestClient
 from servekit import GURPS_MP5
 
-__all__ = ["GURPS_MP5", "TOKEN", "Session", "Start", "entries", "journal_lines", "open_session"]
+from bridge.journal import FORMAT_VERSION, Header
+
+__all__ = ["GURPS_MP5", "HEADER", "TOKEN", "Session", "Start", "entries", "journal_lines", "open_session"]
 
 #: ``start_bridge(**setting_changes)``: start a bridge on a real socket, get its test client.
 Start = Callable[..., Awaitable[TestClient[Any, Any]]]
 
 TOKEN = "test-token-0123456789"
+#: The header of the journals the tests write by hand.
+HEADER = Header(
+    format=FORMAT_VERSION,
+    session="20261129T200000.000000Z-abcdef",
+    started="2026-11-29T20:00:00Z",
+    rules_version="0.1.0",
+    bridge_version="0.1.0",
+)
 
 
 class Session:
