@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import bridge
 from bridge.expiry import PENDING_EXPIRY
 from bridge.i18n import add_language
-from bridge.paths import add_data_dir, config_dir, data_dir, sessions_dir
+from bridge.paths import add_config_dir, add_data_dir, config_dir, data_dir, sessions_dir
 from bridge.ratelimit import BURST, RATE, TABLE_SHARE
 
 if TYPE_CHECKING:
@@ -335,9 +335,7 @@ def register(commands: Any) -> None:
     serve.add_argument(
         "--token", default=None, help="access token to require (default: $VOLLEY_TOKEN, else saved)"
     )
-    serve.add_argument(
-        "--config-dir", default=None, help="where the token is kept (default: $XDG_CONFIG_HOME/volley)"
-    )
+    add_config_dir(serve)
     add_data_dir(serve)
     serve.add_argument(
         "--allow-scripted-dice",
@@ -390,7 +388,7 @@ def register(commands: Any) -> None:
     replay.add_argument(
         "--token", default=None, help="token for --against (default: $VOLLEY_TOKEN, else saved)"
     )
-    replay.add_argument("--config-dir", default=None, help="where the saved token is (for --against)")
+    add_config_dir(replay, "where the saved token is (for --against)")
     replay.add_argument("--max-differences", type=int, default=10, help="how many differences to print")
     replay.add_argument(
         "--progress",

@@ -30,7 +30,16 @@ from platformdirs.api import PlatformDirsABC
 if TYPE_CHECKING:
     import argparse
 
-__all__ = ["APP", "O_BINARY", "add_data_dir", "config_dir", "data_dir", "sessions_dir", "user_dirs"]
+__all__ = [
+    "APP",
+    "O_BINARY",
+    "add_config_dir",
+    "add_data_dir",
+    "config_dir",
+    "data_dir",
+    "sessions_dir",
+    "user_dirs",
+]
 
 APP = "volley"
 #: For ``os.open``: binary mode on Windows (else the C runtime writes every newline as CR LF); 0
@@ -64,6 +73,15 @@ def sessions_dir(root: Path) -> Path:
 
 def add_data_dir(parser: argparse.ArgumentParser) -> None:
     """The ``--data-dir`` option of every command that reads or writes sessions."""
-    parser.add_argument(
-        "--data-dir", default=None, help="where sessions are kept (default: $XDG_DATA_HOME/volley)"
-    )
+    shown = _shown(data_dir())
+    parser.add_argument("--data-dir", default=None, help=f"where sessions are kept (default: {shown})")
+
+
+def add_config_dir(parser: argparse.ArgumentParser, help: str = "where the token is kept") -> None:
+    """The ``--config-dir`` option of every command that reads the token."""
+    parser.add_argument("--config-dir", default=None, help=f"{help} (default: {_shown(config_dir())})")
+
+
+def _shown(path: Path) -> str:
+    """A path in an option's help, which argparse %-formats."""
+    return str(path).replace("%", "%%")
