@@ -33,8 +33,10 @@ from bridge.resolution import reply_for
 from rules.dice import Dice, SeededDice
 from rules.results import Message
 
-__all__ = ["LoadedDice", "Table", "write_session"]
+__all__ = ["REPLAYS", "LoadedDice", "Table", "write_session"]
 
+#: The recorded sessions (``tests/replays``), real bridge journals of every system.
+REPLAYS = sorted((Path(__file__).resolve().parents[1] / "replays").glob("*.jsonl"))
 #: The loaded die: this share of d6 rolls is forced to a six (so sixes come up about 1 in 3).
 LOADING = 0.2
 START = datetime(2026, 11, 28, 19, 0, tzinfo=UTC)
