@@ -19,14 +19,14 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["TOKEN_ENV", "AccessToken", "load_or_create_token", "token_matches"]
+from bridge.paths import O_BINARY
+
+__all__ = ["TOKEN_ENV", "AccessToken", "find_token", "load_or_create_token", "token_matches"]
 
 TOKEN_ENV = "VOLLEY_TOKEN"
 TOKEN_FILE = "token"
 #: 32 random bytes, URL-safe: long enough that guessing is hopeless, short enough to paste.
 TOKEN_BYTES = 32
-#: Binary mode on Windows (else the C runtime rewrites newlines); 0 elsewhere.
-O_BINARY: int = getattr(os, "O_BINARY", 0)
 
 
 def _owner_only(path: Path) -> None:
@@ -48,8 +48,12 @@ class AccessToken:
         return self.source == "new file"
 
 
-def load_or_create_token(config: Path, explicit: str | None = None) -> AccessToken:
-    """``--token`` first, then ``$VOLLEY_TOKEN``, then the token file (created on first start)."""
+def find_token(config: Path, explicit: str | None = None) -> AccessToken | None:
+    """``--token`` first, then ``$VOLLEY_TOKEN``, then the token file; None when there is none yet.
+
+    The server's order, also for a client of it (``volley replay --against``). A token file that
+    exists but cannot be read raises ``OSError``.
+    """
     if explicit:
         return AccessToken(explicit, "--token")
     from_env = os.environ.get(TOKEN_ENV, "")
@@ -59,8 +63,18 @@ def load_or_create_token(config: Path, explicit: str | None = None) -> AccessTok
     if path.exists():
         value = path.read_text(encoding="utf-8").strip()
         if value:
-            _owner_only(path)  # tighten a file someone loosened by hand
             return AccessToken(value, "file", path)
+    return None
+
+
+def load_or_create_token(config: Path, explicit: str | None = None) -> AccessToken:
+    """The token ``find_token`` finds, else a new one in the token file (on first start)."""
+    found = find_token(config, explicit)
+    if found is not None:
+        if found.path is not None:
+            _owner_only(found.path)  # tighten a file someone loosened by hand
+        return found
+    path = config / TOKEN_FILE
     config.mkdir(parents=True, exist_ok=True)
     value = secrets.token_urlsafe(TOKEN_BYTES)
     # Created with mode 0600 from birth, so the secret is never readable by others, not even briefly.

@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from rules.messages import Vocabulary
+from rules.messages import Vocabulary, action_key
 from rules.results import Message
 
 __all__ = ["CARD", "Card", "CardRow", "WeaponLine", "action_name", "build_card", "system_title"]
@@ -36,8 +36,8 @@ def system_title(name: str) -> Message:
 
 def action_name(system: str, action: str) -> Message:
     """What the card calls an action other than the system's default: ``<system>.action.<action>``,
-    declared by the system itself (its ``ACTION`` family)."""
-    return Message(key=f"{system}.action.{action}")
+    declared by the system itself (``Vocabulary.actions``)."""
+    return Message(key=action_key(system, action))
 
 
 class CardRow(msgspec.Struct, kw_only=True):

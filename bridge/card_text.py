@@ -25,7 +25,7 @@ from bridge.i18n import Catalogue
 from rules.messages import Vocabulary
 from rules.results import Message, Roll
 
-__all__ = ["CLI", "Flaw", "card_lines", "dice_lines", "is_message", "say"]
+__all__ = ["CLI", "Flaw", "card_lines", "dice_lines", "is_message"]
 
 #: The CLI's own words (keys ``cli.*``, texts in ``bridge/locale/cli.<lang>.json``).
 CLI = Vocabulary("cli")
@@ -94,11 +94,6 @@ def _is_value(value: Any, depth: int) -> bool:
     return True
 
 
-def say(catalogue: Catalogue, message: Message) -> str:
-    """One of the CLI's (or the rules') messages in the catalogue's language."""
-    return catalogue.render(message)
-
-
 def _text(catalogue: Catalogue, value: Any, field: str, flaws: list[Flaw]) -> str | None:
     """A text field: a message (protocol 2) or plain text (format-1 journals); anything else is a flaw."""
     if isinstance(value, str):
@@ -137,7 +132,7 @@ def _names(value: Any, field: str, flaws: list[Flaw]) -> list[str]:
 
 def _statuses(catalogue: Catalogue, ids: list[str]) -> list[str]:
     """Status ids in the reader's language; an id Volley does not know is shown as it is."""
-    return [say(catalogue, STATUS[status]()) if status in STATUS else status for status in ids]
+    return [catalogue.render(STATUS[status]()) if status in STATUS else status for status in ids]
 
 
 def _row(catalogue: Catalogue, row: Any, field: str, flaws: list[Flaw]) -> str | None:
@@ -151,8 +146,7 @@ def _row(catalogue: Catalogue, row: Any, field: str, flaws: list[Flaw]) -> str |
     hits = _count(row.get("hits"), f"{field}.hits", flaws)
     added = _statuses(catalogue, _names(row.get("statuses_add"), f"{field}.statuses_add", flaws))
     removed = _statuses(catalogue, _names(row.get("statuses_remove"), f"{field}.statuses_remove", flaws))
-    return say(
-        catalogue,
+    return catalogue.render(
         ROW(target=who or "?", hits=hits if hits is not None else "?", added=added, removed=removed),
     )
 
@@ -170,8 +164,8 @@ def _weapon(catalogue: Catalogue, weapon: Any, field: str, flaws: list[Flaw]) ->
     if not isinstance(jammed, bool):
         flaws.append(Flaw(f"{field}.jammed", "flag", jammed))
         jammed = False
-    return say(
-        catalogue, WEAPON(name=name or "", loaded=loaded if loaded is not None else "?", jammed=jammed)
+    return catalogue.render(
+        WEAPON(name=name or "", loaded=loaded if loaded is not None else "?", jammed=jammed)
     )
 
 
@@ -193,7 +187,7 @@ def card_lines(
     shown_system = system
     if card.get("system_title") is not None:
         shown_system = _text(catalogue, card["system_title"], f"{field}.system_title", flaws) or system
-    lines.append("  " + say(catalogue, HEADING(title=title or "?", system=shown_system)))
+    lines.append("  " + catalogue.render(HEADING(title=title or "?", system=shown_system)))
     log = card.get("log") or []
     if isinstance(log, list):
         for index, line in enumerate(log):
@@ -216,7 +210,7 @@ def card_lines(
         if text is not None:
             lines.append("  " + text)
     if waiting:
-        lines.append("  " + say(catalogue, WAITING(pool=quote(card["pending"]))))
+        lines.append("  " + catalogue.render(WAITING(pool=quote(card["pending"]))))
     return lines
 
 
@@ -227,9 +221,9 @@ def dice_lines(catalogue: Catalogue, rolls: Sequence[Roll]) -> list[str]:
     """
     if not rolls:
         return []
-    lines = ["  " + say(catalogue, DICE())]
+    lines = ["  " + catalogue.render(DICE())]
     for (die, purpose), group in groupby(rolls, key=lambda roll: (roll.die, roll.purpose)):
         faces = [roll.face for roll in group]
         shown = DICE_GROUP(count=len(faces), die=die, purpose=purpose, faces=faces)
-        lines.append("    " + say(catalogue, shown))
+        lines.append("    " + catalogue.render(shown))
     return lines

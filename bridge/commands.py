@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import bridge
 from bridge.expiry import PENDING_EXPIRY
 from bridge.i18n import add_language
-from bridge.paths import config_dir, data_dir, sessions_dir
+from bridge.paths import add_config_dir, add_data_dir, config_dir, data_dir, sessions_dir
 from bridge.ratelimit import BURST, RATE, TABLE_SHARE
 
 if TYPE_CHECKING:
@@ -41,7 +41,8 @@ def _number(text: str, kind: type[int] | type[float]) -> float:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
 
 
-def _port(text: str) -> int:
+def port_number(text: str) -> int:
+    """``--port``: 0 to 65535, 0 for any free one (``volley serve``, ``volley sandbox``)."""
     value = int(_number(text, int))
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 0-65535 (0 = any free one), not {value}")
@@ -89,7 +90,8 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def _configure_logging(level: str) -> None:
+def configure_logging(level: str) -> None:
+    """``--log-level``: the server's log lines on stderr (``volley serve``, ``volley sandbox``)."""
     import logging
 
     logging.basicConfig(
@@ -137,7 +139,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from bridge.access import load_or_create_token
 
-    _configure_logging(args.log_level)
+    configure_logging(args.log_level)
     refusal = _refuse_insecure_remote(args)
     if refusal is not None:
         print(f"volley serve: {refusal}", file=sys.stderr)
@@ -243,7 +245,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if log.header is None and not log.entries:
         print(f"volley show: {path} is not a Volley session journal (no header line)", file=sys.stderr)
         return EXIT_USAGE
-    from bridge.card_text import INCOMPLETE, say
+    from bridge.card_text import INCOMPLETE
     from bridge.i18n import Catalogue
 
     catalogue = Catalogue.load(args.lang)
@@ -251,7 +253,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     with _reader_may_leave():
         incomplete = print_session(log, sys.stdout, catalogue)
     if incomplete:
-        shown = say(catalogue, INCOMPLETE(count=len(incomplete), ids=incomplete))
+        shown = catalogue.render(INCOMPLETE(count=len(incomplete), ids=incomplete))
         print(f"volley show: {shown}", file=sys.stderr)
     return EXIT_MISMATCH if incomplete or log.problems else 0
 
@@ -259,7 +261,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     import asyncio
 
-    from bridge.access import TOKEN_ENV
+    from bridge.access import find_token
     from bridge.replay import print_report, replay_against, replay_session
     from bridge.sessions import find_session
 
@@ -270,14 +272,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     progress: bool | None = args.progress
     if args.against:
-        token = args.token or os.environ.get(TOKEN_ENV) or _saved_token(args.config_dir)
-        if not token:
+        try:
+            found = find_token(config_dir(args.config_dir), args.token)
+        except OSError:
+            found = None
+        if found is None:
             print(
                 "volley replay: --against needs the server's token (--token or VOLLEY_TOKEN)", file=sys.stderr
             )
             return EXIT_USAGE
         try:
-            report = asyncio.run(replay_against(path, args.against, token, progress=progress))
+            report = asyncio.run(replay_against(path, args.against, found.value, progress=progress))
         except (OSError, ConnectionError) as error:
             print(f"volley replay: cannot reach {args.against}: {error}", file=sys.stderr)
             return EXIT_USAGE
@@ -288,26 +293,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if report.ok else EXIT_MISMATCH
 
 
-def _saved_token(config: str | None) -> str | None:
-    path = config_dir(config) / "token"
-    try:
-        return path.read_text(encoding="utf-8").strip() or None
-    except OSError:
-        return None
-
-
-def _add_data_dir(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--data-dir", default=None, help="where sessions are kept (default: $XDG_DATA_HOME/volley)"
-    )
-
-
 def register(commands: Any) -> None:
     """Add ``serve``, ``sessions``, ``show`` and ``replay`` to ``volley``'s subcommands."""
     serve = commands.add_parser("serve", help="run the websocket bridge the VTT module talks to")
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})")
     serve.add_argument(
-        "--port", type=_port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 = any)"
+        "--port", type=port_number, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 = any)"
     )
     serve.add_argument(
         "--allow-remote",
@@ -344,10 +335,8 @@ def register(commands: Any) -> None:
     serve.add_argument(
         "--token", default=None, help="access token to require (default: $VOLLEY_TOKEN, else saved)"
     )
-    serve.add_argument(
-        "--config-dir", default=None, help="where the token is kept (default: $XDG_CONFIG_HOME/volley)"
-    )
-    _add_data_dir(serve)
+    add_config_dir(serve)
+    add_data_dir(serve)
     serve.add_argument(
         "--allow-scripted-dice",
         action="store_true",
@@ -379,27 +368,27 @@ def register(commands: Any) -> None:
     serve.set_defaults(run=cmd_serve)
 
     sessions = commands.add_parser("sessions", help="list recorded sessions (date, requests, systems)")
-    _add_data_dir(sessions)
+    add_data_dir(sessions)
     sessions.set_defaults(run=cmd_sessions)
 
     show = commands.add_parser(
         "show", help="print a readable log of one session (exit 1 if an entry could not be shown in full)"
     )
     show.add_argument("session", help="session name (or a unique prefix), or a path to its .jsonl")
-    _add_data_dir(show)
+    add_data_dir(show)
     add_language(show)
     show.set_defaults(run=cmd_show)
 
     replay = commands.add_parser("replay", help="re-resolve a session and compare every result")
     replay.add_argument("session", help="a .jsonl journal, or a session name in the data directory")
-    _add_data_dir(replay)
+    add_data_dir(replay)
     replay.add_argument(
         "--against", metavar="URL", default=None, help="replay over the wire, e.g. ws://127.0.0.1:8765/ws"
     )
     replay.add_argument(
         "--token", default=None, help="token for --against (default: $VOLLEY_TOKEN, else saved)"
     )
-    replay.add_argument("--config-dir", default=None, help="where the saved token is (for --against)")
+    add_config_dir(replay, "where the saved token is (for --against)")
     replay.add_argument("--max-differences", type=int, default=10, help="how many differences to print")
     replay.add_argument(
         "--progress",

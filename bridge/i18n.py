@@ -28,14 +28,18 @@ from typing import Any
 from bridge.assets import module_dir
 
 __all__ = [
+    "DECIMAL_MARK",
     "LANGUAGES",
     "MESSAGE_PREFIX",
     "Catalogue",
     "add_language",
+    "closing_brace",
     "default_language",
     "format_template",
+    "parse_placeholder",
     "plural_form",
     "render_value",
+    "split_top",
 ]
 
 #: Languages with a complete catalogue; the first is the fallback for any missing text.
@@ -44,7 +48,8 @@ LANGUAGES = ("en", "ru")
 MESSAGE_PREFIX = "VOLLEY.Msg."
 
 _LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-_DECIMAL = {"en": ".", "ru": ","}
+#: Each language's decimal separator (the CLI's numbers and the report's).
+DECIMAL_MARK = {"en": ".", "ru": ","}
 
 
 def default_language(environ: Mapping[str, str] | None = None) -> str:
@@ -62,13 +67,15 @@ def default_language(environ: Mapping[str, str] | None = None) -> str:
     return LANGUAGES[0]
 
 
-def add_language(parser: argparse.ArgumentParser) -> None:
-    """The ``--lang`` option of a command that prints words (``volley show``, ``volley roll --text``)."""
+def add_language(parser: argparse.ArgumentParser, what: str = "text") -> None:
+    """The ``--lang`` option of a command that writes words (``volley show``, ``volley roll --text``,
+    ``volley report``): the language of its ``what``."""
     parser.add_argument(
         "--lang",
         choices=LANGUAGES,
         default=default_language(),
-        help="language of the text (default: from the locale, LC_ALL / LC_MESSAGES / LANG; now %(default)s)",
+        help=f"language of the {what} "
+        "(default: from the locale, LC_ALL / LC_MESSAGES / LANG; now %(default)s)",
     )
 
 
@@ -101,10 +108,10 @@ def _number(value: float, language: str) -> str:
     text = str(Decimal(value).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)).rstrip("0").rstrip(".")
     if text in ("-0", ""):
         text = "0"
-    return text.replace(".", _DECIMAL.get(language, "."))
+    return text.replace(".", DECIMAL_MARK.get(language, "."))
 
 
-def _split_top(text: str, separator: str) -> list[str]:
+def split_top(text: str, separator: str) -> list[str]:
     """Split ``text`` on ``separator`` where it is not inside braces."""
     parts: list[str] = []
     depth = 0
@@ -121,7 +128,7 @@ def _split_top(text: str, separator: str) -> list[str]:
     return parts
 
 
-def _closing(template: str, start: int) -> int:
+def closing_brace(template: str, start: int) -> int:
     """Index of the brace closing the one at ``start``, or -1."""
     depth = 0
     for index in range(start, len(template)):
@@ -146,7 +153,7 @@ def format_template(
             out.append(char)
             index += 1
             continue
-        end = _closing(template, index)
+        end = closing_brace(template, index)
         if end < 0:
             out.append(template[index:])
             break
@@ -156,25 +163,33 @@ def format_template(
     return "".join(out)
 
 
+def parse_placeholder(body: str) -> tuple[str, str, list[str]]:
+    """A placeholder's inside (between its braces) as (name, kind, its forms or branches).
+
+    ``kind`` is ``value`` (``{n}``, no parts), ``plural`` (``{n|one|other}``) or ``choice``
+    (``{n?yes|no}``). The catalogue tests read templates with this too, so what they check is what
+    the renderer does.
+    """
+    cut = min((body.find(mark) for mark in "|?" if mark in body), default=len(body))
+    name, rest = body[:cut].strip(), body[cut:]
+    if rest.startswith("?"):
+        return name, "choice", split_top(rest[1:], "|")
+    if rest.startswith("|"):
+        return name, "plural", split_top(rest[1:], "|")
+    return name, "value", []
+
+
 def _placeholder(body: str, values: Mapping[str, Any], language: str, catalogue: Catalogue | None) -> str:
-    name_end = len(body)
-    for index, char in enumerate(body):
-        if char in "|?":
-            name_end = index
-            break
-    name = body[:name_end].strip()
+    name, kind, parts = parse_placeholder(body)
     if name not in values:
         return "{" + body + "}"
     value = values[name]
-    rest = body[name_end:]
-    if rest.startswith("?"):
-        branches = _split_top(rest[1:], "|")
-        chosen = branches[0] if value else (branches[1] if len(branches) > 1 else "")
+    if kind == "choice":
+        chosen = parts[0] if value else (parts[1] if len(parts) > 1 else "")
         return format_template(chosen, values, language, catalogue)
-    if rest.startswith("|"):
-        forms = _split_top(rest[1:], "|")
+    if kind == "plural":
         number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
-        return format_template(plural_form(language, number, forms), values, language, catalogue)
+        return format_template(plural_form(language, number, parts), values, language, catalogue)
     return render_value(value, language, catalogue)
 
 

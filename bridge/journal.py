@@ -23,17 +23,21 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
+
+from bridge.paths import O_BINARY
 
 __all__ = [
     "FORMAT_VERSION",
     "INLINE_FSYNC_LIMIT",
+    "LINE_DECODER",
     "CommitStats",
     "Entry",
     "Header",
@@ -44,6 +48,8 @@ __all__ = [
     "Written",
     "decode_line",
     "discard_session",
+    "line_time",
+    "read_line",
     "read_session",
     "session_files",
 ]
@@ -101,8 +107,31 @@ class UndoLine(msgspec.Struct, kw_only=True, tag="undo", tag_field="kind"):
 
 JournalLine = Header | Entry | UndoLine
 
-_line_decoder = msgspec.json.Decoder(JournalLine)
+#: Reads one whole journal line, whatever its kind.
+LINE_DECODER = msgspec.json.Decoder(JournalLine)
+T = TypeVar("T")
 _encoder = msgspec.json.Encoder()
+
+
+class _Clock:
+    """UTC timestamps to the millisecond for journal lines (``2026-11-29T19:48:10.408Z``); the part
+    up to the second is formatted once per second, not once per request."""
+
+    def __init__(self) -> None:
+        self._second = -1
+        self._prefix = ""
+
+    def __call__(self) -> str:
+        now = time.time()
+        second = int(now)
+        if second != self._second:
+            self._second = second
+            self._prefix = datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%S")
+        return f"{self._prefix}.{int((now - second) * 1000):03d}Z"
+
+
+#: ``line_time()``: now, as a journal line's ``at`` says it (every kind of line, the same way).
+line_time = _Clock()
 
 
 class JournalError(Exception):
@@ -127,17 +156,23 @@ class SessionLog:
 
     path: Path
     header: Header | None
-    entries: list[Entry] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    #: Undo lines, kept apart from ``entries`` so replay (which re-resolves entries) never sees them.
-    undos: list[UndoLine] = field(default_factory=list)
-    #: Entries and undo lines together, in the order they were written (``volley show``). Timestamps
-    #: cannot order them: two lines written within the same millisecond share one.
+    #: Entries and undo lines, in the order they were written (``volley show``). Timestamps cannot
+    #: order them: two lines written within the same millisecond share one.
     records: list[Entry | UndoLine] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
 
     @property
     def name(self) -> str:
         return self.path.stem
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The resolved requests (what replay re-resolves; it never sees the undo lines)."""
+        return [record for record in self.records if isinstance(record, Entry)]
+
+    @property
+    def undos(self) -> list[UndoLine]:
+        return [record for record in self.records if isinstance(record, UndoLine)]
 
 
 def session_files(directory: Path) -> list[Path]:
@@ -147,55 +182,50 @@ def session_files(directory: Path) -> list[Path]:
     return sorted(directory.glob("*.jsonl"))
 
 
-def _lines(data: bytes) -> Iterator[tuple[int, int, bytes]]:
-    """(line number, byte offset, content) of every line, the last one possibly without newline."""
-    offset = 0
-    number = 0
-    while offset < len(data):
-        end = data.find(b"\n", offset)
-        stop = len(data) if end < 0 else end + 1
-        number += 1
-        yield number, offset, data[offset:stop]
-        offset = stop
-
-
 def decode_line(line: bytes) -> Header | Entry | UndoLine:
-    return _line_decoder.decode(line)
+    return LINE_DECODER.decode(line)
+
+
+def read_line(
+    decoder: msgspec.json.Decoder[T], line: bytes, where: str, report: Callable[[str], None]
+) -> T | None:
+    """``line`` decoded, or None after telling ``report`` why it was skipped.
+
+    Every reader of journals (``read_session``, replay, the ledger's index) skips an unreadable line
+    the same way and says so in the same words, naming it by ``where`` (``file:line``). "Unreadable"
+    includes a line nested too deeply for any recursive reader (``RecursionError``). ``decoder`` reads
+    as much of the line as its caller needs: ``LINE_DECODER`` reads whole journal lines.
+    """
+    try:
+        return decoder.decode(line)
+    except msgspec.DecodeError as error:  # a ValidationError is a DecodeError too
+        report(f"{where}: unreadable line skipped ({error})")
+    except RecursionError:
+        report(f"{where}: unreadable line skipped (nested too deeply)")
+    return None
 
 
 def read_session(path: Path) -> SessionLog:
-    """Read a journal without changing it; an unreadable line is reported and skipped, never fatal.
-
-    "Unreadable" includes a line nested too deeply for any recursive reader (``RecursionError``), and
-    a whole file that cannot be opened.
-    """
+    """Read a journal without changing it; an unreadable line (``read_line``), or a whole file that
+    cannot be opened, is reported and skipped, never fatal."""
     log = SessionLog(path=path, header=None)
     try:
         data = path.read_bytes()
     except OSError as error:
         log.problems.append(f"{path.name}: cannot be read ({error.strerror or error})")
         return log
-    for number, _, line in _lines(data):
+    for number, line in enumerate(data.split(b"\n"), start=1):
         if not line.strip():
             continue
-        try:
-            record = decode_line(line)
-        except (msgspec.DecodeError, msgspec.ValidationError) as error:
-            log.problems.append(f"{path.name}:{number}: unreadable line skipped ({error})")
-            continue
-        except RecursionError:
-            log.problems.append(f"{path.name}:{number}: unreadable line skipped (nested too deeply)")
+        record = read_line(LINE_DECODER, line, f"{path.name}:{number}", log.problems.append)
+        if record is None:
             continue
         if isinstance(record, Header):
             if record.format > FORMAT_VERSION:
                 log.problems.append(f"{path.name}: format {record.format} is newer than {FORMAT_VERSION}")
                 return log
             log.header = record
-        elif isinstance(record, UndoLine):
-            log.undos.append(record)
-            log.records.append(record)
         else:
-            log.entries.append(record)
             log.records.append(record)
     return log
 
@@ -224,10 +254,6 @@ class CommitStats:
             "mean_fsync_ms": round(1000 * self.fsync_seconds / self.batches, 3) if self.batches else 0.0,
             "slowest_fsync_ms": round(1000 * self.slowest_fsync, 3),
         }
-
-
-#: Binary mode on Windows (else the C runtime would write every newline as CR LF); 0 elsewhere.
-O_BINARY: int = getattr(os, "O_BINARY", 0)
 
 
 def _fsync_directory(directory: Path) -> None:

@@ -40,7 +40,7 @@ from typing import Any
 import msgspec
 
 from bridge.idfilter import IdFilter
-from bridge.journal import Entry, Written, session_files
+from bridge.journal import Entry, Written, read_line, session_files
 from bridge.repair import inspect
 
 __all__ = ["INDEX_NAME", "Ledger", "PendingAttack", "Settled"]
@@ -260,7 +260,7 @@ class Ledger:
                 lines += 1
                 length = len(line)
                 if line.strip():
-                    decoded = self._decode(path, lines, line)
+                    decoded = read_line(_line_decoder, line, f"{path.name}:{lines}", self._warn)
                     item = _noted(decoded, _Place(file, offset, length)) if decoded else None
                     if item is not None:
                         noted.append(item)
@@ -287,15 +287,6 @@ class Ledger:
             last = rows[-1][0]
             await asyncio.sleep(0)
         self._ids.complete = True
-
-    def _decode(self, path: Path, number: int, line: bytes) -> _Line | None:
-        try:
-            return _line_decoder.decode(line)
-        except (msgspec.DecodeError, msgspec.ValidationError) as error:
-            self._warn(f"{path.name}:{number}: unreadable line skipped ({error})")
-        except RecursionError:
-            self._warn(f"{path.name}:{number}: unreadable line skipped (nested too deeply)")
-        return None
 
     def _store(self, noted: Iterable[_Noted]) -> None:
         replies = []

@@ -22,6 +22,8 @@ import os
 import sys
 from pathlib import Path
 
+from bridge.paths import O_BINARY
+
 __all__ = ["DirectoryBusy", "DirectoryLock"]
 
 LOCK_FILE = ".lock"
@@ -29,8 +31,6 @@ LOCK_FILE = ".lock"
 PID_BYTES = 32
 #: The byte Windows locks: the first one after the pid.
 LOCKED_BYTE = PID_BYTES
-#: Binary mode on Windows (else the C runtime rewrites newlines); 0 elsewhere.
-O_BINARY: int = getattr(os, "O_BINARY", 0)
 
 
 class DirectoryBusy(OSError):

@@ -22,13 +22,29 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import platformdirs
 from platformdirs.api import PlatformDirsABC
 
-__all__ = ["APP", "config_dir", "data_dir", "sessions_dir", "user_dirs"]
+if TYPE_CHECKING:
+    import argparse
+
+__all__ = [
+    "APP",
+    "O_BINARY",
+    "add_config_dir",
+    "add_data_dir",
+    "config_dir",
+    "data_dir",
+    "sessions_dir",
+    "user_dirs",
+]
 
 APP = "volley"
+#: For ``os.open``: binary mode on Windows (else the C runtime writes every newline as CR LF); 0
+#: elsewhere. Every file the bridge opens by descriptor (journal, token, lock) is opened with it.
+O_BINARY: int = getattr(os, "O_BINARY", 0)
 
 
 def user_dirs() -> PlatformDirsABC:
@@ -53,3 +69,19 @@ def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
 def sessions_dir(root: Path) -> Path:
     """One journal file per session lives here."""
     return root / "sessions"
+
+
+def add_data_dir(parser: argparse.ArgumentParser) -> None:
+    """The ``--data-dir`` option of every command that reads or writes sessions."""
+    shown = _shown(data_dir())
+    parser.add_argument("--data-dir", default=None, help=f"where sessions are kept (default: {shown})")
+
+
+def add_config_dir(parser: argparse.ArgumentParser, help: str = "where the token is kept") -> None:
+    """The ``--config-dir`` option of every command that reads the token."""
+    parser.add_argument("--config-dir", default=None, help=f"{help} (default: {_shown(config_dir())})")
+
+
+def _shown(path: Path) -> str:
+    """A path in an option's help, which argparse %-formats."""
+    return str(path).replace("%", "%%")

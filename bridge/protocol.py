@@ -10,6 +10,7 @@ fields, it hands them to ``rules.decode_request``.
 
 from __future__ import annotations
 
+import typing
 from typing import Annotated, Any
 
 import msgspec
@@ -292,8 +293,9 @@ def decode_client(frame: bytes) -> ClientMessage:
         raise ProtocolError(ErrorCode.INVALID, "JSON nested too deeply", "$", loose_id(frame)) from None
 
 
+#: The ``type`` of every client message, in the union's order (for the error naming them).
 _CLIENT_TAGS: tuple[str, ...] = tuple(
-    str(kind.__struct_config__.tag) for kind in (Hello, Attack, Action, OddsRequest, Allocate, Undo, Ping)
+    str(kind.__struct_config__.tag) for kind in typing.get_args(ClientMessage)
 )
 
 

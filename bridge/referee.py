@@ -18,14 +18,13 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
 
 import rules
 from bridge.expiry import PENDING_EXPIRY, describe_seconds
-from bridge.journal import Entry, Journal, JournalError
+from bridge.journal import Entry, Journal, JournalError, line_time
 from bridge.ledger import Ledger, PendingAttack, Settled
 from bridge.protocol import (
     Action,
@@ -42,6 +41,7 @@ from bridge.resolution import (
     SeedSource,
     check_limits,
     decode,
+    decode_for_odds,
     dice_for,
     is_pending,
     odds_of,
@@ -65,26 +65,6 @@ def _odds_cost(request: Any) -> float:
         return rules.odds_cost(request)
     except rules.RuleError:
         return 0.0
-
-
-class _Clock:
-    """UTC timestamps to the millisecond for journal lines (``2026-11-29T19:48:10.408Z``); the part
-    up to the second is formatted once per second, not once per request."""
-
-    def __init__(self) -> None:
-        self._second = -1
-        self._prefix = ""
-
-    def __call__(self) -> str:
-        now = time.time()
-        second = int(now)
-        if second != self._second:
-            self._second = second
-            self._prefix = datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%S")
-        return f"{self._prefix}.{int((now - second) * 1000):03d}Z"
-
-
-_now = _Clock()
 
 
 class Referee:
@@ -125,13 +105,10 @@ class Referee:
         between. An allocate, an undo and odds sent to a worker run as a task. Never raises for a bad
         request: it becomes an ``error`` frame.
         """
-        match message:
-            case Attack() | Action():
-                self._once(message, deliver)
-            case OddsRequest():
-                self._odds(message, deliver)
-            case Allocate() | Undo():
-                self._once(message, deliver)
+        if isinstance(message, OddsRequest):
+            self._odds(message, deliver)
+        else:
+            self._once(message, deliver)
 
     async def answer(self, message: Attack | Action | Allocate | OddsRequest | Undo) -> bytes:
         """The reply frame for one request (``submit``, awaited)."""
@@ -142,9 +119,7 @@ class Referee:
     def _odds(self, message: OddsRequest, deliver: Deliver) -> None:
         """Odds on the loop when the rules estimate them cheap, else in a rules worker."""
         try:
-            # Odds roll nothing, so scripted dice are harmless (and ignored); only the size limit applies.
-            check_limits(message.request, allow_scripted_dice=True, id=message.id)
-            request = decode(message.request, id=message.id)
+            request = decode_for_odds(message.id, message.request)
             if self.workers is None or _odds_cost(request) <= OFFLOAD_MS:
                 reply = odds_of(message.id, request)
             else:
@@ -226,12 +201,12 @@ class Referee:
         )
         id = message.id
 
-        def written(error: BaseException | None) -> None:
+        def written(error: JournalError | None) -> None:
             if error is None:
                 self.resolved += 1
                 self._settle(id, reply)
             else:
-                self._settle(id, self._journal_failed(error, id))
+                self._settle(id, _refusal(error, id))
 
         self.journal.append_then(entry, written, alone=self._alone())
 
@@ -286,9 +261,14 @@ class Referee:
                     "$.allocation",
                     message.id,
                 )
-            return await self._record(
+            entry, reply = self._entry(
                 message, request_json, result=result, seed=seed, dice=scripted, pending_id=pending_id
             )
+            # Journal first, then answer: an acknowledged result is always on disk (and the journal
+            # tells the ledger where, before this resumes). A JournalError becomes journal_failed.
+            await self.journal.append(entry, alone=self._alone())
+            self.resolved += 1
+            return reply
         finally:
             self._claimed.discard(pending_id)
 
@@ -348,7 +328,7 @@ class Referee:
         entry = Entry(
             id=message.id,
             type=_KIND[type(message)],
-            at=_now(),
+            at=line_time(),
             outcome=outcome,
             request=request_json,
             seed=seed,
@@ -358,38 +338,15 @@ class Referee:
         )
         return entry, reply
 
-    def _journal_failed(self, error: BaseException, id: str) -> bytes:
-        log.error("%s", error)
-        return encode(Error(id=id, code=ErrorCode.JOURNAL_FAILED, message=str(error), path=None))
-
-    async def _record(
-        self,
-        message: Allocate,
-        request_json: dict[str, Any],
-        *,
-        result: Any,
-        seed: int | None,
-        dice: list[int] | None,
-        pending_id: str | None,
-    ) -> bytes:
-        """Journal first, then answer: an acknowledged result is always on disk (and the journal tells
-        the ledger where, before this resumes)."""
-        entry, reply = self._entry(
-            message, request_json, result=result, seed=seed, dice=dice, pending_id=pending_id
-        )
-        try:
-            await self.journal.append(entry, alone=self._alone())
-        except JournalError as error:
-            log.error("%s", error)
-            raise ProtocolError(ErrorCode.JOURNAL_FAILED, str(error), None, message.id) from None
-        self.resolved += 1
-        return reply
-
 
 def _refusal(error: BaseException, id: str | None) -> bytes:
-    """The ``error`` frame for a request that failed: its ProtocolError, or ``internal`` for a bug."""
+    """The ``error`` frame for a request that failed: its ProtocolError, ``journal_failed`` when its
+    line could not be written (nothing was acknowledged), or ``internal`` for a bug."""
     if isinstance(error, ProtocolError):
         return encode(Error(id=error.id, code=error.code, message=error.message, path=error.path))
+    if isinstance(error, JournalError):
+        log.error("%s", error)
+        return encode(Error(id=id, code=ErrorCode.JOURNAL_FAILED, message=str(error), path=None))
     # A bug in a rules system must not take the connection down.
     log.error("request %s failed", id, exc_info=error)
     return encode(Error(id=id, code=ErrorCode.INTERNAL, message="internal error; see the server log"))

@@ -25,7 +25,8 @@ from typing import BinaryIO
 
 import msgspec
 
-from bridge.journal import FORMAT_VERSION, O_BINARY, Header
+from bridge.journal import FORMAT_VERSION, Header
+from bridge.paths import O_BINARY
 
 __all__ = ["MAX_HEADER_BYTES", "FileKind", "Inspection", "inspect"]
 

@@ -33,7 +33,16 @@ from typing import Any, TextIO
 import msgspec
 
 import rules
-from bridge.journal import FORMAT_VERSION, Entry, Header, SessionLog, decode_line, read_session
+from bridge.journal import (
+    FORMAT_VERSION,
+    LINE_DECODER,
+    Entry,
+    Header,
+    SessionLog,
+    decode_line,
+    read_line,
+    read_session,
+)
 from bridge.protocol import ProtocolError
 from bridge.resolution import decode, dice_for, reply_for, resolve
 
@@ -232,14 +241,7 @@ def _replay_lines(name: str, numbered: Iterable[tuple[int, bytes]], english: boo
     for number, line in numbered:
         if not line.strip():
             continue
-        try:
-            record = decode_line(line)
-        except (msgspec.DecodeError, msgspec.ValidationError) as error:
-            report.problems.append(f"{name}:{number}: unreadable line skipped ({error})")
-            continue
-        except RecursionError:
-            report.problems.append(f"{name}:{number}: unreadable line skipped (nested too deeply)")
-            continue
+        record = read_line(LINE_DECODER, line, f"{name}:{number}", report.problems.append)
         if isinstance(record, Entry):
             _check(report, record, english)
         elif isinstance(record, Header):

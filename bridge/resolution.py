@@ -28,6 +28,7 @@ __all__ = [
     "SeedSource",
     "check_limits",
     "decode",
+    "decode_for_odds",
     "dice_for",
     "is_pending",
     "odds_of",
@@ -51,10 +52,6 @@ class SeedSource:
     def __init__(self, base: int | None = None) -> None:
         self._next = base
         self._fresh: list[int] = []
-
-    @property
-    def deterministic(self) -> bool:
-        return self._next is not None
 
     def draw(self) -> int:
         if self._next is None:
@@ -107,14 +104,16 @@ def decode(request: Mapping[str, Any], *, id: str | None, keep: tuple[str, ...] 
     try:
         return rules.decode_request(request)
     except rules.RuleError as error:
-        path = under("$.request", error.path, keep)
-        raise ProtocolError(_code(error), error.message, path, id) from None
+        raise _refused(error, id, keep) from None
 
 
-def _code(error: rules.RuleError) -> str:
-    return {"json": ErrorCode.BAD_JSON, "invalid": ErrorCode.INVALID, "dice": ErrorCode.DICE}.get(
+def _refused(error: rules.RuleError, id: str | None, keep: tuple[str, ...] = ()) -> ProtocolError:
+    """A rule the request breaks, as the error the client gets: its code, and its path re-rooted into
+    the message (``under``)."""
+    code = {"json": ErrorCode.BAD_JSON, "invalid": ErrorCode.INVALID, "dice": ErrorCode.DICE}.get(
         error.code, ErrorCode.RULE
     )
+    return ProtocolError(code, error.message, under("$.request", error.path, keep), id)
 
 
 def dice_for(decoded: Any, seed: int | None) -> Dice:
@@ -127,7 +126,7 @@ def resolve(decoded: Any, dice: Dice, *, id: str | None, keep: tuple[str, ...] =
     try:
         return rules.resolve(decoded, dice)
     except rules.RuleError as error:
-        raise ProtocolError(_code(error), error.message, under("$.request", error.path, keep), id) from None
+        raise _refused(error, id, keep) from None
 
 
 def odds_of(id: str, decoded: Any) -> bytes:
@@ -135,17 +134,20 @@ def odds_of(id: str, decoded: Any) -> bytes:
     try:
         odds = rules.odds(decoded)
     except rules.RuleError as error:
-        raise ProtocolError(_code(error), error.message, under("$.request", error.path), id) from None
+        raise _refused(error, id) from None
     return encode(OddsReply(id=id, odds=odds))
 
 
-def odds_reply(id: str, request: Mapping[str, Any]) -> bytes:
-    """The ``odds`` reply to a request as the client sent it (what a rules worker computes).
-
-    Odds roll nothing, so scripted dice are harmless here (and ignored); only the size limit applies.
-    """
+def decode_for_odds(id: str, request: Mapping[str, Any]) -> Any:
+    """A request for ``odds``, checked and decoded. Odds roll nothing, so scripted dice are harmless
+    here (and ignored); only the size limit applies."""
     check_limits(request, allow_scripted_dice=True, id=id)
-    return odds_of(id, decode(request, id=id))
+    return decode(request, id=id)
+
+
+def odds_reply(id: str, request: Mapping[str, Any]) -> bytes:
+    """The ``odds`` reply to a request as the client sent it (what a rules worker computes)."""
+    return odds_of(id, decode_for_odds(id, request))
 
 
 def is_pending(result: Any) -> bool:

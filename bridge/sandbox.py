@@ -26,18 +26,20 @@ if TYPE_CHECKING:
 __all__ = ["add_sandbox_routes", "register"]
 
 HOST = "127.0.0.1"
-#: The module's folders Foundry would serve at ``modules/volley/`` (and its ``module.json``).
-MODULE_PARTS = ("scripts", "templates", "lang", "styles")
 #: Host names the sandbox answers to (a page on another name is refused: no DNS rebinding).
 LOCAL_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
 
 def register(commands: Any) -> None:
     """Add ``sandbox`` to ``volley``'s subcommands."""
+    from bridge.commands import port_number
+
     parser = commands.add_parser(
         "sandbox", help="try the Foundry module in a browser page with a throwaway bridge (no Foundry needed)"
     )
-    parser.add_argument("--port", type=int, default=0, help="port to listen on (default: any free one)")
+    parser.add_argument(
+        "--port", type=port_number, default=0, help="port to listen on (default: any free one)"
+    )
     parser.add_argument("--no-open", action="store_true", help="do not open the page in a browser")
     parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
     parser.set_defaults(run=cmd_sandbox)
@@ -45,23 +47,16 @@ def register(commands: Any) -> None:
 
 def cmd_sandbox(args: argparse.Namespace) -> int:
     import asyncio
-    import logging
     import secrets
     import sys
     import tempfile
     import webbrowser
     from pathlib import Path
 
+    from bridge.commands import configure_logging
     from bridge.server import BridgeSettings, create_app, run_server
 
-    if not 0 <= args.port <= 65535:
-        print(f"volley sandbox: a port is 0-65535 (0 = any free one), not {args.port}", file=sys.stderr)
-        return 2
-    logging.basicConfig(
-        level=getattr(logging, args.log_level.upper(), logging.WARNING),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+    configure_logging(args.log_level)
     token = secrets.token_urlsafe(32)
     with tempfile.TemporaryDirectory(prefix="volley-sandbox-") as data:
         # Scripted dice are on: the page lets you choose the next roll's faces, to see a jam on purpose.
@@ -85,49 +80,45 @@ def cmd_sandbox(args: argparse.Namespace) -> int:
 
 def add_sandbox_routes(app: web.Application, token: str) -> None:
     """The sandbox page, the module's files where Foundry serves them, and the sandbox's endpoints."""
-    import asyncio
-
     from aiohttp import web
 
     from bridge.assets import module_dir
-    from bridge.server import CONNECTIONS
+    from bridge.module_release import RUNTIME_FOLDERS
+    from bridge.server import CONNECTIONS, close_connections
 
     module = module_dir()
     page_dir = module / "sandbox"
     state: dict[str, bool] = {"stopped": False}
 
-    def local(request: web.Request) -> bool:
+    def local_only(request: web.Request) -> None:
+        """Refuse a page on another host name, or another origin (no DNS rebinding, no cross-site)."""
         name = request.host or ""
         host = "[::1]" if name.startswith("[") else name.rsplit(":", 1)[0]
         origin = request.headers.get("Origin")
         same_origin = origin is None or origin == f"http://{request.host}"
-        return host in LOCAL_NAMES and same_origin
+        if host not in LOCAL_NAMES or not same_origin:
+            raise web.HTTPForbidden(text="the sandbox answers on 127.0.0.1 only")
 
     async def page(request: web.Request) -> web.StreamResponse:
-        if not local(request):
-            raise web.HTTPForbidden(text="the sandbox answers on 127.0.0.1 only")
+        local_only(request)
         return web.FileResponse(page_dir / "index.html", headers={"Cache-Control": "no-store"})
 
     async def manifest(request: web.Request) -> web.StreamResponse:
         return web.FileResponse(module / "module.json", headers={"Cache-Control": "no-store"})
 
     async def config(request: web.Request) -> web.Response:
-        if not local(request):
-            raise web.HTTPForbidden(text="the sandbox answers on 127.0.0.1 only")
+        local_only(request)
         return web.json_response({"token": token}, headers={"Cache-Control": "no-store"})
 
     async def stop(request: web.Request) -> web.Response:
-        if not local(request):
-            raise web.HTTPForbidden(text="the sandbox answers on 127.0.0.1 only")
+        local_only(request)
         state["stopped"] = True
-        open_now = request.app[CONNECTIONS]
-        connections = list(open_now)
-        await asyncio.gather(*(connection.shutdown() for connection in connections), return_exceptions=True)
-        return web.json_response({"bridge": "stopped", "closed": len(connections)})
+        closed = len(request.app[CONNECTIONS])
+        await close_connections(request.app)
+        return web.json_response({"bridge": "stopped", "closed": closed})
 
     async def start(request: web.Request) -> web.Response:
-        if not local(request):
-            raise web.HTTPForbidden(text="the sandbox answers on 127.0.0.1 only")
+        local_only(request)
         state["stopped"] = False
         return web.json_response({"bridge": "running"})
 
@@ -146,5 +137,5 @@ def add_sandbox_routes(app: web.Application, token: str) -> None:
     app.router.add_post("/sandbox/bridge/start", start)
     app.router.add_static("/sandbox/", page_dir)
     app.router.add_get("/modules/volley/module.json", manifest)
-    for part in MODULE_PARTS:
+    for part in RUNTIME_FOLDERS:  # the module's folders, where Foundry serves them
         app.router.add_static(f"/modules/volley/{part}/", module / part)

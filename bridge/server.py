@@ -44,7 +44,15 @@ from bridge.resolution import SeedSource
 from bridge.stopping import stop_on_signals
 from bridge.workers import RulesWorkers
 
-__all__ = ["BridgeSettings", "Serving", "create_app", "run_server", "serving", "tls_context"]
+__all__ = [
+    "BridgeSettings",
+    "Serving",
+    "close_connections",
+    "create_app",
+    "run_server",
+    "serving",
+    "tls_context",
+]
 
 log = logging.getLogger("volley.bridge")
 
@@ -171,7 +179,9 @@ async def _workers_context(app: web.Application) -> AsyncIterator[None]:
         await workers.close()
 
 
-async def _close_connections(app: web.Application) -> None:
+async def close_connections(app: web.Application) -> None:
+    """Every open connection finishes its requests in flight and says goodbye (on shutdown, and when
+    the sandbox takes its bridge down)."""
     open_now: set[Connection] = app[CONNECTIONS]
     connections = list(open_now)
     if connections:
@@ -262,7 +272,7 @@ def create_app(settings: BridgeSettings) -> web.Application:
     app.cleanup_ctx.append(_lock_context)
     app.cleanup_ctx.append(_workers_context)
     app.cleanup_ctx.append(_journal_context)
-    app.on_shutdown.append(_close_connections)
+    app.on_shutdown.append(close_connections)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/schema", schema)

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 import msgspec
 
-from bridge.card_text import ENTRY, NO_HEADER, SCRIPTED, SEED, SESSION, UNDO, Flaw, card_lines, say
+from bridge.card_text import ENTRY, NO_HEADER, SCRIPTED, SEED, SESSION, UNDO, Flaw, card_lines
 from bridge.i18n import Catalogue
 from bridge.journal import Entry, SessionLog, UndoLine, session_files
 
@@ -31,12 +31,6 @@ class SessionSummary:
     requests: int
     systems: tuple[str, ...]
     path: Path
-
-
-def summarise(log: SessionLog) -> SessionSummary:
-    systems = sorted({str(entry.request.get("system", "?")) for entry in log.entries})
-    started = log.header.started if log.header else "?"
-    return SessionSummary(log.name, started, len(log.entries), tuple(systems), log.path)
 
 
 class _System(msgspec.Struct):
@@ -119,8 +113,7 @@ def print_session(log: SessionLog, out: TextIO, catalogue: Catalogue) -> list[st
     header = log.header
     if header is not None:
         print(
-            say(
-                catalogue,
+            catalogue.render(
                 SESSION(
                     session=header.session,
                     started=header.started,
@@ -132,7 +125,7 @@ def print_session(log: SessionLog, out: TextIO, catalogue: Catalogue) -> list[st
             file=out,
         )
     else:
-        print(say(catalogue, NO_HEADER(session=log.name)), file=out)
+        print(catalogue.render(NO_HEADER(session=log.name)), file=out)
     for problem in log.problems:
         print(f"  ! {problem}", file=out)
     incomplete: list[str] = []
@@ -140,7 +133,7 @@ def print_session(log: SessionLog, out: TextIO, catalogue: Catalogue) -> list[st
     for entry in log.records:
         if isinstance(entry, UndoLine):
             undo = UNDO(at=entry.at, id=entry.id, target=entry.target_id, user=entry.user)
-            print("\n" + say(catalogue, undo), file=out)
+            print("\n" + catalogue.render(undo), file=out)
             continue
         flaws: list[Flaw] = []
         lines = _entry_lines(catalogue, entry, flaws)
@@ -148,7 +141,7 @@ def print_session(log: SessionLog, out: TextIO, catalogue: Catalogue) -> list[st
         for line in lines:
             print(line, file=out)
         for flaw in flaws:
-            print("  ! " + say(catalogue, flaw.message()), file=out)
+            print("  ! " + catalogue.render(flaw.message()), file=out)
         if flaws:
             incomplete.append(entry.id)
     return incomplete
@@ -164,7 +157,7 @@ def _entry_lines(catalogue: Catalogue, entry: Entry, flaws: list[Flaw]) -> list[
         outcome=entry.outcome,
         dice=dice,
     )
-    lines = [say(catalogue, heading)]
+    lines = [catalogue.render(heading)]
     try:
         reply: Any = msgspec.json.decode(entry.reply)
     except (msgspec.DecodeError, RecursionError):

@@ -14,22 +14,17 @@ changed nothing yet, is ``not_undoable``.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import msgspec
 
-from bridge.journal import JournalError, UndoLine
+from bridge.journal import UndoLine, line_time
 from bridge.protocol import ErrorCode, ProtocolError, Undo, Undone, encode
 
 if TYPE_CHECKING:
     from bridge.referee import Referee
 
 __all__ = ["answer_undo"]
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _reply_type(reply: bytes) -> str | None:
@@ -69,12 +64,9 @@ async def answer_undo(referee: Referee, message: Undo) -> bytes:
     try:
         answer = encode(Undone(id=message.id, target_id=target))
         line = UndoLine(
-            id=message.id, target_id=target, at=_now(), user=message.user, reply=msgspec.Raw(answer)
+            id=message.id, target_id=target, at=line_time(), user=message.user, reply=msgspec.Raw(answer)
         )
-        try:
-            await referee.journal.append(line)
-        except JournalError as error:
-            raise ProtocolError(ErrorCode.JOURNAL_FAILED, str(error), None, message.id) from None
+        await referee.journal.append(line)  # a JournalError is the referee's to answer (journal_failed)
         return answer  # the journal told the ledger of the line before this resumed
     finally:
         referee.undoing.discard(target)

@@ -24,10 +24,19 @@ from typing import Any
 
 from rules.results import Message
 
-__all__ = ["SIGNED_SUFFIX", "MessageKind", "Vocabulary"]
+__all__ = ["SIGNED_SUFFIX", "MessageKind", "Vocabulary", "action_key"]
 
 #: A signed value ``dm`` also travels as ``dm_signed``.
 SIGNED_SUFFIX = "_signed"
+#: The family a system names its actions in (``<prefix>.action.<action>``).
+_ACTIONS = "action"
+
+
+def action_key(system: str, action: str) -> str:
+    """The key of an action's name in words, ``<system>.action.<action>``: what a chat card titles an
+    action other than the system's default with (``bridge/card.py``); each system declares them with
+    :meth:`Vocabulary.actions`."""
+    return f"{system}.{_ACTIONS}.{action}"
 
 
 class MessageKind:
@@ -99,6 +108,10 @@ class Vocabulary:
         """One message per member (``<prefix>.<suffix>.<member>``): the words for a set of names the
         rules use as data, such as fire modes, hit locations or action names."""
         return {member: self.message(f"{suffix}.{member}", *names) for member in members}
+
+    def actions(self, names: Iterable[str]) -> dict[str, MessageKind]:
+        """The words for each of the system's actions but its default (keys :func:`action_key`)."""
+        return self.family(_ACTIONS, names)
 
     def __iter__(self) -> Iterator[MessageKind]:
         return iter(self._kinds.values())

@@ -103,10 +103,11 @@ def at_most(dist: Mapping[int, float], threshold: int) -> float:
 
 
 def hits_list(dist: Mapping[int, float], length: int | None = None) -> list[float]:
-    """``[P(0), P(1), ...]`` up to the largest outcome (or ``length`` entries)."""
+    """``[P(0), P(1), ...]`` up to the largest outcome (or ``length`` entries); ``TargetOdds`` clamps
+    them when they are published."""
     top = max((k for k, p in dist.items() if p > 0.0), default=0)
     size = max(top + 1, length or 0)
-    return [probability(dist.get(k, 0.0)) for k in range(size)]
+    return [dist.get(k, 0.0) for k in range(size)]
 
 
 def normalise_check(dist: Mapping[Any, float], *, tolerance: float = 1e-9) -> None:

@@ -109,7 +109,7 @@ def bench_cli(figures: dict[str, Any], quick: bool) -> None:
 
 
 async def _wire(
-    bridge: wire.Served, echo: wire.Served, data: Path, figures: dict[str, Any], quick: bool
+    bridge: wire.ServeProcess, echo: wire.ServeProcess, data: Path, figures: dict[str, Any], quick: bool
 ) -> None:
     per_round = 150 if quick else 300
     samples = await wire.interleaved_rtt(bridge, echo, data, 3 if quick else 5, per_round)

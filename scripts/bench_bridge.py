@@ -20,7 +20,6 @@ import argparse
 import asyncio
 import json
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -29,21 +28,17 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parent.parent
+# The servers are started as the tests start them (tests/servekit.py).
+sys.path.insert(0, str(ROOT / "tests"))
+from servekit import GURPS_MP5, LISTENING, ServeProcess, memory_kib, serve_command  # noqa: E402
+
 TOKEN = "bench"
-ATTACK: dict[str, Any] = {
-    "system": "gurps",
-    "attacker": {"id": "a1", "name": "Kane", "skill": 12},
-    "weapon": {"name": "MP5", "rof": 13, "rcl": 2, "loaded": 30, "capacity": 30, "malf": 17},
-    "shots": 10,
-    "targets": [{"id": "t1", "name": "Ganger", "modifier": -2, "dodge": 9}],
-}
 
 
 def worst_case_preview(tokens: int, chosen: int) -> dict[str, Any]:
@@ -66,63 +61,14 @@ def worst_case_preview(tokens: int, chosen: int) -> dict[str, Any]:
 # --- processes ------------------------------------------------------------------------------------
 
 
-@dataclass
-class Served:
-    """A server process started by the benchmark, and how long it took to listen."""
-
-    process: subprocess.Popen[str]
-    url: str
-    seconds_to_listen: float
-
-    @property
-    def pid(self) -> int:
-        return self.process.pid
-
-    def http(self, path: str) -> str:
-        return self.url.replace("ws://", "http://").removesuffix("/ws") + path
-
-    def stop(self) -> int:
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.communicate()
-        return self.process.returncode
-
-
-def _start(command: list[str]) -> Served:
-    started = time.perf_counter()
-    process = subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    assert process.stdout is not None
-    for line in process.stdout:
-        if "listening on" in line:
-            url = line.split("listening on ", 1)[1].strip()
-            return Served(process, url, time.perf_counter() - started)
-    raise SystemExit(f"{command[2:4]} did not start")
-
-
 def bridge_command(data: Path, *options: str) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "bridge.cli",
-        "serve",
+    return serve_command(
+        data,
+        data / "config",
         "--port",
         "0",
         "--token",
         TOKEN,
-        "--data-dir",
-        str(data),
-        "--config-dir",
-        str(data / "config"),
         "--rate",
         "1000000",
         "--burst",
@@ -132,32 +78,33 @@ def bridge_command(data: Path, *options: str) -> list[str]:
         "--max-connections",  # 200 authenticated idle sockets (the default leaves token holders 192)
         "300",
         *options,
-    ]
+    )
 
 
-def start_bridge(data: Path, *options: str) -> Served:
-    return _start(bridge_command(data, *options))
+def start_bridge(data: Path, *options: str) -> ServeProcess:
+    return ServeProcess(bridge_command(data, *options), stderr=subprocess.DEVNULL)
 
 
-def start_echo() -> Served:
-    return _start([sys.executable, str(ROOT / "scripts" / "bench_echo.py")])
+def start_echo() -> ServeProcess:
+    command = [sys.executable, str(ROOT / "scripts" / "bench_echo.py")]
+    return ServeProcess(command, until=LISTENING, stderr=subprocess.DEVNULL)
 
 
 @contextmanager
-def running(served: Served) -> Iterator[Served]:
+def running(served: ServeProcess) -> Iterator[ServeProcess]:
     try:
         yield served
     finally:
-        served.stop()
+        served.stop(timeout=60)
 
 
-def health(served: Served) -> dict[str, Any]:
+def health(served: ServeProcess) -> dict[str, Any]:
     with urllib.request.urlopen(served.http("/healthz"), timeout=10) as response:
         body: dict[str, Any] = json.loads(response.read())
         return body
 
 
-def wait_ready(served: Served, *, warm: bool, timeout: float = 120.0) -> float:
+def wait_ready(served: ServeProcess, *, warm: bool, timeout: float = 120.0) -> float:
     """Seconds until ``/healthz`` answers (and, with ``warm``, says every rules worker is warm)."""
     started = time.perf_counter()
     deadline = started + timeout
@@ -184,10 +131,7 @@ def cpu_seconds(pid: int) -> float:
 
 def rss_mib(pid: int) -> float:
     """Resident memory of one process (Linux: /proc/PID/status)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise SystemExit(f"no VmRSS for {pid}")
+    return memory_kib(pid) / 1024
 
 
 # --- measuring ------------------------------------------------------------------------------------
@@ -249,7 +193,8 @@ _counter = iter(range(1 << 62))
 
 
 def attack_frame(k: int) -> str:
-    return json.dumps({"type": "attack", "id": f"a{next(_counter)}-{time.monotonic_ns()}", "request": ATTACK})
+    id = f"a{next(_counter)}-{time.monotonic_ns()}"
+    return json.dumps({"type": "attack", "id": id, "request": GURPS_MP5})
 
 
 def echo_frame(k: int) -> str:
@@ -257,7 +202,7 @@ def echo_frame(k: int) -> str:
 
 
 async def interleaved_rtt(
-    bridge: Served, echo: Served, data: Path, rounds: int, per_round: int
+    bridge: ServeProcess, echo: ServeProcess, data: Path, rounds: int, per_round: int
 ) -> dict[str, list[float]]:
     """Echo, fsync and attack round trips, a round of each in turn, so noise weighs on all alike.
 
@@ -287,7 +232,7 @@ async def interleaved_rtt(
     return samples
 
 
-async def journal_line(bridge: Served, data: Path) -> bytes:
+async def journal_line(bridge: ServeProcess, data: Path) -> bytes:
     """The journal line one attack writes, exactly (what the fsync baseline appends)."""
     ws = await hello(bridge.url)
     await ws.send(attack_frame(0))
@@ -297,12 +242,12 @@ async def journal_line(bridge: Served, data: Path) -> bytes:
     return session.read_bytes().splitlines(keepends=True)[-1]
 
 
-async def reference_rtt(bridge: Served, count: int) -> dict[str, list[float]]:
+async def reference_rtt(bridge: ServeProcess, count: int) -> dict[str, list[float]]:
     ws = await hello(bridge.url)
     out = {
         "ping": await round_trips(ws, lambda k: json.dumps({"type": "ping", "id": f"p{k}"}), count),
         "odds (gurps)": await round_trips(
-            ws, lambda k: json.dumps({"type": "odds", "id": f"o{k}", "request": ATTACK}), count
+            ws, lambda k: json.dumps({"type": "odds", "id": f"o{k}", "request": GURPS_MP5}), count
         ),
     }
     await ws.close()
@@ -331,7 +276,7 @@ async def throughput(url: str, *, bridge: bool, clients: int, per_client: int, w
     return sum(done) / (time.perf_counter() - started)
 
 
-async def throughput_and_cpu(served: Served, *, bridge: bool, **load: int) -> tuple[float, float]:
+async def throughput_and_cpu(served: ServeProcess, *, bridge: bool, **load: int) -> tuple[float, float]:
     """``throughput`` against ``served``, and the server's CPU seconds per message meanwhile."""
     before = cpu_seconds(served.pid)
     rate = await throughput(served.url, bridge=bridge, **load)
@@ -353,7 +298,9 @@ async def _pinger(ws: ClientConnection, stop: asyncio.Event, out: list[float]) -
 SHAPES = [(tokens, chosen) for tokens in range(24, 1, -1) for chosen in range(1, tokens + 1)]
 
 
-async def ping_under_load(bridge: Served, *, rounds: int, previews: int) -> tuple[list[float], list[float]]:
+async def ping_under_load(
+    bridge: ServeProcess, *, rounds: int, previews: int
+) -> tuple[list[float], list[float]]:
     """Another client's pings on an idle bridge, then while ``previews`` cold worst cases run.
 
     The previews are sent by a client process of their own (``--previewer``), so reading their big
@@ -415,7 +362,7 @@ async def _preview_rounds(url: str, previews: int) -> None:
     await ws.close()
 
 
-async def idle_connections(bridge: Served, count: int) -> tuple[float, float]:
+async def idle_connections(bridge: ServeProcess, count: int) -> tuple[float, float]:
     """The bridge's RSS before and with ``count`` authenticated connections doing nothing (MiB).
 
     The clients offer compression, as browsers do (the bridge declines it).
@@ -433,7 +380,7 @@ async def idle_connections(bridge: Served, count: int) -> tuple[float, float]:
 # --- standalone ------------------------------------------------------------------------------------
 
 
-async def run(args: argparse.Namespace, bridge: Served, echo: Served, data: Path) -> None:
+async def run(args: argparse.Namespace, bridge: ServeProcess, echo: ServeProcess, data: Path) -> None:
     print("round trips, one request at a time (interleaved rounds):")
     samples = await interleaved_rtt(bridge, echo, data, args.rounds, args.per_round)
     for label in ("echo", "fsync", "attack"):

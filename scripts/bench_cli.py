@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -110,10 +109,10 @@ def replay_rate(path: Path, entries: int) -> tuple[float, str]:
 
 
 def cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:
-        return os.cpu_count() or 1
+    """The cores ``volley replay`` runs its workers on (the ratio's denominator must be the same)."""
+    from bridge.replay import replay_workers
+
+    return replay_workers()
 
 
 def main() -> int:

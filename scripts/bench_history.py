@@ -104,14 +104,14 @@ async def _retry(url: str, sample: dict[str, bytes]) -> bool:
     ws = await wire.hello(url)
     ok = True
     for id, reply in sample.items():
-        await ws.send(json.dumps({"type": "attack", "id": id, "request": wire.ATTACK}))
+        await ws.send(json.dumps({"type": "attack", "id": id, "request": wire.GURPS_MP5}))
         got = await ws.recv()
         ok = ok and (got.encode() if isinstance(got, str) else got) == reply
     await ws.close()
     return ok
 
 
-def _one_start(data: Path) -> tuple[float, float, wire.Served]:
+def _one_start(data: Path) -> tuple[float, float, wire.ServeProcess]:
     started = time.perf_counter()
     served = wire.start_bridge(data)
     wire.wait_ready(served, warm=False)
@@ -137,7 +137,7 @@ def run(replies: int, starts: int, root: Path) -> list[Starts]:
             write_history(data[label] / "sessions", files=files, replies=replies) if files else {}
         )
         first, _, served = _one_start(data[label])
-        served.stop()
+        served.stop(timeout=60)
         results[label] = Starts(label, first, [], [], True)
     for round in range(starts):
         for label, _ in shapes:
@@ -146,7 +146,7 @@ def run(replies: int, starts: int, root: Path) -> list[Starts]:
             results[label].rss.append(memory)
             if round == 0 and samples[label]:
                 results[label].retries_ok = asyncio.run(_retry(served.url, samples[label]))
-            served.stop()
+            served.stop(timeout=60)
     return [results[label] for label, _ in shapes]
 
 

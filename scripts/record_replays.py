@@ -12,8 +12,8 @@ retarget, recover...), so every action of every system is guarded by a recording
 
 An example whose ``action`` is the system's default action goes as ``attack``, any other as
 ``action``. For systems with two-step attacks (``TWO_STEP``) each firing example is also sent with
-``"allocation": "defer"`` and then allocated (a simple split, ``simple_allocation``), so the recording
-covers ``pending`` and ``allocate`` too. That split is test data, not a rule: the bridge itself
+``"allocation": "defer"`` and then allocated (a simple split, ``tests/allocationkit.py``), so the
+recording covers ``pending`` and ``allocate`` too. That split is test data, not a rule: the bridge itself
 knows nothing of pools.
 
 Usage::
@@ -33,13 +33,16 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from aiohttp import web
 from websockets.asyncio.client import connect
 
 import rules
-from bridge.server import BridgeSettings, create_app
+from bridge.server import BridgeSettings, serving
 
 ROOT = Path(__file__).resolve().parent.parent
+# The split a deferred attack is allocated with is the tests' own (tests/allocationkit.py).
+sys.path.insert(0, str(ROOT / "tests"))
+from allocationkit import simple_allocation  # noqa: E402
+
 EXAMPLES = ROOT / "docs" / "examples"
 REPLAYS = ROOT / "tests" / "replays"
 #: More requests per system, recorded after the examples: the actions the examples do not show.
@@ -49,16 +52,6 @@ SEED_BASE = 20_261_129
 TOKEN = "recording"
 #: Systems whose firing requests accept ``"allocation": "defer"`` (the two-step attack).
 TWO_STEP = {"megatraveller"}
-
-
-def simple_allocation(pending: dict[str, Any], targets: int) -> list[Any]:
-    """Bullets all to the first target; clusters dealt round the targets in order (auto, controlled)."""
-    if pending.get("clusters") is not None:
-        dealt: list[list[int]] = [[] for _ in range(targets)]
-        for index in range(len(pending["clusters"])):
-            dealt[index % targets].append(index)
-        return dealt
-    return [pending.get("bullets", 0)] + [0] * (targets - 1)
 
 
 async def two_step(ws: Any, example: str, path: Path, request: dict[str, Any]) -> int:
@@ -82,34 +75,25 @@ async def record(system: str, examples: list[tuple[str, Path]], out: Path) -> in
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp)
         settings = BridgeSettings(token=TOKEN, data_dir=data, allow_scripted_dice=True, seed_base=SEED_BASE)
-        runner = web.AppRunner(create_app(settings), access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port = runner.addresses[0][1]
         recorded = 0
-        try:
-            async with connect(f"ws://127.0.0.1:{port}/ws") as ws:
-                await ws.send(json.dumps({"type": "hello", "token": TOKEN, "client": "record_replays"}))
-                json.loads(await ws.recv())
-                default = rules.SYSTEMS[system].default_action
-                for id, path in examples:
-                    request = json.loads(path.read_text(encoding="utf-8"))
-                    kind = "attack" if request.get("action", default) == default else "action"
-                    message = {"type": kind, "id": id, "request": request}
-                    await ws.send(json.dumps(message))
-                    reply = json.loads(await ws.recv())
-                    if reply["type"] == "error":
-                        print(
-                            f"  {path.name}: refused ({reply['code']} at {reply['path']}: {reply['message']})"
-                        )
-                        continue
-                    recorded += 1
-                    print(f"  {path.name}: {reply['type']}")
-                    if system in TWO_STEP and kind == "attack":
-                        recorded += await two_step(ws, id, path, request)
-        finally:
-            await runner.cleanup()
+        # Served as volley serve serves (bridge.server.serving); leaving the block flushes the journal.
+        async with serving(settings, "127.0.0.1", 0) as served, connect(served.url) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": TOKEN, "client": "record_replays"}))
+            json.loads(await ws.recv())
+            default = rules.SYSTEMS[system].default_action
+            for id, path in examples:
+                request = json.loads(path.read_text(encoding="utf-8"))
+                kind = "attack" if request.get("action", default) == default else "action"
+                message = {"type": kind, "id": id, "request": request}
+                await ws.send(json.dumps(message))
+                reply = json.loads(await ws.recv())
+                if reply["type"] == "error":
+                    print(f"  {path.name}: refused ({reply['code']} at {reply['path']}: {reply['message']})")
+                    continue
+                recorded += 1
+                print(f"  {path.name}: {reply['type']}")
+                if system in TWO_STEP and kind == "attack":
+                    recorded += await two_step(ws, id, path, request)
         (journal,) = (data / "sessions").glob("*.jsonl")
         shutil.copyfile(journal, out)
     return recorded

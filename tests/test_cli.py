@@ -8,26 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from bridge.cli import main
+from clikit import run_volley
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*/*.json"))
 VOLLEY = Path(sys.executable).parent / "volley"
-
-
-def run_cli(args: list[str], stdin: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    import io
-
-    fake_stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))
-    old = sys.stdin
-    sys.stdin = fake_stdin
-    try:
-        code = main(args)
-    finally:
-        sys.stdin = old
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_there_are_examples_for_every_system() -> None:
@@ -39,7 +24,7 @@ def test_there_are_examples_for_every_system() -> None:
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_roll_prints_the_common_result_shape(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_cli(["roll", "--seed", "11"], example.read_text(), capsys)
+    code, out, err = run_volley(["roll", "--seed", "11"], capsys, example.read_text())
     assert code == 0, err
     lines = out.splitlines()
     assert len(lines) == 1
@@ -56,16 +41,16 @@ def test_roll_prints_the_common_result_shape(example: Path, capsys: pytest.Captu
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_repeat_rolls_seed_after_seed(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
     request = example.read_text()
-    code, out, _ = run_cli(["roll", "--seed", "5", "--repeat", "3"], request, capsys)
+    code, out, _ = run_volley(["roll", "--seed", "5", "--repeat", "3"], capsys, request)
     assert code == 0
     repeated = out.splitlines()
-    singles = [run_cli(["roll", "--seed", str(5 + k)], request, capsys)[1].strip() for k in range(3)]
+    singles = [run_volley(["roll", "--seed", str(5 + k)], capsys, request)[1].strip() for k in range(3)]
     assert repeated == singles
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_odds_are_distributions(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_cli(["odds"], example.read_text(), capsys)
+    code, out, err = run_volley(["odds"], capsys, example.read_text())
     assert code == 0, err
     odds = json.loads(out)
     assert set(odds) >= {"targets", "jam"}
@@ -80,7 +65,7 @@ def test_odds_are_distributions(example: Path, capsys: pytest.CaptureFixture[str
 def test_schema_names_every_system(capsys: pytest.CaptureFixture[str]) -> None:
     import rules
 
-    code, out, _ = run_cli(["schema"], "", capsys)
+    code, out, _ = run_volley(["schema"], capsys)
     assert code == 0
     schema = json.loads(out)
     assert set(schema["systems"]) == set(rules.SYSTEMS)
@@ -115,7 +100,7 @@ def test_schema_names_every_system(capsys: pytest.CaptureFixture[str]) -> None:
     ],
 )
 def test_bad_input_exits_2_with_one_line(stdin: str, needle: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_cli(["roll", "--seed", "1"], stdin, capsys)
+    code, out, err = run_volley(["roll", "--seed", "1"], capsys, stdin)
     assert code == 2
     assert out == ""
     assert len(err.strip().splitlines()) == 1

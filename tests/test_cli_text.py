@@ -3,7 +3,6 @@ journal: each bad field is named, the rest is shown, the exit code is 1, and the
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -12,8 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from bridge.cli import main
+from clikit import run_volley
 
 ROOT = Path(__file__).resolve().parent.parent
 JONG_WU = ROOT / "docs" / "examples" / "megatraveller" / "jong_wu_fast_draw_rapid.json"
@@ -21,19 +19,8 @@ GURPS_SESSION = ROOT / "tests" / "replays" / "gurps.jsonl"
 OLD_GURPS_SESSION = ROOT / "tests" / "replays" / "format1" / "gurps.jsonl"
 
 
-def run(args: list[str], capsys: pytest.CaptureFixture[str], stdin: str = "") -> tuple[int, str, str]:
-    old = sys.stdin
-    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))
-    try:
-        code = main(args)
-    finally:
-        sys.stdin = old
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_roll_text_tells_the_books_example_in_english(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(["roll", "--text", "--lang", "en"], capsys, JONG_WU.read_text())
+    code, out, err = run_volley(["roll", "--text", "--lang", "en"], capsys, JONG_WU.read_text())
     assert code == 0, err
     assert out.splitlines() == [
         "Jong Wu: Fast Draw (Autopistol)  [MegaTraveller — RCS fire rules]",
@@ -60,7 +47,7 @@ def test_roll_text_tells_the_books_example_in_english(capsys: pytest.CaptureFixt
 
 
 def test_roll_text_in_russian(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["roll", "--text", "--lang", "ru"], capsys, JONG_WU.read_text())
+    code, out, _ = run_volley(["roll", "--text", "--lang", "ru"], capsys, JONG_WU.read_text())
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == "Jong Wu: быстрое выхватывание (Autopistol)  [MegaTraveller — правила стрельбы RCS]"
@@ -79,21 +66,23 @@ def test_roll_text_in_russian(capsys: pytest.CaptureFixture[str]) -> None:
 def test_statuses_on_the_card_are_said_in_the_readers_language(capsys: pytest.CaptureFixture[str]) -> None:
     """Suppressing fire with seed 7: one Cultist fails its test and, with no cover in reach, goes prone."""
     request = (ROOT / "docs" / "examples" / "d100" / "suppressing_fire.json").read_text()
-    _, english, _ = run(["roll", "--seed", "7", "--text", "--lang", "en"], capsys, request)
-    _, russian, _ = run(["roll", "--seed", "7", "--text", "--lang", "ru"], capsys, request)
+    _, english, _ = run_volley(["roll", "--seed", "7", "--text", "--lang", "en"], capsys, request)
+    _, russian, _ = run_volley(["roll", "--seed", "7", "--text", "--lang", "ru"], capsys, request)
     assert "- Cultist: 0 hits  +suppressed, prone" in english.splitlines()
     assert "- Cultist: 0 попаданий  +подавлен, залёг" in russian.splitlines()
 
 
 def test_roll_text_repeats_one_block_per_seed(capsys: pytest.CaptureFixture[str]) -> None:
     request = (ROOT / "docs" / "examples" / "gurps" / "mp5_burst.json").read_text()
-    code, out, _ = run(["roll", "--text", "--lang", "en", "--seed", "3", "--repeat", "3"], capsys, request)
+    code, out, _ = run_volley(
+        ["roll", "--text", "--lang", "en", "--seed", "3", "--repeat", "3"], capsys, request
+    )
     assert code == 0
     blocks = out.strip().split("\n\n")
     assert len(blocks) == 3 and all(
         block.startswith("Kane fires MP5  [GURPS 4e — rapid fire]") for block in blocks
     )
-    code, json_out, _ = run(["roll", "--seed", "3", "--repeat", "3"], capsys, request)
+    code, json_out, _ = run_volley(["roll", "--seed", "3", "--repeat", "3"], capsys, request)
     loaded = [json.loads(line)["weapon"]["loaded"] for line in json_out.splitlines()]
     assert [f"weapon MP5: {n} loaded, ready" in block for n, block in zip(loaded, blocks, strict=True)] == [
         True
@@ -103,7 +92,7 @@ def test_roll_text_repeats_one_block_per_seed(capsys: pytest.CaptureFixture[str]
 def test_roll_text_refuses_a_bad_request_like_json_does(capsys: pytest.CaptureFixture[str]) -> None:
     request = json.loads((ROOT / "docs" / "examples" / "gurps" / "mp5_burst.json").read_text())
     request["shots"] = 14
-    code, out, err = run(["roll", "--text"], capsys, json.dumps(request))
+    code, out, err = run_volley(["roll", "--text"], capsys, json.dumps(request))
     assert (code, out) == (2, "")
     assert err.strip() == "volley roll: $.shots: shots 14 > RoF 13"
 
@@ -127,7 +116,7 @@ def test_the_language_follows_the_locale(environment: str, first_word: str) -> N
 
 def test_show_reads_an_old_journal_as_it_was_written(capsys: pytest.CaptureFixture[str]) -> None:
     """Format 1 holds English text: it is shown as it is, around the reader's own words."""
-    code, out, _ = run(["show", str(OLD_GURPS_SESSION), "--lang", "ru"], capsys)
+    code, out, _ = run_volley(["show", str(OLD_GURPS_SESSION), "--lang", "ru"], capsys)
     assert code == 0
     assert "  Kane fires MP5  [GURPS 4e rapid fire]" in out
     assert "    MP5: 20 loaded." in out
@@ -168,7 +157,7 @@ def test_show_names_every_bad_field_and_shows_the_rest(
         tmp_path,
         {1: 5, 2: _with_card("card", [1]), 3: _with_card("rows", [1, "x"]), 5: _with_card("title", 7)},
     )
-    code, out, err = run(["show", str(journal), "--lang", "en"], capsys)
+    code, out, err = run_volley(["show", str(journal), "--lang", "en"], capsys)
     assert code == 1
     assert "  ! reply should be an object, not 5" in out
     assert "  ! card should be an object, not [1]" in out
@@ -214,7 +203,7 @@ def test_show_survives_each_kind_of_damage(
         reply["card"].update(damage)
         return reply
 
-    code, out, err = run(["show", str(_damaged(tmp_path, {2: change})), "--lang", "en"], capsys)
+    code, out, err = run_volley(["show", str(_damaged(tmp_path, {2: change})), "--lang", "en"], capsys)
     assert code == 1, out
     assert f"  ! {named}" in out
     assert "Traceback" not in out + err
@@ -222,7 +211,7 @@ def test_show_survives_each_kind_of_damage(
 
 
 def test_show_without_damage_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(["show", str(GURPS_SESSION), "--lang", "en"], capsys)
+    code, out, err = run_volley(["show", str(GURPS_SESSION), "--lang", "en"], capsys)
     assert (code, err) == (0, "")
     assert "!" not in out
 

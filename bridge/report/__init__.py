@@ -4,7 +4,7 @@ Every resolution is journalled with its request (the state at the table when it 
 result (hits, rounds, every die face). From those alone the report can say exactly what was expected,
 because ``rules.odds`` gives the full outcome distribution of each attack as it was made:
 
-* ``journal_lines`` reads one or more journals, skipping (and counting) anything it cannot use;
+* ``record`` reads each journal, skipping (and counting) anything it cannot use;
 * ``luck`` turns each attack into a luck percentile and sums a shooter's into one figure;
 * ``tally`` adds up rounds, reloads, jams, hits and expectations per shooter, weapon and target;
 * ``fairness`` tests the faces the dice showed, and the luck percentiles, against fair dice;

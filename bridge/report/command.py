@@ -16,8 +16,8 @@ import webbrowser
 from pathlib import Path
 from typing import Any
 
-from bridge.i18n import LANGUAGES, default_language
-from bridge.paths import data_dir, sessions_dir
+from bridge.i18n import add_language
+from bridge.paths import add_data_dir, data_dir, sessions_dir
 from bridge.sessions import find_session
 
 __all__ = ["default_output", "register"]
@@ -102,10 +102,6 @@ def register(commands: Any) -> None:
         "-o", "--output", type=Path, default=None, help="the page to write (default: <data dir>/reports/)"
     )
     report.add_argument("--open", action="store_true", help="open the page in a browser")
-    report.add_argument(
-        "--lang", choices=LANGUAGES, default=default_language(), help="language of the page (default: $LANG)"
-    )
-    report.add_argument(
-        "--data-dir", default=None, help="where sessions are kept (default: $XDG_DATA_HOME/volley)"
-    )
+    add_language(report, "page")
+    add_data_dir(report)
     report.set_defaults(run=cmd_report)

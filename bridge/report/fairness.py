@@ -27,6 +27,7 @@ __all__ = [
     "WATCH_P",
     "Calibration",
     "DieTest",
+    "banded",
     "calibration",
     "die_test",
     "die_tests",
@@ -89,6 +90,12 @@ def _bands(die: int, rolls: int) -> int | None:
     return None
 
 
+def banded(faces: Sequence[int], bands: int) -> list[int]:
+    """Face counts summed into ``bands`` equal bands of consecutive faces (1-10, 11-20, ... of a d100)."""
+    width = len(faces) // bands
+    return [sum(faces[i * width : (i + 1) * width]) for i in range(bands)]
+
+
 def die_test(die: int, faces: Sequence[int]) -> DieTest:
     counts = tuple(faces)
     rolls = sum(counts)
@@ -96,7 +103,7 @@ def die_test(die: int, faces: Sequence[int]) -> DieTest:
     if bands is None:
         return DieTest(die, counts, die, None, None, "too_few", None)
     width = die // bands
-    grouped = [sum(counts[i * width : (i + 1) * width]) for i in range(bands)]
+    grouped = banded(counts, bands)
     chi2, p = stats.chisquare(grouped)
     share = rolls / bands
     top = max(range(bands), key=lambda i: grouped[i])

@@ -31,6 +31,7 @@ __all__ = [
     "MIN_PERCENTILES",
     "Luck",
     "combine",
+    "expected_hits",
     "luck_percentile",
     "main_target",
     "tie_breaker",
@@ -95,10 +96,15 @@ def main_target(targets: Sequence[tuple[str, Sequence[float]]]) -> int | None:
     for index, (token, hits) in enumerate(targets):
         if seen[token] > 1 or _certain(hits):
             continue
-        mean = math.fsum(k * p for k, p in enumerate(hits))
+        mean = expected_hits(hits)
         if mean > best_mean + _NEGLIGIBLE:
             best, best_mean = index, mean
     return best
+
+
+def expected_hits(hits: Sequence[float]) -> float:
+    """The mean of a hits distribution (``hits[k] = P(k hits)``)."""
+    return math.fsum(k * p for k, p in enumerate(hits))
 
 
 def _certain(hits: Sequence[float]) -> bool:

@@ -14,9 +14,9 @@ from html import escape
 from typing import Any
 
 import bridge
-from bridge.i18n import Catalogue
+from bridge.i18n import DECIMAL_MARK, Catalogue
 from bridge.report import charts
-from bridge.report.fairness import ALERT_P, WATCH_P, Calibration, DieTest, overall
+from bridge.report.fairness import ALERT_P, WATCH_P, Calibration, DieTest, banded, overall
 from bridge.report.luck import LUCK_ALERT_P, LUCK_NOTE_P, Luck
 from bridge.report.tally import Expectation, ShooterTally, Tally, TargetTally
 
@@ -44,14 +44,13 @@ class _Words:
 
     def __init__(self, catalogue: Catalogue) -> None:
         self.catalogue = catalogue
-        self.comma = catalogue.language == "ru"
+        self.mark = DECIMAL_MARK.get(catalogue.language, ".")
 
     def __call__(self, key: str, **values: Any) -> str:
         return escape(self.catalogue.message(f"report.{key}", values))
 
     def number(self, value: float, digits: int = 1) -> str:
-        text = f"{value:.{digits}f}"
-        return text.replace(".", ",") if self.comma else text
+        return f"{value:.{digits}f}".replace(".", self.mark)
 
     def p(self, value: float | None) -> str:
         """A p-value with its relation: ``p = 0.04``, ``p < 0.001`` (tiny ones are all alike)."""
@@ -436,7 +435,7 @@ def _panel(test: DieTest, words: _Words) -> tuple[str, Sequence[str], Sequence[i
     labels = [str(face) for face in range(1, test.die + 1)]
     if test.die > 20 and test.die % 10 == 0:
         width = test.die // 10
-        counts = [sum(counts[i * width : (i + 1) * width]) for i in range(10)]
+        counts = banded(counts, 10)
         labels = [str(i * width + 1) for i in range(10)]
     name = words("panel", die=test.die, rolls=test.rolls)
     return name, labels, counts, test.verdict

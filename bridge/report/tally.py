@@ -26,14 +26,13 @@ Readings chosen here (each is a named default below or in ``luck``):
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 import rules
-from bridge.report.luck import Luck, combine, luck_percentile, main_target, tie_breaker
+from bridge.report.luck import Luck, combine, expected_hits, luck_percentile, main_target, tie_breaker
 from bridge.report.record import Resolution, SessionRecord, Skipped
 
 __all__ = [
@@ -249,7 +248,7 @@ def _add(out: Tally, r: Resolution, allocated: set[str | None], pools: Mapping[s
     if weapon is not None:
         weapon.hits += sum(hits.values())
         if odds is not None:
-            weapon.hits_expected += sum(_mean(t.hits) for t in odds.targets)
+            weapon.hits_expected += sum(expected_hits(t.hits) for t in odds.targets)
             if fresh and not r.scripted:
                 _count_luck(out, weapon, r, hits, odds)
 
@@ -323,7 +322,7 @@ def _count_targets(out: Tally, r: Resolution, hits: dict[str, int], odds: Any) -
             token = target_odds.id
             line = out.target(names.get(token, token))
             line.tokens.add(token)
-            line.hits_expected += _mean(target_odds.hits)
+            line.hits_expected += expected_hits(target_odds.hits)
             if any(p > 0.0 for p in target_odds.hits[1:]):
                 exposed.add(token)
             state = states.get(token, {})
@@ -354,10 +353,6 @@ def _count_luck(out: Tally, weapon: WeaponTally, r: Resolution, hits: dict[str, 
         return
     weapon.percentiles.append(percentile)
     out.percentiles.append(percentile)
-
-
-def _mean(hits: list[float]) -> float:
-    return math.fsum(k * p for k, p in enumerate(hits))
 
 
 def _odds(notes: Notes, r: Resolution, pools: Mapping[str, Any]) -> Any:

@@ -121,8 +121,7 @@ SUPPRESSED = MESSAGES.message("label.suppressed")
 FIRE_AT_FEET = MESSAGES.message("label.fire_at_feet")
 OTHER_MODIFIERS = MESSAGES.message("label.other")
 #: The card's title for each action other than the default ``attack`` (``bridge/card.py``).
-ACTION = MESSAGES.family(
-    "action",
+ACTION = MESSAGES.actions(
     (
         "overwatch_fire",
         "overwatch",

@@ -56,4 +56,4 @@ FAULT = MESSAGES.family("fault", ("misfire", "stoppage", "mechanical", "destroye
 FIX_TIME = MESSAGES.family("fix_time", ("ready", "three_ready", "hour"))
 SKILL = MESSAGES.family("skill", ("armoury", "weapon"))
 #: The card's title for each action other than the default ``attack`` (``bridge/card.py``).
-ACTION = MESSAGES.family("action", ("reload", "unjam"))
+ACTION = MESSAGES.actions(("reload", "unjam"))

@@ -79,9 +79,8 @@ RUNG_BEYOND = MESSAGES.message("rung_beyond", "steps")
 SELECTOR = MESSAGES.family("selector", ("single", "burst", "auto"))
 KIND = MESSAGES.family("kind", ("pistol", "rifle", "heavy"))
 #: The card's title for each action other than the default ``fire`` (``bridge/card.py``).
-ACTION = MESSAGES.family(
-    "action",
-    ("fast_draw", "retarget_and_fire", "draw", "unsling", "ready", "select_mode", "retarget", "reload"),
+ACTION = MESSAGES.actions(
+    ("fast_draw", "retarget_and_fire", "draw", "unsling", "ready", "select_mode", "retarget", "reload")
 )
 
 

@@ -25,13 +25,11 @@ from rules.odds import Dist
 
 __all__ = [
     "Ranks",
-    "has_ranks",
     "is_cached",
     "mixed_shares",
     "multiset_count",
     "ranks",
     "share_of_bullets",
-    "shares_in_request_order",
     "split_cost",
 ]
 
@@ -115,10 +113,6 @@ def ranks(bullets: int) -> Ranks:
     if table is None:
         table = _ranks[bullets] = Ranks(bullets)
     return table
-
-
-def has_ranks(bullets: int) -> bool:
-    return bullets in _ranks
 
 
 @cache
@@ -253,14 +247,3 @@ def mixed_shares(left: Mapping[int, float], bystanders: tuple[bool, ...]) -> lis
             for bullets, p in table[rank]:
                 row[bullets] += weight * p
     return [{bullets: p for bullets, p in enumerate(row) if p} for row in acc]
-
-
-def shares_in_request_order(remaining: int, bystanders: tuple[bool, ...]) -> list[Dist]:
-    """:func:`share_of_bullets` mapped back to the order of the request's targets."""
-    chosen = [k for k, by in enumerate(bystanders) if not by]
-    caught = [k for k, by in enumerate(bystanders) if by]
-    table = share_of_bullets(remaining, len(chosen), len(caught))
-    out: list[Dist] = [{} for _ in bystanders]
-    for rank, k in enumerate(chosen + caught):
-        out[k] = dict(table[rank])
-    return out

@@ -9,18 +9,24 @@ from typing import Any
 
 import aiohttp
 from aiohttp.test_utils import TestClient
+from servekit import GURPS_MP5
+
+from bridge.journal import FORMAT_VERSION, Header
+
+__all__ = ["GURPS_MP5", "HEADER", "TOKEN", "Session", "Start", "entries", "journal_lines", "open_session"]
 
 #: ``start_bridge(**setting_changes)``: start a bridge on a real socket, get its test client.
 Start = Callable[..., Awaitable[TestClient[Any, Any]]]
 
 TOKEN = "test-token-0123456789"
-GURPS_MP5: dict[str, Any] = {
-    "system": "gurps",
-    "attacker": {"id": "a1", "name": "Kane", "skill": 12},
-    "weapon": {"name": "MP5", "rof": 13, "rcl": 2, "loaded": 30, "capacity": 30, "malf": 17},
-    "shots": 10,
-    "targets": [{"id": "t1", "name": "Ganger", "modifier": -2, "dodge": 9}],
-}
+#: The header of the journals the tests write by hand.
+HEADER = Header(
+    format=FORMAT_VERSION,
+    session="20261129T200000.000000Z-abcdef",
+    started="2026-11-29T20:00:00Z",
+    rules_version="0.1.0",
+    bridge_version="0.1.0",
+)
 
 
 class Session:

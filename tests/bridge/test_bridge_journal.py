@@ -10,12 +10,12 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from bridgekit import HEADER
 
 from bridge.access import load_or_create_token, token_matches
 from bridge.journal import (
     FORMAT_VERSION,
     Entry,
-    Header,
     Journal,
     JournalError,
     discard_session,
@@ -24,14 +24,6 @@ from bridge.journal import (
 from bridge.ledger import INDEX_NAME, Ledger, PendingAttack, Settled
 from bridge.paths import config_dir, data_dir
 from bridge.repair import FileKind, inspect
-
-HEADER = Header(
-    format=FORMAT_VERSION,
-    session="20261129T200000.000000Z-abcdef",
-    started="2026-11-29T20:00:00Z",
-    rules_version="0.1.0",
-    bridge_version="0.1.0",
-)
 
 
 def entry(id: str, **changes: object) -> Entry:

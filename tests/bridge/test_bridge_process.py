@@ -12,13 +12,13 @@ import json
 import os
 import signal
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from bridgekit import GURPS_MP5
+from servekit import ROOT, ServeProcess, serve_command
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -28,60 +28,16 @@ TOKEN = "process-test-token"
 #: raised to match (a real client would be refused past 40 at once).
 CLIENTS = 16
 WINDOW = 50
-ROOT = Path(__file__).resolve().parents[2]
 
 
-def serve_command(data: Path, config: Path, *options: str) -> list[str]:
-    """``volley serve`` as these tests start it: its own data and config directories, then ``options``."""
-    return [
-        sys.executable,
-        "-m",
-        "bridge.cli",
-        "serve",
-        "--data-dir",
-        str(data),
-        "--config-dir",
-        str(config),
-        *options,
-    ]
+class Server(ServeProcess):
+    """``volley serve`` on its own directories, with the rate limit raised for the streaming clients
+    (and no ``$VOLLEY_TOKEN`` from the environment: the token is ``TOKEN``)."""
 
-
-class Server:
     def __init__(self, data: Path, config: Path) -> None:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        env.pop("VOLLEY_TOKEN", None)
-        self.process = subprocess.Popen(
-            serve_command(
-                data,
-                config,
-                "--port",
-                "0",
-                "--token",
-                TOKEN,
-                "--rate",
-                "100000",
-                "--burst",
-                str(10 * WINDOW),
-            ),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=ROOT,
-            env=env,
-        )
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            if "listening on" in line:
-                self.url = line.split("listening on ", 1)[1].strip()
-                return
-        raise AssertionError(
-            f"server did not start: {self.process.stderr.read() if self.process.stderr else ''}"
-        )
-
-    def stop(self, signum: int, timeout: float = 15) -> tuple[int, str]:
-        self.process.send_signal(signum)
-        _, err = self.process.communicate(timeout=timeout)
-        return self.process.returncode, err
+        env = {key: value for key, value in os.environ.items() if key != "VOLLEY_TOKEN"}
+        options = ("--port", "0", "--token", TOKEN, "--rate", "100000", "--burst", str(10 * WINDOW))
+        super().__init__(serve_command(data, config, *options), env=env)
 
 
 @pytest.fixture

@@ -19,19 +19,12 @@ from typing import Any
 
 import msgspec
 import pytest
-from bridgekit import GURPS_MP5, Start, open_session
+from bridgekit import GURPS_MP5, HEADER, Start, open_session
 
 from bridge.journal import FORMAT_VERSION, Entry, Header
 from bridge.server import BridgeSettings
 
 ROOT = Path(__file__).resolve().parents[2]
-HEADER = Header(
-    format=FORMAT_VERSION,
-    session="20261129T200000.000000Z-abcdef",
-    started="2026-11-29T20:00:00Z",
-    rules_version="0.1.0",
-    bridge_version="0.1.0",
-)
 #: JSON nested this deep breaks any recursive reader (msgspec, json, the comparison in replay).
 DEEP = 100_000
 

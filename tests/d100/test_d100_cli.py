@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -10,9 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clikit import run_volley
 from d100_helpers import VEX, vex
-
-from bridge.cli import main
 
 VOLLEY = Path(sys.executable).parent / "volley"
 
@@ -49,20 +47,6 @@ def test_odds_through_the_command() -> None:
     assert round(result["jam"], 12) == 0.05
 
 
-def _in_process(
-    args: list[str], request: dict[str, Any], capsys: pytest.CaptureFixture[str]
-) -> tuple[int, str, str]:
-    """The same ``main`` the command runs, without a new interpreter per request."""
-    old = sys.stdin
-    sys.stdin = io.TextIOWrapper(io.BytesIO(json.dumps(request).encode()))
-    try:
-        code = main(args)
-    finally:
-        sys.stdin = old
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_a_refusal_from_the_real_command() -> None:
     done = _volley(["roll"], vex(weapon={"loaded": 2}))
     assert done.returncode == 2 and done.stdout == ""
@@ -77,7 +61,7 @@ def test_bad_input_exits_2_naming_the_field_and_the_rule(capsys: pytest.CaptureF
         (vex(weapon={"rof": "S/3/\u00b2"}), "$.weapon.rof: RoF 'S/3/\u00b2': the long-burst position"),
     ]:
         for command in (["roll", "--seed", "3"], ["odds"]):
-            code, out, err = _in_process(command, request, capsys)
+            code, out, err = run_volley(command, capsys, json.dumps(request))
             assert code == 2, (command, out)
             assert out == ""
             assert line in err, err

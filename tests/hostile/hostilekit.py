@@ -2,7 +2,7 @@
 
 A raw websocket client (frames built by hand, written in one TCP write, read or never read), bridges
 started the way ``volley serve`` starts them (in this process through ``bridge.server.serving``, or as
-a real ``volley serve`` process), and a few measurements (open sockets, resident memory).
+a real ``volley serve`` process, ``servekit``), and what the door and the server hold (open sockets).
 """
 
 from __future__ import annotations
@@ -14,26 +14,18 @@ import json
 import os
 import socket
 import struct
-import subprocess
-import sys
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from servekit import ServeProcess, serve_command
+
 from bridge.connection import Pace
 from bridge.guard import GATE, Door
 from bridge.server import CONNECTIONS, BridgeSettings, Serving, serving
 
-ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "hostile-test-token"
-GURPS_MP5: dict[str, Any] = {
-    "system": "gurps",
-    "attacker": {"id": "a1", "name": "Kane", "skill": 12},
-    "weapon": {"name": "MP5", "rof": 13, "rcl": 2, "loaded": 30, "capacity": 30, "malf": 17},
-    "shots": 10,
-    "targets": [{"id": "t1", "name": "Ganger", "modifier": -2, "dodge": 9}],
-}
 
 TEXT, BINARY, CLOSE, PING, PONG, CONTINUATION = 0x1, 0x2, 0x8, 0x9, 0xA, 0x0
 
@@ -219,68 +211,15 @@ async def http_get(
 # --- a real volley serve ------------------------------------------------------------------------
 
 
-class ServeProcess:
+def serve_process(tmp: Path, *options: str, file_limit: int | None = None) -> ServeProcess:
     """``volley serve`` in its own process (its own file limit, its own memory to measure)."""
-
-    def __init__(self, tmp: Path, *options: str, file_limit: int | None = None) -> None:
-        # ``ulimit -n`` for the server alone, set by the interpreter it runs in before the CLI starts.
-        limit = (
-            f"resource.setrlimit(resource.RLIMIT_NOFILE, ({file_limit}, {file_limit})); "
-            if file_limit
-            else ""
-        )
-        launcher = (
-            f"import resource, runpy, sys; {limit}"
-            "sys.argv[0] = 'volley'; runpy.run_module('bridge.cli', run_name='__main__')"
-        )
-        command = [
-            sys.executable,
-            "-c",
-            launcher,
-            "serve",
-            "--port",
-            "0",
-            "--token",
-            TOKEN,
-            "--data-dir",
-            str(tmp / "data"),
-            "--config-dir",
-            str(tmp / "config"),
-            *options,
-        ]
-        self.process = subprocess.Popen(
-            command,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=ROOT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        assert self.process.stdout is not None
-        self.said: list[str] = []  # stdout up to the Foundry module line, the last of the start-up lines
-        for line in self.process.stdout:
-            self.said.append(line)
-            if "listening on" in line:
-                self.url = line.split("listening on ", 1)[1].strip()
-                self.port = int(self.url.rsplit(":", 1)[1].split("/")[0])
-            if line.startswith("Foundry module:"):
-                return
-        raise AssertionError(f"volley serve did not start: {self.stop()}")
-
-    def memory_kib(self, field: str = "VmRSS") -> int:
-        """``VmRSS`` (now) or ``VmHWM`` (the peak so far) of the server, in KiB."""
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-        raise AssertionError(f"no {field} for pid {self.process.pid}")
-
-    def stop(self) -> str:
-        """SIGTERM, wait, and return what it wrote on stderr."""
-        if self.process.poll() is None:
-            self.process.terminate()
-        try:
-            _, err = self.process.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            _, err = self.process.communicate()
-        return err or ""
+    # ``ulimit -n`` for the server alone, set by the interpreter it runs in before the CLI starts.
+    limit = (
+        f"resource.setrlimit(resource.RLIMIT_NOFILE, ({file_limit}, {file_limit})); " if file_limit else ""
+    )
+    launcher = (
+        f"import resource, runpy, sys; {limit}"
+        "sys.argv[0] = 'volley'; runpy.run_module('bridge.cli', run_name='__main__')"
+    )
+    options = ("--port", "0", "--token", TOKEN, *options)
+    return ServeProcess(serve_command(tmp / "data", tmp / "config", *options, python=("-c", launcher)))

@@ -13,7 +13,8 @@ from typing import Any
 
 import aiohttp
 import pytest
-from hostilekit import GURPS_MP5, bridge, message, raw_websocket, settings_for
+from hostilekit import bridge, message, raw_websocket, settings_for
+from servekit import GURPS_MP5
 
 pytestmark = pytest.mark.asyncio
 

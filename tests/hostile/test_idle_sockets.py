@@ -13,13 +13,13 @@ from pathlib import Path
 import aiohttp
 import pytest
 from hostilekit import (
-    ServeProcess,
     bridge,
     closed_by_server,
     door_of,
     idle_socket,
     message,
     raw_websocket,
+    serve_process,
     settings_for,
 )
 
@@ -160,7 +160,7 @@ async def test_a_flood_of_idle_sockets_under_a_small_file_limit_does_not_lock_th
 ) -> None:
     """The issue's case: more idle sockets than the process may open files. The referee still gets in,
     and the log stays a few lines long (no accept traceback per attempt)."""
-    server = ServeProcess(tmp_path, file_limit=128)
+    server = serve_process(tmp_path, file_limit=128)
     held = []
     try:
         for _ in range(200):
@@ -175,7 +175,7 @@ async def test_a_flood_of_idle_sockets_under_a_small_file_limit_does_not_lock_th
     finally:
         for _, writer in held:
             writer.transport.abort()
-        err = server.stop()
+        _, err = server.stop()
     assert "out of system resource" not in err and "Traceback" not in err, err[-3000:]
     assert "connection caps lowered to 64" in err
     assert err.count("connection cap:") == 1, err[-3000:]

@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 from hostilekit import (
-    GURPS_MP5,
-    ServeProcess,
     bridge,
     door_of,
     message,
     open_connections,
     raw_websocket,
+    serve_process,
     settings_for,
 )
+from servekit import GURPS_MP5, memory_kib
 
 from bridge.connection import Connection, Pace
 from bridge.protocol import MAX_FRAME_BYTES
@@ -89,15 +89,15 @@ async def test_a_slow_reader_sending_megabyte_ids_holds_no_megabytes(tmp_path: P
 
     Measured on the server process: its peak resident memory may not grow by the replies' weight.
     """
-    server = ServeProcess(tmp_path, "--rate", "10000", "--burst", "10000")
+    server = serve_process(tmp_path, "--rate", "10000", "--burst", "10000")
     try:
         await asyncio.sleep(1.0)  # let the rules warm-up finish, so it does not count
-        peak_before = server.memory_kib("VmHWM")
+        peak_before = memory_kib(server.pid, "VmHWM")
         raw = await raw_websocket(server.port, receive_buffer=4096)
         big = [message("attack", id=f"{k}-" + "i" * 900_000, request=GURPS_MP5) for k in range(100)]
         sending = asyncio.create_task(raw.send(*big))
         await asyncio.sleep(3.0)
-        growth_mib = (server.memory_kib("VmHWM") - peak_before) / 1024
+        growth_mib = (memory_kib(server.pid, "VmHWM") - peak_before) / 1024
         sending.cancel()
         raw.close()
     finally:

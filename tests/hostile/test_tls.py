@@ -7,22 +7,21 @@ import json
 import shutil
 import ssl
 import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import aiohttp
 import pytest
 from hostilekit import (
-    GURPS_MP5,
     TOKEN,
-    ServeProcess,
     bridge,
     closed_by_server,
     door_of,
     idle_socket,
+    serve_process,
     settings_for,
 )
+from servekit import GURPS_MP5, serve_command
 from websockets.asyncio.client import connect
 
 
@@ -115,7 +114,7 @@ async def test_a_socket_that_never_starts_its_handshake_is_a_stranger_with_a_dea
 @pytest.mark.asyncio
 async def test_volley_serve_prints_a_wss_url_with_tls(tmp_path: Path, certificate: tuple[Path, Path]) -> None:
     cert, key = certificate
-    server = ServeProcess(tmp_path, "--tls-cert", str(cert), "--tls-key", str(key))
+    server = serve_process(tmp_path, "--tls-cert", str(cert), "--tls-key", str(key))
     try:
         assert server.url.startswith("wss://127.0.0.1:")
         assert f"paste https://127.0.0.1:{server.port}/module/module.json" in server.said[-1]
@@ -129,21 +128,7 @@ async def test_volley_serve_prints_a_wss_url_with_tls(tmp_path: Path, certificat
 def _serve(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
     """``volley serve`` that is expected to refuse to start (a hang is a failure, not a wait)."""
     return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bridge.cli",
-            "serve",
-            "--port",
-            "0",
-            "--token",
-            TOKEN,
-            "--data-dir",
-            str(tmp_path / "d"),
-            "--config-dir",
-            str(tmp_path / "c"),
-            *options,
-        ],
+        serve_command(tmp_path / "d", tmp_path / "c", "--port", "0", "--token", TOKEN, *options),
         capture_output=True,
         text=True,
         timeout=30,
@@ -184,7 +169,7 @@ def test_allow_remote_with_a_certificate_starts_without_insecure(
     tmp_path: Path, certificate: tuple[Path, Path]
 ) -> None:
     cert, key = certificate
-    server = ServeProcess(tmp_path, "--allow-remote", "--tls-cert", str(cert), "--tls-key", str(key))
-    err = server.stop()
+    server = serve_process(tmp_path, "--allow-remote", "--tls-cert", str(cert), "--tls-key", str(key))
+    _, err = server.stop()
     assert server.url.startswith("wss://127.0.0.1:")
     assert "--insecure" not in err

@@ -11,7 +11,7 @@ from typing import Any
 import rules
 from bridge.card import CARD, system_title
 from bridge.card_text import CLI
-from bridge.i18n import LANGUAGES, MESSAGE_PREFIX
+from bridge.i18n import LANGUAGES, MESSAGE_PREFIX, closing_brace, parse_placeholder
 from rules.messages import Vocabulary
 from rules.results import Message
 
@@ -65,36 +65,12 @@ def cli_catalogues() -> dict[str, dict[str, str]]:
     return {language: read_catalogue(LOCALE_DIR / f"cli.{language}.json") for language in LANGUAGES}
 
 
-def _closing(template: str, start: int) -> int:
-    depth = 0
-    for index in range(start, len(template)):
-        if template[index] == "{":
-            depth += 1
-        elif template[index] == "}":
-            depth -= 1
-            if depth == 0:
-                return index
-    raise ValueError(f"unbalanced braces in {template!r}")
-
-
-def _split_top(text: str, separator: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for index, char in enumerate(text):
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-        elif char == separator and depth == 0:
-            parts.append(text[start:index])
-            start = index + 1
-    parts.append(text[start:])
-    return parts
-
-
 def placeholders(template: str) -> Iterator[tuple[str, str, list[str]]]:
-    """Every placeholder of a template, nested ones included: (name, kind, its forms or branches).
+    """Every placeholder of a template, nested ones included: (name, kind, its forms or branches),
+    read by the renderer's own parser (``bridge.i18n.parse_placeholder``).
 
     ``kind`` is ``value`` (``{n}``), ``plural`` (``{n|one|other}``) or ``choice`` (``{n?yes|no}``).
+    Unbalanced braces, which the renderer would print as they are, are an error here.
     """
     index = 0
     while index < len(template):
@@ -103,19 +79,11 @@ def placeholders(template: str) -> Iterator[tuple[str, str, list[str]]]:
         if template[index] != "{":
             index += 1
             continue
-        end = _closing(template, index)
-        body = template[index + 1 : end]
-        cut = min((body.find(c) for c in "|?" if c in body), default=len(body))
-        name, rest = body[:cut].strip(), body[cut:]
-        if rest.startswith("?"):
-            parts = _split_top(rest[1:], "|")
-            yield name, "choice", parts
-        elif rest.startswith("|"):
-            parts = _split_top(rest[1:], "|")
-            yield name, "plural", parts
-        else:
-            parts = []
-            yield name, "value", parts
+        end = closing_brace(template, index)
+        if end < 0:
+            raise ValueError(f"unbalanced braces in {template!r}")
+        name, kind, parts = parse_placeholder(template[index + 1 : end])
+        yield name, kind, parts
         for part in parts:
             yield from placeholders(part)
         index = end + 1

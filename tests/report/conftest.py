@@ -11,8 +11,6 @@ from pathlib import Path
 import pytest
 from reportkit import write_session
 
-ROOT = Path(__file__).resolve().parents[2]
-REPLAYS = sorted((ROOT / "tests" / "replays").glob("*.jsonl"))
 #: Long enough for every test to have its say (about 2,000 d6 and 400 d100 rolls), short enough to be quick.
 SESSION_REQUESTS = 600
 FAIR_SEEDS = (1, 2, 3)

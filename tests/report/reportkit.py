@@ -24,15 +24,19 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from allocationkit import simple_allocation
 
 import bridge
 import rules
 from bridge.journal import FORMAT_VERSION, Entry, Header, Journal
 from bridge.resolution import reply_for
 from rules.dice import Dice, SeededDice
+from rules.results import Message
 
-__all__ = ["LoadedDice", "Table", "write_session"]
+__all__ = ["REPLAYS", "LoadedDice", "Table", "write_session"]
 
+#: The recorded sessions (``tests/replays``), real bridge journals of every system.
+REPLAYS = sorted((Path(__file__).resolve().parents[1] / "replays").glob("*.jsonl"))
 #: The loaded die: this share of d6 rolls is forced to a six (so sixes come up about 1 in 3).
 LOADING = 0.2
 START = datetime(2026, 11, 28, 19, 0, tzinfo=UTC)
@@ -45,7 +49,7 @@ class LoadedDice(SeededDice):
         super().__init__(seed)
         self._threshold = int(loading * (1 << 64))
 
-    def _face(self, sides: int, purpose: str) -> int:
+    def _face(self, sides: int, purpose: Message) -> int:
         if sides == 6 and self._next64() < self._threshold:
             return 6
         return super()._face(sides, purpose)
@@ -321,16 +325,6 @@ class Table:
                     tokens[token][status] = False
 
 
-def _allocation(pending: dict[str, Any], targets: int) -> list[Any]:
-    """Clusters dealt round the targets (automatic and controlled fire), or bullets to the first."""
-    if pending.get("clusters") is not None:
-        dealt: list[list[int]] = [[] for _ in range(targets)]
-        for index in range(len(pending["clusters"])):
-            dealt[index % targets].append(index)
-        return dealt
-    return [pending.get("bullets", 0)] + [0] * (targets - 1)
-
-
 def _entry(
     id: str,
     type: str,
@@ -378,7 +372,8 @@ def play(requests: int, *, seed: int = 1, loaded: bool = False) -> Iterator[Entr
         yield entry
         made += 1
         if reply["type"] == "pending":
-            allocated = {**request, "allocation": _allocation(reply["pending"], len(request["targets"]))}
+            split = simple_allocation(reply["pending"], len(request["targets"]))
+            allocated = {**request, "allocation": split}
             entry, reply = _entry(
                 f"{id}/allocate", "allocate", allocated, entry_seed, dice=dice, at=at, pending_id=id
             )

@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import REPLAYS
+from reportkit import REPLAYS
 
 from bridge.cli import main
 from bridge.report.command import default_output

@@ -6,7 +6,7 @@ import json
 import random
 from pathlib import Path
 
-from conftest import REPLAYS
+from reportkit import REPLAYS
 
 from bridge.report.record import read_record, read_record_bytes
 

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import REPLAYS
+from reportkit import REPLAYS
 
 from bridge.report.build import findings, report_html
 from bridge.report.record import read_record

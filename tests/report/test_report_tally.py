@@ -7,7 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
-from conftest import REPLAYS
+from reportkit import REPLAYS
 
 import rules
 from bridge.report.record import read_record, read_record_bytes
