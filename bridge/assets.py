@@ -10,7 +10,6 @@ comes from the import system, never from walking up from this file into a reposi
 from __future__ import annotations
 
 import json
-from importlib import resources
 from pathlib import Path
 
 __all__ = ["MODULE_PACKAGE", "ModuleMissing", "module_dir", "module_version"]
@@ -25,6 +24,10 @@ class ModuleMissing(RuntimeError):
 
 def module_dir() -> Path:
     """The Foundry module's folder (``module.json``, ``scripts/``, ``lang/``, ``templates/``...)."""
+    # Imported here: importlib.resources pulls in tempfile, shutil and the compressors, which a
+    # command that never looks at the module's files (``volley replay``, ``volley show``) should not pay.
+    from importlib import resources
+
     try:
         root = resources.files(MODULE_PACKAGE)
     except ModuleNotFoundError:

@@ -259,9 +259,6 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    import asyncio
-
-    from bridge.access import find_token
     from bridge.replay import print_report, replay_against, replay_session
     from bridge.sessions import find_session
 
@@ -272,6 +269,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     progress: bool | None = args.progress
     if args.against:
+        import asyncio  # only replay over the wire needs an event loop and the server's token
+
+        from bridge.access import find_token
+
         try:
             found = find_token(config_dir(args.config_dir), args.token)
         except OSError:

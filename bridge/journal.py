@@ -17,22 +17,23 @@ A crash can leave a torn last line; ``bridge.repair`` cuts it off on the next st
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import logging
 import os
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
 from bridge.paths import O_BINARY
+
+if TYPE_CHECKING:
+    import asyncio
+    from concurrent.futures import Future
 
 __all__ = [
     "FORMAT_VERSION",
@@ -294,6 +295,11 @@ class Journal:
     """The open journal of the running session: group commit, on the loop or in its writer thread."""
 
     def __init__(self, path: Path, fd: int, head: bytes, fsync_seconds: float) -> None:
+        # Only a running server writes a journal: its readers (show, sessions, replay, report) do not
+        # pay for asyncio and a thread pool at start-up.
+        import asyncio
+        from concurrent.futures import ThreadPoolExecutor
+
         self.path = path
         self.head = head
         self.stats = CommitStats()
@@ -467,4 +473,6 @@ def _tell(then: Then, error: JournalError | None) -> None:
     try:
         then(error)
     except Exception:
+        import logging  # a server has it loaded already; readers of journals never get here
+
         logging.getLogger("volley.bridge").exception("a journal waiter failed")

@@ -21,7 +21,6 @@ field by field to say where.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 import uuid
@@ -358,6 +357,8 @@ def replay_session(path: Path, *, progress: bool | None = False, workers: int | 
         return report
     # Fork where it is safe (Linux; the CLI runs no threads), so workers start at once and know every
     # registered system; spawn elsewhere.
+    import multiprocessing  # only a long session needs it (its import is a few ms of every start)
+
     method = "fork" if sys.platform == "linux" else "spawn"
     with multiprocessing.get_context(method).Pool(workers, initializer=_worker_start) as pool:
         for part, count in pool.imap(_replay_piece, jobs):

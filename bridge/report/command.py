@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import webbrowser
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +86,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     print(out)
     if args.open:
+        import webbrowser  # only here: it imports subprocess and threading, every command would pay
+
         webbrowser.open(out.resolve().as_uri())
     return 0
 

@@ -428,3 +428,19 @@ def test_a_long_session_on_every_core_names_an_unreadable_line_by_its_number(tmp
     (problem,) = report.problems
     assert problem.startswith(f"long:{broken + 1}: unreadable line skipped"), problem
     assert report.total == len(lines) - 2 and not report.mismatches
+
+
+def test_replaying_a_short_session_loads_no_server_machinery() -> None:
+    """``volley replay`` starts in well under the time of a long replay's work only if it does not
+    import what a server, a report or a replay over the wire needs (asyncio alone was ~20 ms)."""
+    server_only = ("asyncio", "concurrent.futures", "logging", "multiprocessing", "webbrowser", "hmac")
+    probe = (
+        "import sys\n"
+        "from bridge.cli import main\n"
+        f"code = main(['replay', {str(REPLAYS[0])!r}, '--no-progress'])\n"
+        f"print(code, sorted(name for name in {server_only!r} if name in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=60, check=False
+    )
+    assert done.stdout.strip().splitlines()[-1] == "0 []", done.stdout + done.stderr
