@@ -107,7 +107,7 @@ def test_burst_at_three_vargr_odds_card_and_rounds(table: Table) -> None:
     state = dialog.locator(".volley-mt__state")
     assert state.inner_text() == "Autorifle: ready · selector on automatic · locked on Vargr raider"
     assert (
-        dialog.locator(".volley-mt__charge").inner_text()
+        dialog.locator(".volley-mt__charge").inner_text().strip()
         == "Fire at Vargr raider, the locked target: 1 action."
     )
     # Automatic fire: Auto Tgts 2 chosen, Dace (past the leader) a bystander, the scout left out.
@@ -395,7 +395,7 @@ def test_unsling_and_ready_the_submachinegun_and_undo(table: Table) -> None:
     )
     assert state.inner_text() == "Submachinegun: slung · selector on single · locked on Vargr raider"
     blocked = "The Submachinegun is slung: Unsling it, then Ready it (2 actions) before firing."
-    assert dialog.locator(".volley-mt__blocked").inner_text() == blocked
+    assert dialog.locator(".volley-mt__blocked").inner_text().strip() == blocked
     fire = dialog.get_by_role("button", name=FIRE, exact=True)
     assert fire.is_disabled() and fire.get_attribute("title") == blocked
     page.wait_for_function(
@@ -410,7 +410,7 @@ def test_unsling_and_ready_the_submachinegun_and_undo(table: Table) -> None:
         "document.querySelector('.volley-mt__state')?.textContent"
         " === 'Submachinegun: carried (safety on) · selector on single · locked on Vargr raider'"
     )
-    assert dialog.locator(".volley-mt__blocked").inner_text() == (
+    assert dialog.locator(".volley-mt__blocked").inner_text().strip() == (
         "Ready the Submachinegun first (1 action): it is carried with the safety on."
     )
     assert (
@@ -434,7 +434,7 @@ def test_unsling_and_ready_the_submachinegun_and_undo(table: Table) -> None:
     )
     page.wait_for_function("document.querySelector('[data-volley=attack]')?.disabled === false")
     assert (
-        dialog.locator(".volley-mt__charge").inner_text()
+        dialog.locator(".volley-mt__charge").inner_text().strip()
         == "Fire at Vargr leader, the locked target: 1 action."
     )
 
@@ -471,7 +471,7 @@ def test_fast_draw_the_autopistol(table: Table) -> None:
     how = dialog.get_by_role("combobox", name="Action", exact=True)
     assert how.input_value() == "fast_draw"
     mode.select_option("rapid")
-    assert dialog.locator(".volley-mt__charge").inner_text() == (
+    assert dialog.locator(".volley-mt__charge").inner_text().strip() == (
         "Fast draw: draw, lock on Vargr raider and fire in 1 action, DM −2."
     )
     assert "skill +3, Dex 10 +2, action −2, targets −3 = +0" in dialog.locator(".volley-mt__dms").inner_text()
@@ -493,14 +493,14 @@ def test_fast_draw_the_autopistol(table: Table) -> None:
     # Drawn now: the dialog offers a plain fire at the locked target again.
     page.wait_for_function("document.querySelector('[name=how]')?.value === 'fire'")
     assert (
-        dialog.locator(".volley-mt__charge").inner_text()
+        dialog.locator(".volley-mt__charge").inner_text().strip()
         == "Fire at Vargr raider, the locked target: 1 action."
     )
 
     # Another primary: retarget and fire is offered, with the pistol's bring-to-bear DM.
     dialog.get_by_role("combobox", name="Primary target", exact=True).select_option(label="Vargr scout")
     page.wait_for_function("document.querySelector('[name=how]')?.value === 'retarget_and_fire'")
-    assert dialog.locator(".volley-mt__charge").inner_text() == (
+    assert dialog.locator(".volley-mt__charge").inner_text().strip() == (
         "Retarget and fire at Vargr scout: 1 action, DM −1 to bring a pistol to bear."
     )
     assert dialog.get_by_role("button", name="Retarget", exact=True).is_visible()
@@ -513,7 +513,7 @@ def test_russian_dialog_step_and_cards(table: Table) -> None:
     wait_for_chart(dialog, "Cpl. Dace")
     assert dialog.get_attribute("aria-label") == "Volley: стреляет Kira Rhyne"
     assert (
-        dialog.locator(".volley-mt__charge").inner_text()
+        dialog.locator(".volley-mt__charge").inner_text().strip()
         == "Огонь, цель Vargr raider (захвачена): 1 действие."
     )
     table.shots.take(dialog, "megatraveller-dialog-ru")
