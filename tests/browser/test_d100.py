@@ -441,14 +441,16 @@ def test_a_player_fires_through_the_referee_and_cannot_test_other_tokens(table: 
     assert table.pages.errors == []
 
 
-def notices(page: Any) -> list[str]:
+def notices(page: Any) -> Any:
     return page.locator("#chat-log .volley-notice").all_inner_texts()
 
 
 def next_turn(page: Any, expect: str) -> None:
     """The referee moves the encounter on (the sandbox's header control, Foundry's Next turn)."""
     page.locator("#next-turn").click()
-    page.wait_for_function("(text) => document.querySelector('#combat-turn')?.textContent === text", arg=expect)
+    page.wait_for_function(
+        "(text) => document.querySelector('#combat-turn')?.textContent === text", arg=expect
+    )
 
 
 def set_overwatch(page: Any) -> Any:
@@ -480,7 +482,8 @@ def test_an_overwatch_order_ends_when_the_combat_turn_comes_back_to_vex(table: T
     for name in ("Heretic", "Cultist", "Cult demagogue"):
         next_turn(page, f"round 1: {name}'s turn")
         assert statuses(page, VEX) == ["overwatch"], f"{name}'s turn: the order stands"
-        assert page.evaluate(f"{VEX}.actor.flags.volley.state.overwatch")["trigger"] == "anyone crosses the bridge"
+        order = page.evaluate(f"{VEX}.actor.flags.volley.state.overwatch")
+        assert order["trigger"] == "anyone crosses the bridge"
     assert notices(page) == []
 
     next_turn(page, "round 2: Vex's turn")
