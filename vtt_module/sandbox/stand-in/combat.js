@@ -12,7 +12,7 @@ import { deepClone } from "./utils.js";
 export class Combatant {
   constructor(combat, token) {
     this.parent = combat;
-    this.id = `cbt${token.id}`.slice(0, 16);
+    this.id = `cbt-${token.id}`;
     this.tokenId = token.id;
     this.sceneId = token.parent.id;
     this.actorId = token.actor.id;
@@ -38,7 +38,7 @@ export class Combat extends Document {
   static documentName = "Combat";
 
   constructor(world, scene) {
-    super(world, { id: `cmb${scene.id}`.slice(0, 16), name: scene.name });
+    super(world, { id: `cmb-${scene.id}`, name: scene.name });
     this.scene = scene;
     this.round = 0;
     /** No one's turn until the encounter begins (v13: `turn` is null then). */
