@@ -39,11 +39,12 @@ Command = Callable[["argparse.Namespace"], int]
 
 def _read_request() -> Any:
     import rules
+    from rules import errors
     from rules.errors import RuleError
 
     data = sys.stdin.buffer.read()
     if not data.strip():
-        raise RuleError("$", "no request on stdin (expected one JSON object)", code="json")
+        raise RuleError("$", errors.NO_REQUEST(), code="json")
     return rules.decode_request(data)
 
 

@@ -67,22 +67,29 @@ def suppressing_mode(rate: str) -> FireMode:
     return FireMode("suppressing", f"suppressing fire ({rate})", position, "odd", rate=rate)
 
 
+def mode_word(mode: FireMode) -> Message:
+    """The mode as a refusal names it (``label`` in English, the catalogue's word elsewhere)."""
+    if mode.rate is not None:
+        return msg.SUPPRESSING_WORD(rate=msg.RATE_WORD[mode.rate]())
+    return msg.MODE_WORD[mode.name]()
+
+
 def mode_rof(mode: FireMode, rof: RateOfFire, weapon_name: str) -> tuple[int, int]:
     """(rounds spent, hit cap) for firing ``mode``; a missing position is an error that names it."""
     value = rof.position(mode.position)
+    position = msg.POSITION_WORD[POSITION_NAMES[mode.position]]()
     if value is None:
-        raise RuleError(
-            "$.mode",
-            f"{weapon_name} has no {POSITION_NAMES[mode.position]} RoF ({rof.text}); {mode.label} needs it",
+        refusal = msg.ERR_NO_POSITION(
+            weapon=weapon_name, position=position, rof=rof.text, mode=mode_word(mode)
         )
+        raise RuleError("$.mode", refusal)
     if not mode.wide:
         return value, value
     if value < WIDE_BURST_MIN_ROF:
-        raise RuleError(
-            "$.mode",
-            f"{mode.label} needs a {POSITION_NAMES[mode.position]} RoF of at least {WIDE_BURST_MIN_ROF}, "
-            f"{weapon_name} has {value}",
+        refusal = msg.ERR_WIDE_NEEDS(
+            mode=mode_word(mode), position=position, least=WIDE_BURST_MIN_ROF, weapon=weapon_name, value=value
         )
+        raise RuleError("$.mode", refusal)
     return value, value - WIDE_BURST_ROF_LOSS
 
 
