@@ -439,3 +439,86 @@ def test_a_player_fires_through_the_referee_and_cannot_test_other_tokens(table: 
     assert statuses(page, HERETIC) == []
     page.get_by_role("combobox", name="View").select_option("referee")
     assert table.pages.errors == []
+
+
+def notices(page: Any) -> Any:
+    return page.locator("#chat-log .volley-notice").all_inner_texts()
+
+
+def next_turn(page: Any, expect: str) -> None:
+    """The referee moves the encounter on (the sandbox's header control, Foundry's Next turn)."""
+    page.locator("#next-turn").click()
+    page.wait_for_function(
+        "(text) => document.querySelector('#combat-turn')?.textContent === text", arg=expect
+    )
+
+
+def set_overwatch(page: Any) -> Any:
+    dialog = open_attack_dialog(page, SHOOTER)
+    dialog.get_by_role("combobox", name="Mode", exact=True).select_option("overwatch")
+    pick_sector(page, dialog)
+    dialog.get_by_role("textbox", name="Trigger").fill("anyone crosses the bridge")
+    dialog.get_by_role("button", name="Set overwatch").click()
+    page.wait_for_function(f"{VEX}.actor.statuses.has('overwatch')")
+    return dialog
+
+
+def test_an_overwatch_order_ends_when_the_combat_turn_comes_back_to_vex(table: Table) -> None:
+    """Seed 004: the order stands until the start of the shooter's next turn. Only the referee's browser
+    (the one holding the bridge) lifts it and posts the notice; a co-referee reading in Russian sees the
+    same notice in Russian, and neither the co-referee's nor the player's browser writes anything."""
+    page = table.ready(scene="d100")
+    co = table.open(scene="d100", lang="ru", extra="&as=coreferee")
+    view = player_view(page, SHOOTER)
+    assert page.locator("#combat-turn").inner_text() == "not begun"
+    assert page.locator("#next-turn").inner_text() == "Begin combat"
+    next_turn(page, "round 1: Vex's turn")
+    co.wait_for_function("document.querySelector('#combat-turn')?.textContent === 'раунд 1: ходит Vex'")
+    assert view.frame.locator("#next-turn").is_hidden(), "moving the turn is the referee's"
+    page.get_by_role("combobox", name="View").select_option("referee")
+
+    dialog = set_overwatch(page)
+    dialog.get_by_role("button", name="Close").click()
+    for name in ("Heretic", "Cultist", "Cult demagogue"):
+        next_turn(page, f"round 1: {name}'s turn")
+        assert statuses(page, VEX) == ["overwatch"], f"{name}'s turn: the order stands"
+        order = page.evaluate(f"{VEX}.actor.flags.volley.state.overwatch")
+        assert order["trigger"] == "anyone crosses the bridge"
+    assert notices(page) == []
+
+    next_turn(page, "round 2: Vex's turn")
+    page.wait_for_function(f"!{VEX}.actor.statuses.has('overwatch')")
+    assert page.evaluate(f"{VEX}.actor.flags.volley.state.overwatch") is None
+    page.wait_for_function("document.querySelectorAll('#chat-log .volley-notice').length === 1")
+    assert notices(page) == ["Vex's overwatch order ends: their turn has come."]
+    assert page.locator("#chat-log .chat-message").last.locator(".message-sender").inner_text() == SHOOTER
+    co.wait_for_function("document.querySelectorAll('#chat-log .volley-notice').length === 1")
+    assert notices(co) == ["Vex: Караул окончен — начался Ход стрелка."]
+    view.page.wait_for_function(f"!{VEX}.actor.statuses.has('overwatch')")
+    view.page.wait_for_function("document.querySelectorAll('#chat-log .volley-notice').length === 1")
+    assert "Overwatch" not in page.get_by_role("button", name=SHOOTER, exact=True).inner_text()
+    page.keyboard.press("Escape")  # the Token HUD left open by the dialog
+    table.shots.take(page.locator("body"), "d100-overwatch-ends-en")
+    table.shots.take(co.locator("body"), "d100-overwatch-ends-ru")
+
+    # A later turn (or a second round) says nothing more: the order is gone.
+    next_turn(page, "round 2: Heretic's turn")
+    page.wait_for_timeout(300)
+    for client in (page, co, view.page):
+        assert client.evaluate("document.querySelectorAll('#chat-log .volley-notice').length") == 1
+    assert table.pages.errors == []
+
+
+def test_with_the_setting_off_the_order_stands_through_the_shooters_turn(table: Table) -> None:
+    page = table.ready(scene="d100")
+    page.evaluate("game.settings.set('volley', 'overwatchEndsOnTurn', false)")
+    next_turn(page, "round 1: Vex's turn")
+    dialog = set_overwatch(page)
+    dialog.get_by_role("button", name="Close").click()
+    for name in ("Heretic", "Cultist", "Cult demagogue", "Vex"):
+        next_turn(page, f"round {2 if name == 'Vex' else 1}: {name}'s turn")
+    page.wait_for_timeout(300)
+    assert statuses(page, VEX) == ["overwatch"]
+    assert page.evaluate(f"{VEX}.actor.flags.volley.state.overwatch") is not None
+    assert notices(page) == []
+    assert table.pages.errors == []

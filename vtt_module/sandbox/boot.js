@@ -100,6 +100,7 @@ function showScene(sceneId, { broadcast }) {
   }
   table.setTargets(SCENES.find((s) => s.id === scene.id).tokens.filter((t) => t.target).map((t) => t.id));
   table.renderBoard();
+  table.renderCombat();
 }
 
 function shell() {
@@ -116,6 +117,7 @@ function shell() {
     ["bridge-start", "SANDBOX.StartBridge"],
     ["player-note", "SANDBOX.PlayerView"],
     ["reset", "SANDBOX.Reset"],
+    ["combat-label", "SANDBOX.Combat"],
   ]) {
     const el = byId(id);
     if (el) el.textContent = game.i18n.localize(key);
@@ -145,6 +147,11 @@ function shell() {
   ]) {
     byId(id).addEventListener("click", () => void fetch(`/sandbox/bridge/${action}`, { method: "POST" }));
   }
+  // The viewed scene's encounter: begun on the first click, then one turn on per click.
+  byId("next-turn").addEventListener("click", () => {
+    const combat = game.combat;
+    if (combat) void (combat.started ? combat.nextTurn() : combat.startCombat());
+  });
   byId("board").addEventListener("click", () => table.closeHud());
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") table.closeHud();

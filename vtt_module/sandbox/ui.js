@@ -75,6 +75,7 @@ export class Table {
       this.pending = false;
       this.renderBoard();
       this.renderPlayers();
+      this.renderCombat();
     });
   }
 
@@ -117,6 +118,7 @@ export class Table {
       el.classList.toggle("sandbox-token--targeted", targeted);
       el.querySelector(".sandbox-token__target").textContent = targeted ? game.i18n.localize("SANDBOX.Targeted") : "";
       el.classList.toggle("sandbox-token--owned", token.isOwner && !game.user.isGM);
+      el.classList.toggle("sandbox-token--turn", game.combat?.combatant?.tokenId === token.id);
     }
     for (const el of board.querySelectorAll(".sandbox-token")) if (!seen.has(el.dataset.tokenId)) el.remove();
   }
@@ -226,6 +228,19 @@ export class Table {
     li = fresh;
     Hooks.callAll("renderChatMessageHTML", message, li, {});
     li.scrollIntoView({ block: "end" });
+  }
+
+  /** The encounter's line in the header: whose turn it is, and the control that moves the turn on. */
+  renderCombat() {
+    const combat = game.combat;
+    const output = byId("combat-turn");
+    const button = byId("next-turn");
+    if (!output || !button) return;
+    const name = combat?.combatant?.name ?? "";
+    output.textContent = combat?.started ? game.i18n.format("SANDBOX.TurnOf", { round: combat.round, name }) : game.i18n.localize("SANDBOX.NotBegun");
+    button.textContent = game.i18n.localize(combat?.started ? "SANDBOX.NextTurn" : "SANDBOX.BeginCombat");
+    // Moving the turn is the referee's (Foundry lets a player end only their own turn).
+    button.hidden = !game.user.isGM;
   }
 
   renderPlayers() {

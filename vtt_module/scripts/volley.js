@@ -5,6 +5,8 @@
  * - `init`: settings; Volley's statuses; the templates.
  * - `setup`, `ready`: the statuses again (a game system may have rebuilt CONFIG.statusEffects).
  * - `ready`: the relay and the bridge election; the connection when this browser holds the bridge.
+ * - Combat turns: a standing order that ends at its holder's next turn (d100 overwatch) is lifted by
+ *   the browser holding the bridge (foundry/standing-orders.js).
  * - Token HUD and actor sheet header: Fire and Volley weapons. Chat: cards drawn in each reader's
  *   language, with Undo for game masters. Players list: the bridge's state.
  */
@@ -20,6 +22,7 @@ import { activeControl } from "./foundry/focus.js";
 import { openAttackDialog, openProfileEditor } from "./foundry/open.js";
 import { referee, requestUndo } from "./foundry/referee.js";
 import { MODULE_ID, registerSettings } from "./foundry/settings.js";
+import { decorateNotice, onCombatTurnChange } from "./foundry/standing-orders.js";
 import { registerStatuses } from "./foundry/statuses.js";
 import { problemText, t } from "./foundry/words.js";
 import { systemPlugin } from "./systems/index.js";
@@ -85,7 +88,11 @@ Hooks.on("renderTokenHUD", (hud, html) => addHudControls(hud, html, openers));
 Hooks.on("getHeaderControlsActorSheetV2", (sheet, controls) => addSheetControls(sheet, /** @type {unknown} */ (controls), openers));
 Hooks.on("getActorSheetHeaderButtons", (sheet, buttons) => addSheetButtons(sheet, /** @type {unknown} */ (buttons), openers));
 Hooks.on("renderPlayers", (app, html) => addStatusLine(app, html));
-Hooks.on("renderChatMessageHTML", (message, html) => decorateChatMessage(message, html, undoFromCard, allocateFromCard));
+Hooks.on("renderChatMessageHTML", (message, html) => {
+  decorateChatMessage(message, html, undoFromCard, allocateFromCard);
+  decorateNotice(message, html);
+});
+Hooks.on("combatTurnChange", (combat, prior, current) => void onCombatTurnChange(combat, prior, current));
 Hooks.on("updateActor", (actor) => tokenChanged((dialog) => dialog.token.actor === actor));
 Hooks.on("updateToken", (token) => tokenChanged((dialog) => dialog.token === token));
 Hooks.on("targetToken", (user) => {

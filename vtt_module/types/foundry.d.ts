@@ -28,6 +28,7 @@ declare global {
     "volley.timeout": number;
     "volley.ruleSystem": string;
     "volley.playersEditProfiles": boolean;
+    "volley.overwatchEndsOnTurn": boolean;
   }
   interface FlagConfig {
     Actor: { volley: VolleyActorFlags };

@@ -1,4 +1,4 @@
-// The documents the module touches (users, actors, tokens, chat messages, scenes), kept in step
+// The documents the module touches (users, actors, tokens, chat messages, scenes; combats in combat.js), kept in step
 // between the sandbox's clients (the referee's page and the player's view) the way Foundry's server
 // keeps real clients in step: every change is broadcast and applied everywhere, with the same hooks.
 
@@ -29,8 +29,13 @@ export class Collection extends Map {
   }
 }
 
+/** Tell the other clients about a change (they apply it with `fromSync`). */
+export function postChange(message) {
+  db.postMessage(message);
+}
+
 /** Shared by every document: flags, update with Foundry's update semantics, permissions. */
-class Document {
+export class Document {
   static documentName = "Document";
 
   constructor(world, data) {
@@ -235,6 +240,8 @@ function findDocument(world, kind, id) {
       return world.users.get(id);
     case "ChatMessage":
       return world.messages.get(id);
+    case "Combat":
+      return world.combats?.get(id) ?? null;
     case "Token": {
       const [sceneId, tokenId] = String(id).split("/");
       return world.scenes.get(sceneId)?.tokens.get(tokenId) ?? null;
@@ -263,6 +270,7 @@ export function snapshot(world) {
     users: world.users.contents.map((user) => ({ id: user.id, flags: user.flags, active: user.active })),
     messages: world.messages.contents.map((message) => message.toObject()),
     settings: Object.fromEntries(world.settings),
+    combats: (world.combats?.contents ?? []).map((combat) => ({ id: combat.id, round: combat.round, turn: combat.turn })),
   };
 }
 
@@ -275,7 +283,7 @@ export function connectWorld(world, { onSetting, onScene, applySnapshot }) {
     switch (data.op) {
       case "update": {
         const doc = findDocument(world, data.doc, data.id);
-        if (doc) await doc.update(data.changes, { fromSync: true, userId: data.userId });
+        if (doc) await doc.update(data.changes, { ...(data.options ?? {}), fromSync: true, userId: data.userId });
         break;
       }
       case "status": {

@@ -3,7 +3,8 @@
 // v13 names and shapes the module relies on, just enough to run the real module in a real browser.
 
 import { ActorSheetV2, ApplicationV2, getTemplate, HandlebarsApplicationMixin, loadTemplates, registerHelpers, renderTemplate } from "./applications.js";
-import { allTokens, connectWorld, createMessage, createWorld } from "./documents.js";
+import { Combat } from "./combat.js";
+import { allTokens, Collection, connectWorld, createMessage, createWorld } from "./documents.js";
 import { Hooks } from "./hooks.js";
 import { loadTranslations, makeI18n } from "./i18n.js";
 import { deepClone, expandObject, getProperty, mergeObject, setProperty } from "./utils.js";
@@ -27,6 +28,8 @@ export async function installFoundry({ lang, userId, scenes, users, notify, onCh
   const i18n = makeI18n(lang, translations);
   registerHelpers(i18n);
   const world = createWorld({ scenes, users, me: userId });
+  // One encounter per scene, made alike in every client (same ids), not begun.
+  world.combats = new Collection(world.scenes.contents.map((scene) => new Combat(world, scene)).map((combat) => [combat.id, combat]));
   world.onChange = onChange;
   const me = world.me;
 
@@ -46,6 +49,7 @@ export async function installFoundry({ lang, userId, scenes, users, notify, onCh
       Hooks.callAll("updateUser", user, { flags: deepClone(flags) }, {}, user.id);
     }
     for (const message of state.messages) await createMessage(world, message, { fromSync: true });
+    for (const { id, round, turn } of state.combats ?? []) world.combats.get(id)?.restore({ round, turn });
     for (const [key, value] of Object.entries(state.settings)) {
       const entry = settings.get(key);
       if (entry && entry.config.scope === "world") {
@@ -123,6 +127,11 @@ export async function installFoundry({ lang, userId, scenes, users, notify, onCh
     modules: { get: (id) => (id === "volley" ? moduleEntry : undefined) },
     messages: world.messages,
     scenes: world.scenes,
+    combats: world.combats,
+    /** v13: the encounter of the viewed scene. */
+    get combat() {
+      return world.combats.find((combat) => combat.scene === canvas.scene && combat.active) ?? null;
+    },
     actors: { get: (id) => allTokens(world).find((t) => t.actor.id === id)?.actor, get contents() {
       return allTokens(world).map((t) => t.actor);
     } },

@@ -52,6 +52,22 @@ export function registerSettings({ onConnectionChange, onRuleSystemChange }) {
     default: defaultRuleSystem(game.system?.id),
     onChange: onRuleSystemChange,
   });
+  game.settings.register(MODULE_ID, "overwatchEndsOnTurn", {
+    name: "VOLLEY.Settings.OverwatchEnds.Name",
+    hint: "VOLLEY.Settings.OverwatchEnds.Hint",
+    scope: "world",
+    config: true,
+    type: Boolean,
+    default: true,
+  });
+}
+
+/**
+ * Whether a standing overwatch order ends by itself when a combat's turn comes back to its shooter
+ * (the seed's reading, on by default); off, it stands until fired or lifted by hand, as outside combat.
+ */
+export function overwatchEndsOnTurn() {
+  return game.settings.get(MODULE_ID, "overwatchEndsOnTurn") !== false;
 }
 
 /** The rule system the world plays ("" until the referee picks one). */

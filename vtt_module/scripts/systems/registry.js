@@ -127,6 +127,9 @@
  * @property {() => Promise<{default: AllocationDialogClass}>} [allocationDialog]
  *   two-step systems: loads the step that splits a pending attack's pool (opened from its card)
  * @property {(result: unknown) => CardExtra[]} [cardExtras]
+ * @property {readonly import("../standing-orders.js").StandingOrder[]} [standingOrders]
+ *   token state that is a standing order ending when a combat's turn comes back to its holder (d100's
+ *   overwatch), with the chat notice that says so (standing-orders.js)
  */
 
 /**

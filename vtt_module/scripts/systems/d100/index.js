@@ -71,6 +71,8 @@ const d100 = {
   previewActions: ["attack", "overwatch_fire"],
   dialog: () => import("./attack-dialog.js"),
   cardExtras: d100CardExtras,
+  // Overwatch lasts until the start of the shooter's next turn (seed 004, "Караул").
+  standingOrders: [{ state: "overwatch", notice: "VOLLEY.D100.OverwatchEnds" }],
 };
 
 registerSystem(d100);

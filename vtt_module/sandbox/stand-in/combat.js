@@ -1,0 +1,135 @@
+// Foundry's Combat encounter, as much of it as a turn order needs: one encounter per scene, its
+// combatants the scene's tokens in the scene's order (the stand-in rolls no initiative), and the v13
+// turn API (startCombat, nextTurn, nextRound, previousTurn) with its hooks: `combatStart`, `combatTurn`
+// or `combatRound` on the client that moves the turn, before the update; then on every client, after
+// the update, `combatTurnChange(combat, prior, current)` when the combatant or the round changed, and
+// `updateCombat(combat, changed, options, userId)`. TEST STAND-IN, NOT FOUNDRY.
+
+import { Collection, Document, postChange } from "./documents.js";
+import { Hooks } from "./hooks.js";
+import { deepClone } from "./utils.js";
+
+export class Combatant {
+  constructor(combat, token) {
+    this.parent = combat;
+    this.id = `cbt-${token.id}`;
+    this.tokenId = token.id;
+    this.sceneId = token.parent.id;
+    this.actorId = token.actor.id;
+    this.name = token.name;
+    this.initiative = null;
+    this.defeated = false;
+  }
+
+  get token() {
+    return this.parent.scene.tokens.get(this.tokenId) ?? null;
+  }
+
+  get actor() {
+    return this.token?.actor ?? null;
+  }
+
+  get isDefeated() {
+    return this.defeated;
+  }
+}
+
+export class Combat extends Document {
+  static documentName = "Combat";
+
+  constructor(world, scene) {
+    super(world, { id: `cmb-${scene.id}`, name: scene.name });
+    this.scene = scene;
+    this.round = 0;
+    /** No one's turn until the encounter begins (v13: `turn` is null then). */
+    this.turn = null;
+    this.active = true;
+    this.combatants = new Collection();
+    for (const token of scene.tokens.contents) {
+      const combatant = new Combatant(this, token);
+      this.combatants.set(combatant.id, combatant);
+    }
+    /** Foundry's `Combat.HistoryData` now and before the last change. */
+    this.current = this._getCurrentState();
+    this.previous = null;
+  }
+
+  /** The combatants in turn order. */
+  get turns() {
+    return this.combatants.contents;
+  }
+
+  get combatant() {
+    return this.turn === null ? null : (this.turns[this.turn] ?? null);
+  }
+
+  get started() {
+    return this.round > 0;
+  }
+
+  /** @returns {{round: number | null, turn: number | null, tokenId: string | null, combatantId: string | null}} */
+  _getCurrentState(combatant = this.combatant) {
+    return { round: this.round, turn: this.turn ?? null, combatantId: combatant?.id ?? null, tokenId: combatant?.tokenId ?? null };
+  }
+
+  async startCombat() {
+    const updateData = { round: 1, turn: 0 };
+    Hooks.callAll("combatStart", this, updateData);
+    return this.update(updateData);
+  }
+
+  async nextTurn() {
+    const next = (this.turn ?? -1) + 1;
+    if (this.round === 0 || next >= this.turns.length) return this.nextRound();
+    const updateData = { round: this.round, turn: next };
+    const updateOptions = { advanceTime: 0, direction: 1 };
+    Hooks.callAll("combatTurn", this, updateData, updateOptions);
+    return this.update(updateData, updateOptions);
+  }
+
+  async nextRound() {
+    const updateData = { round: this.round + 1, turn: this.turn === null ? null : 0 };
+    const updateOptions = { advanceTime: 0, direction: 1 };
+    Hooks.callAll("combatRound", this, updateData, updateOptions);
+    return this.update(updateData, updateOptions);
+  }
+
+  async previousTurn() {
+    if (this.turn === 0 && this.round === 0) return this;
+    if ((this.turn ?? 0) === 0 && this.round > 0) {
+      const updateData = { round: this.round - 1, turn: this.turns.length - 1 };
+      const updateOptions = { advanceTime: 0, direction: -1 };
+      Hooks.callAll("combatRound", this, updateData, updateOptions);
+      return this.update(updateData, updateOptions);
+    }
+    const updateData = { round: this.round, turn: (this.turn ?? 1) - 1 };
+    const updateOptions = { advanceTime: 0, direction: -1 };
+    Hooks.callAll("combatTurn", this, updateData, updateOptions);
+    return this.update(updateData, updateOptions);
+  }
+
+  /** Apply a turn update here, tell the other clients, fire the hooks as Foundry's `_onUpdate` does. */
+  async update(changes, { fromSync = false, userId, ...options } = {}) {
+    const changed = {};
+    for (const key of ["round", "turn"]) if (key in changes) changed[key] = changes[key];
+    const prior = deepClone(this.current);
+    Object.assign(this, changed);
+    this.current = this._getCurrentState();
+    this.previous = prior;
+    const author = userId ?? this.world.me.id;
+    if (!fromSync) postChange({ op: "update", doc: this.documentName, id: this.syncId, changes: changed, userId: author, options });
+    if (this.current.combatantId !== prior.combatantId || this.current.round !== prior.round) {
+      Hooks.callAll("combatTurnChange", this, this.previous, this.current);
+    }
+    Hooks.callAll(`update${this.documentName}`, this, changed, options, author);
+    this.world.changed();
+    return this;
+  }
+
+  /** Put the turn where a saved world had it, without hooks (a reload fires no turn change). */
+  restore({ round, turn }) {
+    this.round = round;
+    this.turn = turn;
+    this.current = this._getCurrentState();
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Standing orders that end when their holder's next turn begins, decided from a Combat's turn change.
+ *
+ * d100's overwatch (seed 004, "Караул") lets the shooter fire when the trigger is met at any moment
+ * before the start of their next turn; so the order ends by itself when the turn order comes back to
+ * them, not only when it is fired or lifted by hand. A rule system names such orders in its plug-in
+ * (`standingOrders`: the token state key and the chat notice); this module decides, for one turn
+ * change, which token's orders end. The glue (foundry/standing-orders.js) writes the answer.
+ *
+ * Volley's readings (docs/rules/d100.md, "Overwatch (Караул)"):
+ * - a turn *begins* only when the turn order moves forward (a later turn, or a new round); a referee
+ *   stepping back to correct a mistake starts no one's turn, so nothing ends then;
+ * - the same combatant staying current in the same round (Foundry re-indexes the turn when initiative is
+ *   rolled again) is not a new turn either;
+ * - the start of combat is the start of every combatant's first turn: an order set before the fight
+ *   ends when its holder first acts in it;
+ * - outside combat there are no turns, so nothing ends: the referee lifts the order by hand.
+ *
+ * Exactly one browser writes (the one holding the bridge, which writes every other result), so the
+ * order is lifted and announced once. Pure: no Foundry globals.
+ */
+
+/**
+ * Foundry's `Combat.HistoryData`: where the turn order stands.
+ * @typedef {{round: number | null, turn: number | null, tokenId: string | null, combatantId: string | null}} TurnState
+ */
+
+/**
+ * One kind of standing order a rule system ends at its holder's next turn.
+ * @typedef {{state: string, notice: string}} StandingOrder
+ *   `state`: the token's Volley state key that holds it (d100: `overwatch`); `notice`: the i18n key of
+ *   the chat line saying it ended (filled with the token's `name`)
+ */
+
+/**
+ * @param {unknown} value
+ * @returns {number} the number, or -1 for "not started" (null, missing, not a number)
+ */
+function position(value) {
+  return typeof value === "number" && Number.isFinite(value) ? value : -1;
+}
+
+/**
+ * The token whose turn begins with this change, or null when none does.
+ * @param {Partial<TurnState> | null | undefined} prior the turn state before the change
+ * @param {Partial<TurnState> | null | undefined} current the turn state after it
+ * @returns {string | null}
+ */
+export function turnBeginsFor(prior, current) {
+  const tokenId = current?.tokenId;
+  if (typeof tokenId !== "string" || !tokenId) return null;
+  const round = position(current?.round);
+  const turn = position(current?.turn);
+  const priorRound = position(prior?.round);
+  const priorTurn = position(prior?.turn);
+  if (round < 1 || turn < 0) return null;
+  if (round === priorRound && prior?.combatantId && prior.combatantId === current?.combatantId) return null;
+  const forward = round > priorRound || (round === priorRound && turn > priorTurn);
+  return forward ? tokenId : null;
+}
+
+/**
+ * Whether a state value is a standing order (the same test as the token's derived status).
+ * @param {unknown} value
+ */
+export function isStanding(value) {
+  return value !== null && value !== undefined && value !== false;
+}
+
+/**
+ * The orders that end with this turn change, and whose they are.
+ * @param {object} change
+ * @param {Partial<TurnState> | null | undefined} change.prior
+ * @param {Partial<TurnState> | null | undefined} change.current
+ * @param {boolean} change.writer this browser writes the table's updates (it holds the bridge)
+ * @param {boolean} change.enabled the world lets orders end at their holder's turn (the setting)
+ * @param {readonly StandingOrder[]} change.orders what the world's rule system ends so
+ * @param {(tokenId: string) => Record<string, unknown> | null} change.stateOf a token's Volley state, or
+ *   null when the token is not in the world
+ * @returns {{token: string, orders: StandingOrder[]} | null}
+ */
+export function ordersEnding({ prior, current, writer, enabled, orders, stateOf }) {
+  if (!writer || !enabled || orders.length === 0) return null;
+  const token = turnBeginsFor(prior, current);
+  if (token === null) return null;
+  const state = stateOf(token);
+  if (!state) return null;
+  const ending = orders.filter((order) => isStanding(state[order.state]));
+  return ending.length > 0 ? { token, orders: ending } : null;
+}
