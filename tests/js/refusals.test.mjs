@@ -9,9 +9,21 @@ import { problemText } from "../../vtt_module/scripts/foundry/words.js";
 
 const langDir = new URL("../../vtt_module/lang/", import.meta.url);
 
-/** Foundry's game.i18n over the module's message catalogue of `lang`. */
+/** Nested lang-file keys as Foundry flattens them ("VOLLEY.BridgeRefusal.rate_limited"). */
+function flatten(tree, prefix = "") {
+  return Object.entries(tree).reduce(
+    (flat, [key, value]) =>
+      typeof value === "object" ? { ...flat, ...flatten(value, `${prefix}${key}.`) } : { ...flat, [`${prefix}${key}`]: value },
+    {},
+  );
+}
+
+/** Foundry's game.i18n over the module's message catalogue and own words of `lang`. */
 function fakeGame(lang) {
-  const texts = JSON.parse(readFileSync(new URL(`messages.${lang}.json`, langDir), "utf-8"));
+  const texts = {
+    ...JSON.parse(readFileSync(new URL(`messages.${lang}.json`, langDir), "utf-8")),
+    ...flatten(JSON.parse(readFileSync(new URL(`${lang}.json`, langDir), "utf-8"))),
+  };
   return {
     i18n: {
       lang,
@@ -66,5 +78,14 @@ describe("a bridge refusal on screen", () => {
     const { msg: _, ...bare } = OVER_ROF;
     assert.equal(problemText(bare), "shots 12 > RoF 10");
     assert.equal(problemText(errorFrom({ ...bare, msg: "not a message" })), "shots 12 > RoF 10");
+  });
+
+  it("says the bridge's own refusals (no msg) in the module's words for their code, English as the bridge said it", () => {
+    const limited = { type: "error", id: "r2", code: "rate_limited", message: "user u1: more than 20 messages in 1 s", path: null };
+    globalThis.game = fakeGame("ru");
+    assert.equal(problemText(limited), "слишком много запросов подряд: подождите немного и повторите");
+    assert.equal(problemText(errorFrom({ ...limited, code: "no_such_code" })), limited.message);
+    globalThis.game = fakeGame("en");
+    assert.equal(problemText(limited), limited.message);
   });
 });
