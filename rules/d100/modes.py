@@ -26,11 +26,10 @@ HitRule = Literal["one", "odd", "each"]
 
 
 class FireMode(msgspec.Struct, frozen=True):
-    """One way to fire. ``label`` names it in error messages (English, like every ``RuleError``);
-    ``message`` names it on the card; ``rate`` is suppressing fire's semi or full position."""
+    """One way to fire. ``message`` names it on the card (a refusal names it by :func:`mode_word`);
+    ``rate`` is suppressing fire's semi or full position."""
 
     name: str
-    label: str
     position: int
     hit_rule: HitRule
     wide: bool = False
@@ -53,22 +52,22 @@ class FireMode(msgspec.Struct, frozen=True):
 
 
 MODES: dict[str, FireMode] = {
-    "single": FireMode("single", "single shot", 0, "one"),
-    "short_burst": FireMode("short_burst", "short burst", 1, "odd"),
-    "long_burst": FireMode("long_burst", "long burst", 2, "each"),
-    "wide_short_burst": FireMode("wide_short_burst", "wide short burst", 1, "odd", wide=True),
-    "wide_long_burst": FireMode("wide_long_burst", "wide long burst", 2, "each", wide=True),
+    "single": FireMode("single", 0, "one"),
+    "short_burst": FireMode("short_burst", 1, "odd"),
+    "long_burst": FireMode("long_burst", 2, "each"),
+    "wide_short_burst": FireMode("wide_short_burst", 1, "odd", wide=True),
+    "wide_long_burst": FireMode("wide_long_burst", 2, "each", wide=True),
 }
 
 
 def suppressing_mode(rate: str) -> FireMode:
     """Suppressing fire uses the semi-automatic (short) or fully automatic (long) position."""
     position = 1 if rate == "semi" else 2
-    return FireMode("suppressing", f"suppressing fire ({rate})", position, "odd", rate=rate)
+    return FireMode("suppressing", position, "odd", rate=rate)
 
 
 def mode_word(mode: FireMode) -> Message:
-    """The mode as a refusal names it (``label`` in English, the catalogue's word elsewhere)."""
+    """The mode as a refusal names it: "long burst" in English, the catalogue's word elsewhere."""
     if mode.rate is not None:
         return msg.SUPPRESSING_WORD(rate=msg.RATE_WORD[mode.rate]())
     return msg.MODE_WORD[mode.name]()

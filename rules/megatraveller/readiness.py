@@ -175,7 +175,7 @@ def handle(request: HandlingFields) -> MegaTravellerResult:
     )
 
 
-#: The actions' names as the RCS prints them, for error messages (which stay in English).
+#: The actions' names as the RCS prints them, for a refusal's English (``ERR_NEEDS_STATE``'s ``title``).
 _TITLES = {
     "draw": "Draw a Small Weapon",
     "ready": "Ready Rifle",
