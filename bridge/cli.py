@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any, cast
 if TYPE_CHECKING:
     import argparse
 
+    from rules.errors import RuleError
+
 __all__ = ["main"]
 
 EXIT_USAGE = 2
@@ -39,11 +41,12 @@ Command = Callable[["argparse.Namespace"], int]
 
 def _read_request() -> Any:
     import rules
+    from rules import errors
     from rules.errors import RuleError
 
     data = sys.stdin.buffer.read()
     if not data.strip():
-        raise RuleError("$", "no request on stdin (expected one JSON object)", code="json")
+        raise RuleError("$", errors.NO_REQUEST(), code="json")
     return rules.decode_request(data)
 
 
@@ -134,10 +137,11 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("--seed", type=int, default=None, help="seed for the dice (default: random)")
     roll.add_argument("--repeat", type=_positive, default=1, help="roll K times with seeds N..N+K-1")
     roll.add_argument("--text", action="store_true", help="print the result as readable text, not JSON")
-    add_language(roll)
+    add_language(roll, "text and of a refusal")
     roll.set_defaults(run=cmd_roll)
 
     odds = commands.add_parser("odds", help="print the exact odds of every outcome of a request from stdin")
+    add_language(odds, "refusal of a bad request")
     odds.set_defaults(run=cmd_odds)
 
     schema = commands.add_parser("schema", help="print the JSON Schema of every request and result")
@@ -191,6 +195,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
+def _refusal_text(error: RuleError, language: str | None) -> str:
+    """A refusal in the language asked for (``--lang``, else the locale): its message through the
+    catalogue, or the English ``message`` for English and for a refusal that has no message."""
+    from bridge.i18n import Catalogue, default_language
+
+    language = language or default_language()
+    if error.msg is None or language == "en":
+        return error.message
+    return Catalogue.load(language).render(error.msg)
+
+
 def _run(words: list[str]) -> int:
     from rules.errors import RuleError
 
@@ -202,7 +217,8 @@ def _run(words: list[str]) -> int:
     try:
         return run(args)
     except RuleError as error:
-        print(f"volley {args.command}: {error.path}: {error.message}", file=sys.stderr)
+        refusal = _refusal_text(error, getattr(args, "lang", None))
+        print(f"volley {args.command}: {error.path}: {refusal}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

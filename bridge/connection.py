@@ -320,7 +320,7 @@ class Connection:
             message = decode_client(data)
         except ProtocolError as error:
             if not self._rate_limited(None, error.id):
-                self._send_error(error.id, error.code, error.message, error.path)
+                self._send(encode(error.reply()))
             return
         if self._rate_limited(getattr(message, "user", None), getattr(message, "id", None)):
             return

@@ -18,14 +18,22 @@ import contextlib
 import json
 import locale
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from bridge.assets import module_dir
+from rules.template import (
+    DECIMAL_MARK,
+    closing_brace,
+    format_template,
+    parse_placeholder,
+    plural_form,
+    render_value,
+    split_top,
+)
 
 __all__ = [
     "DECIMAL_MARK",
@@ -48,8 +56,6 @@ LANGUAGES = ("en", "ru")
 MESSAGE_PREFIX = "VOLLEY.Msg."
 
 _LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-#: Each language's decimal separator (the CLI's numbers and the report's).
-DECIMAL_MARK = {"en": ".", "ru": ","}
 
 
 def default_language(environ: Mapping[str, str] | None = None) -> str:
@@ -77,139 +83,6 @@ def add_language(parser: argparse.ArgumentParser, what: str = "text") -> None:
         help=f"language of the {what} "
         "(default: from the locale, LC_ALL / LC_MESSAGES / LANG; now %(default)s)",
     )
-
-
-def plural_form(language: str, number: float, forms: Sequence[str]) -> str:
-    """The CLDR plural form of ``number``: English one/other, Russian one/few/many (fractions: 2nd)."""
-    if not forms:
-        return ""
-    if number != int(number):
-        index = 1
-    elif language == "ru":
-        n = abs(int(number))
-        if n % 10 == 1 and n % 100 != 11:
-            index = 0
-        elif 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-            index = 1
-        else:
-            index = 2
-    else:
-        index = 0 if abs(number) == 1 else 1
-    return forms[min(index, len(forms) - 1)]
-
-
-def _number(value: float, language: str) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    # Half away from zero on the exact binary value: what JavaScript's toFixed(2) does, so the module
-    # and the CLI print the same digits.
-    text = str(Decimal(value).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)).rstrip("0").rstrip(".")
-    if text in ("-0", ""):
-        text = "0"
-    return text.replace(".", DECIMAL_MARK.get(language, "."))
-
-
-def split_top(text: str, separator: str) -> list[str]:
-    """Split ``text`` on ``separator`` where it is not inside braces."""
-    parts: list[str] = []
-    depth = 0
-    start = 0
-    for index, char in enumerate(text):
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-        elif char == separator and depth == 0:
-            parts.append(text[start:index])
-            start = index + 1
-    parts.append(text[start:])
-    return parts
-
-
-def closing_brace(template: str, start: int) -> int:
-    """Index of the brace closing the one at ``start``, or -1."""
-    depth = 0
-    for index in range(start, len(template)):
-        if template[index] == "{":
-            depth += 1
-        elif template[index] == "}":
-            depth -= 1
-            if depth == 0:
-                return index
-    return -1
-
-
-def format_template(
-    template: str, values: Mapping[str, Any], language: str, catalogue: Catalogue | None = None
-) -> str:
-    """Fill ``template`` (docs/i18n.md) with ``values`` in ``language``."""
-    out: list[str] = []
-    index = 0
-    while index < len(template):
-        char = template[index]
-        if char != "{":
-            out.append(char)
-            index += 1
-            continue
-        end = closing_brace(template, index)
-        if end < 0:
-            out.append(template[index:])
-            break
-        body = template[index + 1 : end]
-        out.append(_placeholder(body, values, language, catalogue))
-        index = end + 1
-    return "".join(out)
-
-
-def parse_placeholder(body: str) -> tuple[str, str, list[str]]:
-    """A placeholder's inside (between its braces) as (name, kind, its forms or branches).
-
-    ``kind`` is ``value`` (``{n}``, no parts), ``plural`` (``{n|one|other}``) or ``choice``
-    (``{n?yes|no}``). The catalogue tests read templates with this too, so what they check is what
-    the renderer does.
-    """
-    cut = min((body.find(mark) for mark in "|?" if mark in body), default=len(body))
-    name, rest = body[:cut].strip(), body[cut:]
-    if rest.startswith("?"):
-        return name, "choice", split_top(rest[1:], "|")
-    if rest.startswith("|"):
-        return name, "plural", split_top(rest[1:], "|")
-    return name, "value", []
-
-
-def _placeholder(body: str, values: Mapping[str, Any], language: str, catalogue: Catalogue | None) -> str:
-    name, kind, parts = parse_placeholder(body)
-    if name not in values:
-        return "{" + body + "}"
-    value = values[name]
-    if kind == "choice":
-        chosen = parts[0] if value else (parts[1] if len(parts) > 1 else "")
-        return format_template(chosen, values, language, catalogue)
-    if kind == "plural":
-        number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
-        return format_template(plural_form(language, number, parts), values, language, catalogue)
-    return render_value(value, language, catalogue)
-
-
-def render_value(value: Any, language: str, catalogue: Catalogue | None = None) -> str:
-    """One value as text: numbers in the language's style, lists joined, nested messages rendered."""
-    if value is None:
-        return "—"
-    if isinstance(value, str):
-        return value
-    if isinstance(value, (int, float)):
-        return _number(value, language)
-    if isinstance(value, Mapping) and isinstance(value.get("key"), str):
-        if catalogue is None:
-            return str(value["key"])
-        return catalogue.render(value)
-    if hasattr(value, "key") and hasattr(value, "values") and isinstance(value.key, str):
-        return render_value({"key": value.key, "values": value.values}, language, catalogue)
-    if isinstance(value, (list, tuple)):
-        return ", ".join(render_value(item, language, catalogue) for item in value)
-    return str(value)
 
 
 @dataclass

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 import msgspec
 
-from rules.errors import split_validation
+from rules.errors import split_validation, validation_message
 from rules.results import Message
 
 __all__ = [
@@ -96,14 +96,37 @@ class ErrorCode:
 
 
 class ProtocolError(Exception):
-    """A message the bridge refuses; becomes an ``error`` reply, never a disconnect."""
+    """A message the bridge refuses; becomes an ``error`` reply, never a disconnect.
 
-    def __init__(self, code: str, message: str, path: str | None = None, id: str | None = None) -> None:
+    ``msg`` is the refusal as a message (a rule's ``RuleError.msg``, or one of msgspec's validation
+    errors), which a client renders in its user's language; ``message`` is the English.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        path: str | None = None,
+        id: str | None = None,
+        *,
+        msg: Message | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.path = path
         self.id = id
+        self.msg = msg
+
+    def reply(self) -> Error:
+        """The ``error`` reply that says this refusal."""
+        return Error(
+            id=self.id,
+            code=self.code,
+            message=self.message,
+            path=self.path,
+            msg=msgspec.UNSET if self.msg is None else self.msg,
+        )
 
 
 # --- client -> bridge ---------------------------------------------------------------------------
@@ -221,12 +244,17 @@ class OddsReply(msgspec.Struct, tag="odds"):
 
 
 class Error(msgspec.Struct, tag="error"):
-    """A refused message; the connection stays open."""
+    """A refused message; the connection stays open.
+
+    ``msg`` (protocol 2, optional) is the refusal as a message, for a client to show in its user's
+    language; absent when the refusal has none (``message`` is then the only text).
+    """
 
     id: str | None
     code: str
     message: str
     path: str | None = None
+    msg: Message | msgspec.UnsetType = msgspec.UNSET
 
 
 class Pong(msgspec.Struct, tag="pong"):
@@ -285,7 +313,9 @@ def decode_client(frame: bytes) -> ClientMessage:
             code = ErrorCode.UNKNOWN_TYPE
             message = f"unknown message type; expected one of {', '.join(_CLIENT_TAGS)}"
         else:
-            code = ErrorCode.INVALID
+            raise ProtocolError(
+                ErrorCode.INVALID, message, path, id, msg=validation_message(message)
+            ) from None
         raise ProtocolError(code, message, path, id) from None
     except msgspec.DecodeError as error:
         raise ProtocolError(ErrorCode.BAD_JSON, f"not valid JSON: {error}", "$") from None

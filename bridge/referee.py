@@ -138,7 +138,7 @@ class Referee:
         if outcome[0] == "odds":
             reply: bytes = outcome[1]
             return reply
-        raise ProtocolError(outcome[1], outcome[2], outcome[3], message.id)
+        raise ProtocolError(outcome[1], outcome[2], outcome[3], message.id, msg=outcome[4])
 
     def _spawn(self, work: Coroutine[Any, Any, bytes], id: str, deliver: Deliver) -> None:
         """Run ``work`` as a task and deliver what it returns (or the error it raises)."""
@@ -343,7 +343,7 @@ def _refusal(error: BaseException, id: str | None) -> bytes:
     """The ``error`` frame for a request that failed: its ProtocolError, ``journal_failed`` when its
     line could not be written (nothing was acknowledged), or ``internal`` for a bug."""
     if isinstance(error, ProtocolError):
-        return encode(Error(id=error.id, code=error.code, message=error.message, path=error.path))
+        return encode(error.reply())
     if isinstance(error, JournalError):
         log.error("%s", error)
         return encode(Error(id=id, code=ErrorCode.JOURNAL_FAILED, message=str(error), path=None))

@@ -113,7 +113,7 @@ def _refused(error: rules.RuleError, id: str | None, keep: tuple[str, ...] = ())
     code = {"json": ErrorCode.BAD_JSON, "invalid": ErrorCode.INVALID, "dice": ErrorCode.DICE}.get(
         error.code, ErrorCode.RULE
     )
-    return ProtocolError(code, error.message, under("$.request", error.path, keep), id)
+    return ProtocolError(code, error.message, under("$.request", error.path, keep), id, msg=error.msg)
 
 
 def dice_for(decoded: Any, seed: int | None) -> Dice:

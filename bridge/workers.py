@@ -43,7 +43,7 @@ WORKER_NICE = 19
 #: Seconds between a worker's checks that the server that started it is still alive.
 ORPHAN_CHECK = 0.5
 
-#: (kind, payload...): ``("odds", reply bytes)`` or ``("error", code, message, path)``.
+#: (kind, payload...): ``("odds", reply bytes)`` or ``("error", code, message, path, msg)``.
 Outcome = tuple[Any, ...]
 
 
@@ -92,7 +92,7 @@ def _odds(id: str, request: dict[str, Any]) -> Outcome:
     try:
         return ("odds", odds_reply(id, request))
     except ProtocolError as error:
-        return ("error", error.code, error.message, error.path)
+        return ("error", error.code, error.message, error.path, error.msg)
     finally:
         # What a cold preview computed is memoised for the worker's life: keep it out of later
         # collections, which would otherwise walk every table on each full pass.

@@ -15,6 +15,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 
+from rules import errors
 from rules.errors import RuleError
 from rules.results import Message, Roll
 
@@ -37,7 +38,7 @@ class Dice(ABC):
         if sides < 1:
             raise ValueError(f"a die needs at least one side, not {sides}")
         if len(self.rolls) >= MAX_DICE_PER_REQUEST:
-            raise RuleError("$", f"more than {MAX_DICE_PER_REQUEST} dice in one request", code="dice")
+            raise RuleError("$", errors.TOO_MANY_DICE(most=MAX_DICE_PER_REQUEST), code="dice")
         face = self._face(sides, purpose)
         self.rolls.append(Roll(die=sides, face=face, purpose=purpose))
         return face
@@ -92,18 +93,12 @@ class ScriptedDice(Dice):
 
     def _face(self, sides: int, purpose: Message) -> int:
         if self._next >= len(self.faces):
-            raise RuleError(
-                self.path,
-                f"scripted dice ran out: a d{sides} for {purpose} was needed after {len(self.faces)} faces",
-                code="dice",
-            )
+            refusal = errors.DICE_RAN_OUT(sides=sides, purpose=purpose, faces=len(self.faces))
+            raise RuleError(self.path, refusal, code="dice")
         face = self.faces[self._next]
         if not 1 <= face <= sides:
-            raise RuleError(
-                f"{self.path}[{self._next}]",
-                f"face {face} cannot come from a d{sides} (rolled for {purpose})",
-                code="dice",
-            )
+            refusal = errors.IMPOSSIBLE_FACE(face=face, sides=sides, purpose=purpose)
+            raise RuleError(f"{self.path}[{self._next}]", refusal, code="dice")
         self._next += 1
         return face
 
@@ -113,8 +108,5 @@ class ScriptedDice(Dice):
 
     def finish(self) -> None:
         if self.remaining:
-            raise RuleError(
-                self.path,
-                f"{self.remaining} scripted face(s) left unused after {self._next} were rolled",
-                code="dice",
-            )
+            refusal = errors.FACES_LEFT(left=self.remaining, rolled=self._next)
+            raise RuleError(self.path, refusal, code="dice")

@@ -24,12 +24,21 @@ from typing import Any
 
 from rules.results import Message
 
-__all__ = ["SIGNED_SUFFIX", "MessageKind", "Vocabulary", "action_key"]
+__all__ = ["SIGNED_SUFFIX", "ErrorKind", "MessageKind", "Vocabulary", "action_key", "english_text"]
 
 #: A signed value ``dm`` also travels as ``dm_signed``.
 SIGNED_SUFFIX = "_signed"
 #: The family a system names its actions in (``<prefix>.action.<action>``).
 _ACTIONS = "action"
+#: The family a vocabulary names its refusals in (``<prefix>.error.<name>``).
+_ERRORS = "error"
+#: The English template of every declared refusal, by key (filled as the systems are imported).
+_ENGLISH: dict[str, str] = {}
+
+
+def english_text(key: str) -> str | None:
+    """The English template a refusal was declared with (``Vocabulary.error``), or None."""
+    return _ENGLISH.get(key)
 
 
 def action_key(system: str, action: str) -> str:
@@ -86,6 +95,23 @@ class MessageKind:
         return Message(key=self.key, values=values)
 
 
+class ErrorKind(MessageKind):
+    """A refusal a system can give (``rules.errors.RuleError``): a message like any other, declared
+    with its English template, which is what ``RuleError.message`` has always said in English.
+
+    The English catalogue holds the same text (a test keeps them equal), so a client that renders the
+    message and one that prints ``message`` read the same words.
+    """
+
+    __slots__ = ("english",)
+
+    def __init__(
+        self, key: str, english: str, names: tuple[str, ...] = (), signed: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(key, names, signed)
+        self.english = english
+
+
 class Vocabulary:
     """The messages of one system (keys ``<prefix>.<suffix>``), in declaration order."""
 
@@ -102,6 +128,17 @@ class Vocabulary:
         if len(kind.value_names) != len(kind.names) + 2 * len(kind.signed):
             raise ValueError(f"message {key}: a value name is declared twice")
         self._kinds[key] = kind
+        return kind
+
+    def error(self, suffix: str, english: str, *names: str, signed: Iterable[str] = ()) -> ErrorKind:
+        """Declare the refusal ``<prefix>.error.<suffix>`` carrying ``names``, whose English text is
+        ``english`` (a template, docs/i18n.md)."""
+        key = f"{self.prefix}.{_ERRORS}.{suffix}"
+        if key in self._kinds:
+            raise ValueError(f"message {key} declared twice")
+        kind = ErrorKind(key=key, english=english, names=tuple(names), signed=tuple(signed))
+        self._kinds[key] = kind
+        _ENGLISH[key] = english
         return kind
 
     def family(self, suffix: str, members: Iterable[str], *names: str) -> dict[str, MessageKind]:

@@ -15,8 +15,9 @@ from typing import Any
 
 import msgspec
 
+from rules import errors
 from rules.dice import Dice, ScriptedDice, SeededDice
-from rules.errors import RuleError, from_validation
+from rules.errors import RuleError, split_validation, validation_message
 from rules.results import Odds, Result
 from rules.system import RuleSystem
 
@@ -92,40 +93,35 @@ def decode_request(data: bytes | str | Mapping[str, Any]) -> Any:
         try:
             obj: Any = msgspec.json.decode(data)
         except msgspec.DecodeError as error:
-            raise RuleError("$", f"not valid JSON: {error}", code="json") from None
+            raise RuleError("$", errors.NOT_JSON(detail=str(error)), code="json") from None
     else:
         obj = data
     if not isinstance(obj, dict):
-        raise RuleError("$", "a request must be a JSON object", code="invalid")
+        raise RuleError("$", errors.NOT_OBJECT(), code="invalid")
     if "system" not in obj:
-        raise RuleError("$.system", f"a request needs a system: one of {_known()}", code="invalid")
+        raise RuleError("$.system", errors.NO_SYSTEM(known=_known()), code="invalid")
     name = obj["system"]
     system = SYSTEMS.get(name) if isinstance(name, str) else None
     if system is None:
-        raise RuleError("$.system", f"unknown system {name!r}; expected one of {_known()}", code="invalid")
+        raise RuleError("$.system", errors.UNKNOWN_SYSTEM(system=repr(name), known=_known()), code="invalid")
     if "action" not in obj:
         obj = {**obj, "action": system.default_action}
     actions = _actions(system)
     if obj["action"] not in actions:
-        raise RuleError(
-            "$.action",
-            f"{system.title} has no action {obj['action']!r}; expected one of {', '.join(actions)}",
-            code="invalid",
-        )
+        refusal = errors.UNKNOWN_ACTION(title=system.title, action=repr(obj["action"]), actions=list(actions))
+        raise RuleError("$.action", refusal, code="invalid")
     try:
         return msgspec.convert(obj, system.request_type, strict=True)
     except msgspec.ValidationError as error:
-        rule_error = from_validation(error)
-        allowed = _allowed_values(_request_member(system, obj["action"]), rule_error.path)
-        if allowed and rule_error.message.startswith("Invalid enum value"):
-            rule_error = RuleError(
-                rule_error.path, f"{rule_error.message}; expected one of {allowed}", code="invalid"
-            )
-        raise rule_error from None
+        text, path = split_validation(error)
+        allowed = None
+        if text.startswith("Invalid enum value"):
+            allowed = _allowed_values(_request_member(system, obj["action"]), path)
+        raise RuleError(path, validation_message(text, allowed), code="invalid") from None
 
 
-def _known() -> str:
-    return ", ".join(sorted(SYSTEMS))
+def _known() -> list[str]:
+    return sorted(SYSTEMS)
 
 
 def _actions(system: RuleSystem) -> tuple[str, ...]:
@@ -147,7 +143,7 @@ def _request_member(system: RuleSystem, action: str) -> Any:
 _PATH_STEP = r"\.([^.\[]+)|\[(\d+)\]"
 
 
-def _allowed_values(request_type: Any, path: str) -> str | None:
+def _allowed_values(request_type: Any, path: str) -> list[str] | None:
     """The values a ``Literal`` field at ``path`` accepts, for an "Invalid enum value" message."""
     import msgspec.inspect  # only an invalid request needs it
 
@@ -165,13 +161,13 @@ def _allowed_values(request_type: Any, path: str) -> str | None:
     for option in info.types if isinstance(info, msgspec.inspect.UnionType) else (info,):
         if isinstance(option, msgspec.inspect.LiteralType):
             values.extend(str(value) for value in option.values)
-    return ", ".join(values) or None
+    return values or None
 
 
 def _system_of(request: Any) -> RuleSystem:
     name = getattr(request, "system", None)
     if not isinstance(name, str) or name not in SYSTEMS:
-        raise RuleError("$.system", f"unknown system {name!r}", code="invalid")
+        raise RuleError("$.system", errors.UNKNOWN_SYSTEM(system=repr(name), known=[]), code="invalid")
     return SYSTEMS[name]
 
 

@@ -100,11 +100,57 @@ def test_schema_names_every_system(capsys: pytest.CaptureFixture[str]) -> None:
     ],
 )
 def test_bad_input_exits_2_with_one_line(stdin: str, needle: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_volley(["roll", "--seed", "1"], capsys, stdin)
+    code, out, err = run_volley(["roll", "--seed", "1", "--lang", "en"], capsys, stdin)
     assert code == 2
     assert out == ""
     assert len(err.strip().splitlines()) == 1
     assert needle in err
+
+
+GURPS_OVER_ROF = (
+    '{"system": "gurps", "attacker": {"id": "a1", "skill": 12}, "weapon": {"name": "MP5", "rof": 10,'
+    ' "rcl": 2, "loaded": 30}, "shots": 12, "targets": [{"id": "t1"}]}'
+)
+
+
+@pytest.mark.parametrize("command", [["roll", "--seed", "1"], ["odds"]])
+@pytest.mark.parametrize(
+    ("stdin", "line"),
+    [
+        (GURPS_OVER_ROF, "$.shots: 12 выстрелов — больше Скор. 10"),
+        (
+            '{"system": "warhammer"}',
+            "$.system: неизвестная система 'warhammer'; возможны: d100, gurps, megatraveller",
+        ),
+        (
+            '{"system": "gurps", "attacker": {"id": "a"}, "weapon": {"rof": 3, "rcl": 2, "loaded": 3},'
+            ' "shots": 1, "targets": [{"id": "t"}]}',
+            "$.attacker.skill: не хватает обязательного поля `skill`",
+        ),
+        (
+            '{"system": "d100", "mode": "long_burst", "attacker": {"id": "a", "bs": 40},'
+            ' "weapon": {"rof": "S/3/-", "loaded": 30}, "targets": [{"id": "t"}]}',
+            "$.mode: Длинная Очередь: нужна позиция RoF для длинной очереди, а у оружия её нет (S/3/-)",
+        ),
+    ],
+    ids=["gurps rule", "unknown system", "missing field", "d100 rule"],
+)
+def test_a_refusal_is_printed_in_the_language_asked_for(
+    command: list[str], stdin: str, line: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run_volley([*command, "--lang", "ru"], capsys, stdin)
+    assert (code, out, err) == (2, "", f"volley {command[0]}: {line}\n")
+
+
+def test_a_refusal_follows_the_locale_without_lang(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LC_ALL", "ru_RU.UTF-8")
+    code, _, err = run_volley(["odds"], capsys, GURPS_OVER_ROF)
+    assert (code, err) == (2, "volley odds: $.shots: 12 выстрелов — больше Скор. 10\n")
+    monkeypatch.setenv("LC_ALL", "en_GB.UTF-8")
+    code, _, err = run_volley(["odds"], capsys, GURPS_OVER_ROF)
+    assert (code, err) == (2, "volley odds: $.shots: shots 12 > RoF 10\n")
 
 
 def test_the_console_script_is_installed_and_speaks_the_contract() -> None:

@@ -22,17 +22,15 @@ def mode_name(request: Attack) -> str:
     if request.mode != "wide_burst":
         return request.mode
     if request.base is None:
-        raise RuleError("$.base", "a wide burst widens a short_burst or a long_burst: say which in base")
+        raise RuleError("$.base", msg.ERR_WIDE_BASE())
     return f"wide_{request.base}"
 
 
 def plan_attack(request: Attack) -> FirePlan:
     if request.mode == "overwatch":
-        raise RuleError("$.mode", "overwatch sets up an order and fires nothing yet")
+        raise RuleError("$.mode", msg.ERR_OVERWATCH_MODE())
     if request.arc is not None and not 0 < request.arc <= SECTOR_MAX_DEGREES:
-        raise RuleError(
-            "$.arc", f"a sector of fire is at most {SECTOR_MAX_DEGREES:g} degrees wide, not {request.arc:g}"
-        )
+        raise RuleError("$.arc", msg.ERR_SECTOR(most=SECTOR_MAX_DEGREES, arc=request.arc))
     return plan_fire(
         mode_name=mode_name(request),
         attacker=request.attacker,

@@ -48,13 +48,14 @@ class DamageRoll(msgspec.Struct, frozen=True):
 def parse_damage(text: str, path: str = "$.weapon.damage") -> DamageRoll:
     match = _DAMAGE.match(text)
     if match is None:
-        raise RuleError(path, f"damage {text!r} should read like 1d10+3", code="invalid")
+        raise RuleError(path, msg.ERR_DAMAGE_NOTATION(damage=repr(text)), code="invalid")
     count, sides = int(match.group(1)), int(match.group(2))
     if not 1 <= count <= 20 or not 2 <= sides <= 100:
-        raise RuleError(path, f"damage {text!r}: 1-20 dice of 2-100 sides", code="invalid")
+        raise RuleError(path, msg.ERR_DAMAGE_DICE(damage=repr(text)), code="invalid")
     bonus = int(match.group(4) or 0) * (-1 if match.group(3) == "-" else 1)
     if abs(bonus) > MAX_DAMAGE_BONUS:
-        raise RuleError(path, f"damage {text!r}: a bonus beyond +/-{MAX_DAMAGE_BONUS}", code="invalid")
+        refusal = msg.ERR_DAMAGE_BONUS(damage=repr(text), most=MAX_DAMAGE_BONUS)
+        raise RuleError(path, refusal, code="invalid")
     return DamageRoll(count, sides, bonus)
 
 
@@ -91,6 +92,4 @@ def strike(
 def check_locations(names: list[str] | None, path: str) -> None:
     for i, name in enumerate(names or []):
         if name not in LOCATIONS:
-            raise RuleError(
-                f"{path}[{i}]", f"unknown location {name!r}; expected one of {', '.join(LOCATIONS)}"
-            )
+            raise RuleError(f"{path}[{i}]", msg.ERR_LOCATION(location=repr(name), known=list(LOCATIONS)))

@@ -25,14 +25,16 @@ from rules.results import Message
 
 __all__ = ["braced_after", "class_modifiers", "dodge_modifier_in_melee", "may_fire"]
 
-_NO_MELEE = {"long_rifle": "a long rifle", "heavy": "a heavy weapon"}
+_NO_MELEE = msg.WEAPON_CLASS_WORD
 
 
 def may_fire(attacker: Attacker, weapon: Weapon) -> None:
     if weapon.jammed:
-        raise RuleError("$.weapon.jammed", "weapon is jammed; clear it first (unjam)")
+        raise RuleError("$.weapon.jammed", msg.ERR_JAMMED())
     if attacker.in_melee and weapon.weapon_class in _NO_MELEE:
-        raise RuleError("$.attacker.in_melee", f"{_NO_MELEE[weapon.weapon_class]} cannot fire in melee")
+        raise RuleError(
+            "$.attacker.in_melee", msg.ERR_NO_MELEE(weapon_class=_NO_MELEE[weapon.weapon_class]())
+        )
 
 
 def braced_after(attacker: Attacker, weapon: Weapon) -> bool:

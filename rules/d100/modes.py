@@ -26,11 +26,10 @@ HitRule = Literal["one", "odd", "each"]
 
 
 class FireMode(msgspec.Struct, frozen=True):
-    """One way to fire. ``label`` names it in error messages (English, like every ``RuleError``);
-    ``message`` names it on the card; ``rate`` is suppressing fire's semi or full position."""
+    """One way to fire. ``message`` names it on the card (a refusal names it by :func:`mode_word`);
+    ``rate`` is suppressing fire's semi or full position."""
 
     name: str
-    label: str
     position: int
     hit_rule: HitRule
     wide: bool = False
@@ -53,36 +52,43 @@ class FireMode(msgspec.Struct, frozen=True):
 
 
 MODES: dict[str, FireMode] = {
-    "single": FireMode("single", "single shot", 0, "one"),
-    "short_burst": FireMode("short_burst", "short burst", 1, "odd"),
-    "long_burst": FireMode("long_burst", "long burst", 2, "each"),
-    "wide_short_burst": FireMode("wide_short_burst", "wide short burst", 1, "odd", wide=True),
-    "wide_long_burst": FireMode("wide_long_burst", "wide long burst", 2, "each", wide=True),
+    "single": FireMode("single", 0, "one"),
+    "short_burst": FireMode("short_burst", 1, "odd"),
+    "long_burst": FireMode("long_burst", 2, "each"),
+    "wide_short_burst": FireMode("wide_short_burst", 1, "odd", wide=True),
+    "wide_long_burst": FireMode("wide_long_burst", 2, "each", wide=True),
 }
 
 
 def suppressing_mode(rate: str) -> FireMode:
     """Suppressing fire uses the semi-automatic (short) or fully automatic (long) position."""
     position = 1 if rate == "semi" else 2
-    return FireMode("suppressing", f"suppressing fire ({rate})", position, "odd", rate=rate)
+    return FireMode("suppressing", position, "odd", rate=rate)
+
+
+def mode_word(mode: FireMode) -> Message:
+    """The mode as a refusal names it: "long burst" in English, the catalogue's word elsewhere."""
+    if mode.rate is not None:
+        return msg.SUPPRESSING_WORD(rate=msg.RATE_WORD[mode.rate]())
+    return msg.MODE_WORD[mode.name]()
 
 
 def mode_rof(mode: FireMode, rof: RateOfFire, weapon_name: str) -> tuple[int, int]:
     """(rounds spent, hit cap) for firing ``mode``; a missing position is an error that names it."""
     value = rof.position(mode.position)
+    position = msg.POSITION_WORD[POSITION_NAMES[mode.position]]()
     if value is None:
-        raise RuleError(
-            "$.mode",
-            f"{weapon_name} has no {POSITION_NAMES[mode.position]} RoF ({rof.text}); {mode.label} needs it",
+        refusal = msg.ERR_NO_POSITION(
+            weapon=weapon_name, position=position, rof=rof.text, mode=mode_word(mode)
         )
+        raise RuleError("$.mode", refusal)
     if not mode.wide:
         return value, value
     if value < WIDE_BURST_MIN_ROF:
-        raise RuleError(
-            "$.mode",
-            f"{mode.label} needs a {POSITION_NAMES[mode.position]} RoF of at least {WIDE_BURST_MIN_ROF}, "
-            f"{weapon_name} has {value}",
+        refusal = msg.ERR_WIDE_NEEDS(
+            mode=mode_word(mode), position=position, least=WIDE_BURST_MIN_ROF, weapon=weapon_name, value=value
         )
+        raise RuleError("$.mode", refusal)
     return value, value - WIDE_BURST_ROF_LOSS
 
 

@@ -36,7 +36,7 @@ def _result(action: str, before: list[Target], after: list[D100Target], log: lis
 def checked_targets(targets: list[Target]) -> None:
     """Who a morale action names: at least one character, each well formed."""
     if not targets:
-        raise RuleError("$.targets", "name at least one character")
+        raise RuleError("$.targets", msg.ERR_NO_CHARACTER())
     for i, target in enumerate(targets):
         check_target(target, f"$.targets[{i}]")
 
@@ -78,7 +78,7 @@ def recovery_target(request: Recover, index: int) -> int | None:
     if not target.suppressed or target.in_melee:
         return None
     if target.wp is None:
-        raise RuleError(f"$.targets[{index}].wp", "a recovery test needs the character's Willpower (wp)")
+        raise RuleError(f"$.targets[{index}].wp", msg.ERR_RECOVERY_WP())
     return target.wp + request.modifier + (RECOVERY_QUIET_BONUS if request.quiet else 0)
 
 

@@ -51,16 +51,14 @@ def set_overwatch(request: Overwatch) -> D100Result:
     else:
         order = request.order or OverwatchOrder()
         if not 0 < order.arc <= MAX_ARC:
-            raise RuleError("$.order.arc", f"an overwatch sector is at most {MAX_ARC:g} degrees wide")
+            raise RuleError("$.order.arc", msg.ERR_OVERWATCH_ARC(most=MAX_ARC))
         if request.weapon is not None:
             check_weapon(request.weapon)
             may_fire(request.attacker, request.weapon)
             try:
-                mode_rof(
-                    MODES[order.mode], parse_rof(request.weapon.rof), request.weapon.name or "the weapon"
-                )
+                mode_rof(MODES[order.mode], parse_rof(request.weapon.rof), request.weapon.name or "")
             except RuleError as error:
-                raise RuleError("$.order.mode", error.message) from None
+                raise RuleError("$.order.mode", error.msg or error.message) from None
         log.append(
             msg.OVERWATCH_SET(
                 cost=msg.COST[OVERWATCH_ACTION](),
@@ -102,7 +100,7 @@ def max_single_shots(bs: int, highest_rof: int) -> int:
 
 def _order(request: OverwatchFire) -> OverwatchOrder:
     if request.attacker.overwatch is None:
-        raise RuleError("$.attacker.overwatch", "no standing overwatch order to fire on (set one: overwatch)")
+        raise RuleError("$.attacker.overwatch", msg.ERR_NO_OVERWATCH())
     return request.attacker.overwatch
 
 
@@ -131,31 +129,28 @@ def plan_overwatch(request: OverwatchFire) -> list[FirePlan]:
             if error.path != "$.mode" or request.mode is not None:
                 raise
             # The mode came from the standing order, not from a field of this request.
-            raise RuleError("$.attacker.overwatch.mode", error.message, code=error.code) from None
+            raise RuleError(
+                "$.attacker.overwatch.mode", error.msg or error.message, code=error.code
+            ) from None
 
     if mode != "single":
         return [plan(mode, request.targets, paths)]
     if not request.targets:
-        raise RuleError("$.targets", "overwatch fire needs at least one target")
+        raise RuleError("$.targets", msg.ERR_OVERWATCH_TARGET())
     ids = [t.id for t in request.targets]
     if len(set(ids)) != len(ids):
-        raise RuleError("$.targets", "single-shot overwatch fires at different targets, each once")
+        raise RuleError("$.targets", msg.ERR_OVERWATCH_DIFFERENT())
     check_weapon(request.weapon)
     highest = parse_rof(request.weapon.rof).highest
     limit = max_single_shots(request.attacker.bs, highest)
     if len(request.targets) > limit:
-        raise RuleError(
-            "$.targets",
-            f"single-shot overwatch allows {limit} shot(s) (half BS bonus {request.attacker.bs // 10}, "
-            f"highest RoF {highest}), not {len(request.targets)}",
+        refusal = msg.ERR_OVERWATCH_SHOTS(
+            limit=limit, bonus=request.attacker.bs // 10, highest=highest, shots=len(request.targets)
         )
+        raise RuleError("$.targets", refusal)
     if request.weapon.loaded < len(request.targets):
-        noun = "round" if request.weapon.loaded == 1 else "rounds"
-        raise RuleError(
-            "$.targets",
-            f"magazine has {request.weapon.loaded} {noun}, {len(request.targets)} single shots need "
-            f"{len(request.targets)}",
-        )
+        refusal = msg.ERR_OVERWATCH_ROUNDS(loaded=request.weapon.loaded, shots=len(request.targets))
+        raise RuleError("$.targets", refusal)
     return [plan("single", [target], [path]) for target, path in zip(request.targets, paths, strict=True)]
 
 

@@ -11,11 +11,12 @@ from collections.abc import Sequence
 
 import msgspec
 
+from rules import errors
 from rules.d100 import messages as msg
 from rules.d100.blast import RoomEffect, cover_multiplier, room_effect
 from rules.d100.damage import DamageRoll, check_locations, parse_damage
 from rules.d100.handling import braced_after, class_modifiers, dodge_modifier_in_melee, may_fire
-from rules.d100.modes import MODES, FireMode, mode_rof, suppressing_mode
+from rules.d100.modes import MODES, FireMode, mode_rof, mode_word, suppressing_mode
 from rules.d100.ranges import band_of, range_modifier, range_needs, weapon_range
 from rules.d100.reliability import jam_threshold
 from rules.d100.requests import Attacker, Target, Weapon
@@ -97,75 +98,61 @@ def check_weapon(weapon: Weapon) -> None:
         ("reserve", weapon.reserve),
     ):
         if count is not None and not 0 <= count <= MAX_ROUNDS:
-            raise RuleError(
-                f"$.weapon.{name}", f"{name} {count} rounds is outside 0..{MAX_ROUNDS}", code="invalid"
-            )
+            refusal = msg.ERR_ROUNDS_RANGE(field=name, count=count, most=MAX_ROUNDS)
+            raise RuleError(f"$.weapon.{name}", refusal, code="invalid")
     if weapon.capacity is not None and weapon.loaded > weapon.capacity:
-        raise RuleError("$.weapon.loaded", f"{weapon.loaded} rounds loaded > capacity {weapon.capacity}")
+        raise RuleError("$.weapon.loaded", msg.ERR_OVERLOADED(loaded=weapon.loaded, capacity=weapon.capacity))
     if weapon.range is not None and not 0 < weapon.range <= MAX_RANGE_METRES:
-        raise RuleError(
-            "$.weapon.range",
-            f"a weapon's range is 0..{MAX_RANGE_METRES:g} m, not {weapon.range:g}",
-            code="invalid",
-        )
+        refusal = msg.ERR_WEAPON_RANGE(most=MAX_RANGE_METRES, range=weapon.range)
+        raise RuleError("$.weapon.range", refusal, code="invalid")
     if weapon.concussive is not None and weapon.concussive < 0:
-        raise RuleError("$.weapon.concussive", "a Concussive rating cannot be negative", code="invalid")
+        raise RuleError("$.weapon.concussive", msg.ERR_CONCUSSIVE(), code="invalid")
     if weapon.jam_at is not None and not 1 <= weapon.jam_at <= 101:
-        raise RuleError("$.weapon.jam_at", "jam_at is a d100 face 1..100 (101: never jams)", code="invalid")
+        raise RuleError("$.weapon.jam_at", msg.ERR_JAM_AT(), code="invalid")
     if weapon.pen < 0:
-        raise RuleError("$.weapon.pen", "penetration cannot be negative", code="invalid")
+        raise RuleError("$.weapon.pen", msg.ERR_PEN(), code="invalid")
     if weapon.blast is not None and not 0 < weapon.blast <= MAX_BLAST_METRES:
-        raise RuleError("$.weapon.blast", f"a blast radius is 0..{MAX_BLAST_METRES:g} m", code="invalid")
+        raise RuleError("$.weapon.blast", msg.ERR_BLAST(most=MAX_BLAST_METRES), code="invalid")
     jam_threshold(weapon)  # names a bad reliability property
 
 
 def _check_attacker(attacker: Attacker) -> None:
     if not 0 <= attacker.bs <= CHARACTERISTIC_MAX:
-        raise RuleError(
-            "$.attacker.bs", f"BS {attacker.bs} is outside 0..{CHARACTERISTIC_MAX}", code="invalid"
-        )
+        raise RuleError("$.attacker.bs", msg.ERR_BS(bs=attacker.bs, most=CHARACTERISTIC_MAX), code="invalid")
     if attacker.sb is not None and not 0 <= attacker.sb <= CHARACTERISTIC_MAX // 10:
-        raise RuleError(
-            "$.attacker.sb",
-            f"Strength bonus {attacker.sb} is outside 0..{CHARACTERISTIC_MAX // 10}",
-            code="invalid",
-        )
+        refusal = msg.ERR_SB(sb=attacker.sb, most=CHARACTERISTIC_MAX // 10)
+        raise RuleError("$.attacker.sb", refusal, code="invalid")
 
 
 def check_modifier(modifier: int, path: str = "$.modifier") -> None:
     if abs(modifier) > CHARACTERISTIC_MAX:
-        raise RuleError(
-            path, f"a modifier of {modifier:+d} is beyond +/-{CHARACTERISTIC_MAX}", code="invalid"
-        )
+        raise RuleError(path, msg.ERR_MODIFIER(modifier=modifier, most=CHARACTERISTIC_MAX), code="invalid")
 
 
 def check_target(target: Target, path: str) -> None:
     for name, value in (("wp", target.wp), ("dodge", target.dodge)):
         if value is not None and not 0 <= value <= CHARACTERISTIC_MAX:
-            raise RuleError(
-                f"{path}.{name}", f"{name} {value} is outside 0..{CHARACTERISTIC_MAX}", code="invalid"
-            )
+            refusal = msg.ERR_CHARACTERISTIC(field=name, value=value, most=CHARACTERISTIC_MAX)
+            raise RuleError(f"{path}.{name}", refusal, code="invalid")
     if target.share < 0:
-        raise RuleError(f"{path}.share", "a share of hits cannot be negative", code="invalid")
+        raise RuleError(f"{path}.share", msg.ERR_SHARE(), code="invalid")
     if target.cover_ap < 0:
-        raise RuleError(f"{path}.cover_ap", "cover armour cannot be negative", code="invalid")
+        raise RuleError(f"{path}.cover_ap", msg.ERR_COVER_AP(), code="invalid")
     if target.tb < 0:
-        raise RuleError(f"{path}.tb", "Toughness bonus cannot be negative", code="invalid")
+        raise RuleError(f"{path}.tb", msg.ERR_TB(), code="invalid")
     if target.to_primary is not None and target.to_primary < 0:
-        raise RuleError(f"{path}.to_primary", "a distance cannot be negative", code="invalid")
+        raise RuleError(f"{path}.to_primary", msg.ERR_DISTANCE(), code="invalid")
     worn = target.armour.items() if isinstance(target.armour, dict) else [("", target.armour or 0)]
     for location, armour in worn:
         if armour < 0:
             where = f"{path}.armour.{location}" if location else f"{path}.armour"
-            raise RuleError(where, f"armour {armour} cannot be negative", code="invalid")
+            raise RuleError(where, msg.ERR_ARMOUR(armour=armour), code="invalid")
     check_locations(target.covered, f"{path}.covered")
     if isinstance(target.armour, dict):
         for location in target.armour:
             if location not in LOCATIONS:
-                raise RuleError(
-                    f"{path}.armour.{location}",
-                    f"unknown location {location!r}; expected one of {', '.join(LOCATIONS)}",
-                )
+                refusal = msg.ERR_LOCATION(location=repr(location), known=list(LOCATIONS))
+                raise RuleError(f"{path}.armour.{location}", refusal)
 
 
 def _mode_and_rate(mode_name: str, rate: str | None, weapon: Weapon) -> tuple[FireMode, str | None]:
@@ -197,31 +184,28 @@ def plan_fire(
     check_modifier(modifier)
     check_weapon(weapon)
     if not targets:
-        raise RuleError("$.targets", "an attack needs at least one target")
+        raise RuleError("$.targets", errors.NO_TARGET())
     ids = [t.id for t in targets]
     if len(set(ids)) != len(ids):
-        raise RuleError("$.targets", "each target may be listed once", code="invalid")
+        raise RuleError("$.targets", msg.ERR_LISTED_TWICE(), code="invalid")
     for target, path in zip(targets, paths, strict=True):
         check_target(target, path)
     may_fire(attacker, weapon)
     for band_name in range_modifiers or {}:
         if band_name not in RANGE_MODIFIERS:
-            raise RuleError(
-                f"$.range_modifiers.{band_name}",
-                f"unknown range band; expected one of {', '.join(RANGE_MODIFIERS)}",
-            )
+            raise RuleError(f"$.range_modifiers.{band_name}", msg.ERR_BAND(known=list(RANGE_MODIFIERS)))
 
     mode, rate_used = _mode_and_rate(mode_name, rate, weapon)
     rof = parse_rof(weapon.rof)
     thrown = weapon.weapon_class in ("thrown", "grenade")
     if thrown and mode.name != "single":
-        raise RuleError("$.mode", f"a {weapon.weapon_class} weapon is thrown one at a time (mode single)")
-    rounds, cap = (1, 1) if thrown else mode_rof(mode, rof, weapon.name or "the weapon")
+        raise RuleError("$.mode", msg.ERR_THROWN_SINGLE(weapon_class=weapon.weapon_class))
+    rounds, cap = (1, 1) if thrown else mode_rof(mode, rof, weapon.name or "")
     if mode.name == "single" and len(targets) > 1:
-        raise RuleError("$.targets", "a single shot has one target")
+        raise RuleError("$.targets", msg.ERR_SINGLE_TARGET())
     if weapon.loaded < rounds:
-        noun = "round" if weapon.loaded == 1 else "rounds"
-        raise RuleError("$.mode", f"magazine has {weapon.loaded} {noun}, {mode.label} needs {rounds}")
+        refusal = msg.ERR_SHORT_MAGAZINE(loaded=weapon.loaded, mode=mode_word(mode), rounds=rounds)
+        raise RuleError("$.mode", refusal)
 
     rng = weapon_range(weapon, attacker)
     needs = range_needs(weapon)
@@ -238,7 +222,7 @@ def plan_fire(
     modifiers.extend(class_modifiers(attacker, weapon))
     if fire_at_feet:
         if weapon.blast is None:
-            raise RuleError("$.fire_at_feet", "only a blast weapon is aimed at the ground under a target")
+            raise RuleError("$.fire_at_feet", msg.ERR_FIRE_AT_FEET())
         modifiers.append((msg.FIRE_AT_FEET(), FIRE_AT_FEET_MODIFIER))
     if modifier:
         modifiers.append((msg.OTHER_MODIFIERS(), modifier))
@@ -249,11 +233,8 @@ def plan_fire(
         for target, path in list(zip(targets, paths, strict=True))[1:]:
             reach = target.to_primary
             if reach is not None and reach > SECONDARY_REACH_METRES and not gm_allows_wider:
-                raise RuleError(
-                    f"{path}.to_primary",
-                    f"{reach:g} m from the primary; extra hits reach {SECONDARY_REACH_METRES:g} m "
-                    "(gm_allows_wider for a narrow angle)",
-                )
+                refusal = msg.ERR_SECONDARY_REACH(reach=reach, most=SECONDARY_REACH_METRES)
+                raise RuleError(f"{path}.to_primary", refusal)
         shares = tuple(t.share for t in targets[1:])
 
     dodge = DODGE_MODIFIER_WIDE_BURST if mode.wide else 0
@@ -273,16 +254,14 @@ def plan_fire(
         tests.append(test)
 
     if room_size is not None and room_size <= 0:
-        raise RuleError("$.room_size", "a room's size must be positive", code="invalid")
+        raise RuleError("$.room_size", msg.ERR_ROOM_SIZE(), code="invalid")
     damage = None
     if weapon.damage is not None:
         base = parse_damage(weapon.damage)
         bonus = base.bonus
         if weapon.weapon_class == "thrown":
             if attacker.sb is None:
-                raise RuleError(
-                    "$.attacker.sb", "a thrown weapon adds the thrower's Strength bonus to damage"
-                )
+                raise RuleError("$.attacker.sb", msg.ERR_THROWER_SB())
             bonus += attacker.sb
         room = room_effect(weapon, room_size)
         damage = DamageRoll(base.count, base.sides, bonus, room.extra_d10, room.tearing)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rules.d100 import messages as msg
 from rules.d100.requests import Attacker, Target, Weapon
 from rules.d100.tables import POINT_BLANK_METRES, RANGE_BANDS, RANGE_MODIFIERS, THROWN_RANGE_PER_SB
 from rules.errors import RuleError
+from rules.results import Message
 
 __all__ = ["band_of", "range_modifier", "range_needs", "weapon_range"]
 
@@ -24,16 +26,14 @@ def weapon_range(weapon: Weapon, attacker: Attacker) -> float | None:
     return weapon.range
 
 
-def range_needs(weapon: Weapon) -> str:
+def range_needs(weapon: Weapon) -> Message:
     """What a distance needs to become a band, for the error when it is missing."""
     if weapon.weapon_class in ("thrown", "grenade"):
-        return f"the thrower's Strength bonus ($.attacker.sb; Rng = SB x {THROWN_RANGE_PER_SB} m)"
-    return "the weapon's range ($.weapon.range)"
+        return msg.NEEDS_SB(per_sb=THROWN_RANGE_PER_SB)
+    return msg.NEEDS_RANGE()
 
 
-def band_of(
-    target: Target, rng: float | None, path: str, needs: str = "the weapon's range ($.weapon.range)"
-) -> str | None:
+def band_of(target: Target, rng: float | None, path: str, needs: Message | None = None) -> str | None:
     """The target's range band, or None when the request says neither band nor distance."""
     if target.band is not None:
         return target.band
@@ -41,19 +41,18 @@ def band_of(
         return None
     if target.distance < 0:
         raise RuleError(
-            f"{path}.distance", f"distance {target.distance} m cannot be negative", code="invalid"
+            f"{path}.distance", msg.ERR_NEGATIVE_DISTANCE(distance=target.distance), code="invalid"
         )
     if target.distance <= POINT_BLANK_METRES:
         return "point_blank"
     if rng is None or rng <= 0:
-        raise RuleError(f"{path}.distance", f"a distance needs {needs} to find its band")
+        raise RuleError(f"{path}.distance", msg.ERR_NO_BAND(needs=needs or msg.NEEDS_RANGE()))
     for band, multiple in RANGE_BANDS:
         if target.distance <= rng * multiple:
             return band
     outer = RANGE_BANDS[-1][1]
-    raise RuleError(
-        f"{path}.distance", f"{target.distance:g} m is beyond extreme range ({outer:g} x Rng {rng:g} m)"
-    )
+    refusal = msg.ERR_BEYOND_EXTREME(distance=target.distance, outer=outer, range=rng)
+    raise RuleError(f"{path}.distance", refusal)
 
 
 def range_modifier(band: str | None, overrides: Mapping[str, int] | None) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from rules.d100 import messages as msg
 from rules.d100.requests import Reliability, Weapon
 from rules.d100.tables import JAM_THRESHOLDS, RELIABILITY_LIMITS, RELIABILITY_PROPERTIES
 from rules.errors import RuleError
@@ -30,10 +31,8 @@ def _one(source: int | str, path: str) -> int:
     signed = source.strip().replace("\u2212", "-")
     if _SIGNED_NUMBER.fullmatch(signed):
         return int(signed)
-    known = ", ".join(sorted(RELIABILITY_PROPERTIES))
-    raise RuleError(
-        path, f"unknown reliability {source!r}; expected a number or one of {known}", code="invalid"
-    )
+    known = sorted(RELIABILITY_PROPERTIES)
+    raise RuleError(path, msg.ERR_RELIABILITY(value=repr(source), known=known), code="invalid")
 
 
 def final_reliability(value: Reliability, path: str = "$.weapon.reliability") -> int:

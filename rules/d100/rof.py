@@ -10,6 +10,7 @@ from functools import lru_cache
 
 import msgspec
 
+from rules.d100 import messages as msg
 from rules.errors import RuleError
 
 __all__ = ["MAX_ROF", "POSITION_NAMES", "RateOfFire", "parse_rof"]
@@ -45,16 +46,14 @@ def parse_rof(text: str, path: str = "$.weapon.rof") -> RateOfFire:
     """Read the notation once per distinct text (the live preview asks again and again)."""
     parts = [part.strip() for part in text.split("/")]
     if len(parts) != 3:
-        raise RuleError(path, f"RoF {text!r} must have three positions, like S/3/10", code="invalid")
+        raise RuleError(path, msg.ERR_ROF_POSITIONS(rof=repr(text)), code="invalid")
     first, *bursts = parts
     if first.upper() == "S":
         single = True
     elif first in _DASHES:
         single = False
     else:
-        raise RuleError(
-            path, f"RoF {text!r}: the first position is S or a dash, not {first!r}", code="invalid"
-        )
+        raise RuleError(path, msg.ERR_ROF_FIRST(rof=repr(text), first=repr(first)), code="invalid")
     values: list[int | None] = []
     for name, part in zip(POSITION_NAMES[1:], bursts, strict=True):
         if part in _DASHES:
@@ -62,5 +61,6 @@ def parse_rof(text: str, path: str = "$.weapon.rof") -> RateOfFire:
         elif part.isascii() and part.isdigit() and 0 < int(part) <= MAX_ROF:
             values.append(int(part))
         else:
-            raise RuleError(path, f"RoF {text!r}: the {name} position must be 1..{MAX_ROF} or a dash")
+            refusal = msg.ERR_ROF_VALUE(rof=repr(text), position=msg.POSITION_WORD[name](), most=MAX_ROF)
+            raise RuleError(path, refusal)
     return RateOfFire(single=single, short=values[0], long=values[1], text=text)

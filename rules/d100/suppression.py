@@ -53,7 +53,7 @@ class SuppressionTest(msgspec.Struct, frozen=True):
     def check(self) -> None:
         """Validation before any die: a rolled test needs the target's Willpower."""
         if exempt_reason(self.target) is None and self.target.wp is None:
-            raise RuleError(f"{self.path}.wp", "a suppression test needs the target's Willpower (wp)")
+            raise RuleError(f"{self.path}.wp", msg.ERR_SUPPRESSION_WP())
 
     @property
     def target_number(self) -> int:

@@ -59,7 +59,7 @@ def _result(
 
 def _check_skill(skill: int, modifier: int) -> None:
     if not 0 <= skill <= CHARACTERISTIC_MAX:
-        raise RuleError("$.skill", f"skill {skill} is outside 0..{CHARACTERISTIC_MAX}", code="invalid")
+        raise RuleError("$.skill", msg.ERR_SKILL(skill=skill, most=CHARACTERISTIC_MAX), code="invalid")
     check_modifier(modifier)
 
 
@@ -67,14 +67,14 @@ def reload(request: Reload, dice: Dice) -> D100Result:
     weapon = request.weapon
     check_weapon(weapon)
     if weapon.jammed:
-        raise RuleError("$.weapon.jammed", "weapon is jammed; clear it first (unjam)")
+        raise RuleError("$.weapon.jammed", msg.ERR_JAMMED())
     if weapon.capacity is None:
-        raise RuleError("$.weapon.capacity", "reloading needs the magazine's capacity")
+        raise RuleError("$.weapon.capacity", msg.ERR_RELOAD_CAPACITY())
     wanted = weapon.capacity - weapon.loaded
     taken = wanted if weapon.reserve is None else min(wanted, weapon.reserve)
     reserve = None if weapon.reserve is None else weapon.reserve - taken
     if wanted > 0 and taken == 0:
-        raise RuleError("$.weapon.reserve", "no rounds in reserve to reload with")
+        raise RuleError("$.weapon.reserve", msg.ERR_NO_RESERVE())
     after = _state(weapon, loaded=weapon.loaded + taken, reserve=reserve)
     log = [msg.RELOADED(rounds=taken, loaded=after.loaded, capacity=weapon.capacity)]
     return _result("reload", request.attacker.id, weapon, after, log, spent=0)
@@ -85,7 +85,7 @@ def unjam_target(request: Unjam) -> int:
     check_weapon(request.weapon)
     _check_skill(request.skill, request.modifier)
     if not request.weapon.jammed:
-        raise RuleError("$.weapon.jammed", "the weapon is not jammed")
+        raise RuleError("$.weapon.jammed", msg.ERR_NOT_JAMMED())
     return request.skill + UNJAM_MODIFIER + request.modifier
 
 
@@ -114,7 +114,7 @@ def ammo_recovery_target(request: RecoverAmmo) -> int:
     check_weapon(request.weapon)
     _check_skill(request.skill, request.modifier)
     if request.weapon.spoiled == 0:
-        raise RuleError("$.weapon.spoiled", "no spoiled rounds to recover")
+        raise RuleError("$.weapon.spoiled", msg.ERR_NO_SPOILED())
     return request.skill + RECOVER_AMMO_MODIFIER + request.modifier
 
 
@@ -150,7 +150,7 @@ def brace(request: Brace, dice: Dice) -> D100Result:
         after = _state(weapon, braced=False)
     else:
         if request.attacker.in_melee:
-            raise RuleError("$.attacker.in_melee", "no weapon can be braced while locked in melee")
+            raise RuleError("$.attacker.in_melee", msg.ERR_BRACE_IN_MELEE())
         log = [msg.BRACED(cost=msg.COST[BRACE_ACTION]())]
         after = _state(weapon, braced=True)
         return _result("brace", request.attacker.id, weapon, after, log, cost=BRACE_ACTION)

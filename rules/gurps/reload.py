@@ -17,9 +17,9 @@ def _capacity(request: ReloadRequest) -> int:
     weapon = request.weapon
     check_magazine(weapon)
     if weapon.capacity is None:
-        raise RuleError("$.weapon.capacity", f"reloading fills {label(weapon)} to its capacity: send it")
+        raise RuleError("$.weapon.capacity", msg.ERR_RELOAD_CAPACITY(weapon=label(weapon)))
     if weapon.malfunction == "destroyed":
-        raise RuleError("$.weapon.malfunction", f"{label(weapon)} was destroyed by a botched repair")
+        raise RuleError("$.weapon.malfunction", msg.ERR_DESTROYED(weapon=label(weapon)))
     return weapon.capacity
 
 

@@ -27,19 +27,15 @@ def _plan(request: UnjamRequest) -> tuple[Malfunction, Fix, int]:
     weapon = request.weapon
     check_magazine(weapon)
     if not weapon.jammed:
-        raise RuleError("$.weapon.jammed", f"{label(weapon)} is not jammed: there is nothing to clear")
+        raise RuleError("$.weapon.jammed", msg.ERR_NOT_JAMMED(weapon=label(weapon)))
     kind = weapon.malfunction
     if kind is None:
-        raise RuleError(
-            "$.weapon.malfunction", f"say what jammed {label(weapon)}: misfire, stoppage or mechanical"
-        )
+        raise RuleError("$.weapon.malfunction", msg.ERR_WHICH_FAULT(weapon=label(weapon)))
     if kind == "destroyed":
-        raise RuleError("$.weapon.malfunction", f"{label(weapon)} was destroyed by a botched repair")
+        raise RuleError("$.weapon.malfunction", msg.ERR_DESTROYED(weapon=label(weapon)))
     fix = FIXES[kind]
     if request.using == "weapon" and not fix.weapon_skill:
-        raise RuleError(
-            "$.using", f"a {kind} problem needs an Armoury roll; weapon skill clears misfires and stoppages"
-        )
+        raise RuleError("$.using", msg.ERR_ARMOURY_ONLY(malfunction=kind, fault=msg.FAULT[kind]()))
     bonus = fix.armoury_bonus if request.using == "armoury" else 0
     return kind, fix, request.skill + request.modifier + bonus
 

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Any
 
 import msgspec
 
+from rules import errors
 from rules.errors import RuleError
 from rules.gurps import messages as msg
 from rules.gurps.requests import AttackRequest, Target, WeaponStatus
@@ -67,18 +69,23 @@ def parse_rof(value: int | str) -> RateOfFire:
     else:
         match = _rof_text().match(value)
         if match is None:
-            raise RuleError(
-                "$.weapon.rof", f'RoF {value!r} is neither a number nor shots x pellets like "3x9"'
-            )
+            raise RuleError("$.weapon.rof", msg.ERR_ROF_UNREADABLE(rof=repr(value)))
         rof = RateOfFire(int(match["shots"]), int(match["pellets"] or 1))
     if rof.shots < 1 or rof.pellets < 1:
-        raise RuleError("$.weapon.rof", f"RoF {value!r} must fire at least one shot of one projectile")
+        raise RuleError("$.weapon.rof", msg.ERR_ROF_EMPTY(rof=repr(value)))
     return rof
 
 
 def label(weapon: WeaponStatus) -> str:
-    """The weapon as error messages (always English, docs/protocol.md) name it."""
-    return weapon.name or "the weapon"
+    """The weapon as a refusal names it: its name, empty for an unnamed one (the texts then say "the
+    weapon" in their own language)."""
+    return weapon.name or ""
+
+
+def jammed_by(weapon: WeaponStatus) -> dict[str, Any]:
+    """What jammed the weapon, as a refusal carries it: the English word and the message."""
+    kind = weapon.malfunction
+    return {"malfunction": kind or "", "fault": msg.FAULT[kind]() if kind else None}
 
 
 def weapon_name(weapon: WeaponStatus) -> str | Message:
@@ -89,15 +96,14 @@ def weapon_name(weapon: WeaponStatus) -> str | Message:
 def check_can_fire(weapon: WeaponStatus) -> None:
     """A jammed weapon fires nothing until an unjam action clears it."""
     if weapon.malfunction == "destroyed":
-        raise RuleError("$.weapon.malfunction", f"{label(weapon)} was destroyed by a botched repair")
+        raise RuleError("$.weapon.malfunction", msg.ERR_DESTROYED(weapon=label(weapon)))
     if weapon.jammed:
-        why = f" ({weapon.malfunction})" if weapon.malfunction else ""
-        raise RuleError("$.weapon.jammed", f"{label(weapon)} is jammed{why}: unjam it first")
+        raise RuleError("$.weapon.jammed", msg.ERR_JAMMED(weapon=label(weapon), **jammed_by(weapon)))
 
 
 def check_magazine(weapon: WeaponStatus) -> None:
     if weapon.capacity is not None and weapon.loaded > weapon.capacity:
-        raise RuleError("$.weapon.loaded", f"loaded {weapon.loaded} > capacity {weapon.capacity}")
+        raise RuleError("$.weapon.loaded", msg.ERR_OVERLOADED(loaded=weapon.loaded, capacity=weapon.capacity))
 
 
 class Volley(msgspec.Struct, frozen=True):
@@ -134,22 +140,22 @@ def _shares(request: AttackRequest) -> list[int]:
     """Shots per target: all of them for a lone target, else what each target says, summing to shots."""
     targets = request.targets
     if not targets:
-        raise RuleError("$.targets", "an attack needs at least one target")
+        raise RuleError("$.targets", errors.NO_TARGET())
     if len(targets) == 1:
         given = targets[0].shots
         if given is not None and given != request.shots:
-            raise RuleError("$.targets[0].shots", f"target shots {given} != shots {request.shots}")
+            raise RuleError("$.targets[0].shots", msg.ERR_TARGET_SHOTS(given=given, shots=request.shots))
         return [request.shots]
     shares: list[int] = []
     for index, target in enumerate(targets):
         path = f"$.targets[{index}].shots"
         if target.shots is None:
-            raise RuleError(path, "with several targets, say how many shots go to each")
+            raise RuleError(path, msg.ERR_SHARES_NEEDED())
         if target.shots < 1:
-            raise RuleError(path, f"shots {target.shots}: each target takes at least one shot")
+            raise RuleError(path, msg.ERR_SHARE_EMPTY(shots=target.shots))
         shares.append(target.shots)
     if sum(shares) != request.shots:
-        raise RuleError("$.targets", f"target shots add up to {sum(shares)}, not shots {request.shots}")
+        raise RuleError("$.targets", msg.ERR_SHARES_SUM(total=sum(shares), shots=request.shots))
     return shares
 
 
@@ -161,11 +167,11 @@ def plan_attack(request: AttackRequest) -> FirePlan:
     rof = parse_rof(weapon.rof)
     shots = request.shots
     if shots < 1:
-        raise RuleError("$.shots", f"shots {shots}: an attack fires at least one shot")
+        raise RuleError("$.shots", msg.ERR_NO_SHOTS(shots=shots))
     if shots > rof.shots:
-        raise RuleError("$.shots", f"shots {shots} > RoF {rof.shots}")
+        raise RuleError("$.shots", msg.ERR_SHOTS_OVER_ROF(shots=shots, rof=rof.shots))
     if shots > weapon.loaded:
-        raise RuleError("$.shots", f"shots {shots} > {weapon.loaded} loaded")
+        raise RuleError("$.shots", msg.ERR_SHOTS_OVER_LOADED(shots=shots, loaded=weapon.loaded))
     volleys: list[Volley] = []
     for index, (target, share) in enumerate(zip(request.targets, _shares(request), strict=True)):
         projectiles = share * rof.pellets

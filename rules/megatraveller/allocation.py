@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules.errors import RuleError
+from rules.megatraveller import messages as msg
 
 __all__ = [
     "check_bullet_split",
@@ -67,18 +68,15 @@ def check_primary_leads(counts: Sequence[int], noun: str, path: str = "$.allocat
     """RCS: the primary target (index 0) gets at least as many bullets or clusters as any other."""
     for k, count in enumerate(counts[1:], start=1):
         if count > counts[0]:
-            raise RuleError(
-                f"{path}[{k}]",
-                f"{count} {noun} here but only {counts[0]} at the primary target, "
-                "which must get at least as many as any other",
-            )
+            refusal = msg.ERR_PRIMARY_LEADS(count=count, clusters=noun == "clusters", primary=counts[0])
+            raise RuleError(f"{path}[{k}]", refusal)
 
 
 def check_bullet_split(split: Sequence[int], bullets: int, path: str = "$.allocation") -> None:
     """An explicit rapid/burst split: one count per target, the whole pool, primary not behind."""
     fired = sum(split)
     if fired != bullets:
-        raise RuleError(path, f"allocation fires {fired} bullets, but the pool is {bullets}")
+        raise RuleError(path, msg.ERR_POOL_MISMATCH(fired=fired, bullets=bullets))
     check_primary_leads(split, "bullets", path)
 
 
@@ -91,27 +89,15 @@ def check_cluster_split(
     for t, indices in enumerate(split):
         for k, index in enumerate(indices):
             if not 0 <= index < len(clusters):
-                rolled = (
-                    f"{len(clusters)} cluster{'' if len(clusters) == 1 else 's'}"
-                    if clusters
-                    else "no clusters"
-                )
-                raise RuleError(
-                    f"{path}[{t}][{k}]", f"there is no cluster {index}: the pool has {rolled}, counted from 0"
-                )
+                raise RuleError(f"{path}[{t}][{k}]", msg.ERR_NO_CLUSTER(index=index, rolled=len(clusters)))
             if index in seen:
-                raise RuleError(f"{path}[{t}][{k}]", f"cluster {index} already went to target {seen[index]}")
+                raise RuleError(f"{path}[{t}][{k}]", msg.ERR_CLUSTER_TWICE(index=index, target=seen[index]))
             seen[index] = t
     unused = [i for i in range(len(clusters)) if i not in seen]
     if unused:
-        raise RuleError(
-            path, f"cluster(s) {', '.join(map(str, unused))} not allocated: every cluster is fired"
-        )
+        raise RuleError(path, msg.ERR_CLUSTERS_UNUSED(unused=unused))
     counts = [len(indices) for indices in split]
     check_primary_leads(counts, "clusters", path)
     if 0 in counts and max(counts) > 1:
         empty = counts.index(0)
-        raise RuleError(
-            f"{path}[{empty}]",
-            "every target in the danger space gets a cluster while any are left; this one has none",
-        )
+        raise RuleError(f"{path}[{empty}]", msg.ERR_CLUSTER_EACH())

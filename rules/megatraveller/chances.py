@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from rules.dice import ScriptedDice
 from rules.errors import RuleError
+from rules.megatraveller import messages as msg
 from rules.megatraveller.allocation import (
     check_bullet_split,
     check_cluster_split,
@@ -110,10 +111,7 @@ def _clusters_given(plan: FirePlan) -> list[int] | None:
     if plan.explicit is None:
         return None
     if request.dice is None:
-        raise RuleError(
-            "$.allocation",
-            "cluster indices refer to a rolled pool: send it as pool.clusters (or the step-one dice)",
-        )
+        raise RuleError("$.allocation", msg.ERR_POOL_NEEDED())
     skip = moot_rounds_skipped(plan, ScriptedDice(request.dice))
     rolled = roll_pool(plan, ScriptedDice(request.dice), skip_rounds=skip)
     return list(rolled.pool.clusters or [])

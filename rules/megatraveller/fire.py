@@ -84,18 +84,16 @@ def _check_pool_matches(plan: FirePlan, pool: Pool) -> None:
             or (given.lost not in (None, pool.lost))
         ):
             raise RuleError(
-                "$.pool", f"the dice rolled {_describe(pool)}, not {_describe(given)}: not the same dice"
+                "$.pool", msg.ERR_NOT_THE_SAME_DICE(rolled=_describe(pool), given=_describe(given))
             )
     elif given.bullets != pool.bullets:
-        raise RuleError(
-            "$.pool", f"the dice rolled {_describe(pool)}, not {_describe(given)}: not the same dice"
-        )
+        raise RuleError("$.pool", msg.ERR_NOT_THE_SAME_DICE(rolled=_describe(pool), given=_describe(given)))
 
 
-def _describe(pool: Pool) -> str:
-    if pool.clusters is not None:
-        return f"clusters {pool.clusters}"
-    return f"{pool.bullets} bullets"
+def _describe(pool: Pool) -> Message:
+    """What a pool holds, as a refusal names it: "clusters [3, 5]" or "7 bullets"."""
+    clusters = "" if pool.clusters is None else str(pool.clusters)
+    return msg.POOL_WORDS(clusters=clusters, bullets=pool.bullets)
 
 
 def split_pool(plan: FirePlan, pool: Pool) -> tuple[list[int], list[list[int]] | None]:

@@ -90,3 +90,203 @@ def rung(level: int) -> Message:
     if level <= top:
         return RUNG[DIFFICULTIES[max(level, 0)]]()
     return RUNG_BEYOND(steps=level - top)
+
+
+# Refusals (rules.errors.RuleError). ``weapon`` is the name the table typed, empty for an unnamed
+# weapon. The words a refusal names a state by are declared as refusals too (MODE_WORD and the
+# like), so the English refusal says the word and a catalogue says it in its language.
+MODE_WORD = {
+    mode: MESSAGES.error(f"mode.{mode}", mode) for mode in ("single", "rapid", "burst", "auto", "controlled")
+}
+READINESS_WORD = {
+    state: MESSAGES.error(f"readiness.{state}", state) for state in ("holstered", "slung", "carried", "ready")
+}
+SELECTOR_WORD = {
+    setting: MESSAGES.error(f"selector.{setting}", setting) for setting in ("single", "burst", "auto")
+}
+ERR_HOLSTERED = MESSAGES.error(
+    "holstered",
+    "the weapon is holstered: Draw a Small Weapon (draw) first, or Fast Draw (fast_draw) to fire now",
+)
+ERR_SLUNG = MESSAGES.error(
+    "slung", "the weapon is slung: Unsling Rifle (unsling) first, then Ready Rifle (ready)"
+)
+ERR_CARRIED = MESSAGES.error("carried", "the weapon is carried with its safety on: Ready Rifle (ready) first")
+ERR_FAST_DRAW_FROM = MESSAGES.error(
+    "fast_draw_from", "Fast Draw needs a holstered (or already ready) weapon; {before}", "before"
+)
+ERR_SELECTOR_OUT_OF_REACH = MESSAGES.error(
+    "selector_out_of_reach", "the selector is out of reach: {before}", "before"
+)
+ERR_NO_SETTING = MESSAGES.error(
+    "no_setting", "{weapon?{weapon}|the weapon} has no {selector} setting", "weapon", "selector"
+)
+ERR_BURST_SIZE = MESSAGES.error(
+    "burst_size",
+    "a burst is always {sizes} or {last} bullets, not {burst} (null for a weapon without burst fire)",
+    "sizes",
+    "last",
+    "burst",
+)
+ERR_OVERLOADED = MESSAGES.error(
+    "overloaded", "{loaded} rounds loaded in a {capacity}-round magazine", "loaded", "capacity"
+)
+ERR_NEEDS_STATE = MESSAGES.error(
+    "needs_state",
+    "{title} needs the weapon {state}, but it is {readiness}",
+    "title",
+    "action",
+    "state",
+    "readiness",
+)
+ERR_RELOAD_CAPACITY = MESSAGES.error("reload_capacity", "reload needs the magazine's capacity (or rounds)")
+ERR_ROUNDS_DO_NOT_FIT = MESSAGES.error(
+    "rounds_do_not_fit", "{rounds} rounds do not fit a {capacity}-round magazine", "rounds", "capacity"
+)
+ERR_NO_RAPID = MESSAGES.error(
+    "no_rapid", "{weapon?{weapon}|the weapon} has no /R on its Recoil, so it cannot rapid fire", "weapon"
+)
+ERR_NO_BURST = MESSAGES.error("no_burst", "{weapon?{weapon}|the weapon} has no burst setting", "weapon")
+ERR_NO_AUTO = MESSAGES.error(
+    "no_auto", "{weapon?{weapon}|the weapon} is not capable of automatic fire", "weapon"
+)
+ERR_NO_TARGET = MESSAGES.error(
+    "no_target", "fire at whom? give at least one target (targets[0] is the primary)"
+)
+ERR_TOO_MANY_TOKENS = MESSAGES.error(
+    "too_many_tokens", "{count} tokens in one attack; at most {most}", "count", "most"
+)
+ERR_LISTED_TWICE = MESSAGES.error("listed_twice", "{target} is listed twice", "target")
+ERR_OWN_LINE = MESSAGES.error("own_line", "{target} cannot be in its own line of fire", "target")
+ERR_NO_DANGER_SPACE = MESSAGES.error(
+    "no_danger_space", "only automatic fire has a danger space; {mode} fire picks its targets", "mode"
+)
+ERR_PRIMARY_BYSTANDER = MESSAGES.error(
+    "primary_bystander", "the primary target is the one aimed at, not a bystander"
+)
+ERR_TOO_MANY_TARGETS = MESSAGES.error(
+    "too_many_targets", "{mode} fire takes at most {most} target(s), got {chosen}", "mode", "most", "chosen"
+)
+ERR_NO_AUTO_TARGETS = MESSAGES.error(
+    "no_auto_targets", "an automatic weapon needs an Auto Tgts rating of at least 1"
+)
+ERR_OVER_AUTO_TARGETS = MESSAGES.error(
+    "over_auto_targets",
+    "{chosen} chosen targets > Auto Tgts {rating} (mark those caught in the danger space as bystanders)",
+    "chosen",
+    "rating",
+)
+ERR_EMPTY = MESSAGES.error("empty", "the magazine is empty: Reload (reload) first")
+ERR_SHORT_FOR_BURST = MESSAGES.error(
+    "short_for_burst", "magazine has {loaded} rounds, a {size}-round burst needs {size}", "loaded", "size"
+)
+ERR_ALLOCATION_ENTRIES = MESSAGES.error(
+    "allocation_entries",
+    "{entries} entries for {targets} targets (one per target, in order)",
+    "entries",
+    "targets",
+)
+ERR_CLUSTERS_WANTED = MESSAGES.error(
+    "clusters_wanted", "automatic fire allocates clusters: give a list of cluster indices"
+)
+ERR_NEGATIVE_INDEX = MESSAGES.error("negative_index", "cluster index {index} is negative", "index")
+ERR_COUNT_WANTED = MESSAGES.error(
+    "count_wanted", "rapid, burst and single fire allocate bullets: give a count"
+)
+ERR_NEGATIVE_BULLETS = MESSAGES.error("negative_bullets", "{bullets} bullets is negative", "bullets")
+ERR_RAPID_ALLOCATION = MESSAGES.error(
+    "rapid_allocation",
+    "allocation fires {fired} bullets; rapid fire gives {low} to {top}",
+    "fired",
+    "low",
+    "top",
+)
+ERR_POOL_IS_CLUSTERS = MESSAGES.error("pool_is_clusters", "automatic fire's pool is its clusters")
+ERR_CLUSTER_SIZE = MESSAGES.error("cluster_size", "a cluster is 1D bullets, not {size}", "size")
+ERR_BULLETS_ROLLED = MESSAGES.error("bullets_rolled", "give the bullets rolled (at least 1)")
+ERR_FIXED_BULLETS = MESSAGES.error(
+    "fixed_bullets", "{mode} fire always fires {fixed}, not {bullets}", "mode", "fixed", "bullets"
+)
+ERR_RAPID_BULLETS = MESSAGES.error(
+    "rapid_bullets", "rapid fire gives {low} to {top} bullets, not {bullets}", "low", "top", "bullets"
+)
+#: "exactly 20" or "21 to 40": the values a roll can give
+SPAN = MESSAGES.error("span", "{exact?exactly {low}|{low} to {high}}", "exact", "low", "high")
+ERR_ROUNDS_FIRED = MESSAGES.error(
+    "rounds_fired",
+    "{mode} fire from {loaded} loaded fires {span} rounds, not {rounds}",
+    "mode",
+    "loaded",
+    "span",
+    "rounds",
+)
+ERR_ROUNDS_LOST = MESSAGES.error(
+    "rounds_lost", "{rounds} rounds fired lose {chart}: {span}, not {lost}", "rounds", "chart", "span", "lost"
+)
+ERR_CLUSTERS_LEAVE = MESSAGES.error(
+    "clusters_leave",
+    "clusters hold {total} bullets, but {rounds} fired - {lost} lost leaves {left}",
+    "total",
+    "rounds",
+    "lost",
+    "left",
+)
+ERR_CLUSTERS_FROM = MESSAGES.error(
+    "clusters_from",
+    "clusters hold {total} bullets; {mode} fire from {loaded} loaded leaves {span} after the lost rounds",
+    "total",
+    "mode",
+    "loaded",
+    "span",
+)
+ERR_SELECTOR_FAST_DRAW = MESSAGES.error(
+    "selector_fast_draw",
+    "{mode} fire needs the selector on {wanted}, it is on {selector}, and Fast Draw cannot change it",
+    "mode",
+    "wanted",
+    "selector",
+)
+ERR_LOCKED_ON = MESSAGES.error(
+    "locked_on",
+    "locked on {locked}, not {primary}: Retarget and Fire (retarget_and_fire), or Retarget (retarget) first",
+    "locked",
+    "primary",
+)
+ERR_PRIMARY_LEADS = MESSAGES.error(
+    "primary_leads",
+    "{count} {clusters?clusters|bullets} here but only {primary} at the primary target, "
+    "which must get at least as many as any other",
+    "count",
+    "clusters",
+    "primary",
+)
+ERR_POOL_MISMATCH = MESSAGES.error(
+    "pool_mismatch",
+    "allocation fires {fired} bullets, but the pool is {bullets}",
+    "fired",
+    "bullets",
+)
+ERR_NO_CLUSTER = MESSAGES.error(
+    "no_cluster",
+    "there is no cluster {index}: the pool has {rolled?{rolled} {rolled|cluster|clusters}|no clusters}, "
+    "counted from 0",
+    "index",
+    "rolled",
+)
+ERR_CLUSTER_TWICE = MESSAGES.error(
+    "cluster_twice", "cluster {index} already went to target {target}", "index", "target"
+)
+ERR_CLUSTERS_UNUSED = MESSAGES.error(
+    "clusters_unused", "cluster(s) {unused} not allocated: every cluster is fired", "unused"
+)
+ERR_CLUSTER_EACH = MESSAGES.error(
+    "cluster_each", "every target in the danger space gets a cluster while any are left; this one has none"
+)
+ERR_POOL_NEEDED = MESSAGES.error(
+    "pool_needed", "cluster indices refer to a rolled pool: send it as pool.clusters (or the step-one dice)"
+)
+#: what a pool holds: "clusters [3, 5]" or "7 bullets"
+POOL_WORDS = MESSAGES.error("pool", "{clusters?clusters {clusters}|{bullets} bullets}", "clusters", "bullets")
+ERR_NOT_THE_SAME_DICE = MESSAGES.error(
+    "not_the_same_dice", "the dice rolled {rolled}, not {given}: not the same dice", "rolled", "given"
+)

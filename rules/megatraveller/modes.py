@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import msgspec
 
+from rules.megatraveller import messages as msg
 from rules.megatraveller.requests import FireMode, Readiness, Selector, SplitDmCount, Weapon, WeaponKind
+from rules.results import Message
 
 __all__ = [
     "BRING_TO_BEAR_DM",
@@ -87,13 +89,13 @@ def selector_available(weapon: Weapon, selector: Selector) -> bool:
     return True
 
 
-def missing_capability(weapon: Weapon, mode: FireMode) -> str | None:
-    """Why the weapon cannot fire in ``mode``, or ``None`` when it can."""
-    name = weapon.name or "the weapon"
+def missing_capability(weapon: Weapon, mode: FireMode) -> Message | None:
+    """Why the weapon cannot fire in ``mode`` (a refusal), or ``None`` when it can."""
+    name = weapon.name or ""
     if mode == "rapid" and not weapon.rapid:
-        return f"{name} has no /R on its Recoil, so it cannot rapid fire"
+        return msg.ERR_NO_RAPID(weapon=name)
     if mode == "burst" and weapon.burst is None:
-        return f"{name} has no burst setting"
+        return msg.ERR_NO_BURST(weapon=name)
     if mode in ("auto", "controlled") and not weapon.auto:
-        return f"{name} is not capable of automatic fire"
+        return msg.ERR_NO_AUTO(weapon=name)
     return None

@@ -122,54 +122,46 @@ def stray_task(plan: FirePlan, source: int, token: str) -> Task:
 def _check_targets(request: FireFields, rule: ModeRule, mode: FireMode) -> None:
     targets = request.targets
     if not targets:
-        raise RuleError("$.targets", "fire at whom? give at least one target (targets[0] is the primary)")
+        raise RuleError("$.targets", msg.ERR_NO_TARGET())
     if len(targets) > MAX_TOKENS:
-        raise RuleError("$.targets", f"{len(targets)} tokens in one attack; at most {MAX_TOKENS}")
+        raise RuleError("$.targets", msg.ERR_TOO_MANY_TOKENS(count=len(targets), most=MAX_TOKENS))
     seen: set[str] = set()
     for k, target in enumerate(targets):
         if target.id in seen:
-            raise RuleError(f"$.targets[{k}].id", f"{target.id} is listed twice")
+            raise RuleError(f"$.targets[{k}].id", msg.ERR_LISTED_TWICE(target=target.id))
         seen.add(target.id)
         if target.id in target.closer:
-            raise RuleError(f"$.targets[{k}].closer", f"{target.id} cannot be in its own line of fire")
+            raise RuleError(f"$.targets[{k}].closer", msg.ERR_OWN_LINE(target=target.id))
         if target.bystander and not rule.clustered:
-            raise RuleError(
-                f"$.targets[{k}].bystander",
-                f"only automatic fire has a danger space; {mode} fire picks its targets",
-            )
+            raise RuleError(f"$.targets[{k}].bystander", msg.ERR_NO_DANGER_SPACE(mode=msg.MODE_WORD[mode]()))
     if targets[0].bystander:
-        raise RuleError("$.targets[0].bystander", "the primary target is the one aimed at, not a bystander")
+        raise RuleError("$.targets[0].bystander", msg.ERR_PRIMARY_BYSTANDER())
     chosen = sum(1 for t in targets if not t.bystander)
     if rule.max_targets is not None and chosen > rule.max_targets:
-        raise RuleError("$.targets", f"{mode} fire takes at most {rule.max_targets} target(s), got {chosen}")
+        raise RuleError(
+            "$.targets",
+            msg.ERR_TOO_MANY_TARGETS(mode=msg.MODE_WORD[mode](), most=rule.max_targets, chosen=chosen),
+        )
     if rule.clustered:
         rating = request.weapon.auto_targets
         if rating < 1:
-            raise RuleError(
-                "$.weapon.auto_targets", "an automatic weapon needs an Auto Tgts rating of at least 1"
-            )
+            raise RuleError("$.weapon.auto_targets", msg.ERR_NO_AUTO_TARGETS())
         if chosen > rating:
-            raise RuleError(
-                "$.targets",
-                f"{chosen} chosen targets > Auto Tgts {rating} "
-                "(mark those caught in the danger space as bystanders)",
-            )
+            raise RuleError("$.targets", msg.ERR_OVER_AUTO_TARGETS(chosen=chosen, rating=rating))
 
 
 def _check_ammunition(request: FireFields, mode: FireMode) -> int | None:
     weapon = request.weapon
     if weapon.loaded < 1:
-        raise RuleError("$.weapon.loaded", "the magazine is empty: Reload (reload) first")
+        raise RuleError("$.weapon.loaded", msg.ERR_EMPTY())
     if mode == "single":
         return 1
     if mode == "burst":
         size = weapon.burst
         if size is None:  # pragma: no cover - missing_capability refused it already
-            raise RuleError("$.mode", "the weapon has no burst setting")
+            raise RuleError("$.mode", msg.ERR_NO_BURST(weapon=""))
         if weapon.loaded < size:
-            raise RuleError(
-                "$.mode", f"magazine has {weapon.loaded} rounds, a {size}-round burst needs {size}"
-            )
+            raise RuleError("$.mode", msg.ERR_SHORT_FOR_BURST(loaded=weapon.loaded, size=size))
         return size
     return None
 
@@ -182,31 +174,25 @@ def _check_allocation(
     if allocation is None or allocation == "defer":
         return None
     if len(allocation) != len(request.targets):
-        raise RuleError(
-            "$.allocation",
-            f"{len(allocation)} entries for {len(request.targets)} targets (one per target, in order)",
-        )
+        refusal = msg.ERR_ALLOCATION_ENTRIES(entries=len(allocation), targets=len(request.targets))
+        raise RuleError("$.allocation", refusal)
     if rule.clustered:
         split: list[list[int]] = []
         for k, entry in enumerate(allocation):
             if not isinstance(entry, list):
-                raise RuleError(
-                    f"$.allocation[{k}]", "automatic fire allocates clusters: give a list of cluster indices"
-                )
+                raise RuleError(f"$.allocation[{k}]", msg.ERR_CLUSTERS_WANTED())
             for j, index in enumerate(entry):
                 if index < 0:
-                    raise RuleError(f"$.allocation[{k}][{j}]", f"cluster index {index} is negative")
+                    raise RuleError(f"$.allocation[{k}][{j}]", msg.ERR_NEGATIVE_INDEX(index=index))
             split.append(list(entry))
         check_primary_leads([len(entry) for entry in split], "clusters")
         return split
     bullets: list[int] = []
     for k, entry in enumerate(allocation):
         if not isinstance(entry, int):
-            raise RuleError(
-                f"$.allocation[{k}]", "rapid, burst and single fire allocate bullets: give a count"
-            )
+            raise RuleError(f"$.allocation[{k}]", msg.ERR_COUNT_WANTED())
         if entry < 0:
-            raise RuleError(f"$.allocation[{k}]", f"{entry} bullets is negative")
+            raise RuleError(f"$.allocation[{k}]", msg.ERR_NEGATIVE_BULLETS(bullets=entry))
         bullets.append(entry)
     check_primary_leads(bullets, "bullets")
     if fixed is not None:
@@ -214,9 +200,7 @@ def _check_allocation(
     else:
         low, top = rapid_range(request)
         if not low <= sum(bullets) <= top:
-            raise RuleError(
-                "$.allocation", f"allocation fires {sum(bullets)} bullets; rapid fire gives {low} to {top}"
-            )
+            raise RuleError("$.allocation", msg.ERR_RAPID_ALLOCATION(fired=sum(bullets), low=low, top=top))
     return bullets
 
 
@@ -227,24 +211,25 @@ def _check_pool(request: FireFields, rule: ModeRule, fixed: int | None) -> None:
         return
     if rule.clustered:
         if pool.clusters is None:
-            raise RuleError("$.pool.clusters", "automatic fire's pool is its clusters")
+            raise RuleError("$.pool.clusters", msg.ERR_POOL_IS_CLUSTERS())
         for k, size in enumerate(pool.clusters):
             if not 1 <= size <= 6:
-                raise RuleError(f"$.pool.clusters[{k}]", f"a cluster is 1D bullets, not {size}")
+                raise RuleError(f"$.pool.clusters[{k}]", msg.ERR_CLUSTER_SIZE(size=size))
         _check_pool_can_be_rolled(request, pool, pool.clusters)
     elif pool.bullets is None or pool.bullets < 1:
-        raise RuleError("$.pool.bullets", "give the bullets rolled (at least 1)")
+        raise RuleError("$.pool.bullets", msg.ERR_BULLETS_ROLLED())
     elif fixed is not None and pool.bullets != fixed:
-        raise RuleError("$.pool.bullets", f"{request.mode} fire always fires {fixed}, not {pool.bullets}")
+        refusal = msg.ERR_FIXED_BULLETS(mode=msg.MODE_WORD[request.mode](), fixed=fixed, bullets=pool.bullets)
+        raise RuleError("$.pool.bullets", refusal)
     elif fixed is None:
         low, top = rapid_range(request)
         if not low <= pool.bullets <= top:
-            raise RuleError("$.pool.bullets", f"rapid fire gives {low} to {top} bullets, not {pool.bullets}")
+            raise RuleError("$.pool.bullets", msg.ERR_RAPID_BULLETS(low=low, top=top, bullets=pool.bullets))
 
 
-def _span(values: Collection[int]) -> str:
+def _span(values: Collection[int]) -> Message:
     low, high = min(values), max(values)
-    return f"exactly {low}" if low == high else f"{low} to {high}"
+    return msg.SPAN(exact=low == high, low=low, high=high)
 
 
 def _check_pool_can_be_rolled(request: FireFields, pool: Pool, clusters: list[int]) -> None:
@@ -258,31 +243,28 @@ def _check_pool_can_be_rolled(request: FireFields, pool: Pool, clusters: list[in
     total = sum(clusters)
     fired = fired_dist(loaded=loaded, controlled=controlled, empty_magazine=emptied)
     if pool.rounds is not None and pool.rounds not in fired:
-        raise RuleError(
-            "$.pool.rounds",
-            f"{mode} fire from {loaded} loaded fires {_span(fired)} rounds, not {pool.rounds}",
+        refusal = msg.ERR_ROUNDS_FIRED(
+            mode=msg.MODE_WORD[mode](), loaded=loaded, span=_span(fired), rounds=pool.rounds
         )
+        raise RuleError("$.pool.rounds", refusal)
     if pool.rounds is not None and pool.lost is not None:
         lost = lost_dist(pool.rounds)
         if pool.lost not in lost:
-            raise RuleError(
-                "$.pool.lost",
-                f"{pool.rounds} rounds fired lose {lost_row(pool.rounds).describe()}: "
-                f"{_span(lost)}, not {pool.lost}",
+            refusal = msg.ERR_ROUNDS_LOST(
+                rounds=pool.rounds, chart=lost_row(pool.rounds).describe(), span=_span(lost), lost=pool.lost
             )
+            raise RuleError("$.pool.lost", refusal)
         if pool.rounds - pool.lost != total:
-            raise RuleError(
-                "$.pool.clusters",
-                f"clusters hold {total} bullets, but {pool.rounds} fired - {pool.lost} lost "
-                f"leaves {pool.rounds - pool.lost}",
+            refusal = msg.ERR_CLUSTERS_LEAVE(
+                total=total, rounds=pool.rounds, lost=pool.lost, left=pool.rounds - pool.lost
             )
+            raise RuleError("$.pool.clusters", refusal)
     left = remaining_dist(loaded=loaded, controlled=controlled, empty_magazine=emptied)
     if total not in left:
-        raise RuleError(
-            "$.pool.clusters",
-            f"clusters hold {total} bullets; {mode} fire from {loaded} loaded leaves "
-            f"{_span(left)} after the lost rounds",
+        refusal = msg.ERR_CLUSTERS_FROM(
+            total=total, mode=msg.MODE_WORD[mode](), loaded=loaded, span=_span(left)
         )
+        raise RuleError("$.pool.clusters", refusal)
 
 
 def plan_fire(request: FireFields) -> FirePlan:
@@ -297,10 +279,8 @@ def plan_fire(request: FireFields) -> FirePlan:
     check_selector(weapon, attacker.selector, "$.attacker.selector")
     if isinstance(request, FastDrawRequest):
         if attacker.readiness not in FAST_DRAW_FROM:
-            raise RuleError(
-                "$.attacker.readiness",
-                "Fast Draw needs a holstered (or already ready) weapon; " + BEFORE_FIRING[attacker.readiness],
-            )
+            before = BEFORE_FIRING[attacker.readiness]()
+            raise RuleError("$.attacker.readiness", msg.ERR_FAST_DRAW_FROM(before=before))
     else:
         check_ready_to_fire(attacker)
     why = missing_capability(weapon, mode)
@@ -313,11 +293,12 @@ def plan_fire(request: FireFields) -> FirePlan:
     selector: Selector = attacker.selector
     if rule.selector != attacker.selector:
         if isinstance(request, FastDrawRequest):
-            raise RuleError(
-                "$.mode",
-                f"{mode} fire needs the selector on {rule.selector}, it is on {attacker.selector}, "
-                "and Fast Draw cannot change it",
+            refusal = msg.ERR_SELECTOR_FAST_DRAW(
+                mode=msg.MODE_WORD[mode](),
+                wanted=msg.SELECTOR_WORD[rule.selector](),
+                selector=msg.SELECTOR_WORD[attacker.selector](),
             )
+            raise RuleError("$.mode", refusal)
         shift += MODE_SWITCH_SHIFT
         selector = rule.selector
         switch = msg.SELECTOR_FLIPPED(
@@ -345,11 +326,7 @@ def plan_fire(request: FireFields) -> FirePlan:
         )
     else:
         if attacker.target is not None and attacker.target != primary:
-            raise RuleError(
-                "$.targets[0].id",
-                f"locked on {attacker.target}, not {primary}: Retarget and Fire (retarget_and_fire), "
-                "or Retarget (retarget) first",
-            )
+            raise RuleError("$.targets[0].id", msg.ERR_LOCKED_ON(locked=attacker.target, primary=primary))
         log.append(msg.FIRE_AT(shooter=who, target=aimed_at, assumed_lock=attacker.target is None))
     if switch is not None:
         log.append(switch)

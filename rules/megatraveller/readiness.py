@@ -25,6 +25,7 @@ from rules.megatraveller.requests import (
     Weapon,
 )
 from rules.megatraveller.results import MegaTravellerResult, MegaTravellerWeapon
+from rules.messages import ErrorKind
 from rules.results import Message, TokenUpdate
 
 __all__ = [
@@ -37,38 +38,33 @@ __all__ = [
 ]
 
 #: What has to happen first, for each state a weapon cannot fire from.
-BEFORE_FIRING: dict[Readiness, str] = {
-    "holstered": (
-        "the weapon is holstered: Draw a Small Weapon (draw) first, or Fast Draw (fast_draw) to fire now"
-    ),
-    "slung": "the weapon is slung: Unsling Rifle (unsling) first, then Ready Rifle (ready)",
-    "carried": "the weapon is carried with its safety on: Ready Rifle (ready) first",
+BEFORE_FIRING: dict[Readiness, ErrorKind] = {
+    "holstered": msg.ERR_HOLSTERED,
+    "slung": msg.ERR_SLUNG,
+    "carried": msg.ERR_CARRIED,
 }
 
 
 def check_ready_to_fire(attacker: Attacker) -> None:
     if attacker.readiness != "ready":
-        raise RuleError("$.attacker.readiness", BEFORE_FIRING[attacker.readiness])
+        raise RuleError("$.attacker.readiness", BEFORE_FIRING[attacker.readiness]())
 
 
 def check_selector(weapon: Weapon, selector: Selector, path: str) -> None:
     """A selector setting the weapon does not have is an error, wherever it comes from."""
     if not selector_available(weapon, selector):
-        raise RuleError(path, f"{weapon.name or 'the weapon'} has no {selector} setting")
+        raise RuleError(
+            path, msg.ERR_NO_SETTING(weapon=weapon.name or "", selector=msg.SELECTOR_WORD[selector]())
+        )
 
 
 def check_weapon(weapon: Weapon) -> None:
     """The weapon's own statistics must make sense, whatever the action (RCS: Burst fire sizes)."""
     if weapon.burst is not None and weapon.burst not in BURST_SIZES:
-        sizes = ", ".join(map(str, BURST_SIZES[:-1])) + f" or {BURST_SIZES[-1]}"
-        raise RuleError(
-            "$.weapon.burst",
-            f"a burst is always {sizes} bullets, not {weapon.burst} (null for a weapon without burst fire)",
-        )
+        refusal = msg.ERR_BURST_SIZE(sizes=list(BURST_SIZES[:-1]), last=BURST_SIZES[-1], burst=weapon.burst)
+        raise RuleError("$.weapon.burst", refusal)
     if weapon.capacity is not None and weapon.loaded > weapon.capacity:
-        raise RuleError(
-            "$.weapon.loaded", f"{weapon.loaded} rounds loaded in a {weapon.capacity}-round magazine"
-        )
+        raise RuleError("$.weapon.loaded", msg.ERR_OVERLOADED(loaded=weapon.loaded, capacity=weapon.capacity))
 
 
 def shooter_update(
@@ -109,9 +105,13 @@ def _result(
 
 def _require(attacker: Attacker, state: Readiness, action: str) -> None:
     if attacker.readiness != state:
-        raise RuleError(
-            "$.attacker.readiness", f"{action} needs the weapon {state}, but it is {attacker.readiness}"
+        refusal = msg.ERR_NEEDS_STATE(
+            title=_TITLES[action],
+            action=msg.ACTION[action](),
+            state=msg.READINESS_WORD[state](),
+            readiness=msg.READINESS_WORD[attacker.readiness](),
         )
+        raise RuleError("$.attacker.readiness", refusal)
 
 
 def handle(request: HandlingFields) -> MegaTravellerResult:
@@ -129,7 +129,7 @@ def handle(request: HandlingFields) -> MegaTravellerResult:
     match request:
         case DrawRequest() | ReadyRequest():
             action = "draw" if isinstance(request, DrawRequest) else "ready"
-            _require(attacker, "holstered" if action == "draw" else "carried", _TITLES[action])
+            _require(attacker, "holstered" if action == "draw" else "carried", action)
             if request.selector is not None:
                 check_selector(weapon, request.selector, "$.selector")
                 selector = request.selector
@@ -139,16 +139,14 @@ def handle(request: HandlingFields) -> MegaTravellerResult:
             log = [done(shooter=who, selector=msg.SELECTOR[selector](), target=target)]
         case UnslingRequest():
             action = "unsling"
-            _require(attacker, "slung", _TITLES[action])
+            _require(attacker, "slung", action)
             readiness = "carried"
             log = [msg.UNSLUNG(shooter=who)]
         case SelectModeRequest():
             action = "select_mode"
             if attacker.readiness not in ("carried", "ready"):
-                raise RuleError(
-                    "$.attacker.readiness",
-                    f"the selector is out of reach: {BEFORE_FIRING[attacker.readiness]}",
-                )
+                before = BEFORE_FIRING[attacker.readiness]()
+                raise RuleError("$.attacker.readiness", msg.ERR_SELECTOR_OUT_OF_REACH(before=before))
             check_selector(weapon, request.selector, "$.selector")
             selector = request.selector
             log = [
@@ -165,19 +163,19 @@ def handle(request: HandlingFields) -> MegaTravellerResult:
             action = "reload"
             size = request.rounds if request.rounds is not None else weapon.capacity
             if size is None:
-                raise RuleError("$.weapon.capacity", "reload needs the magazine's capacity (or rounds)")
+                raise RuleError("$.weapon.capacity", msg.ERR_RELOAD_CAPACITY())
             if weapon.capacity is not None and size > weapon.capacity:
-                raise RuleError("$.rounds", f"{size} rounds do not fit a {weapon.capacity}-round magazine")
+                raise RuleError("$.rounds", msg.ERR_ROUNDS_DO_NOT_FIT(rounds=size, capacity=weapon.capacity))
             loaded = size
             log = [msg.RELOADED(shooter=who, before=weapon.loaded, loaded=loaded)]
         case _:  # pragma: no cover - the union is closed
-            raise RuleError("$.action", "not a weapon-handling action")
+            raise TypeError(f"not a weapon-handling action: {request!r}")
     return _result(
         request, action, readiness=readiness, selector=selector, target=target, loaded=loaded, log=log
     )
 
 
-#: The actions' names as the RCS prints them, for error messages (which stay in English).
+#: The actions' names as the RCS prints them, for a refusal's English (``ERR_NEEDS_STATE``'s ``title``).
 _TITLES = {
     "draw": "Draw a Small Weapon",
     "ready": "Ready Rifle",

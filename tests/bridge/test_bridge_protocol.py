@@ -200,6 +200,11 @@ async def test_errors_are_messages_naming_code_and_path(
     assert error["type"] == "error"
     assert (error["code"], error["path"]) == (code, path), error
     assert says in error["message"], error
+    if code in ("rule", "invalid") and path.startswith("$.request"):
+        # A refusal of the rules request carries it as a message, which says the same in English.
+        assert Catalogue.load("en").render(error["msg"]) == error["message"], error
+    if "msg" in error:
+        assert Catalogue.load("ru").render(error["msg"]) != error["message"], error
     if isinstance(message, dict) and isinstance(message.get("id"), str) and message["id"]:
         assert error["id"] == message["id"]
     await still_usable(session)
@@ -210,6 +215,16 @@ async def test_rule_errors_carry_the_rules_message(bridge_client: TestClient[Any
     session = await open_session(bridge_client)
     error = await session.ask({"type": "attack", "id": "x9", "request": {**GURPS_MP5, "shots": 14}})
     assert error["message"] == "shots 14 > RoF 13"
+    # ... and, for a client in another language, as a message (protocol 2, docs/protocol.md).
+    assert error["msg"] == {"key": "gurps.error.shots_over_rof", "values": {"shots": 14, "rof": 13}}
+    assert Catalogue.load("ru").render(error["msg"]) == "14 выстрелов — больше Скор. 13"
+
+
+async def test_a_refusal_without_a_message_sends_no_msg(bridge_client: TestClient[Any, Any]) -> None:
+    """The bridge's own refusals (not the rules') have only their English ``message``; no ``msg``."""
+    session = await open_session(bridge_client)
+    error = await session.ask({"type": "allocate", "id": "x10", "pending_id": "nobody", "allocation": [1]})
+    assert error["code"] == "unknown_pending" and "msg" not in error
 
 
 async def test_a_refused_id_may_be_sent_again_corrected(bridge_client: TestClient[Any, Any]) -> None:

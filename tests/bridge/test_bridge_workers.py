@@ -20,6 +20,7 @@ from bridgekit import GURPS_MP5, Start, open_session
 
 import bridge.workers
 import rules
+from bridge.i18n import Catalogue
 from bridge.resolution import odds_reply
 
 pytestmark = pytest.mark.asyncio
@@ -95,6 +96,9 @@ async def test_a_rule_error_found_in_a_worker_points_into_the_message(start_brid
         "o1",
         "$.request.allocation",
     )
+    # The refusal crosses the process boundary with its message, not only its English.
+    assert error["msg"]["key"].startswith("megatraveller.error.")
+    assert Catalogue.load("en").render(error["msg"]) == error["message"]
 
 
 async def test_workers_warm_up_in_the_background_and_stop_with_the_bridge(start_bridge: Start) -> None:

@@ -9,6 +9,7 @@ away and comes back with the dialog saying so, and a player fires through the re
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from browserkit import (
@@ -343,4 +344,34 @@ def test_the_card_follows_the_players_roll_mode(table: Table) -> None:
         frame.get_by_role("dialog").get_by_role("button", name="Close").click()
         shown = frame.get_by_role("log").locator(".volley-card").count()
         assert (shown == count + 1) is player_sees, (mode, shown)
+    assert table.pages.errors == []
+
+
+def test_a_refusal_from_the_bridge_reads_in_russian(table: Table) -> None:
+    """The dialog checks what it can before sending; what only the rules know comes back as the
+    bridge's refusal, which a Russian table reads in Russian (docs/protocol.md, ``error``'s ``msg``).
+    Here the actor says 40 rounds are loaded in the MP5's 30-round magazine (another sheet or module
+    wrote it): the rules refuse the odds and the shot, and the dialog says why in Russian."""
+    page = table.pages.new()
+    received: list[dict[str, Any]] = []
+    page.on(
+        "websocket", lambda socket: socket.on("framereceived", lambda data: received.append(json.loads(data)))
+    )
+    table.ready(page=page, lang="ru")
+    page.evaluate(f"{MP5}.state.loaded = 40")
+    dialog = open_attack_dialog(page, fire="Огонь")
+    odds = dialog.locator(".volley-attack__odds-status")
+    page.wait_for_function("document.querySelector('.volley-attack__odds-status')?.innerText.includes('40')")
+    assert odds.inner_text() == "шансов нет: заряжено 40 при ёмкости 30"
+    dialog.get_by_role("button", name="Огонь", exact=True).click()
+    notice = dialog.locator(".volley-attack__notice")
+    page.wait_for_function("document.querySelector('.volley-attack__notice')?.innerText.includes('40')")
+    assert notice.inner_text() == "заряжено 40 при ёмкости 30"
+    refusals = [frame for frame in received if frame.get("type") == "error"]
+    assert refusals and all(
+        (frame["message"], frame["msg"]["key"]) == ("loaded 40 > capacity 30", "gurps.error.overloaded")
+        for frame in refusals
+    ), refusals
+    assert cards(page).count() == 0
+    table.shots.take(dialog, "gurps-dialog-refused-ru")
     assert table.pages.errors == []

@@ -12,7 +12,8 @@ import rules
 from bridge.card import CARD, system_title
 from bridge.card_text import CLI
 from bridge.i18n import LANGUAGES, MESSAGE_PREFIX, closing_brace, parse_placeholder
-from rules.messages import Vocabulary
+from rules.errors import COMMON_ERRORS
+from rules.messages import ErrorKind, Vocabulary
 from rules.results import Message
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,13 +33,23 @@ def rule_vocabularies() -> dict[str, Vocabulary]:
 def declared_messages() -> dict[str, frozenset[str]]:
     """Every key the rules and the card can emit, with the names of the values it carries."""
     declared: dict[str, frozenset[str]] = {}
-    for vocabulary in [*rule_vocabularies().values(), CARD]:
+    for vocabulary in [*rule_vocabularies().values(), COMMON_ERRORS, CARD]:
         for kind in vocabulary:
             assert kind.key not in declared, f"{kind.key} declared twice"
             declared[kind.key] = kind.value_names
     for name in rules.SYSTEMS:
         declared[system_title(name).key] = frozenset()
     return declared
+
+
+def declared_errors() -> dict[str, ErrorKind]:
+    """Every refusal the rules can give (``Vocabulary.error``), the shared ones included, by key."""
+    return {
+        kind.key: kind
+        for vocabulary in [*rule_vocabularies().values(), COMMON_ERRORS]
+        for kind in vocabulary
+        if isinstance(kind, ErrorKind)
+    }
 
 
 def declared_cli() -> dict[str, frozenset[str]]:

@@ -6,6 +6,7 @@ import { describe, it } from "node:test";
 
 import { fromConnection, fromWire, isOnline, statusWords, toWire } from "../../vtt_module/scripts/bridge-status.js";
 import { electBridgeHolder, holderOrder, isBridgeHolder } from "../../vtt_module/scripts/gm-election.js";
+import { errorFrom } from "../../vtt_module/scripts/connection.js";
 import { Relay, RELAY_KIND, SOCKET_NAME, vetRelayed } from "../../vtt_module/scripts/relay.js";
 import { FormError } from "../../vtt_module/scripts/systems/common/fields.js";
 import { FakeClock, flush } from "./fakes.mjs";
@@ -218,6 +219,19 @@ describe("Relay between a player and the referee", () => {
     });
     const failed = await failing.gm.serve(attack("tok-alice"), "alice");
     assert.deepEqual(failed, { type: "error", id: "req-tok-alice", code: "rule", message: "shots 12 > RoF 10", path: "$.request.shots" });
+    await flush();
+  });
+
+  it("passes the bridge's refusal on with its rules message, for the player's language", async () => {
+    const msg = { key: "gurps.error.shots_over_rof", values: { shots: 12, rof: 10 } };
+    const frame = { type: "error", id: "req-tok-alice", code: "rule", message: "shots 12 > RoF 10", path: "$.request.shots", msg };
+    const refusing = world({
+      forward: async () => {
+        throw errorFrom(frame);
+      },
+    });
+    const reply = await refusing.alice.send(attack("tok-alice"));
+    assert.deepEqual(reply, frame);
     await flush();
   });
 

@@ -14,6 +14,7 @@
  * The WebSocket constructor and the timers are injected so node:test can drive it with fakes.
  */
 
+import { isMessage } from "./i18n/format.js";
 import { INCOMING, hello, parseMessage, ProtocolError } from "./protocol.js";
 
 /** Reconnect delays: `initialMs * factor^attempt`, never more than `maxMs`. */
@@ -35,13 +36,18 @@ export function backoffDelay(attempt, policy = BACKOFF) {
 
 /** A failed request: the bridge's own error (code, message, JSON path) or a local one. */
 export class BridgeError extends Error {
-  /** @param {{code: string, message: string, path?: string | null}} details */
-  constructor({ code, message, path = null }) {
+  /**
+   * `msg` is the refusal as a rules message (`{key, values}`), when the bridge sent one, for showing
+   * it in the user's language; `reason` is the bridge's English.
+   * @param {{code: string, message: string, path?: string | null, msg?: {key: string, values?: Record<string, unknown>} | null}} details
+   */
+  constructor({ code, message, path = null, msg = null }) {
     super(path ? `${path}: ${message}` : message);
     this.name = "BridgeError";
     this.code = code;
     this.path = path;
     this.reason = message;
+    this.msg = msg;
   }
 }
 
@@ -374,5 +380,6 @@ export function errorFrom(message) {
     code: typeof message.code === "string" ? message.code : "error",
     message: typeof message.message === "string" ? message.message : "the bridge reported an error",
     path: typeof message.path === "string" ? message.path : null,
+    msg: isMessage(message.msg) ? message.msg : null,
   });
 }

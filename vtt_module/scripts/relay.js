@@ -18,6 +18,7 @@
  * Pure: the Foundry socket, the ownership and GM tests and the forwarding are injected.
  */
 
+import { isMessage } from "./i18n/format.js";
 import { isPlainObject } from "./protocol.js";
 
 /** The module's socket channel (`socket: true` in module.json). */
@@ -177,7 +178,7 @@ export class Relay {
     try {
       return await this.forward(vetted.forward, userId);
     } catch (error) {
-      const err = /** @type {{code?: unknown, reason?: unknown, message?: unknown, path?: unknown, field?: unknown, key?: unknown, values?: unknown}} */ (error);
+      const err = /** @type {{code?: unknown, reason?: unknown, message?: unknown, path?: unknown, field?: unknown, key?: unknown, values?: unknown, msg?: unknown}} */ (error);
       if (typeof err.field === "string" && typeof err.key === "string") {
         // A FormError from the request builder: the rule as a message, the path into the choice.
         return refusal(vetted.forward.id, "invalid", String(err.message), `$.choice.${err.field}`, {
@@ -185,12 +186,15 @@ export class Relay {
           values: isPlainObject(err.values) ? err.values : {},
         });
       }
-      return refusal(
+      const refused = refusal(
         vetted.forward.id,
         typeof err.code === "string" ? err.code : "internal",
         String(err.reason ?? err.message ?? error),
         typeof err.path === "string" ? err.path : null,
       );
+      // The bridge's refusal as a rules message travels on, so the player reads it in their language.
+      if (isMessage(err.msg)) refused.msg = err.msg;
+      return refused;
     }
   }
 

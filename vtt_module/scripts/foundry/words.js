@@ -5,7 +5,7 @@
  * too ("{n} {n|round|rounds}").
  */
 
-import { formatTemplate, MESSAGE_PREFIX, renderText } from "../i18n/format.js";
+import { formatTemplate, isMessage, MESSAGE_PREFIX, renderText } from "../i18n/format.js";
 
 /** The client's language (`en`, `ru`...). */
 export function language() {
@@ -51,18 +51,25 @@ export function messageText(value) {
 
 /**
  * A refusal or a form problem, as the user should read it: the rule in their language when it came as
- * a message (`key`, `values`), else the bridge's English.
+ * a message (a form problem's `key`, `values`; a bridge refusal's `msg`, docs/protocol.md); a refusal
+ * of the bridge's own (no `msg`: rate limits, a pending attack gone...) in the module's words for its
+ * `code` when the user reads another language than the bridge's English; else the bridge's English.
  * @param {unknown} error
  */
 export function problemText(error) {
-  const e = /** @type {{field?: unknown, path?: unknown, key?: unknown, values?: unknown, reason?: unknown, message?: unknown}} */ (
+  const e = /** @type {{field?: unknown, path?: unknown, key?: unknown, values?: unknown, msg?: unknown, code?: unknown, reason?: unknown, message?: unknown}} */ (
     typeof error === "object" && error !== null ? error : { message: String(error) }
   );
+  if (isMessage(e.msg) && rulesText(e.msg.key) !== null) return messageText(e.msg);
   const where = typeof e.field === "string" ? e.field : typeof e.path === "string" ? e.path : "";
   if (typeof e.key === "string" && hasWord(e.key)) {
     const values = typeof e.values === "object" && e.values !== null ? /** @type {Record<string, unknown>} */ (e.values) : {};
     const rule = t(e.key, values);
     return where ? `${fieldName(where)}: ${rule}` : rule;
+  }
+  const code = e.code;
+  if (typeof code === "string" && language() !== "en" && hasWord(`VOLLEY.BridgeRefusal.${code}`)) {
+    return t(`VOLLEY.BridgeRefusal.${code}`);
   }
   return String(e.reason ?? e.message ?? error);
 }
