@@ -20,6 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 # The skirmish lives with the report's tests, which build their sessions from it too.
 sys.path.insert(0, str(ROOT / "tests" / "report"))
+# The kits the report's kit imports (pytest's pythonpath); after the checkout's own packages, since
+# tests/ has folders named like them (tests/bridge).
+sys.path[:0] = [str(ROOT)]
+sys.path.append(str(ROOT / "tests"))
 
 TARGET_S = 10.0
 
