@@ -60,7 +60,8 @@ export function turnBeginsFor(prior, current) {
 }
 
 /**
- * Whether a state value is a standing order (the same test as the token's derived status).
+ * Whether a state value is a standing order: what ends at the holder's turn, and what the token's
+ * derived status shows (`updates.js`, `derivedStatuses`).
  * @param {unknown} value
  */
 export function isStanding(value) {

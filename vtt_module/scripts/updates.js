@@ -23,6 +23,7 @@
  */
 
 import { isPlainObject } from "./protocol.js";
+import { isStanding } from "./standing-orders.js";
 
 export const FLAG_SCOPE = "volley";
 
@@ -261,6 +262,6 @@ export async function applyPlans(plans, findHandle) {
 export function derivedStatuses(readouts, overwatch) {
   return {
     jammed: readouts.some((readout) => readout.jammed),
-    overwatch: overwatch !== null && overwatch !== undefined && overwatch !== false,
+    overwatch: isStanding(overwatch),
   };
 }
