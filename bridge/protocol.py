@@ -308,15 +308,13 @@ def decode_client(frame: bytes) -> ClientMessage:
         message, path = split_validation(error)
         id = loose_id(frame)
         if message.startswith("Object missing required field `type`"):
-            code, message = ErrorCode.UNKNOWN_TYPE, "a message needs a 'type'"
-        elif path == "$.type":
-            code = ErrorCode.UNKNOWN_TYPE
-            message = f"unknown message type; expected one of {', '.join(_CLIENT_TAGS)}"
-        else:
+            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "a message needs a 'type'", path, id) from None
+        if path == "$.type":
+            expected = ", ".join(_CLIENT_TAGS)
             raise ProtocolError(
-                ErrorCode.INVALID, message, path, id, msg=validation_message(message)
+                ErrorCode.UNKNOWN_TYPE, f"unknown message type; expected one of {expected}", path, id
             ) from None
-        raise ProtocolError(code, message, path, id) from None
+        raise ProtocolError(ErrorCode.INVALID, message, path, id, msg=validation_message(message)) from None
     except msgspec.DecodeError as error:
         raise ProtocolError(ErrorCode.BAD_JSON, f"not valid JSON: {error}", "$") from None
     except RecursionError:
