@@ -373,5 +373,9 @@ def test_a_refusal_from_the_bridge_reads_in_russian(table: Table) -> None:
         for frame in refusals
     ), refusals
     assert cards(page).count() == 0
+    # Fire asks for the odds again; the picture is taken once that answer (the same refusal) is shown.
+    page.wait_for_function(
+        "document.querySelector('.volley-attack__odds-status')?.innerText.startsWith('шансов нет')"
+    )
     table.shots.take(dialog, "gurps-dialog-refused-ru")
     assert table.pages.errors == []
