@@ -41,6 +41,12 @@ def register(commands: Any) -> None:
         "--port", type=port_number, default=0, help="port to listen on (default: any free one)"
     )
     parser.add_argument("--no-open", action="store_true", help="do not open the page in a browser")
+    parser.add_argument(
+        "--seed-base",
+        type=int,
+        default=None,
+        help="draw seeds N, N+1, ... instead of random ones (the browser tests use it: same rolls every run)",
+    )
     parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
     parser.set_defaults(run=cmd_sandbox)
 
@@ -60,7 +66,9 @@ def cmd_sandbox(args: argparse.Namespace) -> int:
     token = secrets.token_urlsafe(32)
     with tempfile.TemporaryDirectory(prefix="volley-sandbox-") as data:
         # Scripted dice are on: the page lets you choose the next roll's faces, to see a jam on purpose.
-        settings = BridgeSettings(token=token, data_dir=Path(data), allow_scripted_dice=True)
+        settings = BridgeSettings(
+            token=token, data_dir=Path(data), allow_scripted_dice=True, seed_base=args.seed_base
+        )
         app = create_app(settings)
         add_sandbox_routes(app, token)
 

@@ -16,23 +16,35 @@ from typing import Any
 import pytest
 import websockets
 from aiohttp.test_utils import TestClient
+from servekit import GURPS_MP5
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def sandbox() -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    command = [sys.executable, "-m", "bridge.cli", "sandbox", "--no-open", "--port", "0"]
+def start_sandbox(*extra: str) -> tuple[str, subprocess.Popen[str]]:
+    command = [sys.executable, "-m", "bridge.cli", "sandbox", "--no-open", "--port", "0", *extra]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert process.stdout is not None
     line = process.stdout.readline()
+    if not (line.startswith("Sandbox: http://127.0.0.1:") and line.endswith("/sandbox\n")):
+        stop(process)
+        pytest.fail(f"volley sandbox said {line!r}")
+    return line.removeprefix("Sandbox: ").strip(), process
+
+
+def stop(process: subprocess.Popen[str]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+@pytest.fixture
+def sandbox() -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    url, process = start_sandbox()
     try:
-        assert line.startswith("Sandbox: http://127.0.0.1:") and line.endswith("/sandbox\n"), line
-        yield line.removeprefix("Sandbox: ").strip(), process
+        yield url, process
     finally:
-        if process.poll() is None:
-            process.terminate()
-            process.wait(timeout=15)
+        stop(process)
 
 
 def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
@@ -47,6 +59,20 @@ def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
 def post(url: str) -> Any:
     with urllib.request.urlopen(urllib.request.Request(url, method="POST", data=b""), timeout=10) as response:
         return json.loads(response.read())
+
+
+async def attack_twice(ws_url: str, token: str) -> list[dict[str, Any]]:
+    """Two GURPS MP5 attacks without dice: the bridge draws the seeds."""
+    async with websockets.connect(ws_url) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        assert json.loads(await ws.recv())["type"] == "welcome"
+        replies = []
+        for k in range(2):
+            await ws.send(json.dumps({"type": "attack", "id": f"seeded-{k}", "request": GURPS_MP5}))
+            reply: dict[str, Any] = json.loads(await ws.recv())
+            assert reply["type"] == "result", reply
+            replies.append(reply["result"])
+        return replies
 
 
 async def hello(ws_url: str, token: str) -> dict[str, Any]:
@@ -98,3 +124,19 @@ def test_sandbox_refuses_a_bad_port() -> None:
     command = [sys.executable, "-m", "bridge.cli", "sandbox", "--no-open", "--port", "70000"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2 and "0-65535" in done.stderr and done.stdout == ""
+
+
+def test_sandbox_with_a_seed_base_rolls_the_same_dice_every_run() -> None:
+    """``--seed-base N`` (what the browser tests start) gives the same rolls in every sandbox, so a
+    test that fires without scripted dice cannot meet a malfunction one run in fifty."""
+    rolls = []
+    for base in ("41", "41", "42"):
+        url, process = start_sandbox("--seed-base", base)
+        try:
+            origin = url.removesuffix("/sandbox")
+            token = json.loads(get(f"{origin}/sandbox/config.json")[1])["token"]
+            rolls.append(asyncio.run(attack_twice(origin.replace("http://", "ws://") + "/ws", token)))
+        finally:
+            stop(process)
+    assert rolls[0] == rolls[1]
+    assert rolls[0] != rolls[2], "another base, other dice"
