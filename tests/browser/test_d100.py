@@ -24,6 +24,8 @@ from browserkit import (
     open_attack_dialog,
     player_view,
     sent_with_id,
+    wait_booted,
+    wait_connected,
     wait_for_chart,
 )
 
@@ -521,4 +523,43 @@ def test_with_the_setting_off_the_order_stands_through_the_shooters_turn(table: 
     assert statuses(page, VEX) == ["overwatch"]
     assert page.evaluate(f"{VEX}.actor.flags.volley.state.overwatch") is not None
     assert notices(page) == []
+    assert table.pages.errors == []
+
+
+def test_stepping_back_and_forward_again_does_not_end_the_order(table: Table) -> None:
+    """A referee who steps the turn back to fix a mistake and forward again has not begun Vex's turn a
+    second time: the order he set on his turn stands, even across a reload of the referee's page (the
+    Combat remembers whose turns have begun), and ends at his next round's turn."""
+    page = table.ready(scene="d100")
+    back = page.get_by_role("button", name="Previous turn", exact=True)
+    assert back.is_hidden(), "nothing to step back to before the combat begins"
+    next_turn(page, "round 1: Vex's turn")
+    for name in ("Heretic", "Cultist", "Cult demagogue"):
+        next_turn(page, f"round 1: {name}'s turn")
+    next_turn(page, "round 2: Vex's turn")
+    dialog = set_overwatch(page)
+    dialog.get_by_role("button", name="Close").click()
+    page.keyboard.press("Escape")
+    table.shots.take(page.locator(".sandbox-combat"), "sandbox-combat-controls-en")
+
+    back.click()
+    page.wait_for_function(
+        "document.querySelector('#combat-turn')?.textContent === \"round 1: Cult demagogue's turn\""
+    )
+    page.reload()
+    wait_booted(page)
+    wait_connected(page)
+    next_turn(page, "round 2: Vex's turn")
+    page.wait_for_timeout(300)
+    assert statuses(page, VEX) == ["overwatch"], "Vex's round-2 turn began before the step back"
+    assert (
+        page.evaluate(f"{VEX}.actor.flags.volley.state.overwatch")["trigger"] == "anyone crosses the bridge"
+    )
+    assert notices(page) == []
+
+    for name in ("Heretic", "Cultist", "Cult demagogue"):
+        next_turn(page, f"round 2: {name}'s turn")
+    next_turn(page, "round 3: Vex's turn")
+    page.wait_for_function(f"!{VEX}.actor.statuses.has('overwatch')")
+    page.wait_for_function("document.querySelectorAll('#chat-log .volley-notice').length === 1")
     assert table.pages.errors == []

@@ -152,6 +152,8 @@ function shell() {
     const combat = game.combat;
     if (combat) void (combat.started ? combat.nextTurn() : combat.startCombat());
   });
+  // A referee correcting a mistake: the turn goes back (Foundry's Previous turn).
+  byId("previous-turn").addEventListener("click", () => void game.combat?.previousTurn());
   byId("board").addEventListener("click", () => table.closeHud());
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") table.closeHud();

@@ -230,17 +230,20 @@ export class Table {
     li.scrollIntoView({ block: "end" });
   }
 
-  /** The encounter's line in the header: whose turn it is, and the control that moves the turn on. */
+  /** The encounter's line in the header: whose turn it is, and the controls that move the turn. */
   renderCombat() {
     const combat = game.combat;
     const output = byId("combat-turn");
     const button = byId("next-turn");
-    if (!output || !button) return;
+    const back = byId("previous-turn");
+    if (!output || !button || !back) return;
     const name = combat?.combatant?.name ?? "";
     output.textContent = combat?.started ? game.i18n.format("SANDBOX.TurnOf", { round: combat.round, name }) : game.i18n.localize("SANDBOX.NotBegun");
     button.textContent = game.i18n.localize(combat?.started ? "SANDBOX.NextTurn" : "SANDBOX.BeginCombat");
+    back.textContent = game.i18n.localize("SANDBOX.PreviousTurn");
     // Moving the turn is the referee's (Foundry lets a player end only their own turn).
     button.hidden = !game.user.isGM;
+    back.hidden = !game.user.isGM || !combat?.started;
   }
 
   renderPlayers() {

@@ -34,6 +34,8 @@ declare global {
     Actor: { volley: VolleyActorFlags };
     User: { volley: { bridgeToken?: boolean } };
     ChatMessage: { volley: Record<string, unknown> };
+    /** Whose turns have begun in the furthest round (scripts/standing-orders.js, `TurnsBegun`). */
+    Combat: { volley: { turnsBegun?: { round: number; combatants: string[] } } };
   }
   interface ModuleConfig {
     volley: {

@@ -7,7 +7,7 @@
 
 import { Collection, Document, postChange } from "./documents.js";
 import { Hooks } from "./hooks.js";
-import { deepClone } from "./utils.js";
+import { deepClone, expandObject, mergeObject } from "./utils.js";
 
 export class Combatant {
   constructor(combat, token) {
@@ -97,7 +97,9 @@ export class Combat extends Document {
   async previousTurn() {
     if (this.turn === 0 && this.round === 0) return this;
     if ((this.turn ?? 0) === 0 && this.round > 0) {
-      const updateData = { round: this.round - 1, turn: this.turns.length - 1 };
+      // Foundry's previousRound: back to round 0 is "not begun", with no one's turn.
+      const round = this.round - 1;
+      const updateData = { round, turn: round === 0 ? null : this.turns.length - 1 };
       const updateOptions = { advanceTime: 0, direction: -1 };
       Hooks.callAll("combatRound", this, updateData, updateOptions);
       return this.update(updateData, updateOptions);
@@ -108,16 +110,26 @@ export class Combat extends Document {
     return this.update(updateData, updateOptions);
   }
 
-  /** Apply a turn update here, tell the other clients, fire the hooks as Foundry's `_onUpdate` does. */
+  /**
+   * Apply a turn or flags update here, tell the other clients, fire the hooks as Foundry's `_onUpdate`
+   * does (a flags-only update changes no turn: `updateCombat` only).
+   */
   async update(changes, { fromSync = false, userId, ...options } = {}) {
     const changed = {};
     for (const key of ["round", "turn"]) if (key in changes) changed[key] = changes[key];
+    const flags = expandObject(deepClone(changes)).flags;
+    if (flags) {
+      mergeObject(this.flags, flags);
+      changed.flags = flags;
+    }
     const prior = deepClone(this.current);
-    Object.assign(this, changed);
-    this.current = this._getCurrentState();
-    this.previous = prior;
+    if ("round" in changed || "turn" in changed) {
+      for (const key of ["round", "turn"]) if (key in changed) this[key] = changed[key];
+      this.current = this._getCurrentState();
+      this.previous = prior;
+    }
     const author = userId ?? this.world.me.id;
-    if (!fromSync) postChange({ op: "update", doc: this.documentName, id: this.syncId, changes: changed, userId: author, options });
+    if (!fromSync) postChange({ op: "update", doc: this.documentName, id: this.syncId, changes: deepClone(changed), userId: author, options });
     if (this.current.combatantId !== prior.combatantId || this.current.round !== prior.round) {
       Hooks.callAll("combatTurnChange", this, this.previous, this.current);
     }
@@ -126,10 +138,11 @@ export class Combat extends Document {
     return this;
   }
 
-  /** Put the turn where a saved world had it, without hooks (a reload fires no turn change). */
-  restore({ round, turn }) {
+  /** Put the turn (and flags) where a saved world had them, without hooks (a reload fires no turn change). */
+  restore({ round, turn, flags }) {
     this.round = round;
     this.turn = turn;
+    if (flags) this.flags = deepClone(flags);
     this.current = this._getCurrentState();
   }
 }

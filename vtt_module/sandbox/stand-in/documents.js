@@ -270,7 +270,7 @@ export function snapshot(world) {
     users: world.users.contents.map((user) => ({ id: user.id, flags: user.flags, active: user.active })),
     messages: world.messages.contents.map((message) => message.toObject()),
     settings: Object.fromEntries(world.settings),
-    combats: (world.combats?.contents ?? []).map((combat) => ({ id: combat.id, round: combat.round, turn: combat.turn })),
+    combats: (world.combats?.contents ?? []).map((combat) => ({ id: combat.id, round: combat.round, turn: combat.turn, flags: combat.flags })),
   };
 }
 

@@ -49,7 +49,7 @@ export async function installFoundry({ lang, userId, scenes, users, notify, onCh
       Hooks.callAll("updateUser", user, { flags: deepClone(flags) }, {}, user.id);
     }
     for (const message of state.messages) await createMessage(world, message, { fromSync: true });
-    for (const { id, round, turn } of state.combats ?? []) world.combats.get(id)?.restore({ round, turn });
+    for (const { id, round, turn, flags } of state.combats ?? []) world.combats.get(id)?.restore({ round, turn, flags });
     for (const [key, value] of Object.entries(state.settings)) {
       const entry = settings.get(key);
       if (entry && entry.config.scope === "world") {

@@ -7,7 +7,7 @@
  * `flags.volley.notice`, and `decorateNotice` writes it again when the message is rendered.
  */
 
-import { ordersEnding } from "../standing-orders.js";
+import { ordersEnding, recordTurn, turnsBegun } from "../standing-orders.js";
 import { allSystems, systemPlugin } from "../systems/index.js";
 import { isHolder } from "./bridge.js";
 import { findTokenDocument, syncDerivedStatuses, tokenHandle, tokenState } from "./documents.js";
@@ -26,19 +26,38 @@ const NAME_MAX = 80;
 /** Tokens whose orders are being lifted now, so a turn change heard twice does not lift and post twice. */
 const lifting = new Set();
 
+/** Where a Combat keeps whose turns have begun (`TurnsBegun`), under the module's flags. */
+const TURNS_BEGUN = "turnsBegun";
+
 /**
  * Foundry's `combatTurnChange` hook (every client, after the Combat's update): end the orders of the
- * token whose turn begins, on the browser that writes.
- * @param {unknown} _combat
+ * token whose turn begins, on the browser that writes, and remember on the Combat that it began (so
+ * stepping back and forward again does not begin it twice).
+ * @param {Combat | null | undefined} combat
  * @param {Partial<TurnState>} prior
  * @param {Partial<TurnState>} current
  */
-export async function onCombatTurnChange(_combat, prior, current) {
+export async function onCombatTurnChange(combat, prior, current) {
   const plugin = systemPlugin(worldRuleSystem());
+  const writer = isHolder();
+  // A copy, read before the write below (a flag read is the document's own object, which the write may
+  // change in place).
+  const begun = turnsBegun(combat?.getFlag(MODULE_ID, TURNS_BEGUN));
+  if (writer && plugin?.standingOrders?.length) {
+    const record = recordTurn(begun, current);
+    if (record) {
+      try {
+        await combat?.setFlag(MODULE_ID, TURNS_BEGUN, record);
+      } catch (error) {
+        console.error("volley:", error);
+      }
+    }
+  }
   const due = ordersEnding({
     prior,
     current,
-    writer: isHolder(),
+    begun,
+    writer,
     enabled: overwatchEndsOnTurn(),
     orders: plugin?.standingOrders ?? [],
     stateOf: (id) => {
