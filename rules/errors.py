@@ -81,6 +81,13 @@ FACES_LEFT = COMMON_ERRORS.error(
 )
 #: any other validation failure, in msgspec's own English
 INVALID = COMMON_ERRORS.error("invalid", "{detail}", "detail")
+#: msgspec's names of JSON types as words a refusal carries (``common.error.type.<name>``), so a table
+#: reads "ожидается целое число, а не строка"; the English is msgspec's own name, so ``message`` reads
+#: as msgspec said it. A name not here (a union such as ``int | null``) is carried as it is.
+TYPE_WORDS = {
+    name: COMMON_ERRORS.error(f"type.{name}", name)
+    for name in ("int", "float", "str", "bool", "null", "object", "array")
+}
 
 
 class _English:
@@ -163,11 +170,13 @@ def validation_message(text: str, allowed: list[str] | None = None) -> Message:
     type, a value out of range (with the bound), a missing or unknown field, a value a field does not
     take (with ``allowed``, the ones it does); anything else as msgspec said it (``common.error.invalid``)."""
     if match := _WRONG_TYPE.fullmatch(text):
-        return WRONG_TYPE(expected=match["expected"], got=match["got"])
+        return WRONG_TYPE(expected=_type_word(match["expected"]), got=_type_word(match["got"]))
     if match := _BAD_LENGTH.fullmatch(text):
-        return BAD_LENGTH(expected=match["expected"], bound_op=match["op"], bound=match["bound"])
+        return BAD_LENGTH(expected=_type_word(match["expected"]), bound_op=match["op"], bound=match["bound"])
     if match := _OUT_OF_RANGE.fullmatch(text):
-        return OUT_OF_RANGE(expected=match["expected"], bound_op=match["op"], bound=match["bound"])
+        return OUT_OF_RANGE(
+            expected=_type_word(match["expected"]), bound_op=match["op"], bound=match["bound"]
+        )
     if match := _MISSING_FIELD.fullmatch(text):
         return MISSING_FIELD(field=match["field"])
     if match := _UNKNOWN_FIELD.fullmatch(text):
@@ -175,6 +184,12 @@ def validation_message(text: str, allowed: list[str] | None = None) -> Message:
     if match := _UNKNOWN_VALUE.fullmatch(text):
         return UNKNOWN_VALUE(value=match["value"], allowed=allowed or [])
     return INVALID(detail=text)
+
+
+def _type_word(name: str) -> Message | str:
+    """A msgspec type name as a word (``TYPE_WORDS``), or as it is when it has none."""
+    kind = TYPE_WORDS.get(name)
+    return kind() if kind is not None else name
 
 
 def from_validation(

@@ -82,6 +82,15 @@ def test_bad_requests_cover_each_system_and_the_shared_refusals() -> None:
 
 def test_a_russian_refusal_reads_in_russian() -> None:
     russian = Catalogue.load("ru")
+    assert (
+        russian.render(validation_message("Expected `int`, got `str`"))
+        == "ожидается целое число, а не строка"
+    )
+    assert (
+        russian.render(validation_message("Expected `str` of length <= 64"))
+        == "ожидается строка длиной <= 64"
+    )
+    assert russian.render(validation_message("Expected `float` >= 0.0")) == "ожидается число >= 0.0"
     over_rof = _refusal(BAD_REQUESTS["gurps_shots_over_rof"]["request"])
     assert russian.render(over_rof.msg) == "14 выстрелов — больше Скор. 10"
     jammed = _refusal(BAD_REQUESTS["gurps_jammed"]["request"])
@@ -125,29 +134,43 @@ def test_every_shared_refusal_is_used() -> None:
     )
     mapping = (ROOT / "rules" / "errors.py").read_text(encoding="utf-8").split("def validation_message", 1)[1]
     shared = [name for name, value in vars(errors).items() if isinstance(value, ErrorKind)]
-    assert len(shared) == len(errors.COMMON_ERRORS)
+    assert len(shared) + len(errors.TYPE_WORDS) == len(errors.COMMON_ERRORS)
     unused = [name for name in shared if f"errors.{name}(" not in elsewhere and f"{name}(" not in mapping]
     assert unused == []
+
+
+def word(name: str) -> Message:
+    """A type's name as the word a refusal carries."""
+    return Message(key=f"common.error.type.{name}", values={})
 
 
 @pytest.mark.parametrize(
     ("text", "key", "values"),
     [
-        ("Expected `int`, got `str`", "common.error.wrong_type", {"expected": "int", "got": "str"}),
+        (
+            "Expected `int`, got `str`",
+            "common.error.wrong_type",
+            {"expected": word("int"), "got": word("str")},
+        ),
+        (
+            "Expected `int | null`, got `str`",
+            "common.error.wrong_type",
+            {"expected": "int | null", "got": word("str")},
+        ),
         (
             "Expected `int` >= 1",
             "common.error.out_of_range",
-            {"expected": "int", "bound_op": ">=", "bound": "1"},
+            {"expected": word("int"), "bound_op": ">=", "bound": "1"},
         ),
         (
             "Expected `float` <= 100.0",
             "common.error.out_of_range",
-            {"expected": "float", "bound_op": "<=", "bound": "100.0"},
+            {"expected": word("float"), "bound_op": "<=", "bound": "100.0"},
         ),
         (
             "Expected `str` of length <= 64",
             "common.error.bad_length",
-            {"expected": "str", "bound_op": "<=", "bound": "64"},
+            {"expected": word("str"), "bound_op": "<=", "bound": "64"},
         ),
         ("Object missing required field `skill`", "common.error.missing_field", {"field": "skill"}),
         ("Object contains unknown field `x`", "common.error.unknown_field", {"field": "x"}),

@@ -65,6 +65,11 @@ describe("a bridge refusal on screen", () => {
     assert.match(problemText(slung), /^быстрое выхватывание — только из кобуры .*; оружие на плече: сначала снять винтовку с плеча/);
     const short = { ...OVER_ROF, msg: { key: "d100.error.short_magazine", values: { loaded: 1, rounds: 10, mode: { key: "d100.error.mode.long_burst", values: {} } } } };
     assert.equal(problemText(short), "Длинная Очередь: нужно патронов 10, а в магазине 1");
+    const word = (name) => ({ key: `common.error.type.${name}`, values: {} });
+    const wrongType = { ...OVER_ROF, message: "Expected `int`, got `str`", msg: { key: "common.error.wrong_type", values: { expected: word("int"), got: word("str") } } };
+    assert.equal(problemText(wrongType), "ожидается целое число, а не строка");
+    globalThis.game = fakeGame("en");
+    assert.equal(problemText(wrongType), wrongType.message);
   });
 
   it("reads the rules' own English for an English user", () => {
