@@ -19,6 +19,33 @@ from rules.results import Message
 ROOT = Path(__file__).resolve().parents[2]
 MESSAGES_DIR = ROOT / "vtt_module" / "lang"
 LOCALE_DIR = ROOT / "bridge" / "locale"
+#: Every request the repository keeps, what the fuzz tests change: the docs' examples, then the recorded
+#: action requests.
+REQUESTS = [
+    *sorted((ROOT / "docs" / "examples").glob("*/*.json")),
+    *sorted((ROOT / "tests" / "replays" / "requests").glob("*/*.json")),
+]
+
+
+def leaf_paths(obj: Any, kinds: tuple[type, ...], path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Paths of a request's values of ``kinds`` (never booleans, never the request itself): the
+    fields a fuzz test changes."""
+    if isinstance(obj, bool):
+        return []
+    if isinstance(obj, kinds) and path:
+        return [path]
+    if isinstance(obj, dict):
+        return [p for key, value in obj.items() for p in leaf_paths(value, kinds, (*path, key))]
+    if isinstance(obj, list):
+        return [p for index, value in enumerate(obj) for p in leaf_paths(value, kinds, (*path, index))]
+    return []
+
+
+def set_at(obj: Any, path: tuple[Any, ...], value: Any) -> None:
+    """Put ``value`` at ``path`` (from ``leaf_paths``) inside ``obj``."""
+    for key in path[:-1]:
+        obj = obj[key]
+    obj[path[-1]] = value
 
 
 def rule_vocabularies() -> dict[str, Vocabulary]:

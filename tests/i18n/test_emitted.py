@@ -25,7 +25,17 @@ from typing import Any
 
 import msgspec
 import pytest
-from catalogue_kit import ROOT, declared_errors, declared_messages, emitted, message_catalogues, placeholders
+from catalogue_kit import (
+    REQUESTS,
+    ROOT,
+    declared_errors,
+    declared_messages,
+    emitted,
+    leaf_paths,
+    message_catalogues,
+    placeholders,
+    set_at,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,8 +43,6 @@ import rules
 from bridge.i18n import LANGUAGES, Catalogue
 from bridge.resolution import reply_for
 
-EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*/*.json"))
-ACTION_REQUESTS = sorted((ROOT / "tests" / "replays" / "requests").glob("*/*.json"))
 RECORDINGS = sorted((ROOT / "tests" / "replays").glob("*.jsonl"))
 COVERAGE: dict[str, dict[str, Any]] = json.loads(
     (Path(__file__).parent / "coverage_requests.json").read_text()
@@ -93,7 +101,7 @@ def _reply(id: str, request: dict[str, Any], seed: int) -> dict[str, Any] | None
 
 
 def _sources() -> Iterator[tuple[str, dict[str, Any]]]:
-    for path in [*EXAMPLES, *ACTION_REQUESTS]:
+    for path in REQUESTS:
         request = json.loads(path.read_text())
         for seed in SEEDS if "dice" not in request else (0,):
             reply = _reply(path.stem, request, seed)
@@ -128,30 +136,14 @@ def test_each_coverage_request_is_exact(name: str) -> None:
     assert rules.resolve(decoded, rules.dice_for(decoded, 0)).rolls is not None
 
 
-def _numbers(obj: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Paths of the integers in a request (not booleans), the fields the fuzz changes."""
-    if isinstance(obj, bool):
-        return []
-    if isinstance(obj, int):
-        return [path]
-    if isinstance(obj, dict):
-        return [p for key, value in obj.items() for p in _numbers(value, (*path, key))]
-    if isinstance(obj, list):
-        return [p for index, value in enumerate(obj) for p in _numbers(value, (*path, index))]
-    return []
-
-
 @st.composite
 def changed_examples(draw: st.DrawFn) -> dict[str, Any]:
-    request = copy.deepcopy(json.loads(draw(st.sampled_from([*EXAMPLES, *ACTION_REQUESTS])).read_text()))
+    request = copy.deepcopy(json.loads(draw(st.sampled_from(REQUESTS)).read_text()))
     request.pop("dice", None)
-    for path in draw(st.lists(st.sampled_from(_numbers(request) or [("none",)]), max_size=3)):
+    for path in draw(st.lists(st.sampled_from(leaf_paths(request, (int,)) or [("none",)]), max_size=3)):
         if path == ("none",):
             break
-        parent = request
-        for key in path[:-1]:
-            parent = parent[key]
-        parent[path[-1]] = draw(st.integers(min_value=-3, max_value=120))
+        set_at(request, path, draw(st.integers(min_value=-3, max_value=120)))
     return request
 
 

@@ -17,7 +17,15 @@ from typing import Any
 
 import msgspec
 import pytest
-from catalogue_kit import ROOT, declared_errors, message_catalogues, placeholders
+from catalogue_kit import (
+    REQUESTS,
+    ROOT,
+    declared_errors,
+    leaf_paths,
+    message_catalogues,
+    placeholders,
+    set_at,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,8 +41,6 @@ from rules.results import Message
 BAD_REQUESTS: dict[str, dict[str, Any]] = json.loads(
     (Path(__file__).parent / "bad_requests.json").read_text()
 )
-EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*/*.json"))
-ACTION_REQUESTS = sorted((ROOT / "tests" / "replays" / "requests").glob("*/*.json"))
 
 
 def _refusal(request: Any) -> RuleError:
@@ -207,30 +213,21 @@ def test_a_system_without_refusal_messages_still_refuses_in_english() -> None:
     assert (error.msg, error.message, str(error)) == (None, "a plain sentence", "$.x: a plain sentence")
 
 
-def _numbers(obj: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    if isinstance(obj, bool):
-        return []
-    if isinstance(obj, (int, str)) and path:
-        return [path]
-    if isinstance(obj, dict):
-        return [p for key, value in obj.items() for p in _numbers(value, (*path, key))]
-    if isinstance(obj, list):
-        return [p for index, value in enumerate(obj) for p in _numbers(value, (*path, index))]
-    return []
-
-
 @st.composite
 def broken_requests(draw: st.DrawFn) -> dict[str, Any]:
     """An example or action request with up to three of its numbers or strings changed to something
     that is often out of bounds, of the wrong type, or not one of the field's values."""
-    request = copy.deepcopy(json.loads(draw(st.sampled_from([*EXAMPLES, *ACTION_REQUESTS])).read_text()))
+    request = copy.deepcopy(json.loads(draw(st.sampled_from(REQUESTS)).read_text()))
     request.pop("dice", None)
-    for path in draw(st.lists(st.sampled_from(_numbers(request)), min_size=1, max_size=3)):
-        parent = request
-        for key in path[:-1]:
-            parent = parent[key]
-        parent[path[-1]] = draw(
-            st.one_of(st.integers(min_value=-5, max_value=300), st.sampled_from(["", "x", "S/3", "1d", None]))
+    for path in draw(st.lists(st.sampled_from(leaf_paths(request, (int, str))), min_size=1, max_size=3)):
+        set_at(
+            request,
+            path,
+            draw(
+                st.one_of(
+                    st.integers(min_value=-5, max_value=300), st.sampled_from(["", "x", "S/3", "1d", None])
+                )
+            ),
         )
     return request
 
