@@ -67,11 +67,19 @@ export function turnBeginsFor(prior, current, begun = null) {
   if (round === priorRound && prior?.combatantId && prior.combatantId === current?.combatantId) return null;
   const forward = round > priorRound || (round === priorRound && turn > priorTurn);
   if (!forward) return null;
-  const record = turnsBegun(begun);
-  if (record && (round < record.round || (round === record.round && record.combatants.includes(String(current?.combatantId))))) {
-    return null;
-  }
-  return tokenId;
+  return hasBegun(turnsBegun(begun), round, current?.combatantId) ? null : tokenId;
+}
+
+/**
+ * Whether a combatant's turn in a round has begun already, by the Combat's record: every turn of a
+ * round before the furthest one has, and in the furthest round those it lists.
+ * @param {TurnsBegun | null} record
+ * @param {number} round
+ * @param {unknown} combatant
+ */
+function hasBegun(record, round, combatant) {
+  if (!record) return false;
+  return round < record.round || (round === record.round && record.combatants.includes(String(combatant)));
 }
 
 /** The most combatants a record keeps (a flag anyone could have edited stays small). */
@@ -103,8 +111,8 @@ export function recordTurn(begun, current) {
   const combatant = current?.combatantId;
   const record = turnsBegun(begun);
   if (round < 1 || position(current?.turn) < 0 || typeof combatant !== "string" || !combatant) return null;
+  if (hasBegun(record, round, combatant)) return null;
   if (!record || round > record.round) return { round, combatants: [combatant] };
-  if (round < record.round || record.combatants.includes(combatant)) return null;
   return { round, combatants: [...record.combatants, combatant].slice(-MAX_COMBATANTS) };
 }
 
