@@ -447,9 +447,10 @@ def notices(page: Any) -> Any:
     return page.locator("#chat-log .volley-notice").all_inner_texts()
 
 
-def next_turn(page: Any, expect: str) -> None:
-    """The referee moves the encounter on (the sandbox's header control, Foundry's Next turn)."""
-    page.locator("#next-turn").click()
+def next_turn(page: Any, expect: str, *, control: str = "#next-turn") -> None:
+    """The referee moves the encounter on (the sandbox's header control, Foundry's Next turn; or back,
+    with ``control="#previous-turn"``) and the header says ``expect``."""
+    page.locator(control).click()
     page.wait_for_function(
         "(text) => document.querySelector('#combat-turn')?.textContent === text", arg=expect
     )
@@ -542,10 +543,7 @@ def test_stepping_back_and_forward_again_does_not_end_the_order(table: Table) ->
     page.keyboard.press("Escape")
     table.shots.take(page.locator(".sandbox-combat"), "sandbox-combat-controls-en")
 
-    back.click()
-    page.wait_for_function(
-        "document.querySelector('#combat-turn')?.textContent === \"round 1: Cult demagogue's turn\""
-    )
+    next_turn(page, "round 1: Cult demagogue's turn", control="#previous-turn")
     page.reload()
     wait_booted(page)
     wait_connected(page)
