@@ -139,6 +139,7 @@ def calibration_chart(
     xlabel: str,
     ylabel: str,
     verdict: str,
+    *,
     band: tuple[float, float],
 ) -> str:
     """The luck percentiles in ten bars, with the flat line fair dice give (dashed) and ``band``

@@ -183,7 +183,9 @@ def max_face_p(die: int, rolls: int, most: int) -> float:
     taken = np.arange(cap + 1, dtype=float)[:, None]
     possible = taken <= remaining
     choose = np.where(
-        possible, gammaln(remaining + 1) - gammaln(taken + 1) - gammaln(np.maximum(remaining - taken, 0) + 1), 0
+        possible,
+        gammaln(remaining + 1) - gammaln(taken + 1) - gammaln(np.maximum(remaining - taken, 0) + 1),
+        0,
     )
     for face in range(die - 1):
         share = 1.0 / (die - face)
@@ -233,9 +235,7 @@ def die_test(die: int, faces: Sequence[int], *, family: int = 1) -> DieTest:
         hot = (top + 1, top + 1, counts[top] / (rolls / die))
     else:
         p = chi_p
-    test = DieTest(
-        die, counts, bands if bands is not None else die, chi2, p, "too_few", hot, face_p=face_p
-    )
+    test = DieTest(die, counts, bands if bands is not None else die, chi2, p, "too_few", hot, face_p=face_p)
     return _with_verdict(test, p, family)
 
 

@@ -461,7 +461,8 @@ def _fairness(findings: Findings, words: _Words) -> str:
             f"<td class=num>{words.p_value(test.p) if test.p is not None else '—'}</td>"
             f"<td class=num>{words.p_value(test.adjusted) if test.adjusted is not None else '—'}</td>"
             f"<td class=wrap>{_power_words(test, words)}</td>"
-            f'<td class="verdict"><span class="chip {test.verdict}">{words("die_" + test.verdict)}</span></td></tr>'
+            f'<td class="verdict"><span class="chip {test.verdict}">'
+            f"{words('die_' + test.verdict)}</span></td></tr>"
         )
         panels.append(_panel(test, words))
     head = "".join(
@@ -490,7 +491,7 @@ def _fairness(findings: Findings, words: _Words) -> str:
         words("chart_calibration_axis"),
         words("chart_calibration_count"),
         calibration.verdict,
-        calibration.band,
+        band=calibration.band,
     )
     ks = (
         words(

@@ -60,7 +60,12 @@ def _show(browser: Any, page_file: Path, screenshot: Path) -> dict[str, Any]:
             "No sign of loaded dice, but some dice had too few rolls to judge.",
             ["Shooters", "Targets", "Dice fairness", "How to read this"],
         ),
-        ("ru", "loaded", "Похоже, кости нечестные.", ["Стрелки", "Цели", "Честность костей", "Как это читать"]),
+        (
+            "ru",
+            "loaded",
+            "Похоже, кости нечестные.",
+            ["Стрелки", "Цели", "Честность костей", "Как это читать"],
+        ),
     ],
 )
 def test_the_page_renders_offline_without_errors(

@@ -42,7 +42,9 @@ def test_fair_synthetic_sessions_are_not_flagged_and_not_overclaimed(fair_sessio
         assert found.calibration.count > 100 and found.calibration.verdict == "fair"
         html = report_html([read_record(path)], "en")
         assert "No sign of loaded dice, but some dice had too few rolls to judge." in html
-        assert re.search(r"No sign of loaded dice in 1,\d{3} d6 rolls: a die favouring one face by half again", html)
+        assert re.search(
+            r"No sign of loaded dice in 1,\d{3} d6 rolls: a die favouring one face by half again", html
+        )
         assert re.search(r"Too few d100 rolls to judge: \d{3} of the ~1,300 needed\.", html)
         assert "The dice look fair." not in html
 
@@ -60,7 +62,8 @@ def test_a_loaded_die_is_caught_and_named(loaded_session: Path) -> None:
     assert 'class="banner alert"' in html
     assert "The dice look loaded." in html
     assert re.search(
-        r"d6: 6 came up \d+ times in 1,\d{3} rolls, [12]\.\d× as often as a fair die expects \(p &lt; 0\.001\)",
+        r"d6: 6 came up \d+ times in 1,\d{3} rolls, [12]\.\d× as often as a fair die expects"
+        r" \(p &lt; 0\.001\)",
         html,
     )
 
