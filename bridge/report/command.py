@@ -28,8 +28,8 @@ REPORTS_DIR = "reports"
 #: A report over this many sessions shows its progress (on stderr, when that is a terminal).
 MANY_SESSIONS = 2
 EXTRA_MISSING = (
-    "volley report: the report extra is not installed (matplotlib draws the charts, SciPy the tests): "
-    "pip install 'volley[report]' (scripts/setup installs it)"
+    "volley report: matplotlib or SciPy is missing (matplotlib draws the charts, SciPy the tests); "
+    "they come with Volley: reinstall it (pipx install --force volley-<version>-py3-none-any.whl)"
 )
 
 
