@@ -196,6 +196,9 @@ ERR_OVER_AUTO_TARGETS = MESSAGES.error(
     "rating",
 )
 ERR_EMPTY = MESSAGES.error("empty", "the magazine is empty: Reload (reload) first")
+ERR_EMPTY_MAGAZINE_AUTO_ONLY = MESSAGES.error(
+    "empty_magazine_auto_only", "empty_magazine is an order for automatic fire, not {mode} fire", "mode"
+)
 ERR_SHORT_FOR_BURST = MESSAGES.error(
     "short_for_burst", "magazine has {loaded} rounds, a {size}-round burst needs {size}", "loaded", "size"
 )

@@ -303,6 +303,8 @@ def plan_fire(request: FireFields) -> FirePlan:
     why = missing_capability(weapon, mode)
     if why is not None:
         raise RuleError("$.mode", why)
+    if request.empty_magazine and mode != "auto":
+        raise RuleError("$.empty_magazine", msg.ERR_EMPTY_MAGAZINE_AUTO_ONLY(mode=msg.MODE_WORD[mode]()))
     _check_targets(request, rule, mode)
     primary = request.targets[0].id
     fixed = _check_ammunition(request, mode)

@@ -57,8 +57,14 @@ SplitDmCount = Literal["designated", "receiving"]
 #: "any" (any kind, holstered or already ready: what Volley allowed before; see docs/rules/megatraveller.md).
 FastDrawWeapons = Literal["small", "any"]
 
-NonNegative = Annotated[int, msgspec.Meta(ge=0)]
-Positive = Annotated[int, msgspec.Meta(ge=1)]
+#: Rounds loaded or held beyond this are typing slips (docs/rules/megatraveller.md, "Bounds").
+MAX_ROUNDS = 100_000
+#: An Auto Tgts rating beyond this is a typing slip: the RCS's largest is a handful, and a fire
+#: request names at most ``modes.MAX_TOKENS`` tokens anyway.
+MAX_AUTO_TARGETS = 24
+
+Rounds = Annotated[int, msgspec.Meta(ge=0, le=MAX_ROUNDS)]
+Capacity = Annotated[int, msgspec.Meta(ge=1, le=MAX_ROUNDS)]
 Modifier = Annotated[int, msgspec.Meta(ge=-50, le=50)]
 Characteristic = Annotated[int, msgspec.Meta(ge=0, le=30)]
 SkillLevel = Annotated[int, msgspec.Meta(ge=-10, le=30)]
@@ -94,9 +100,9 @@ class Weapon(msgspec.Struct, kw_only=True, frozen=True):
     rapid: bool = False
     burst: int | None = None
     auto: bool = False
-    auto_targets: NonNegative = 1
-    loaded: NonNegative
-    capacity: Positive | None = None
+    auto_targets: Annotated[int, msgspec.Meta(ge=0, le=MAX_AUTO_TARGETS)] = 1
+    loaded: Rounds
+    capacity: Capacity | None = None
 
 
 class Target(msgspec.Struct, kw_only=True, frozen=True):
@@ -224,7 +230,7 @@ class RetargetRequest(HandlingFields, kw_only=True, frozen=True, tag="retarget")
 class ReloadRequest(HandlingFields, kw_only=True, frozen=True, tag="reload"):
     """Fill the magazine: to ``rounds`` if given, else to the weapon's capacity."""
 
-    rounds: NonNegative | None = None
+    rounds: Rounds | None = None
 
 
 def action_of(request: RequestBase) -> str:
