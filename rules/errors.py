@@ -32,6 +32,9 @@ COMMON_ERRORS = Vocabulary("common")
 
 NOT_JSON = COMMON_ERRORS.error("not_json", "not valid JSON: {detail}", "detail")
 NO_REQUEST = COMMON_ERRORS.error("no_request", "no request on stdin (expected one JSON object)")
+UNREADABLE_FILE = COMMON_ERRORS.error(
+    "unreadable_file", "cannot read the request file {file}: {reason}", "file", "reason"
+)
 NOT_OBJECT = COMMON_ERRORS.error("not_object", "a request must be a JSON object")
 NO_SYSTEM = COMMON_ERRORS.error("no_system", "a request needs a system: one of {known}", "known")
 UNKNOWN_SYSTEM = COMMON_ERRORS.error(

@@ -18,6 +18,7 @@ __all__ = [
     "Attacker",
     "DrawRequest",
     "FastDrawRequest",
+    "FastDrawWeapons",
     "FireFields",
     "FireMode",
     "FireRequest",
@@ -52,6 +53,9 @@ WeaponKind = Literal["pistol", "rifle", "heavy"]
 #: RCS: Rapid-fire, Burst fire. Whose number the splitting DM counts: the targets designated, or only
 #: those the split gives a bullet (``modes.SPLIT_DM_COUNTS``).
 SplitDmCount = Literal["designated", "receiving"]
+#: Which weapons Fast Draw may draw: "small" (the seed's reading: a holstered pistol, the default) or
+#: "any" (any kind, holstered or already ready: what Volley allowed before; see docs/rules/megatraveller.md).
+FastDrawWeapons = Literal["small", "any"]
 
 #: Rounds loaded or held beyond this are typing slips (docs/rules/megatraveller.md, "Bounds").
 MAX_ROUNDS = 100_000
@@ -170,6 +174,17 @@ class FireRequest(FireFields, kw_only=True, frozen=True, tag="fire"):
 
 class FastDrawRequest(FireFields, kw_only=True, frozen=True, tag="fast_draw"):
     """Draw a holstered pistol, lock ``targets[0]`` and fire at -2 DM, on the selector as it is."""
+
+    fast_draw_weapons: Annotated[
+        FastDrawWeapons | None,
+        msgspec.Meta(
+            description=(
+                'Which weapons Fast Draw may draw: "small" (a holstered pistol, the default: drawing is for '
+                'small weapons, rifles are unslung and readied) or "any" (any kind, holstered or already '
+                "ready, as Volley allowed before)."
+            )
+        ),
+    ] = None
 
 
 class RetargetAndFireRequest(FireFields, kw_only=True, frozen=True, tag="retarget_and_fire"):

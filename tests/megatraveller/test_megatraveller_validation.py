@@ -58,6 +58,11 @@ def test_fast_draw_from_a_slung_rifle_says_what_comes_first() -> None:
     error = refused(jong_wu(attacker={"id": "jw", "readiness": "slung"}))[0]
     assert error.path == "$.attacker.readiness"
     assert error.message == (
+        "Fast Draw draws a holstered pistol; "
+        "the weapon is slung: Unsling Rifle (unsling) first, then Ready Rifle (ready)"
+    )
+    looser = refused(jong_wu(attacker={"id": "jw", "readiness": "slung"}, fast_draw_weapons="any"))[0]
+    assert looser.message == (
         "Fast Draw needs a holstered (or already ready) weapon; "
         "the weapon is slung: Unsling Rifle (unsling) first, then Ready Rifle (ready)"
     )
