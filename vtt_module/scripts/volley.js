@@ -53,7 +53,8 @@ Hooks.once("init", () => {
       refreshFireControls();
     },
   });
-  registerTableRules();
+  // A table rule changed: open dialogs ask for their odds again (and the MegaTraveller danger space).
+  registerTableRules({ onChange: () => tokenChanged(() => true) });
   game.settings.register(MODULE_ID, "playersEditProfiles", {
     name: "VOLLEY.Settings.PlayersEdit.Name",
     hint: "VOLLEY.Settings.PlayersEdit.Hint",

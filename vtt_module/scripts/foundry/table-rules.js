@@ -211,9 +211,15 @@ export class TableRulesMenu extends HandlebarsApplicationMixin(ApplicationV2) {
   }
 
   /** @param {any} context @param {any} options */
-  async _onRender(context, options) {
-    await super._onRender(context, options);
+  async _onFirstRender(context, options) {
+    await super._onFirstRender(context, options);
     TableRulesMenu.open.add(this);
+    this.element.setAttribute("role", "dialog");
+    this.element.setAttribute("aria-label", this.title);
+    this.element.addEventListener("keydown", (event) => {
+      // Enter in a field never saves: Save is a button, after the bridge has had its say.
+      if (event.key === "Enter" && event.target instanceof HTMLInputElement) event.preventDefault();
+    });
     this.element.addEventListener("input", () => (this.dirty = true));
     this.element.addEventListener("change", () => (this.dirty = true));
   }
