@@ -166,6 +166,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     token = load_or_create_token(config_dir(args.config_dir), args.token)
+    if token.warning() is not None:
+        print(token.warning(), file=sys.stderr)
     settings_data = data_dir(args.data_dir)
     if args.allow_scripted_dice:
         print("NOTE: scripted dice allowed (--allow-scripted-dice): clients may choose their own rolls.")
@@ -225,24 +227,27 @@ def _reader_may_leave() -> Iterator[None]:
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:
-    from bridge.sessions import list_sessions, print_sessions
+    from bridge.sessions import list_sessions, print_sessions, skipped_files
 
+    directory = sessions_dir(data_dir(args.data_dir))
+    for note in skipped_files(directory):
+        print(f"volley sessions: {note}", file=sys.stderr)
     with _reader_may_leave():
-        print_sessions(list_sessions(sessions_dir(data_dir(args.data_dir))), sys.stdout)
+        print_sessions(list_sessions(directory), sys.stdout)
     return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from bridge.journal import read_session
     from bridge.sessions import find_session, print_session
+    from bridge.store.journal import SessionReader
 
     try:
         path = find_session(args.session, sessions_dir(data_dir(args.data_dir)))
     except LookupError as error:
         print(f"volley show: {error}", file=sys.stderr)
         return EXIT_USAGE
-    log = read_session(path)
-    if log.header is None and not log.entries:
+    log = SessionReader(path)  # read as it is printed: memory stays flat in the journal's size
+    if log.header is None and log.empty():
         print(f"volley show: {path} is not a Volley session journal (no header line)", file=sys.stderr)
         return EXIT_USAGE
     from bridge.card_text import INCOMPLETE
@@ -252,6 +257,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     incomplete: list[str] = []
     with _reader_may_leave():
         incomplete = print_session(log, sys.stdout, catalogue)
+    log.close()
     if incomplete:
         shown = catalogue.render(INCOMPLETE(count=len(incomplete), ids=incomplete))
         print(f"volley show: {shown}", file=sys.stderr)
