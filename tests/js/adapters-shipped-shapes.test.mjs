@@ -2,6 +2,7 @@
 // the repository, tag and files its shape follows): every weapon is read, or refused once with a reason;
 // none is dropped in silence. Then the version check, and rounds written where each system's sheet reads.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 
 import { adapterForGame } from "../../vtt_module/scripts/adapters/index.js";
@@ -192,4 +193,19 @@ describe("versions: each adapter says once when the installed system is outside 
       ["refused.no_class", "refused.no_rof", "refused.melee"],
     );
   });
+});
+
+describe("every adapter text is in the module's languages", () => {
+  const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+  for (const lang of ["en", "ru"]) {
+    it(`${lang}: each key under VOLLEY.Adapter, with the same placeholders (English word for word)`, () => {
+      const words = JSON.parse(readFileSync(new URL(`../../vtt_module/lang/${lang}.json`, import.meta.url), "utf8")).VOLLEY.Adapter;
+      for (const [key, english] of Object.entries(PROBLEM_TEXTS)) {
+        const text = key.split(".").reduce((node, part) => node?.[part], words);
+        assert.equal(typeof text, "string", `${lang}: VOLLEY.Adapter.${key}`);
+        assert.deepEqual(placeholders(text), placeholders(english), key);
+        if (lang === "en") assert.equal(text, english, key);
+      }
+    });
+  }
 });
