@@ -51,6 +51,28 @@ describe("Twodsix 7.5.2: actors shaped as its pre-made ones", () => {
     assert.deepEqual(byName.get("Pistol")?.state, {});
   });
 
+  it("weapons as the Cepheus item compendiums type them: grenades and explosives refused, a launcher and an untyped revolver read", () => {
+    const actor = structuredClone(actors[1]); // the constable: Gun Combat 1
+    const template = actor.items.find((item) => item._id === "wpAutoPistol0001");
+    const weapon = (id, name, system) => ({ ...structuredClone(template), _id: id, name, system: { ...structuredClone(template.system), ...system } });
+    actor.items = actor.items.filter((item) => item.type === "skills");
+    actor.items.push(
+      weapon("wpFragGrenade002", "Fragmentation Grenade", { weaponType: "ranged", range: "", rangeBand: "none", ammo: 0, rateOfFire: "" }),
+      weapon("wpDynamite000001", "Dynamite", { weaponType: "ranged", range: "", rangeBand: "none", ammo: 1, rateOfFire: "" }),
+      weapon("wpHEAP0000000001", "HEAP Grenade", { weaponType: "explosive", range: "", rangeBand: "none", ammo: 1, rateOfFire: "" }),
+      weapon("wpRAMLauncher001", "RAM Grenade Launcher", { weaponType: "ranged", range: "100/250", rangeBand: "none", ammo: 6, rateOfFire: "1" }),
+      weapon("wpRevolver00001", "Revolver", { weaponType: "", range: "", rangeBand: "none", ammo: 6, rateOfFire: "" }),
+    );
+    const reading = adapter.readActor(actor);
+    accountFor(reading, 5);
+    assert.deepEqual(reading.weapons.map((w) => [w.name, w.stats.kind]), [["RAM Grenade Launcher", "heavy"], ["Revolver", "pistol"]]);
+    assert.deepEqual(reading.refused.map((r) => [r.name, r.key]), [
+      ["Fragmentation Grenade", "refused.thrown"],
+      ["Dynamite", "refused.thrown"],
+      ["HEAP Grenade", "refused.thrown"],
+    ]);
+  });
+
   it("a skill item typed 'skill' (the old fixture's mistake) is not Twodsix's and is named, not read", () => {
     const actor = structuredClone(actors[0]);
     for (const item of actor.items) if (item.type === "skills") item.type = "skill";
