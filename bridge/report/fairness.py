@@ -89,6 +89,9 @@ JUDGE_POWER = 0.8
 #: Below this the one-face p-value is taken from its Bonferroni bound (``die`` times one face's
 #: binomial tail), which is then exact to many digits, instead of one minus a number close to one.
 _TINY = 1e-9
+#: Dice with more faces than this take the one-face test's Bonferroni bound (always a valid, slightly
+#: cautious p-value) instead of the face-by-face sum, which grows with the number of faces.
+MAX_EXACT_FACES = 1000
 #: Never look for more rolls than this when saying how many are needed.
 _MOST_ROLLS = 10_000_000
 
@@ -174,8 +177,8 @@ def max_face_p(die: int, rolls: int, most: int) -> float:
     if most > rolls:
         return 0.0
     bound = float(die * stats.binom.sf(most - 1, rolls, 1.0 / die))
-    if bound < _TINY:
-        return bound
+    if bound < _TINY or die > MAX_EXACT_FACES:
+        return min(1.0, bound)
     cap = min(most - 1, rolls)
     left = np.zeros(rolls + 1)
     left[rolls] = 1.0  # P(rolls still to place)

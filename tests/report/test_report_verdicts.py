@@ -148,3 +148,22 @@ def test_a_blatantly_loaded_die_is_caught_in_a_short_session() -> None:
     tally.dice.faces = {6: [3, 3, 3, 3, 3, 15]}
     found = judged(tally)
     assert found.dice[0].verdict == "alert" and found.verdict == "alert"
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_ten_01s_in_ten_d100_rolls_make_the_banner_say_loaded(language: str) -> None:
+    tally = Tally()
+    tally.dice.faces = {100: [10] + [0] * 99, 6: [200] * 6}
+    found = judged(tally)
+    banner = unescape(re.sub(r"<[^>]+>", " ", _banner(found, _Words(Catalogue.load(language)))))
+    if language == "en":
+        assert "The dice look loaded." in banner
+        assert (
+            "d100: 1 came up 10 times in 10 rolls, 100.0× as often as a fair die expects (p < 0.001)"
+            in banner
+        )
+        assert "No sign of loaded dice in 1,200 d6 rolls" in banner
+    else:
+        assert "Похоже, кости нечестные." in banner
+        assert "d100: 1 выпало 10 раз (всего бросков: 10)" in banner
+        assert "Бросков d6: 1\u00a0200, признаков нечестной кости нет." in banner
