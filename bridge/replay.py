@@ -468,11 +468,13 @@ async def replay_against(path: Path, url: str, token: str, *, progress: bool | N
 
 def print_report(report: ReplayReport, out: TextIO, *, max_differences: int = 10) -> None:
     """Summary line, then the first differences field by field."""
+    from bridge.inert import inert  # ids, kinds and values come from the journal: shown escaped
+
     for problem in report.problems:
-        print(f"problem: {problem}", file=out)
+        print(f"problem: {inert(problem)}", file=out)
     verdict = "all match" if report.ok else f"{len(report.mismatches)} differ"
     print(
-        f"{report.session}: {report.matched}/{report.total} requests replayed identically ({verdict})",
+        f"{inert(report.session)}: {report.matched}/{report.total} requests replayed identically ({verdict})",
         file=out,
     )
     shown = 0
@@ -481,12 +483,12 @@ def print_report(report: ReplayReport, out: TextIO, *, max_differences: int = 10
             print(f"... and more ({len(report.mismatches)} requests differ in all)", file=out)
             break
         entry = mismatch.entry
-        print(f"request {entry.id!r} ({entry.type}, {_system_action(entry)}):", file=out)
+        print(f"request {entry.id!r} ({inert(str(entry.type))}, {inert(_system_action(entry))}):", file=out)
         if mismatch.error is not None:
-            print(f"  {mismatch.error}", file=out)
+            print(f"  {inert(str(mismatch.error))}", file=out)
             shown += 1
         for difference in _first(mismatch.differences, max_differences - shown):
-            print(f"  {difference}", file=out)
+            print(f"  {inert(str(difference))}", file=out)
             shown += 1
 
 

@@ -22,6 +22,7 @@ import msgspec
 
 from bridge.card_text import ENTRY, NO_HEADER, SCRIPTED, SEED, SESSION, UNDO, Flaw, card_lines
 from bridge.i18n import Catalogue
+from bridge.inert import inert
 from bridge.store.files import LineReader, odd_files, open_for_reading, session_files
 from bridge.store.journal import Entry, SessionLog, SessionReader, UndoLine
 
@@ -90,11 +91,13 @@ def print_sessions(summaries: list[SessionSummary], out: TextIO) -> None:
     if not summaries:
         print("no sessions yet", file=out)
         return
-    width = max(len(summary.name) for summary in summaries)
+    # A file's name and a header's text are shown escaped: a terminal never acts on them (bridge.inert).
+    names = [inert(summary.name) for summary in summaries]
+    width = max(len(name) for name in names)
     print(f"{'SESSION':<{width}}  {'STARTED':<20}  {'REQUESTS':>8}  SYSTEMS", file=out)
-    for summary in summaries:
-        systems = ", ".join(summary.systems) or "-"
-        print(f"{summary.name:<{width}}  {summary.started:<20}  {summary.requests:>8}  {systems}", file=out)
+    for name, summary in zip(names, summaries, strict=True):
+        systems = ", ".join(inert(system) for system in summary.systems) or "-"
+        print(f"{name:<{width}}  {inert(summary.started):<20}  {summary.requests:>8}  {systems}", file=out)
 
 
 def find_session(name: str, directory: Path) -> Path:
@@ -144,7 +147,7 @@ def print_session(log: SessionLog | SessionReader, out: TextIO, catalogue: Catal
     else:
         print(catalogue.render(NO_HEADER(session=log.name)), file=out)
     for problem in log.problems:
-        print(f"  ! {problem}", file=out)
+        print(f"  ! {inert(problem)}", file=out)
     shown = len(log.problems)
     incomplete: list[str] = []
     # Undo lines go where they happened, between the requests: in the journal's order.
@@ -165,7 +168,7 @@ def print_session(log: SessionLog | SessionReader, out: TextIO, catalogue: Catal
     if len(log.problems) > shown:
         print("", file=out)
         for problem in log.problems[shown:]:
-            print(f"  ! {problem}", file=out)
+            print(f"  ! {inert(problem)}", file=out)
     return incomplete
 
 

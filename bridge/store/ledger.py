@@ -31,10 +31,11 @@ An index is trusted no further than it can be checked (the Kafka offset-index ha
   can rule out are served). SQLite never waits for a lock (``timeout=0``), so nothing here blocks.
 
 Lines of the running session are noted in memory as they are fsynced (after their replies left) and
-flushed to SQLite in small batches; a lookup checks those first. A fixed-size filter of every id
-(``bridge.store.idfilter``), filled from the index a slice at a time after the start, answers "never
-seen" for new ids without asking SQLite. The index is written with ``synchronous=OFF``: it is derived
-data, and the journals are fsynced.
+written to SQLite in batches by the ledger's own thread, on its own connection; a lookup checks the
+lines not yet committed first. A fixed-size filter of every earlier id (``bridge.store.idfilter``),
+filled from the index a slice at a time after the start, and a set of the running session's ids
+answer "never seen" for new ids without asking SQLite. The index is written with
+``synchronous=OFF``: it is derived data, and the journals are fsynced.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ import sqlite3
 import stat
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -66,7 +68,9 @@ INDEX_NAME = ".ledger.sqlite3"
 #: ``files.replies`` counts the rows that point into the file.
 SCHEMA_VERSION = 3
 #: Lines of the running session noted in memory before they are flushed to the index.
-FLUSH_EVERY = 128
+FLUSH_EVERY = 512
+#: Seconds ``close`` waits for a batch the ledger's thread is still writing.
+CLOSE_WAIT = 2.0
 #: Lines indexed per commit when catching up with a journal.
 _SCAN_BATCH = 4096
 #: Ids read from the index per turn of the event loop while the id filter is being filled.
@@ -331,6 +335,11 @@ class Ledger:
         self._session_end = 0
         self._session_lines = 1
         self._ids = IdFilter()
+        self._writer_db: sqlite3.Connection | None = None
+        self._thread: ThreadPoolExecutor | None = None
+        self._flushing: Future[str | None] | None = None
+        #: Every id of the running session (a set add costs a fraction of a filter add, per attack).
+        self._session_ids: set[str] = set()
 
     @property
     def path(self) -> Path:
@@ -458,9 +467,9 @@ class Ledger:
             )
             db.commit()
 
-    def _store(self, file: int, noted: list[_Noted]) -> int:
+    def _store(self, file: int, noted: list[_Noted], db: sqlite3.Connection | None = None) -> int:
         """Write ``noted`` (lines of ``file``); how many ``replies`` rows now point into the file."""
-        db = self._require_db()
+        db = db or self._require_db()
         before = db.total_changes
         db.executemany(_UPSERT_REPLY, [(item.id, file, item.offset, item.length) for item in noted])
         owned = db.total_changes - before
@@ -506,6 +515,13 @@ class Ledger:
             with contextlib.suppress(Exception):
                 self._db.close()
             self._db = None
+        self._flushing = None  # whatever the ledger's thread still does is not waited for
+        if self._writer_db is not None:
+            writer, self._writer_db = self._writer_db, None
+            if self._thread is not None:  # closed after any batch it is writing
+                self._thread.submit(_close_quietly, writer)
+            else:
+                _close_quietly(writer)
         self._unflushed = []  # ``_recent`` keeps every line of this session from now on
         if not self.degraded:
             self.degraded = True
@@ -577,17 +593,21 @@ class Ledger:
             else:
                 self._live[file] = path.name
                 self._session_file = file
+                try:  # the ledger thread's own connection (a connection is not for two threads at once)
+                    self._writer_db = _connect(self.path)
+                except (sqlite3.Error, OSError):
+                    self._writer_db = None  # flushes are written on the loop instead
         recent = self._recent
         recent_settled = self._recent_settled
         recent_undone = self._recent_undone
-        ids = self._ids
+        session_ids = self._session_ids
 
         def written(lines: list[Written]) -> None:
             for line, offset, length in lines:
                 item = _noted_object(line, offset, length)
                 if item is None:
                     continue
-                ids.add(item.id)
+                session_ids.add(item.id)
                 recent.setdefault(item.id, item)
                 if item.settles is not None:
                     recent_settled.setdefault(item.settles, item.id)
@@ -604,25 +624,58 @@ class Ledger:
         return written
 
     def flush(self) -> None:
-        """Write the running session's noted lines to the index (a few hundred µs per batch); on any
-        failure, give up on SQLite for the run (nothing noted is lost: it stays in memory)."""
-        db, file = self._db, self._session_file
-        if db is None or file is None:
+        """Write the running session's noted lines to the index. With a running loop the writing is
+        done by the ledger's own thread on its own connection (SQLite lets go of the GIL), one batch at
+        a time, and the lines stay in memory until it is committed; on any failure the run gives up on
+        SQLite (nothing noted is lost: it stays in memory)."""
+        file = self._session_file
+        if self._db is None or file is None or not self._unflushed or self._flushing is not None:
             return
-        noted = self._unflushed
+        noted, self._unflushed = self._unflushed, []
+        mark = (self._session_end, self._session_lines)
         try:
-            owned = self._store(file, noted)
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None or self._writer_db is None:
+            self._flushed(noted, self._write(self._db, file, noted, mark))
+            return
+        writer, thread = self._writer_db, self._writer_thread()
+        self._flushing = done = thread.submit(self._write, writer, file, noted, mark)
+
+        def back(_: Future[str | None]) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: close() waits instead
+                loop.call_soon_threadsafe(self._flushed, noted, done.result(), done)
+
+        done.add_done_callback(back)
+
+    def _write(
+        self, db: sqlite3.Connection, file: int, noted: list[_Noted], mark: tuple[int, int]
+    ) -> str | None:
+        """One batch into the index (in the ledger's thread, or here); why it failed, or None."""
+        try:
+            owned = self._store(file, noted, db)
             db.execute(
                 "UPDATE files SET indexed_to = ?, lines = ?, replies = replies + ? WHERE id = ?",
-                (self._session_end, self._session_lines, owned, file),
+                (*mark, owned, file),
             )
             db.commit()
         except sqlite3.Error as error:
             with contextlib.suppress(sqlite3.Error):
                 db.rollback()
-            self._degrade(f"{error}")
+            return str(error) or type(error).__name__
+        return None
+
+    def _flushed(
+        self, noted: list[_Noted], failure: str | None, done: Future[str | None] | None = None
+    ) -> None:
+        if done is not None:
+            if self._flushing is not done:
+                return  # close() already took care of it
+            self._flushing = None
+        if failure is not None:
+            self._degrade(failure)
             return
-        self._unflushed = []
         recent = self._recent
         for item in noted:
             if recent.get(item.id) is item:
@@ -631,9 +684,42 @@ class Ledger:
                 del self._recent_settled[item.settles]
             if item.undoes is not None and self._recent_undone.get(item.undoes) == item.id:
                 del self._recent_undone[item.undoes]
+        if len(self._unflushed) >= FLUSH_EVERY:
+            self.flush()
+
+    def _writer_thread(self) -> ThreadPoolExecutor:
+        if self._thread is None:
+            self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ledger")
+        return self._thread
 
     def close(self) -> None:
-        self.flush()
+        """Flush what is left and close. A batch still in the ledger's thread is waited for at most
+        ``CLOSE_WAIT`` seconds (SQLite never waits for a lock, so only a stalled disk gets there)."""
+        pending, self._flushing = self._flushing, None
+        if pending is not None:
+            try:
+                failure = pending.result(timeout=CLOSE_WAIT)
+            except Exception:
+                failure = "the last batch did not finish"
+            if failure is not None:
+                self._degrade(failure)
+        if self._thread is not None:
+            self._thread.shutdown(wait=False)
+            self._thread = None
+        if self._writer_db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._writer_db.close()
+            self._writer_db = None
+        if self._db is not None and self._session_file is not None and self._unflushed:
+            failure = self._write(
+                self._db, self._session_file, self._unflushed, (self._session_end, self._session_lines)
+            )
+            self._unflushed = []
+            if failure is not None:
+                self._warn(
+                    f"the ledger index could not take this run's last lines ({failure}); "
+                    "the next start indexes them from the journal"
+                )
         if self._db is not None:
             with contextlib.suppress(sqlite3.Error):
                 self._db.close()
@@ -689,7 +775,7 @@ class Ledger:
         by = self._recent_undone.get(id)
         if by is not None:
             return by
-        if not self._ids.may_hold(id):  # only a request the ledger holds can have been undone
+        if not self._may_hold(id):  # only a request the ledger holds can have been undone
             return None
         if self.degraded:
             return self._in_memory().undone.get(id)
@@ -718,8 +804,11 @@ class Ledger:
             return 0
         return int(total or 0) + len(self._unflushed)
 
+    def _may_hold(self, id: str) -> bool:
+        return id in self._session_ids or self._ids.may_hold(id)
+
     def _find_reply(self, id: str) -> _Place | None:
-        if not self._ids.may_hold(id):
+        if not self._may_hold(id):
             return None
         if self.degraded:
             return self._in_memory().replies.get(id)
@@ -739,7 +828,7 @@ class Ledger:
         return _Place(name, row[1], row[2]) if name is not None else None
 
     def _find_pending(self, id: str) -> _Place | Settled | None:
-        if not self._ids.may_hold(id):  # a pending attack's id is a reply's id too
+        if not self._may_hold(id):  # a pending attack's id is a reply's id too
             return None
         if self.degraded:
             memory = self._in_memory()
@@ -786,6 +875,11 @@ class Ledger:
         if self._db is None:
             raise sqlite3.OperationalError("the ledger index is closed")
         return self._db
+
+
+def _close_quietly(db: sqlite3.Connection) -> None:
+    with contextlib.suppress(sqlite3.Error):
+        db.close()
 
 
 def _line_ends_at(path: Path, offset: int, size: int) -> bool:
