@@ -29,6 +29,7 @@ import { OddsPanel } from "../../foundry/odds-panel.js";
 import { problemText, t } from "../../foundry/words.js";
 import { MODE_RULES } from "./modes.js";
 import { checkBulletSplit, checkClusterSplit, clusterBullets, defaultBulletSplit, defaultClusterSplit } from "./split.js";
+import { fitToWindow } from "../../fit-window.js";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -225,7 +226,7 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
       problem,
       noTargets: "",
       // The RCS has no jams: no jam chance under the split's odds.
-      preview: this.oddsPanel.view(this.targets),
+      preview: ((view) => ({ ...view, summaryShown: view.rows.some((row) => row.bars.length > 0) }))(this.oddsPanel.view(this.targets)),
       bridge: { text: `${t("VOLLEY.Bridge.Label")}: ${t(words.key, words.values)}`, online: status.state === "ready" },
       notice: this.notice,
       actions: [
@@ -275,6 +276,7 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
     await super._onRender(context, options);
     // While Allocate is out both buttons are disabled: the focus waits on the window, then goes back.
     this.#focus.restore(this.element, { fallback: ".volley-attack__buttons button" });
+    fitToWindow(this.element);
   }
 
   /** Put the focus in the step (it was asked for again while open). */
