@@ -117,7 +117,7 @@ GURPS_OVER_ROF = (
 @pytest.mark.parametrize(
     ("stdin", "line"),
     [
-        (GURPS_OVER_ROF, "$.shots: 12 выстрелов — больше Скор. 10"),
+        (GURPS_OVER_ROF, "$.shots: 12 выстрелов — больше СС 10"),
         (
             '{"system": "warhammer"}',
             "$.system: неизвестная система 'warhammer'; возможны: d100, gurps, megatraveller",
@@ -147,7 +147,7 @@ def test_a_refusal_follows_the_locale_without_lang(
 ) -> None:
     monkeypatch.setenv("LC_ALL", "ru_RU.UTF-8")
     code, _, err = run_volley(["odds"], capsys, GURPS_OVER_ROF)
-    assert (code, err) == (2, "volley odds: $.shots: 12 выстрелов — больше Скор. 10\n")
+    assert (code, err) == (2, "volley odds: $.shots: 12 выстрелов — больше СС 10\n")
     monkeypatch.setenv("LC_ALL", "en_GB.UTF-8")
     code, _, err = run_volley(["odds"], capsys, GURPS_OVER_ROF)
     assert (code, err) == (2, "volley odds: $.shots: shots 12 > RoF 10\n")
