@@ -153,11 +153,14 @@ def want_progress(requested: bool | None, total: int, stream: TextIO | None = No
 
 
 class ProgressBar:
-    """A one-line bar on stderr for long logs."""
+    """A one-line bar on stderr for long work (a long log; ``volley report`` over many sessions)."""
 
     WIDTH = 30
 
-    def __init__(self, total: int, *, enabled: bool, stream: TextIO | None = None) -> None:
+    def __init__(
+        self, total: int, *, enabled: bool, stream: TextIO | None = None, label: str = "replay"
+    ) -> None:
+        self.label = label
         self.total = total
         self.enabled = enabled and total > 0
         self.stream = stream or sys.stderr
@@ -170,7 +173,7 @@ class ProgressBar:
         if self.enabled and (self.done == self.total or self.done // step != before // step):
             filled = self.WIDTH * self.done // self.total
             bar = "#" * filled + "." * (self.WIDTH - filled)
-            self.stream.write(f"\rreplay [{bar}] {self.done}/{self.total}")
+            self.stream.write(f"\r{self.label} [{bar}] {self.done}/{self.total}")
             if self.done == self.total:
                 self.stream.write("\n")
             self.stream.flush()

@@ -130,7 +130,7 @@ GURPS_OVER_ROF = (
         (
             '{"system": "d100", "mode": "long_burst", "attacker": {"id": "a", "bs": 40},'
             ' "weapon": {"rof": "S/3/-", "loaded": 30}, "targets": [{"id": "t"}]}',
-            "$.mode: Длинная Очередь: нужна позиция RoF для длинной очереди, а у оружия её нет (S/3/-)",
+            "$.mode: Длинная Очередь: нужна позиция RoF для Длинной Очереди, а у оружия её нет (S/3/-)",
         ),
     ],
     ids=["gurps rule", "unknown system", "missing field", "d100 rule"],

@@ -9,7 +9,7 @@ reading Volley chose where the seed is silent.
 from __future__ import annotations
 
 from rules.d100.actions import resolve
-from rules.d100.chances import d100_odds
+from rules.d100.chances import d100_odds, d100_odds_cost
 from rules.d100.messages import MESSAGES
 from rules.d100.requests import D100Request
 from rules.d100.results import D100Result
@@ -26,5 +26,6 @@ SYSTEM = RuleSystem(
     default_action="attack",
     resolve=resolve,
     odds=d100_odds,
+    odds_cost=d100_odds_cost,
     messages=MESSAGES,
 )

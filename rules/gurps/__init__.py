@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.dice import Dice
-from rules.gurps.attack import attack_odds, resolve_attack
+from rules.gurps.attack import attack_odds, attack_odds_cost, resolve_attack
 from rules.gurps.messages import MESSAGES
 from rules.gurps.reload import reload_odds, resolve_reload
 from rules.gurps.requests import AttackRequest, GurpsRequest, ReloadRequest, UnjamRequest
@@ -42,6 +42,11 @@ def odds(request: Any) -> Odds:
     raise TypeError(f"not a GURPS request: {type(request).__name__}")
 
 
+def odds_cost(request: Any) -> float:
+    """Only an attack's preview can be costly (many projectiles, many dodging targets)."""
+    return attack_odds_cost(request) if isinstance(request, AttackRequest) else 0.05
+
+
 SYSTEM = RuleSystem(
     name="gurps",
     title="GURPS 4e rapid fire",
@@ -50,5 +55,6 @@ SYSTEM = RuleSystem(
     default_action="attack",
     resolve=resolve,
     odds=odds,
+    odds_cost=odds_cost,
     messages=MESSAGES,
 )

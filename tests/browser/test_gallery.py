@@ -62,7 +62,8 @@ OVERFLOW = """() => {
       const spills = el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX === 'visible'
         && el.clientWidth > 0;
       if (past || spills) out.push(`${card.querySelector('.volley-card__title')?.textContent}: `
-        + `<${el.tagName.toLowerCase()} class="${el.className}"> "${(el.textContent || '').trim().slice(0, 50)}"`);
+        + `<${el.tagName.toLowerCase()} class="${el.className}"> `
+        + `"${(el.textContent || '').trim().slice(0, 50)}"`);
     }
   }
   return out;

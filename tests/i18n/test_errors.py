@@ -104,7 +104,7 @@ def test_a_russian_refusal_reads_in_russian() -> None:
     short = _refusal(BAD_REQUESTS["d100_short_magazine"]["request"])
     assert russian.render(short.msg) == "Длинная Очередь: нужно патронов 10, а в магазине 1"
     slung = _refusal(BAD_REQUESTS["mt_slung_fast_draw"]["request"])
-    assert russian.render(slung.msg).startswith("быстрое выхватывание — только из кобуры")
+    assert russian.render(slung.msg).startswith("быстрое выхватывание — только пистолета из кобуры")
     assert "снять оружие с плеча (unsling)" in russian.render(slung.msg)
 
 
