@@ -554,6 +554,15 @@ def test_stepping_back_and_forward_again_does_not_end_the_order(table: Table) ->
     table.shots.take(page.locator(".sandbox-combat"), "sandbox-combat-controls-en")
 
     next_turn(page, "round 1: Cult demagogue's turn", control="#previous-turn")
+    # The sandbox keeps its world a moment after each change (Foundry's server would at once): reload
+    # once the step back is kept, not in the moment between.
+    page.wait_for_function(
+        """() => {
+          const saved = JSON.parse(sessionStorage.getItem('volley-sandbox-world') ?? '{}').combats ?? [];
+          return saved.some((c) => c.id === game.combat?.id && c.round === game.combat.round
+            && c.turn === game.combat.turn);
+        }"""
+    )
     page.reload()
     wait_booted(page)
     wait_connected(page)
