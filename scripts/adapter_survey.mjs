@@ -190,7 +190,7 @@ function surveyGcs(gitDir) {
     const adapter = gurpsAdapter();
     const tally = new Tally();
     /** @type {Map<string, number>} */
-    const malf = new Map([["from equipment notes", 0], ["default 17", 0]]);
+    const malf = new Map([["from equipment notes", 0], ["default 17", 0], ["read from notes", 0]]);
     for (const path of paths) {
       let library;
       try {
@@ -226,9 +226,12 @@ function surveyGcs(gitDir) {
       const result = adapter.readActor(actor);
       tally.add(result, index);
       malf.set("default 17", malf.get("default 17") + result.weapons.filter((w) => w.stats.malf === 17).length);
+      malf.set("read from notes", malf.get("read from notes") + result.weapons.filter((w) => w.stats.malf !== 17).length);
     }
     tally.print("GCS master library (HEAD) ranged rows as GGA 0.18.22 imports them");
-    console.log(`  library rows with Malf in their notes: ${malf.get("from equipment notes")}; weapons read with the default Malf 17: ${malf.get("default 17")}`);
+    console.log(
+      `  library rows with Malf in their notes: ${malf.get("from equipment notes")}; weapons read with a Malf from the notes: ${malf.get("read from notes")}, with the default 17: ${malf.get("default 17")}`,
+    );
     console.log(`  ${paths.length} .eqp files, ${missing} not readable in this copy (skipped)`);
   }
 }

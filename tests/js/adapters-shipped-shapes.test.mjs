@@ -2,6 +2,7 @@
 // the repository, tag and files its shape follows): every weapon is read, or refused once with a reason;
 // none is dropped in silence. Then the version check, and rounds written where each system's sheet reads.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 
 import { adapterForGame } from "../../vtt_module/scripts/adapters/index.js";
@@ -48,6 +49,28 @@ describe("Twodsix 7.5.2: actors shaped as its pre-made ones", () => {
     assert.deepEqual(byName.get("Combat Rifle")?.stats, { kind: "rifle", rapid: false, burst: 3, auto: true, auto_targets: 3, capacity: 40 });
     // No magazine items on the shipped actors: the rounds live in Volley's flags.
     assert.deepEqual(byName.get("Pistol")?.state, {});
+  });
+
+  it("weapons as the Cepheus item compendiums type them: grenades and explosives refused, a launcher and an untyped revolver read", () => {
+    const actor = structuredClone(actors[1]); // the constable: Gun Combat 1
+    const template = actor.items.find((item) => item._id === "wpAutoPistol0001");
+    const weapon = (id, name, system) => ({ ...structuredClone(template), _id: id, name, system: { ...structuredClone(template.system), ...system } });
+    actor.items = actor.items.filter((item) => item.type === "skills");
+    actor.items.push(
+      weapon("wpFragGrenade002", "Fragmentation Grenade", { weaponType: "ranged", range: "", rangeBand: "none", ammo: 0, rateOfFire: "" }),
+      weapon("wpDynamite000001", "Dynamite", { weaponType: "ranged", range: "", rangeBand: "none", ammo: 1, rateOfFire: "" }),
+      weapon("wpHEAP0000000001", "HEAP Grenade", { weaponType: "explosive", range: "", rangeBand: "none", ammo: 1, rateOfFire: "" }),
+      weapon("wpRAMLauncher001", "RAM Grenade Launcher", { weaponType: "ranged", range: "100/250", rangeBand: "none", ammo: 6, rateOfFire: "1" }),
+      weapon("wpRevolver00001", "Revolver", { weaponType: "", range: "", rangeBand: "none", ammo: 6, rateOfFire: "" }),
+    );
+    const reading = adapter.readActor(actor);
+    accountFor(reading, 5);
+    assert.deepEqual(reading.weapons.map((w) => [w.name, w.stats.kind]), [["RAM Grenade Launcher", "heavy"], ["Revolver", "pistol"]]);
+    assert.deepEqual(reading.refused.map((r) => [r.name, r.key]), [
+      ["Fragmentation Grenade", "refused.thrown"],
+      ["Dynamite", "refused.thrown"],
+      ["HEAP Grenade", "refused.thrown"],
+    ]);
   });
 
   it("a skill item typed 'skill' (the old fixture's mistake) is not Twodsix's and is named, not read", () => {
@@ -192,4 +215,19 @@ describe("versions: each adapter says once when the installed system is outside 
       ["refused.no_class", "refused.no_rof", "refused.melee"],
     );
   });
+});
+
+describe("every adapter text is in the module's languages", () => {
+  const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+  for (const lang of ["en", "ru"]) {
+    it(`${lang}: each key under VOLLEY.Adapter, with the same placeholders (English word for word)`, () => {
+      const words = JSON.parse(readFileSync(new URL(`../../vtt_module/lang/${lang}.json`, import.meta.url), "utf8")).VOLLEY.Adapter;
+      for (const [key, english] of Object.entries(PROBLEM_TEXTS)) {
+        const text = key.split(".").reduce((node, part) => node?.[part], words);
+        assert.equal(typeof text, "string", `${lang}: VOLLEY.Adapter.${key}`);
+        assert.deepEqual(placeholders(text), placeholders(english), key);
+        if (lang === "en") assert.equal(text, english, key);
+      }
+    });
+  }
 });

@@ -65,7 +65,7 @@ export const PROBLEM_TEXTS = Object.freeze({
   "refused.no_class": "{name} has no weapon class ({value}); give it Pistol, Basic, Heavy or Thrown to fire it",
   "refused.not_equipped": "{name} is not equipped; Dark Heresy fires equipped weapons only",
   "refused.item_attack": "{name} is a ranged attack kept on an Item (GURPS Game Aid 1.0); this Volley reads the attacks of GGA 0.18 ({supported})",
-  "version.outside": "{system} {version} is outside the versions this Volley reads ({supported}); weapons it cannot read are listed as problems",
+  "version.outside": "{system} {version} is outside the versions this Volley reads ({supported}); it reads what it can and names what it cannot",
 });
 
 /**

@@ -45,8 +45,9 @@
  *   Auto Tgts defaults to 1, the rules' own default, when nothing gives it.
  * - Weapons that are not firearms are refused, each once with its reason (the dialog lists them):
  *   melee weapons (`weaponType` "melee", `range` "melee", a melee range band, as Twodsix's own
- *   `isMeleeWeapon` tells them), thrown weapons and grenades (`weaponType` "thrown" or "thrown" in the
- *   range band or range), and natural attacks (no weapon type, no range, no magazine).
+ *   `isMeleeWeapon` tells them), thrown weapons and explosives (`weaponType` "thrown", "explosive" or
+ *   "demolition", "thrown" in the range band or range, or a grenade, Molotov, dynamite... by name:
+ *   `thrownTypes`, `thrownWords`), and natural attacks (no weapon type, no range, no magazine).
  * - A reload writes the magazine's rounds only: Twodsix's spare-magazine count (`quantity`) is left to
  *   its own Reload button.
  *
@@ -98,6 +99,11 @@ export const TWODSIX_DEFAULTS = Object.freeze({
     [/\b(heavy|support|launcher|machine ?gun|cannon|lmg|gpmg|missile|rocket)\b/i, "heavy"],
     [/\b(rifle|carbine|shotgun|smg|sub-?machine ?gun|assault|(cross)?bow|musket)\b/i, "rifle"],
   ])),
+  /** Weapon types and names of thrown weapons and explosives (refused: RCS fires guns), as the Cepheus
+   * compendiums write them ("Fragmentation Grenade" typed "ranged", "Dynamite", "Plastique"); a grenade
+   * launcher is a gun. */
+  thrownTypes: Object.freeze(["thrown", "explosive", "demolition"]),
+  thrownWords: /\b(grenades?(?!\s*launcher)|molotov|dynamite|plastique|pipe bomb|bomb|flashbang)\b/i,
   /** The kind of a firearm nothing else tells (the RCS rules' default); null reports it instead. */
   unknownKind: /** @type {"pistol" | "rifle" | "heavy" | null} */ ("rifle"),
   /** Range bands of Classic Traveller weapons that fire automatic. */
@@ -164,7 +170,7 @@ function readTwodsixActor(actor, settings) {
       log.add(`items.${item._id}.system`, "field.missing", { what: `the data of ${quoted(name)}` });
       continue;
     }
-    const refusal = refusalOf(item.system, settings);
+    const refusal = refusalOf(item.system, name, settings);
     if (refusal !== null) {
       log.refuse(`items.${item._id}`, name, refusal.key, refusal.values);
       continue;
@@ -198,15 +204,17 @@ function readDexterity(system, log) {
 /**
  * Why a weapon item is not a firearm Volley fires, or null when it is one.
  * @param {Record<string, any>} system a weapon's system data
+ * @param {string} name the weapon's name
  * @param {typeof TWODSIX_DEFAULTS} settings
  * @returns {{key: "refused.melee" | "refused.thrown" | "refused.natural", values?: Record<string, unknown>} | null}
  */
-function refusalOf(system, settings) {
+function refusalOf(system, name, settings) {
   const type = typeof system.weaponType === "string" ? system.weaponType.trim().toLowerCase() : "";
   const range = typeof system.range === "string" || typeof system.range === "number" ? String(system.range).trim().toLowerCase() : "";
   const band = typeof system.rangeBand === "string" ? system.rangeBand.trim() : "";
   if (type === "melee" || range === "melee" || settings.meleeBands.includes(band)) return { key: "refused.melee" };
-  if (type === "thrown" || /\bthrown\b/i.test(band) || /\bthrown\b/i.test(range)) return { key: "refused.thrown" };
+  if (settings.thrownTypes.includes(type) || /\bthrown\b/i.test(band) || /\bthrown\b/i.test(range)) return { key: "refused.thrown" };
+  if (settings.thrownWords.test(name)) return { key: "refused.thrown" };
   if (type === "" && !hasRange(range, band, settings) && !hasMagazine(system)) return { key: "refused.natural" };
   return null;
 }
