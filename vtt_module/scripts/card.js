@@ -83,9 +83,10 @@ function count(value) {
  *   weapon: {name: string, loaded: number, capacity: number | null, jammed: boolean} | null,
  *   rows: CardRowView[], totalHits: number, log: string[], pending: boolean, aimedAt: string,
  *   extras: ExtraView[], undone: boolean, settled: SettledView | null, hasEffects: boolean,
- *   logLabel: string}} CardView
+ *   logLabel: string, tableRules: string[]}} CardView
  *   `aimedAt`: the targets' names, for a pending card (which has no hits yet); `hasEffects`: whether any
- *   row has a note or a status (else the card has no Effects column)
+ *   row has a note or a status (else the card has no Effects column); `tableRules`: the readings the
+ *   table changed from Volley's (the bridge's `card.table_rules`), in words
  */
 
 /** English words when no lookup is given (node tests, logs). @type {CardWords} */
@@ -190,6 +191,10 @@ export function cardView(card, { words = PLAIN_WORDS, extras = [], rowNotes = []
       ),
     })),
     undone,
+    tableRules: (Array.isArray(c.table_rules) ? c.table_rules : [])
+      .slice(0, CARD_LIMITS.logLines)
+      .map((line) => bounded(words.text(line)))
+      .filter(Boolean),
     settled: settled
       ? {
           kind: settled.kind === "expired" ? "expired" : "allocated",
