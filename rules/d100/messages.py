@@ -342,3 +342,6 @@ ERR_BEYOND_EXTREME = MESSAGES.error(
     "outer",
     "range",
 )
+
+# --- Table rules (rules/d100/table_rules.py): a card's line for a reading the table changed ---------
+TABLE_RANGE_MODIFIER = MESSAGES.message("table_rule.range_modifier", "band", signed=("modifier", "volley"))
