@@ -23,8 +23,9 @@ from browserkit import (
     message_of,
     open_attack_dialog,
     player_view,
+    reload_kept,
     sent_with_id,
-    wait_booted,
+    settle,
     wait_connected,
     wait_for_chart,
 )
@@ -516,7 +517,7 @@ def test_an_overwatch_order_ends_when_the_combat_turn_comes_back_to_vex(table: T
 
     # A later turn (or a second round) says nothing more: the order is gone.
     next_turn(page, "round 2: Heretic's turn")
-    page.wait_for_timeout(300)
+    settle(page)
     for client in (page, co, view.page):
         assert client.evaluate("document.querySelectorAll('#chat-log .volley-notice').length") == 1
     assert table.pages.errors == []
@@ -530,7 +531,7 @@ def test_with_the_setting_off_the_order_stands_through_the_shooters_turn(table: 
     dialog.get_by_role("button", name="Close").click()
     for name in ("Heretic", "Cultist", "Cult demagogue", "Vex"):
         next_turn(page, f"round {2 if name == 'Vex' else 1}: {name}'s turn")
-    page.wait_for_timeout(300)
+    settle(page)
     assert statuses(page, VEX) == ["overwatch"]
     assert page.evaluate(f"{VEX}.actor.flags.volley.state.overwatch") is not None
     assert notices(page) == []
@@ -554,20 +555,10 @@ def test_stepping_back_and_forward_again_does_not_end_the_order(table: Table) ->
     table.shots.take(page.locator(".sandbox-combat"), "sandbox-combat-controls-en")
 
     next_turn(page, "round 1: Cult demagogue's turn", control="#previous-turn")
-    # The sandbox keeps its world a moment after each change (Foundry's server would at once): reload
-    # once the step back is kept, not in the moment between.
-    page.wait_for_function(
-        """() => {
-          const saved = JSON.parse(sessionStorage.getItem('volley-sandbox-world') ?? '{}').combats ?? [];
-          return saved.some((c) => c.id === game.combat?.id && c.round === game.combat.round
-            && c.turn === game.combat.turn);
-        }"""
-    )
-    page.reload()
-    wait_booted(page)
+    reload_kept(page)
     wait_connected(page)
     next_turn(page, "round 2: Vex's turn")
-    page.wait_for_timeout(300)
+    settle(page)
     assert statuses(page, VEX) == ["overwatch"], "Vex's round-2 turn began before the step back"
     assert (
         page.evaluate(f"{VEX}.actor.flags.volley.state.overwatch")["trigger"] == "anyone crosses the bridge"
