@@ -338,12 +338,22 @@ def test_overwatch_is_set_as_a_standing_order_and_fired_when_its_trigger_is_met(
     ]
     table.shots.take(message_of(cards(page).last), "d100-card-overwatch-set-en")
 
-    # The dialog turns to the standing order: the tokens in its sector are listed as having met it.
+    # The dialog turns to the standing order, waiting: nobody listed, nothing to fire, and where Set
+    # overwatch stood a button that does nothing, so a second click cannot spend the order.
     mode = dialog.get_by_role("combobox", name="Mode", exact=True)
     page.wait_for_function("document.querySelector('select[name=mode]')?.value === 'overwatch_fire'")
-    assert mode.locator("option").first.inner_text() == "Overwatch: the trigger is met, fire"
+    assert mode.locator("option").first.inner_text() == "Overwatch: the standing order"
     order = dialog.locator(".volley-d100__order").inner_text()
     assert order == "Overwatch standing: short burst, facing 352°, 45°; trigger: anyone crosses the bridge"
+    page.wait_for_function("document.querySelector('.volley-d100__waiting') !== null")
+    assert rows(dialog) == []
+    waiting = dialog.locator(".volley-attack__button--primary")
+    assert waiting.is_disabled() and waiting.inner_text().strip() == "Waiting for the trigger"
+    assert dialog.get_by_role("button", name=FIRE, exact=True).count() == 0
+    assert dialog.locator(".volley-chart[role=img]").count() == 0, "no odds while the order waits"
+    # Its own step: the tokens in the sector are listed, then Fire.
+    dialog.get_by_role("button", name="The trigger is met…").click()
+    page.wait_for_function("document.querySelectorAll('tr.volley-d100__target').length === 2")
     assert rows(dialog) == ["Cultist", "Heretic"]
     wait_odds_line(page, "Cultist: suppressed")
     table.shots.take(dialog, "d100-dialog-overwatch-fire-en")

@@ -286,7 +286,7 @@ def test_russian_dialog_and_card(table: Table) -> None:
     page.get_by_role("button", name=SHOOTER, exact=True).click()
     page.locator("#token-hud").get_by_role("button", name="Оружие Volley", exact=True).click()
     editor = page.get_by_role("dialog", name="Оружие Volley: Sgt. Hale")
-    editor.get_by_role("group", name="MP5").get_by_role("textbox", name="Скор.", exact=True).fill("13x")
+    editor.get_by_role("group", name="MP5").get_by_role("textbox", name="СС", exact=True).fill("13x")
     editor.locator(".volley-field--invalid").wait_for()
     table.shots.take(editor, "profile-editor-ru")
     assert table.pages.errors == []

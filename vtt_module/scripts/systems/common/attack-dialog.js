@@ -19,7 +19,12 @@
  *   bridge is slow, "Sending…"/"Done") goes to Volley's live regions (foundry/announce.js), not to the
  *   parts, which are re-rendered;
  * - the dialog follows the token (rounds, jam), the user's targets and the bridge's state while open;
- * - what the user typed survives those refreshes.
+ * - what the user typed survives those refreshes (the values travel with the render that draws them,
+ *   so two refreshes in a row, e.g. the answer to Fire and the token's update after a jam, cannot
+ *   hand the second one an empty form);
+ * - a system's running check of the form (`liveCheck`: GURPS's shots against RoF) is shown as the
+ *   user types, in one place, and disables Fire with its reason;
+ * - the window never runs past the bottom of the screen: its body scrolls, the buttons stay in view.
  */
 
 import { statusWords } from "../../bridge-status.js";
@@ -29,6 +34,7 @@ import { bridgeOnline, bridgeStatus, onBridgeStatus, sendRelayed } from "../../f
 import { arsenalOf } from "../../foundry/documents.js";
 import { WindowFocus } from "../../foundry/focus.js";
 import { OddsPanel } from "../../foundry/odds-panel.js";
+import { fitToWindow } from "../../fit-window.js";
 import { problemText, t } from "../../foundry/words.js";
 import { FormError } from "./fields.js";
 
@@ -93,8 +99,6 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   /** What happened last, for the footer. @type {{text: string, error: boolean}} */
   notice = { text: "", error: false };
   sending = false;
-  /** Field values kept across a re-render (what the user typed). @type {Record<string, string> | null} */
-  #kept = null;
   #online = false;
   /** @type {(() => void) | null} */
   #unsubscribe = null;
@@ -189,6 +193,27 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
    * @returns {Promise<void>}
    */
   async onPending(_reply, _choice) {}
+
+  /**
+   * A button the dialog answers by itself, without the bridge (d100: "the trigger is met", which only
+   * opens the step that fires a standing order). True when handled.
+   * @param {string} _action
+   * @returns {Promise<boolean>}
+   */
+  async localAction(_action) {
+    return false;
+  }
+
+  /**
+   * The system's running check of the form as it is typed, or null for none: a line kept in view
+   * (`tally`, e.g. "Shots 16 / RoF 13") and, when the form cannot be fired as it is, why (`blocked`):
+   * Fire is then disabled with that reason and no odds are asked for. Said in one place only.
+   * @param {Record<string, string>} _values
+   * @returns {{tally: string, blocked: string | null} | null}
+   */
+  liveCheck(_values) {
+    return null;
+  }
 
   /**
    * The buttons for this weapon; the first `primary` one is the Fire button.
@@ -341,11 +366,13 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
 
   /** @param {TargetRef[]} targets */
   #previewView(targets) {
-    return this.oddsPanel.view(targets, {
+    const view = this.oddsPanel.view(targets, {
       lines: () => this.oddsLines(this.oddsPanel.odds, targets),
       jamLabel: this.jamLabel(),
       shown: this.previewAction() !== null,
     });
+    // The key to the hatched bar, under the charts whenever a chart is drawn.
+    return { ...view, summaryShown: view.rows.some((row) => row.bars.length > 0) };
   }
 
   // --- rendering ---------------------------------------------------------------------------------
@@ -379,8 +406,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   /** @param {any} context @param {any} options */
   async _onRender(context, options) {
     await super._onRender(context, options);
-    const kept = this.#kept;
-    this.#kept = null;
+    const kept = /** @type {Record<string, string> | undefined} */ (options?.volleyKept) ?? null;
     for (const field of kept ? this.element.querySelectorAll("input[name], select[name]") : []) {
       const input = /** @type {HTMLInputElement | HTMLSelectElement} */ (field);
       if (!kept || input.name === "weapon" || !(input.name in kept)) continue;
@@ -389,6 +415,41 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     }
     // While a request is out every button is disabled: the focus waits on the window, then goes back.
     this.#focus.restore(this.element, { fallback: ".volley-attack__buttons button" });
+    this.applyLiveCheck();
+    fitToWindow(this.element);
+  }
+
+  /**
+   * Show the system's running check (`liveCheck`) and let it hold Fire back; true when it blocks.
+   * Fire disabled for another reason (a jam, the bridge away, a request out) stays disabled.
+   */
+  applyLiveCheck() {
+    if (!this.element) return false;
+    const check = this.weaponId ? this.liveCheck(formValues(/** @type {HTMLFormElement} */ (this.element))) : null;
+    const line = /** @type {HTMLElement | null} */ (this.element.querySelector(".volley-attack__tally"));
+    if (line) {
+      line.textContent = check ? (check.blocked ? `${check.tally}: ${check.blocked}` : check.tally) : "";
+      line.hidden = !check;
+      line.classList.toggle("volley-attack__tally--blocked", Boolean(check?.blocked));
+    }
+    const fire = /** @type {HTMLButtonElement | null} */ (this.element.querySelector(".volley-attack__button--primary"));
+    if (fire) {
+      const held = fire.dataset.volleyHeld === "true";
+      if (check?.blocked) {
+        if (!fire.disabled || held) {
+          fire.disabled = true;
+          fire.dataset.volleyHeld = "true";
+          fire.title = check.blocked;
+          fire.dataset.tooltip = check.blocked;
+        }
+      } else if (held) {
+        fire.disabled = this.sending;
+        delete fire.dataset.volleyHeld;
+        fire.title = fire.dataset.volleyHint ?? "";
+        fire.dataset.tooltip = fire.dataset.volleyHint ?? "";
+      }
+    }
+    return Boolean(check?.blocked);
   }
 
   /** Put the focus in the dialog (it was asked for again while open). */
@@ -420,8 +481,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
         values[input.name] = input.checked ? "on" : "off";
       }
     }
-    this.#kept = keep ? values : null;
-    await this.render({ parts });
+    await this.render(/** @type {any} */ ({ parts, volleyKept: keep ? values : null }));
   }
 
   /** The token or its weapons changed (rounds, a jam): show it, and ask for fresh odds. */
@@ -483,6 +543,11 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   /** Ask for the odds of the form as it is now (debounced, one in flight). */
   refreshPreview() {
     if (!this.rendered) return;
+    if (this.applyLiveCheck()) {
+      // The running line already says why: no odds, and no second copy of the reason under the charts.
+      this.oddsPanel.clear();
+      return;
+    }
     const action = this.previewAction();
     if (!action || this.targets().length === 0) {
       this.oddsPanel.clear();
@@ -540,6 +605,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   static async #onAct(_event, target) {
     const action = target.dataset.volley ?? "";
     if (!action || this.sending) return;
+    if (await this.localAction(action)) return;
     /** @type {Choice} */
     let choice;
     try {
