@@ -257,3 +257,45 @@ def test_the_changelog_has_a_section_per_version_newest_first() -> None:
     assert bridge.__version__ in released, f"no section for the version being released: {sections}"
     numbers = [tuple(int(part) for part in version.split(".")) for version in released]
     assert numbers == sorted(numbers, reverse=True) and len(set(numbers)) == len(numbers), released
+
+
+def test_module_release_writes_the_files_a_web_server_serves_for_a_hosted_foundry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``volley module-release``: what the bridge serves under /module/, addressed from the base URL."""
+    from bridge.cli import main
+
+    base = "https://files.example.org/volley"
+    assert main(["module-release", "--base-url", base + "/", str(tmp_path / "site")]) == 0
+    assert f"Manifest URL: {base}{MANIFEST_PATH}" in capsys.readouterr().out
+    written = tmp_path / "site" / "module"
+    assert sorted(path.name for path in written.iterdir()) == [
+        "CHANGELOG.md",
+        "README.md",
+        "module.json",
+        "volley.zip",
+    ]
+    release = Release(module_dir(), base)
+    assert (written / "module.json").read_bytes() == release.manifest()
+    assert (written / "volley.zip").read_bytes() == release.zip()
+    manifest = json.loads(release.manifest())
+    for field, path in (
+        ("manifest", MANIFEST_PATH),
+        ("download", DOWNLOAD_PATH),
+        ("readme", README_PATH),
+        ("changelog", CHANGELOG_PATH),
+    ):
+        assert manifest[field] == base + path
+        assert (tmp_path / "site" / path.lstrip("/")).is_file()
+    assert json.loads(_zip_files(release.zip())["module.json"])["manifest"] == base + MANIFEST_PATH
+
+
+@pytest.mark.parametrize("base", ["example.org/volley", "ftp://example.org", "https://example.org/?x=1"])
+def test_module_release_refuses_a_base_that_is_not_a_web_address(
+    tmp_path: Path, base: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bridge.cli import main
+
+    assert main(["module-release", "--base-url", base, str(tmp_path / "site")]) == 2
+    assert "--base-url" in capsys.readouterr().err
+    assert not (tmp_path / "site").exists()
