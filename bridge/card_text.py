@@ -95,9 +95,10 @@ def _is_value(value: Any, depth: int) -> bool:
 
 
 def _text(catalogue: Catalogue, value: Any, field: str, flaws: list[Flaw]) -> str | None:
-    """A text field: a message (protocol 2) or plain text (format-1 journals); anything else is a flaw."""
+    """A text field: a message (protocol 2) or plain text (format-1 journals); anything else is a flaw.
+    Plain text goes through the catalogue too, which shows it as it is (or escaped, for a terminal)."""
     if isinstance(value, str):
-        return value
+        return catalogue.render(value)
     if is_message(value):
         try:
             return catalogue.render(value)

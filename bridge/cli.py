@@ -99,8 +99,9 @@ def _write_text(request: object, results: Sequence[object], language: str) -> No
     from bridge.card import build_card
     from bridge.card_text import card_lines, dice_lines
     from bridge.i18n import Catalogue
+    from bridge.inert import inert_catalogue, inert_output
 
-    catalogue = Catalogue.load(language)
+    catalogue = inert_catalogue(Catalogue.load(language))  # names from the request are shown escaped
     sent = msgspec.to_builtins(request)
     system = rules.SYSTEMS[str(getattr(request, "system", ""))]
     blocks = []
@@ -109,8 +110,9 @@ def _write_text(request: object, results: Sequence[object], language: str) -> No
         lines = card_lines(catalogue, card, [], system=system.name)
         lines += dice_lines(catalogue, getattr(result, "rolls", []))
         blocks.append("\n".join(line.removeprefix("  ") for line in lines))
-    sys.stdout.write("\n\n".join(blocks) + "\n")
-    sys.stdout.flush()
+    out = inert_output(sys.stdout)
+    out.write("\n\n".join(blocks) + "\n")
+    out.flush()
 
 
 def cmd_odds(args: argparse.Namespace) -> int:

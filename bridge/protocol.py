@@ -95,6 +95,8 @@ class ErrorCode:
     UNAUTHORIZED = "unauthorized"
     BUSY = "busy"
     JOURNAL_FAILED = "journal_failed"
+    #: whether the id was answered cannot be read just now (``bridge.store.ledger``); retryable
+    JOURNAL_UNREADABLE = "journal_unreadable"
     SHUTTING_DOWN = "shutting_down"
     INTERNAL = "internal"
 

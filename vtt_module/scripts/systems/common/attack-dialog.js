@@ -256,7 +256,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       weapons: arsenal.weapons.map((w) => ({ id: w.id, label: this.#weaponLabel(w), selected: w.id === this.weaponId })),
       noWeapons: t("VOLLEY.Dialog.NoWeapons", { name: this.token.name ?? "" }),
       weapon: weapon && readout ? this.#weaponView(weapon, readout) : null,
-      problems: arsenal.problems.slice(0, 8).map((problem) => this.#problemText(problem)),
+      ...this.#problemsView(arsenal.problems),
       targets,
       noTargets: targets.length === 0 ? t("VOLLEY.Dialog.NoTargets") : "",
       system: weapon ? await this.systemContext(weapon, arsenal, targets) : {},
@@ -268,13 +268,32 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   }
 
   /**
+   * What the dialog says about the actor's data: the version notice (first, alone), the fields to fix,
+   * and the weapons the adapter does not offer (named in the summary, each reason in the list).
+   * @param {import("../../profile/weapons.js").ArsenalProblem[]} all
+   */
+  #problemsView(all) {
+    const notice = all.find((problem) => problem.notice);
+    const refused = all.filter((problem) => problem.refused);
+    return {
+      versionNotice: notice ? this.#problemText(notice) : "",
+      problems: all.filter((problem) => !problem.refused && !problem.notice).slice(0, 8).map((problem) => this.#problemText(problem)),
+      refused: refused.map((problem) => this.#problemText(problem)),
+      refusedSummary: refused.length ? t("VOLLEY.Dialog.Refused", { n: refused.length, names: refused.map((problem) => problem.name ?? "").join(", ") }) : "",
+    };
+  }
+
+  /**
    * A field the actor's data could not give (an adapter names its path): in the reader's language when
    * the module has words for it.
    * @param {import("../../profile/weapons.js").ArsenalProblem} problem
    */
   #problemText(problem) {
     const key = problem.key ? `VOLLEY.Adapter.${problem.key}` : "";
-    return key && game.i18n.has(key) ? `${problem.field}: ${t(key, problem.values ?? {})}` : problem.message;
+    if (!key || !game.i18n.has(key)) return problem.message;
+    const words = t(key, problem.values ?? {});
+    // A refused weapon or the version notice names no field to fix: the sentence says it all.
+    return problem.refused || problem.notice ? words : `${problem.field}: ${words}`;
   }
 
   /** @param {VolleyWeapon} weapon */
