@@ -13,6 +13,7 @@ from rules.d100.chances import d100_odds, d100_odds_cost
 from rules.d100.messages import MESSAGES
 from rules.d100.requests import D100Request
 from rules.d100.results import D100Result
+from rules.d100.table_rules import TABLE_RULES
 from rules.system import RuleSystem
 
 __all__ = ["SYSTEM", "D100Request", "D100Result", "resolve"]
@@ -28,4 +29,5 @@ SYSTEM = RuleSystem(
     odds=d100_odds,
     odds_cost=d100_odds_cost,
     messages=MESSAGES,
+    table_rules=TABLE_RULES,
 )

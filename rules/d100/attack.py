@@ -40,6 +40,21 @@ def check_mode_fields(request: Attack) -> None:
         raise RuleError("$.base", msg.ERR_BASE_NOT_WIDE())
     if request.order is not None and mode != "overwatch":
         raise RuleError("$.order", msg.ERR_ORDER_NOT_OVERWATCH())
+    if mode == "overwatch":
+        firing = {
+            "targets": bool(request.targets),
+            "modifier": request.modifier != 0,
+            "band": request.band is not None,
+            "range_band": request.range_band is not None,
+            "distance": request.distance is not None,
+            "range_modifiers": request.range_modifiers is not None,
+            "fire_at_feet": request.fire_at_feet,
+            "room_size": request.room_size is not None,
+            "gm_allows_wider": request.gm_allows_wider,
+        }
+        for field, given in firing.items():
+            if given:
+                raise RuleError(f"$.{field}", msg.ERR_OVERWATCH_FIELD(field=field))
 
 
 def plan_attack(request: Attack) -> FirePlan:

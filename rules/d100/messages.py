@@ -273,6 +273,12 @@ ERR_BASE_NOT_WIDE = MESSAGES.error(
 ERR_ORDER_NOT_OVERWATCH = MESSAGES.error(
     "order_not_overwatch", "order is the standing order an overwatch sets: only with mode overwatch"
 )
+ERR_OVERWATCH_FIELD = MESSAGES.error(
+    "overwatch_field",
+    "{field} is for firing; mode overwatch only sets the order (it fires with overwatch_fire)",
+    "field",
+)
+ERR_CLEAR_WITH_ORDER = MESSAGES.error("clear_with_order", "clear lifts the order: send no order with it")
 ERR_SHARE_RANDOM = MESSAGES.error(
     "share_random", "suppressing fire spreads its hits at random: no target can ask for a share"
 )
@@ -336,3 +342,6 @@ ERR_BEYOND_EXTREME = MESSAGES.error(
     "outer",
     "range",
 )
+
+# --- Table rules (rules/d100/table_rules.py): a card's line for a reading the table changed ---------
+TABLE_RANGE_MODIFIER = MESSAGES.message("table_rule.range_modifier", "band", signed=("modifier", "volley"))

@@ -13,6 +13,7 @@ from rules.gurps.messages import MESSAGES
 from rules.gurps.reload import reload_odds, resolve_reload
 from rules.gurps.requests import AttackRequest, GurpsRequest, ReloadRequest, UnjamRequest
 from rules.gurps.results import AttackResult, ReloadResult, UnjamResult
+from rules.gurps.table_rules import TABLE_RULES
 from rules.gurps.unjam import resolve_unjam, unjam_odds
 from rules.results import Odds, Result
 from rules.system import RuleSystem
@@ -57,4 +58,5 @@ SYSTEM = RuleSystem(
     odds=odds,
     odds_cost=odds_cost,
     messages=MESSAGES,
+    table_rules=TABLE_RULES,
 )

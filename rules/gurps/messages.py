@@ -110,3 +110,6 @@ ERR_ARMOURY_ONLY = MESSAGES.error(
 ERR_RELOAD_CAPACITY = MESSAGES.error(
     "reload_capacity", "reloading fills {weapon?{weapon}|the weapon} to its capacity: send it", "weapon"
 )
+
+# --- Table rules (rules/gurps/table_rules.py): a card's line for a reading the table changed ---------
+TABLE_DODGE_STEP = MESSAGES.message("table_rule.dodge_step", "step", "rcl")

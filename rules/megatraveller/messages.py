@@ -312,3 +312,8 @@ POOL_WORDS = MESSAGES.error("pool", "{clusters?clusters {clusters}|{bullets} bul
 ERR_NOT_THE_SAME_DICE = MESSAGES.error(
     "not_the_same_dice", "the dice rolled {rolled}, not {given}: not the same dice", "rolled", "given"
 )
+
+# --- Table rules (rules/megatraveller/table_rules.py): a card's line for a reading the table changed -
+TABLE_SPLIT_DM_COUNTS = MESSAGES.message("table_rule.split_dm_counts")
+TABLE_EXCEPTIONAL_MARGIN = MESSAGES.message("table_rule.exceptional_margin", "margin", "volley")
+TABLE_FAST_DRAW_WEAPONS = MESSAGES.message("table_rule.fast_draw_weapons")

@@ -108,3 +108,13 @@ def test_a_distance_of_1e308_through_the_bridge_is_invalid() -> None:
         chances(just_inside)
     assert beyond.value.path == "$.targets[0].distance"  # beyond extreme range: a rule, rendered in full
     assert "1000000 m" in beyond.value.message
+
+
+def test_an_overwatch_order_refuses_what_only_firing_reads() -> None:
+    order = vex(mode="overwatch", order={"mode": "single", "arc": 30}, targets=[])
+    chances(order)
+    refused(vex(mode="overwatch", order={"mode": "single"}), "$.targets", "overwatch_fire")
+    refused({**order, "modifier": 10}, "$.modifier", "overwatch_fire")
+    lift = {"system": "d100", "action": "overwatch", "attacker": {"id": "a1", "bs": 45}, "clear": True}
+    chances(lift)
+    refused({**lift, "order": {"mode": "single"}}, "$.order", "clear lifts")

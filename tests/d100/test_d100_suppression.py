@@ -214,7 +214,7 @@ def test_setting_an_overwatch_order_is_token_state() -> None:
     assert result.updates[0].state == {
         "overwatch": {"mode": "short_burst", "trigger": "door opens", "facing": 0.0, "arc": 30.0}
     }
-    cleared = roll({**request, "clear": True}, [])
+    cleared = roll({**request, "clear": True, "order": None}, [])  # an order with clear is refused
     assert cleared.updates[0].state == {"overwatch": None}
     refused(merged(request, {"order": {"arc": 60}}), "$.order.arc", "45")
     refused(merged(request, {"weapon": {"rof": "-/-/6"}}), "$.order.mode", "short-burst")

@@ -79,8 +79,9 @@ function count(value) {
  * @typedef {{title: string, system: string, systemTitle: string, action: string,
  *   weapon: {name: string, loaded: number, capacity: number | null, jammed: boolean} | null,
  *   rows: CardRowView[], totalHits: number, log: string[], pending: boolean, aimedAt: string,
- *   extras: ExtraView[], undone: boolean, settled: SettledView | null}} CardView `aimedAt`: the targets'
- *   names, for a pending card (which has no hits yet)
+ *   extras: ExtraView[], undone: boolean, settled: SettledView | null, tableRules: string[]}} CardView
+ *   `aimedAt`: the targets' names, for a pending card (which has no hits yet); `tableRules`: the
+ *   readings the table changed from Volley's (the bridge's `card.table_rules`), in words
  */
 
 /** English words when no lookup is given (node tests, logs). @type {CardWords} */
@@ -163,6 +164,10 @@ export function cardView(card, { words = PLAIN_WORDS, extras = [], capacity = nu
       ),
     })),
     undone,
+    tableRules: (Array.isArray(c.table_rules) ? c.table_rules : [])
+      .slice(0, CARD_LIMITS.logLines)
+      .map((line) => bounded(words.text(line)))
+      .filter(Boolean),
     settled: settled
       ? {
           kind: settled.kind === "expired" ? "expired" : "allocated",

@@ -31,6 +31,7 @@ import { referee, requestUndo } from "./foundry/referee.js";
 import { MODULE_ID, registerSettings } from "./foundry/settings.js";
 import { decorateNotice, onCombatTurnChange } from "./foundry/standing-orders.js";
 import { registerStatuses } from "./foundry/statuses.js";
+import { migrateOldSettings, registerTableRules, TABLE_RULES_TEMPLATE } from "./foundry/table-rules.js";
 import { problemText, t } from "./foundry/words.js";
 import { systemPlugin } from "./systems/index.js";
 
@@ -40,6 +41,7 @@ const TEMPLATES = [
   "modules/volley/templates/attack/preview.hbs",
   "modules/volley/templates/attack/footer.hbs",
   "modules/volley/templates/profile/editor.hbs",
+  TABLE_RULES_TEMPLATE,
 ];
 
 /** @type {import("./foundry/controls.js").Openers} */
@@ -58,6 +60,8 @@ Hooks.once("init", () => {
       refreshFireControls();
     },
   });
+  // A table rule changed: open dialogs ask for their odds again (and the MegaTraveller danger space).
+  registerTableRules({ onChange: () => tokenChanged(() => true) });
   game.settings.register(MODULE_ID, "playersEditProfiles", {
     name: "VOLLEY.Settings.PlayersEdit.Name",
     hint: "VOLLEY.Settings.PlayersEdit.Hint",
@@ -76,6 +80,7 @@ Hooks.once("ready", async () => {
   registerStatuses();
   await loadCardTemplate();
   await startBridge(referee, ownsToken);
+  await migrateOldSettings(game.settings.get(MODULE_ID, "overwatchEndsOnTurn"));
   isReady = true;
   prepareAnnouncers();
   onBridgeStatus(() => {

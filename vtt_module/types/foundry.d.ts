@@ -37,6 +37,8 @@ declare global {
     "volley.ruleSystem": string;
     "volley.playersEditProfiles": boolean;
     "volley.overwatchEndsOnTurn": boolean;
+    /** The table rules (scripts/foundry/table-rules.js): `{<system>: {<field>: value}}`. */
+    "volley.tableRules": Record<string, Record<string, unknown>>;
   }
   interface FlagConfig {
     Actor: { volley: VolleyActorFlags };

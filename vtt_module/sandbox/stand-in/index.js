@@ -95,6 +95,11 @@ export async function installFoundry({ lang, userId, scenes, users, notify, onCh
       register(scope, key, config) {
         settings.set(`${scope}.${key}`, { config, value: config.default });
       },
+      /** v13 ClientSettings#registerMenu: Foundry's settings window opens `new type()`; menus by id. */
+      menus: new Map(),
+      registerMenu(scope, key, data) {
+        this.menus.set(`${scope}.${key}`, { key, namespace: scope, ...data });
+      },
       get(scope, key) {
         const entry = settings.get(`${scope}.${key}`);
         if (!entry) throw new Error(`setting ${scope}.${key} is not registered`);

@@ -14,6 +14,7 @@ import { bridgeConnection, bridgeOnline } from "./bridge.js";
 import { cardFlags, chatMessage, markUndone, postCard, settlePending } from "./chat.js";
 import { findTokenDocument, rememberCurrentWeapon, requestContext, syncDerivedStatuses, tokenHandle, tokenView } from "./documents.js";
 import { worldRuleSystem } from "./settings.js";
+import { asTablePlays } from "./table-rules.js";
 
 /**
  * @typedef {import("../relay.js").RelayedMessage} RelayedMessage
@@ -58,7 +59,7 @@ export async function referee(message, userId) {
     if (!bridgeOnline()) throw new BridgeError({ code: "offline", message: "bridge offline" });
     const built = plugin.buildRequest(choice, context);
     if (built.type !== "attack") throw new FormError("action", "VOLLEY.Form.NoOdds");
-    return connection.request(rulesMessage("odds", message.id, built.request, userId));
+    return connection.request(rulesMessage("odds", message.id, asTablePlays(plugin.id, built.request), userId));
   }
   /** @type {BridgeMessage} */
   let outgoing;
@@ -71,7 +72,8 @@ export async function referee(message, userId) {
     outgoing = { type: "allocate", id: message.id, pending_id: pendingId, allocation: built.allocation, user: userId };
   } else {
     const built = plugin.buildRequest(choice, context);
-    outgoing = rulesMessage(built.type, message.id, built.request, userId);
+    // The table's rules reach every request here, whoever built the choice (foundry/table-rules.js).
+    outgoing = rulesMessage(built.type, message.id, asTablePlays(plugin.id, built.request), userId);
   }
   const reply = await askBridge(connection, outgoing, pendingId);
   if (reply.type !== "result" && reply.type !== "pending") return reply;

@@ -15,6 +15,7 @@
 import { AttackDialog, formValues } from "../common/attack-dialog.js";
 import { FormError } from "../common/fields.js";
 import { arsenalOf, findTokenDocument, placedTokens, tokenCentreSquares, tokenState } from "../../foundry/documents.js";
+import { tableRuleValue } from "../../foundry/table-rules.js";
 import { t } from "../../foundry/words.js";
 import { defaultFiringAction, firingPlan, handlingActions } from "./actions.js";
 import { choiceTargets, lineup } from "./lineup.js";
@@ -212,7 +213,9 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
     draft.mode = mode;
     const spots = sceneSpots(this.token);
     const me = spots.find((spot) => spot.id === this.token.id) ?? { id: String(this.token.id), name: "", x: 0, y: 0 };
-    const input = { mode, stats, shooter: me, targeted: targets, primary: draft.primary, lock: shooter.lock, scene: spots, drafts: draft.rows, added: draft.added };
+    // The danger space's shape is a table rule (reading 14): the table's width and reach, else Volley's.
+    const space = { halfWidth: Number(tableRuleValue("megatraveller", "danger_space_half_width")), beyond: Number(tableRuleValue("megatraveller", "danger_space_beyond")) };
+    const input = { mode, stats, shooter: me, targeted: targets, primary: draft.primary, lock: shooter.lock, scene: spots, drafts: draft.rows, added: draft.added, space };
     let laid = lineup(input);
     // A burst's split starts from the default whenever the chosen targets change.
     const chosenNow = laid.rows.filter((row) => row.role === "target").map((row) => row.id).join(",");
