@@ -43,7 +43,6 @@ export default [
       "vtt_module/scripts/api.js",
       "vtt_module/scripts/attack-hooks.js",
       "vtt_module/scripts/hotbar.js",
-      "vtt_module/scripts/versions.js",
       "vtt_module/scripts/foundry/**/*.js",
       "vtt_module/scripts/**/*-dialog.js",
       "vtt_module/scripts/profile/editor.js",

@@ -2,12 +2,9 @@
  * The module's settings page shows the bridge's version and the module's side by side, and one clear
  * line when they differ (the module is always released with the bridge, so a difference means one of
  * them was upgraded and the other was not). The bridge's version is known in the browser holding the
- * bridge (from its `welcome`); elsewhere the line says where to look.
+ * bridge (from its `welcome`); elsewhere the line says where to look. Pure apart from the page's DOM:
+ * the glue (volley.js) hands in the versions and the translator.
  */
-
-import { bridgeConnection, isHolder } from "./foundry/bridge.js";
-import { MODULE_ID } from "./foundry/settings.js";
-import { t } from "./foundry/words.js";
 
 /**
  * -1, 0 or 1 as version `a` is older than, the same as or newer than `b` (dotted numbers; anything
@@ -48,19 +45,18 @@ export function versionLines(moduleVersion, bridgeVersion) {
 /**
  * Add the lines to the settings page, above the bridge's address (`renderSettingsConfig`).
  * @param {unknown} html the page's element
+ * @param {{moduleVersion: string, bridgeVersion: string | null, t: (key: string, values: Record<string, string>) => string}} how
  */
-export function showVersions(html) {
+export function showVersions(html, { moduleVersion, bridgeVersion, t }) {
   const root = html instanceof HTMLElement ? html : /** @type {any} */ (html)?.[0];
   if (!(root instanceof HTMLElement)) return;
-  const field = root.querySelector(`[name="${MODULE_ID}.bridgeUrl"]`);
+  const field = root.querySelector('[name="volley.bridgeUrl"]');
   const group = field?.closest(".form-group");
   if (!group?.parentElement) return;
   root.querySelector(".volley-versions")?.remove();
-  const welcome = isHolder() ? bridgeConnection()?.welcome : undefined;
-  const bridgeVersion = typeof welcome?.server_version === "string" ? welcome.server_version : null;
   const box = document.createElement("div");
   box.className = "form-group volley-versions";
-  for (const line of versionLines(String(game.modules.get(MODULE_ID)?.version ?? "?"), bridgeVersion)) {
+  for (const line of versionLines(moduleVersion, bridgeVersion)) {
     const p = document.createElement("p");
     p.className = line.warn ? "volley-versions__differ notes" : "volley-versions__both notes";
     if (line.warn) p.setAttribute("role", "alert");

@@ -20,7 +20,7 @@ import { moduleApi } from "./api.js";
 import { onHotbarDrop } from "./hotbar.js";
 import { showVersions } from "./versions.js";
 import { AttackDialog } from "./systems/common/attack-dialog.js";
-import { onBridgeStatus, publishTokenFlag, sendRelayed, startBridge, syncConnection } from "./foundry/bridge.js";
+import { bridgeConnection, isHolder, onBridgeStatus, publishTokenFlag, sendRelayed, startBridge, syncConnection } from "./foundry/bridge.js";
 import { cardFlags, decorateChatMessage, focusWhenUndone, loadCardTemplate } from "./foundry/chat.js";
 import { prepareAnnouncers } from "./foundry/announce.js";
 import { addHudControls, addSheetButtons, addSheetControls, addStatusLine, announceBridge, refreshFireControls, refreshStatusLines } from "./foundry/controls.js";
@@ -97,7 +97,14 @@ Hooks.once("ready", async () => {
 });
 
 Hooks.on("hotbarDrop", (bar, data, slot) => onHotbarDrop(bar, data, slot));
-Hooks.on("renderSettingsConfig", (_app, html) => showVersions(html));
+Hooks.on("renderSettingsConfig", (_app, html) => {
+  const welcome = isHolder() ? bridgeConnection()?.welcome : undefined;
+  showVersions(html, {
+    moduleVersion: String(game.modules.get(MODULE_ID)?.version ?? "?"),
+    bridgeVersion: typeof welcome?.server_version === "string" ? welcome.server_version : null,
+    t,
+  });
+});
 
 Hooks.on("userConnected", () => syncConnection());
 Hooks.on("updateUser", (_user, changes) => {
