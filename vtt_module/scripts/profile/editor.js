@@ -19,6 +19,7 @@ import { t } from "../foundry/words.js";
 import { MODULE_ID } from "../foundry/settings.js";
 import { assignWeaponMacro, makeWeaponDraggable, weaponDrop } from "../hotbar.js";
 import { characterFromForm, fieldText, newWeapon, readProfile, storedProfile, weaponFromForm } from "./profile.js";
+import { fitToWindow } from "../fit-window.js";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -225,6 +226,7 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
       if (saved.has(id)) makeWeaponDraggable(button, () => this.#weaponDrop(id));
     }
     this.#focus.restore(this.element, { fallback: ".volley-profile__buttons button" });
+    fitToWindow(this.element);
   }
 
   /**
@@ -302,6 +304,26 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
   }
 
   /**
+   * Every problem of the form, one line each, named by its weapon and its field as the form labels
+   * them ("MP5 · Rounds loaded: must be at most 30"), in the order the fields stand.
+   * @returns {string[]}
+   */
+  #problemLines() {
+    const problems = this.#check();
+    /** @type {string[]} */
+    const lines = [];
+    for (const element of this.element.querySelectorAll("[data-volley-field]")) {
+      const field = /** @type {HTMLElement} */ (element);
+      const problem = problems.get(field.dataset.volleyField ?? "");
+      if (!problem) continue;
+      const label = field.querySelector("label")?.textContent?.trim() ?? field.dataset.volleyField ?? "";
+      const weapon = field.closest("fieldset")?.querySelector("legend .volley-profile__weapon-name")?.textContent?.trim();
+      lines.push(`${weapon ? `${weapon} · ` : ""}${label}: ${problem}`);
+    }
+    return lines;
+  }
+
+  /**
    * @this {ProfileEditor}
    */
   static async #onSubmit() {
@@ -342,7 +364,8 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
     const weapons = this.order.map((id) => weaponFromForm(this.plugin, id, this.draft, `weapons.${id}.`));
     const problems = [...character.problems, ...weapons.flatMap((w) => w.problems)];
     if (problems.length > 0) {
-      this.#setNotice({ text: t("VOLLEY.Profile.NotSaved", { n: problems.length }), error: true });
+      const list = this.#problemLines();
+      this.#setNotice({ text: [t("VOLLEY.Profile.NotSaved", { n: list.length || problems.length }), ...list].join("\n"), error: true });
       await this.render();
       /** @type {HTMLElement | null} */ (this.element.querySelector('[aria-invalid="true"]'))?.focus();
       return;

@@ -19,11 +19,16 @@
  *   bridge is slow, "Sending…"/"Done") goes to Volley's live regions (foundry/announce.js), not to the
  *   parts, which are re-rendered;
  * - the dialog follows the token (rounds, jam), the user's targets and the bridge's state while open;
- * - what the user typed survives those refreshes;
+ * - what the user typed survives those refreshes (the values travel with the render that draws them,
+ *   so two refreshes in a row, e.g. the answer to Fire and the token's update after a jam, cannot
+ *   hand the second one an empty form);
+ * - a system's running check of the form (`liveCheck`: GURPS's shots against RoF) is shown as the
+ *   user types, in one place, and disables Fire with its reason;
+ * - the window never runs past the bottom of the screen: its body scrolls, the buttons stay in view;
  * - its buttons and the module API (scripts/api.js) send through the same door (`sendChoice`, which
  *   calls `volley.preAttack` first). The API builds its choice in a *headless* dialog: the same
  *   window, rendered hidden and never focused, so a macro's shot starts from what the dialog would
- *   show and passes the same checks.
+ *   show and passes the same checks (the running check included).
  */
 
 import { statusWords } from "../../bridge-status.js";
@@ -34,6 +39,7 @@ import { bridgeOnline, bridgeStatus, onBridgeStatus } from "../../foundry/bridge
 import { arsenalOf } from "../../foundry/documents.js";
 import { WindowFocus } from "../../foundry/focus.js";
 import { OddsPanel } from "../../foundry/odds-panel.js";
+import { fitToWindow } from "../../fit-window.js";
 import { problemText, t } from "../../foundry/words.js";
 import { FormError } from "./fields.js";
 
@@ -102,8 +108,6 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   /** What happened last, for the footer. @type {{text: string, error: boolean}} */
   notice = { text: "", error: false };
   sending = false;
-  /** Field values kept across a re-render (what the user typed). @type {Record<string, string> | null} */
-  #kept = null;
   #online = false;
   /** @type {(() => void) | null} */
   #unsubscribe = null;
@@ -209,6 +213,27 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
    * @returns {Promise<void>}
    */
   async onPending(_reply, _choice) {}
+
+  /**
+   * A button the dialog answers by itself, without the bridge (d100: "the trigger is met", which only
+   * opens the step that fires a standing order). True when handled.
+   * @param {string} _action
+   * @returns {Promise<boolean>}
+   */
+  async localAction(_action) {
+    return false;
+  }
+
+  /**
+   * The system's running check of the form as it is typed, or null for none: a line kept in view
+   * (`tally`, e.g. "Shots 16 / RoF 13") and, when the form cannot be fired as it is, why (`blocked`):
+   * Fire is then disabled with that reason and no odds are asked for. Said in one place only.
+   * @param {Record<string, string>} _values
+   * @returns {{tally: string, blocked: string | null} | null}
+   */
+  liveCheck(_values) {
+    return null;
+  }
 
   /**
    * The buttons for this weapon; the first `primary` one is the Fire button.
@@ -362,11 +387,13 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
 
   /** @param {TargetRef[]} targets */
   #previewView(targets) {
-    return this.oddsPanel.view(targets, {
+    const view = this.oddsPanel.view(targets, {
       lines: () => this.oddsLines(this.oddsPanel.odds, targets),
       jamLabel: this.jamLabel(),
       shown: this.previewAction() !== null,
     });
+    // The key to the hatched bar, under the charts whenever a chart is drawn.
+    return { ...view, summaryShown: view.rows.some((row) => row.bars.length > 0) };
   }
 
   // --- rendering ---------------------------------------------------------------------------------
@@ -407,8 +434,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   /** @param {any} context @param {any} options */
   async _onRender(context, options) {
     await super._onRender(context, options);
-    const kept = this.#kept;
-    this.#kept = null;
+    const kept = /** @type {Record<string, string> | undefined} */ (options?.volleyKept) ?? null;
     for (const field of kept ? this.element.querySelectorAll("input[name], select[name]") : []) {
       const input = /** @type {HTMLInputElement | HTMLSelectElement} */ (field);
       if (!kept || input.name === "weapon" || !(input.name in kept)) continue;
@@ -419,6 +445,41 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     if (hotbar instanceof HTMLButtonElement && !this.headless) makeWeaponDraggable(hotbar, () => this.#weaponDrop());
     // While a request is out every button is disabled: the focus waits on the window, then goes back.
     if (!this.headless) this.#focus.restore(this.element, { fallback: ".volley-attack__buttons button" });
+    this.applyLiveCheck();
+    if (!this.headless) fitToWindow(this.element);
+  }
+
+  /**
+   * Show the system's running check (`liveCheck`) and let it hold Fire back; true when it blocks.
+   * Fire disabled for another reason (a jam, the bridge away, a request out) stays disabled.
+   */
+  applyLiveCheck() {
+    if (!this.element) return false;
+    const check = this.weaponId ? this.liveCheck(formValues(/** @type {HTMLFormElement} */ (this.element))) : null;
+    const line = /** @type {HTMLElement | null} */ (this.element.querySelector(".volley-attack__tally"));
+    if (line) {
+      line.textContent = check ? (check.blocked ? `${check.tally}: ${check.blocked}` : check.tally) : "";
+      line.hidden = !check;
+      line.classList.toggle("volley-attack__tally--blocked", Boolean(check?.blocked));
+    }
+    const fire = /** @type {HTMLButtonElement | null} */ (this.element.querySelector(".volley-attack__button--primary"));
+    if (fire) {
+      const held = fire.dataset.volleyHeld === "true";
+      if (check?.blocked) {
+        if (!fire.disabled || held) {
+          fire.disabled = true;
+          fire.dataset.volleyHeld = "true";
+          fire.title = check.blocked;
+          fire.dataset.tooltip = check.blocked;
+        }
+      } else if (held) {
+        fire.disabled = this.sending;
+        delete fire.dataset.volleyHeld;
+        fire.title = fire.dataset.volleyHint ?? "";
+        fire.dataset.tooltip = fire.dataset.volleyHint ?? "";
+      }
+    }
+    return Boolean(check?.blocked);
   }
 
   /** Put the focus in the dialog (it was asked for again while open). */
@@ -450,8 +511,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
         values[input.name] = input.checked ? "on" : "off";
       }
     }
-    this.#kept = keep ? values : null;
-    const rendering = this.render({ parts });
+    const rendering = this.render(/** @type {any} */ ({ parts, volleyKept: keep ? values : null }));
     this.#settling = rendering;
     await rendering;
   }
@@ -477,7 +537,12 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     const weapon = arsenal.weapons.find((w) => w.id === this.weaponId);
     if (!weapon) return t("VOLLEY.Dialog.NoWeapons", { name: this.token.name ?? "" });
     const view = this.#actionViews(weapon, this.plugin.readout(weapon), this.targets()).find((spec) => spec.action === action);
-    if (view) return view.reason || null;
+    if (view) {
+      if (view.reason) return view.reason;
+      // Fire waits on the system's running check of the form too (GURPS: shots against RoF).
+      const check = view.primary ? this.liveCheck(formValues(/** @type {HTMLFormElement} */ (this.element))) : null;
+      return check?.blocked ? `${check.tally}: ${check.blocked}` : null;
+    }
     // An action of the system's own body (d100's suppression test): its button says whether it can go.
     const buttons = [...this.element.querySelectorAll("button[data-action='volleyAct'][data-volley]")].map((b) => /** @type {HTMLButtonElement} */ (b));
     const button = buttons.find((b) => b.dataset.volley === action);
@@ -545,6 +610,11 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   /** Ask for the odds of the form as it is now (debounced, one in flight). */
   refreshPreview() {
     if (!this.rendered || this.headless) return;
+    if (this.applyLiveCheck()) {
+      // The running line already says why: no odds, and no second copy of the reason under the charts.
+      this.oddsPanel.clear();
+      return;
+    }
     const action = this.previewAction();
     if (!action || this.targets().length === 0) {
       this.oddsPanel.clear();
@@ -625,6 +695,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   static async #onAct(_event, target) {
     const action = target.dataset.volley ?? "";
     if (!action || this.sending) return;
+    if (await this.localAction(action)) return;
     /** @type {Choice} */
     let choice;
     try {
