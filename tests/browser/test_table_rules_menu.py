@@ -102,6 +102,7 @@ def test_a_reading_set_in_the_menu_changes_the_odds_and_the_card(table: Table) -
     menu.get_by_role("spinbutton", name="Exceptional success margin", exact=True).fill("4")
     dialog, designated = split_three_one_none(page)
     assert "split_dm_counts" not in odds_requests(sent)[-1]
+    assert "targets −3" in dialog.locator(".volley-mt__dms").inner_text()
 
     # The table's reading: only targets given a bullet count (-1). The open dialog asks again.
     menu = page.get_by_role("dialog", name="Table rules")
@@ -119,6 +120,8 @@ def test_a_reading_set_in_the_menu_changes_the_odds_and_the_card(table: Table) -
     assert odds_requests(sent)[-1]["split_dm_counts"] == "receiving"
     assert odds_requests(sent)[-1]["allocation"] == [3, 1, 0]
     assert _chance_of_any_hit(receiving) > _chance_of_any_hit(designated), (designated, receiving)
+    # The dialog's own DM line follows the table too: two targets given bullets, -1.
+    page.wait_for_function("document.querySelector('.volley-mt__dms')?.textContent.includes('targets −1')")
 
     menu.get_by_role("button", name="Close").click()
     menu.wait_for(state="detached")

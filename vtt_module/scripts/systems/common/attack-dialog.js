@@ -24,13 +24,18 @@
  *   hand the second one an empty form);
  * - a system's running check of the form (`liveCheck`: GURPS's shots against RoF) is shown as the
  *   user types, in one place, and disables Fire with its reason;
- * - the window never runs past the bottom of the screen: its body scrolls, the buttons stay in view.
+ * - the window never runs past the bottom of the screen: its body scrolls, the buttons stay in view;
+ * - its buttons and the module API (scripts/api.js) send through the same door (`sendChoice`, which
+ *   calls `volley.preAttack` first). The API builds its choice in a *headless* dialog: the same
+ *   window, rendered hidden and never focused, so a macro's shot starts from what the dialog would
+ *   show and passes the same checks (the running check included).
  */
 
 import { statusWords } from "../../bridge-status.js";
-import { newRequestId } from "../../protocol.js";
+import { sendChoice } from "../../attack-hooks.js";
 import { announcer } from "../../foundry/announce.js";
-import { bridgeOnline, bridgeStatus, onBridgeStatus, sendRelayed } from "../../foundry/bridge.js";
+import { assignWeaponMacro, makeWeaponDraggable, weaponDrop } from "../../hotbar.js";
+import { bridgeOnline, bridgeStatus, onBridgeStatus } from "../../foundry/bridge.js";
 import { arsenalOf } from "../../foundry/documents.js";
 import { WindowFocus } from "../../foundry/focus.js";
 import { OddsPanel } from "../../foundry/odds-panel.js";
@@ -52,8 +57,12 @@ const TEMPLATES = "modules/volley/templates/attack";
  * @typedef {{action: string, label: string, icon: string, primary?: boolean, needsTargets?: boolean,
  *   blocked?: string | null, hint?: string}} ActionSpec a button: `blocked` says why it cannot be used
  *   now (a jam); `hint`, what it does (its tooltip while it can be used)
- * @typedef {{token: TokenDocument, plugin: RuleSystemPlugin}} DialogSetup
+ * @typedef {{token: TokenDocument, plugin: RuleSystemPlugin, headless?: boolean}} DialogSetup `headless`:
+ *   rendered hidden, never focused, not refreshed by the glue (the module API's dialog)
  */
+
+/** Numbers the headless dialogs, so each has an id of its own next to a visible one. */
+let headlessCount = 0;
 
 /**
  * @param {HTMLFormElement} form
@@ -76,7 +85,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     window: { icon: "fa-solid fa-crosshairs", resizable: true },
     position: { width: 580, height: /** @type {const} */ ("auto") },
     form: { handler: AttackDialog.#onSubmit, submitOnChange: false, closeOnSubmit: false },
-    actions: { volleyAct: AttackDialog.#onAct },
+    actions: { volleyAct: AttackDialog.#onAct, volleyHotbar: AttackDialog.#onHotbar },
   };
 
   /**
@@ -104,12 +113,23 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   #unsubscribe = null;
   /** @type {WindowFocus} */
   #focus;
+  /** The last re-render asked for, so the API can wait for the form to settle. @type {Promise<unknown>} */
+  #settling = Promise.resolve();
+  /**
+   * The targets when the API names them (the user's own targets otherwise). @type {TargetRef[] | null}
+   */
+  fixedTargets = null;
 
   /** @param {DialogSetup} setup */
-  constructor({ token, plugin }) {
-    super({ id: `volley-attack-${token.id}` });
+  constructor({ token, plugin, headless = false }) {
+    super(
+      headless
+        ? { id: `volley-attack-api-${token.id}-${(headlessCount += 1)}`, classes: ["volley-attack-dialog--headless"] }
+        : { id: `volley-attack-${token.id}` },
+    );
     this.token = token;
     this.plugin = plugin;
+    this.headless = headless;
     // Made as the window opens: the focused element is the control that opened it (the HUD's Fire).
     this.#focus = new WindowFocus({
       fallback: () => document.querySelector(`button.volley-fire[data-token-id="${CSS.escape(String(token.id))}"]`),
@@ -227,8 +247,9 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
 
   // --- context -------------------------------------------------------------------------------------
 
-  /** The user's targets, without the shooter. @returns {TargetRef[]} */
+  /** The user's targets (or the API's), without the shooter. @returns {TargetRef[]} */
   targets() {
+    if (this.fixedTargets) return this.fixedTargets.filter((target) => target.id !== this.token.id);
     return [...game.user.targets]
       .map((target) => target.document)
       .filter((doc) => doc?.id && doc.id !== this.token.id)
@@ -380,8 +401,15 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   /** @param {any} context @param {any} options */
   async _onFirstRender(context, options) {
     await super._onFirstRender(context, options);
-    AttackDialog.openDialogs.add(this);
     const root = this.element;
+    if (this.headless) {
+      // Never seen, never focused, never refreshed by the glue: it only turns options into a choice.
+      root.hidden = true;
+      root.style.display = "none";
+      root.setAttribute("aria-hidden", "true");
+      return;
+    }
+    AttackDialog.openDialogs.add(this);
     root.setAttribute("role", "dialog");
     root.setAttribute("aria-label", this.title);
     root.addEventListener("keydown", (event) => {
@@ -400,7 +428,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   /** @param {any} context @param {any} options */
   async _preRender(context, options) {
     await super._preRender(context, options);
-    this.#focus.remember(this.element);
+    if (!this.headless) this.#focus.remember(this.element);
   }
 
   /** @param {any} context @param {any} options */
@@ -413,10 +441,12 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       if (input instanceof HTMLInputElement && input.type === "checkbox") input.checked = kept[input.name] === "on";
       else input.value = kept[input.name] ?? input.value;
     }
+    const hotbar = this.element.querySelector("button.volley-hotbar-button");
+    if (hotbar instanceof HTMLButtonElement && !this.headless) makeWeaponDraggable(hotbar, () => this.#weaponDrop());
     // While a request is out every button is disabled: the focus waits on the window, then goes back.
-    this.#focus.restore(this.element, { fallback: ".volley-attack__buttons button" });
+    if (!this.headless) this.#focus.restore(this.element, { fallback: ".volley-attack__buttons button" });
     this.applyLiveCheck();
-    fitToWindow(this.element);
+    if (!this.headless) fitToWindow(this.element);
   }
 
   /**
@@ -463,7 +493,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     AttackDialog.openDialogs.delete(this);
     this.oddsPanel.cancel();
     this.#unsubscribe?.();
-    this.#focus.closed();
+    if (!this.headless) this.#focus.closed();
   }
 
   /**
@@ -481,7 +511,44 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
         values[input.name] = input.checked ? "on" : "off";
       }
     }
-    await this.render(/** @type {any} */ ({ parts, volleyKept: keep ? values : null }));
+    const rendering = this.render(/** @type {any} */ ({ parts, volleyKept: keep ? values : null }));
+    this.#settling = rendering;
+    await rendering;
+  }
+
+  /** Once every re-render asked for so far (a field's change that reshapes the form) has finished. */
+  async whenSettled() {
+    for (let seen = null; seen !== this.#settling; ) {
+      seen = this.#settling;
+      await seen;
+      // A change handler may ask for its re-render only after its own first await.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  }
+
+  /**
+   * Why `action` cannot be sent now, as its button would say it (a jam, no targets, the bridge
+   * offline, an action this weapon does not have), or null when it can.
+   * @param {string} action
+   * @returns {string | null}
+   */
+  actionProblem(action) {
+    const arsenal = arsenalOf(this.token, this.plugin.id);
+    const weapon = arsenal.weapons.find((w) => w.id === this.weaponId);
+    if (!weapon) return t("VOLLEY.Dialog.NoWeapons", { name: this.token.name ?? "" });
+    const view = this.#actionViews(weapon, this.plugin.readout(weapon), this.targets()).find((spec) => spec.action === action);
+    if (view) {
+      if (view.reason) return view.reason;
+      // Fire waits on the system's running check of the form too (GURPS: shots against RoF).
+      const check = view.primary ? this.liveCheck(formValues(/** @type {HTMLFormElement} */ (this.element))) : null;
+      return check?.blocked ? `${check.tally}: ${check.blocked}` : null;
+    }
+    // An action of the system's own body (d100's suppression test): its button says whether it can go.
+    const buttons = [...this.element.querySelectorAll("button[data-action='volleyAct'][data-volley]")].map((b) => /** @type {HTMLButtonElement} */ (b));
+    const button = buttons.find((b) => b.dataset.volley === action);
+    if (button) return button.disabled ? button.title || t("VOLLEY.Api.NotNow", { action }) : null;
+    const actions = [...new Set([...this.actionsFor(weapon, this.plugin.readout(weapon)).map((spec) => spec.action), ...buttons.map((b) => b.dataset.volley)])];
+    return t("VOLLEY.Api.NoSuchAction", { action, actions: actions.join(", ") });
   }
 
   /** The token or its weapons changed (rounds, a jam): show it, and ask for fresh odds. */
@@ -542,7 +609,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
 
   /** Ask for the odds of the form as it is now (debounced, one in flight). */
   refreshPreview() {
-    if (!this.rendered) return;
+    if (!this.rendered || this.headless) return;
     if (this.applyLiveCheck()) {
       // The running line already says why: no odds, and no second copy of the reason under the charts.
       this.oddsPanel.clear();
@@ -587,6 +654,29 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     announcer("dialog").say(notice.text);
   }
 
+  /** What dragging the chosen weapon onto the hotbar carries (hotbar.js). */
+  #weaponDrop() {
+    const weapon = arsenalOf(this.token, this.plugin.id).weapons.find((w) => w.id === this.weaponId);
+    if (!weapon) return null;
+    return weaponDrop({
+      tokenId: String(this.token.id),
+      actorId: this.token.actor?.id ? String(this.token.actor.id) : null,
+      weaponId: weapon.id,
+      tokenName: this.token.name ?? "",
+      weaponName: weapon.name,
+      img: this.token.texture?.src ?? null,
+    });
+  }
+
+  /**
+   * The hotbar button clicked (or pressed): the chosen weapon's macro in the first free slot.
+   * @this {AttackDialog}
+   */
+  static async #onHotbar() {
+    const drop = this.#weaponDrop();
+    if (drop) await assignWeaponMacro(drop);
+  }
+
   /**
    * @this {AttackDialog}
    * @param {Event} _event
@@ -619,7 +709,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     this.#setNotice({ text: t("VOLLEY.Dialog.Sending"), error: false });
     await this.refresh(["footer"]);
     const type = this.plugin.previewActions.includes(action) ? "attack" : "action";
-    const reply = await sendRelayed({ type, id: newRequestId(), choice });
+    const reply = await sendChoice(type, choice, { token: this.token, source: "dialog" });
     this.sending = false;
     if (reply.type === "error") this.#setNotice({ text: problemText(reply), error: true });
     else if (reply.type === "pending") this.#setNotice({ text: t("VOLLEY.Dialog.Pending"), error: false });
