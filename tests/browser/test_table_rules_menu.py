@@ -188,3 +188,49 @@ def test_the_menu_in_russian(table: Table) -> None:
     assert "в упор" in bands and "предельная" in bands
     table.shots.take(menu, "table-rules-menu-ru")
     assert table.pages.errors == []
+
+
+def test_every_system_saves_through_the_bridge_and_its_refusal_stops_the_save(table: Table) -> None:
+    page, sent = table.watched(scene="d100")
+    menu = open_menu(page)
+    menu.get_by_role("spinbutton", name="Range modifiers: long", exact=True).fill("-20")
+    menu.get_by_role("checkbox", name="Overwatch ends at the shooter's next turn", exact=True).uncheck()
+    menu.get_by_role("combobox", name="Dodging rapid fire", exact=True).select_option("rcl")
+    menu.get_by_role("combobox", name="What Fast Draw may draw", exact=True).select_option("any")
+    menu.get_by_role("spinbutton", name="Danger space width (squares)", exact=True).fill("2")
+    menu.get_by_role("button", name="Save", exact=True).click()
+    page.wait_for_function(f"Object.keys({SETTING}).length === 3")
+    assert page.evaluate(SETTING) == {
+        "d100": {"range_modifiers": {"long": -20}, "overwatch_ends_on_turn": False},
+        "gurps": {"dodge_step": "rcl"},
+        "megatraveller": {"fast_draw_weapons": "any", "danger_space_half_width": 2},
+    }
+    # Each system's values went to the bridge in a preview of an action that carries them before they
+    # were saved (a plain fire carries none of these: the danger space is the module's own).
+    probes = [request for request in odds_requests(sent) if request["attacker"]["id"] == "probe"]
+    assert {(p["system"], p.get("action")) for p in probes} == {
+        ("d100", "attack"),
+        ("gurps", "attack"),
+        ("megatraveller", "fast_draw"),
+    }
+    assert next(p for p in probes if p["system"] == "gurps")["dodge_step"] == "rcl"
+    assert page.evaluate("game.settings.get('volley', 'overwatchEndsOnTurn')") is True
+
+    # A limit only the rules engine holds: loosen the module's copy of the declaration, and the
+    # bridge's refusal is what stops the save, beside its field.
+    page.evaluate(
+        """async () => {
+          const { READINGS } = await import('/modules/volley/scripts/table-rules/readings.js');
+          READINGS.megatraveller.find((r) => r.field === 'exceptional_margin').maximum = 99;
+        }"""
+    )
+    menu.get_by_role("spinbutton", name="Exceptional success margin", exact=True).fill("50")
+    menu.get_by_role("button", name="Save", exact=True).click()
+    problem = menu.locator("[data-reading='megatraveller.exceptional_margin'] .volley-table-rules__problem")
+    problem.wait_for()
+    assert "30" in problem.inner_text(), problem.inner_text()
+    problem.scroll_into_view_if_needed()
+    table.shots.take(menu, "table-rules-menu-refused-en")
+    assert odds_requests(sent)[-1]["exceptional_margin"] == 50
+    assert "exceptional_margin" not in page.evaluate(SETTING)["megatraveller"]
+    assert table.pages.errors == []
