@@ -169,9 +169,33 @@ def test_refusals_reject_in_the_users_language_and_nothing_is_sent(table: Table)
     no_field = api_call(page, "return await api.fire('tokHale000000001', {mode: 'auto'});")
     assert no_field["code"] == "bad_option" and "mode" in no_field["error"]
     assert not [frame for frame in sent[before:] if frame.get("type") == "attack"]
-    # The preview: the same odds the dialog asks for, for the same form.
-    odds = api_call(page, "return await api.odds('tokHale000000001', {shots: 3});")
+    assert table.pages.errors == []
+
+
+def test_odds_are_the_dialogs_preview_for_the_same_form(table: Table) -> None:
+    page = table.ready()
+    dialog = open_attack_dialog(page, chart="Raider")
+    was = dialog.get_by_role("img", name="Raider").get_attribute("aria-label")
+    dialog.get_by_role("spinbutton", name="Shots at Raider").fill("3")
+    dialog.get_by_role("spinbutton", name="Modifier against Raider").fill("-2")
+    page.wait_for_function(
+        "(was) => document.querySelector('.volley-chart[role=img]')?.getAttribute('aria-label') !== was"
+        " && !document.querySelector('.volley-attack__preview--stale')",
+        arg=was,
+    )
+    charted = page.evaluate(
+        """async () => {
+          const { AttackDialog } = await import('/modules/volley/scripts/systems/common/attack-dialog.js');
+          return [...AttackDialog.openDialogs][0].oddsPanel.odds;
+        }"""
+    )
+    odds = api_call(
+        page,
+        "return await api.odds('tokHale000000001', {targets: ["
+        "{token: 'tokRaider0000002', shots: 3, modifier: -2}, 'tokLookout000003', 'tokSentry0000004']});",
+    )
     assert odds["ok"], odds
+    assert odds["value"] == charted
     raider = odds["value"]["targets"][0]
     assert len(raider["hits"]) == 4 and abs(sum(raider["hits"]) - 1) < 1e-9
     assert table.pages.errors == []
