@@ -48,6 +48,7 @@ OUTSIDE = """(selector) => {
   }).filter(Boolean);
 }"""
 
+TOASTS_ASIDE = '<style id="gallery-toasts">#notifications { visibility: hidden !important; }</style>'
 ASIDE = '<style id="gallery-aside">#windows, #notifications { visibility: hidden !important; }</style>'
 
 OVERFLOW = """() => {
@@ -61,6 +62,16 @@ OVERFLOW = """() => {
       const past = r.right > box.right + 1 || r.left < box.left - 1;
       const spills = el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX === 'visible'
         && el.clientWidth > 0;
+      // A numbered list's numbers sit in its left inset: two digits need room (CSS cannot measure them).
+      if (el.matches('ol')) {
+        const cs = getComputedStyle(el);
+        const inset = parseFloat(cs.paddingLeft) + parseFloat(cs.marginLeft);
+        const digits = String(el.children.length).length;
+        if (inset < (digits * 0.62 + 0.9) * parseFloat(cs.fontSize)) {
+          out.push(`${card.querySelector('.volley-card__title')?.textContent}: the numbers of its `
+            + `${el.children.length} lines spill left (${Math.round(inset)}px)`);
+        }
+      }
       if (past || spills) out.push(`${card.querySelector('.volley-card__title')?.textContent}: `
         + `<${el.tagName.toLowerCase()} class="${el.className}"> `
         + `"${(el.textContent || '').trim().slice(0, 50)}"`);
@@ -84,7 +95,12 @@ class Gallery:
         self.problems += [f"{name}: action button outside the window: {o}" for o in outside]
         self.problems += [f"{name}: card text overflows: {o}" for o in page.evaluate(OVERFLOW)]
         path = GALLERY / f"{name}.png"
-        locator.screenshot(path=str(path))
+        # The sandbox's toasts float over whatever is at the bottom right; they are not the module's.
+        page.evaluate(f"document.head.insertAdjacentHTML('beforeend', {TOASTS_ASIDE!r})")
+        try:
+            locator.screenshot(path=str(path))
+        finally:
+            page.evaluate("document.getElementById('gallery-toasts')?.remove()")
         assert path.stat().st_size > 3_000, f"{name}: the picture is nearly empty"
 
     def card(self, page: Any, system: str, what: str, view: str, index: int = -1) -> None:
@@ -93,6 +109,8 @@ class Gallery:
         card = cards(page).nth(index) if index >= 0 else cards(page).last
         card.wait_for()
         page.evaluate(f"document.head.insertAdjacentHTML('beforeend', {ASIDE!r})")
+        # Its Rolls open, so what they say is seen and measured too.
+        card.evaluate("(c) => c.querySelectorAll('details').forEach((d) => { d.open = true; })")
         try:
             card.scroll_into_view_if_needed()
             self.take(page, message_of(card), system, what, view)

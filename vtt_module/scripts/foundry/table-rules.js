@@ -297,7 +297,7 @@ export class TableRulesMenu extends HandlebarsApplicationMixin(ApplicationV2) {
     try {
       changes = onlyChanges(checkTableRules(this.draft));
     } catch (error) {
-      const problem = /** @type {import("../systems/common/fields.js").FormError} */ (error);
+      const problem = /** @type {import("../table-rules/table-rules.js").TableRuleError} */ (error);
       await this.#refuse(problem.field ?? "tableRules", t(problem.key ?? "", problem.values ?? {}));
       return;
     }

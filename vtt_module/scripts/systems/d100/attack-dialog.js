@@ -252,7 +252,7 @@ export default class D100AttackDialog extends AttackDialog {
       primaryHint: t(mode === "single" ? "VOLLEY.D100.Dialog.SingleTargetHint" : "VOLLEY.D100.Dialog.PrimaryHint"),
       addChoices: this.#addChoices(rows),
       // Single shots and bursts fire at the user's targets (T over a token); a sector's list is edited here.
-      addable: mode === "overwatch_fire" || Boolean(spec?.sector && mode !== "overwatch"),
+      addable: (mode === "overwatch_fire" && !this.#waiting()) || Boolean(spec?.sector && mode !== "overwatch" && mode !== "overwatch_fire"),
       rowsHint: this.#rowsHint(mode, rows),
       wider: burst,
       upkeep: this.#upkeepView(weapon, character),
@@ -583,8 +583,8 @@ export default class D100AttackDialog extends AttackDialog {
       actions.push({ action: "overwatch", label: t("VOLLEY.D100.Dialog.SetOverwatch"), icon: "fa-solid fa-eye", primary: true, blocked: jammedBlocks });
     } else if (this.#waiting()) {
       // Where Set overwatch stood, a button that does nothing: the order waits for its trigger.
-      actions.push({ action: "overwatch_waiting", label: t("VOLLEY.D100.Dialog.Waiting"), icon: "fa-solid fa-hourglass-half", primary: true, blocked: t("VOLLEY.D100.Dialog.WaitingHint") });
-      actions.push({ action: "trigger_met", label: t("VOLLEY.D100.Dialog.TriggerMet"), icon: "fa-solid fa-bell", hint: t("VOLLEY.D100.Dialog.TriggerMetHint"), blocked: jammedBlocks });
+      actions.push({ action: "overwatch_waiting", label: t("VOLLEY.D100.Dialog.Waiting"), icon: "fa-solid fa-stopwatch", primary: true, blocked: t("VOLLEY.D100.Dialog.WaitingHint") });
+      actions.push({ action: "trigger_met", label: t("VOLLEY.D100.Dialog.TriggerMet"), icon: "fa-solid fa-bullseye", hint: t("VOLLEY.D100.Dialog.TriggerMetHint"), blocked: jammedBlocks });
     } else {
       actions.push({
         action: mode === "overwatch_fire" ? "overwatch_fire" : "attack",
@@ -594,7 +594,7 @@ export default class D100AttackDialog extends AttackDialog {
         needsTargets: true,
         blocked: jammedBlocks ?? (mode ? null : t("VOLLEY.D100.Dialog.NoModes")),
       });
-      if (mode === "overwatch_fire") actions.push({ action: "trigger_back", label: t("VOLLEY.D100.Dialog.NotYet"), icon: "fa-solid fa-hourglass-half", hint: t("VOLLEY.D100.Dialog.NotYetHint") });
+      if (mode === "overwatch_fire") actions.push({ action: "trigger_back", label: t("VOLLEY.D100.Dialog.NotYet"), icon: "fa-solid fa-eye", hint: t("VOLLEY.D100.Dialog.NotYetHint") });
     }
     if (this.#order()) actions.push({ action: "lift_overwatch", label: t("VOLLEY.D100.Dialog.LiftOverwatch"), icon: "fa-solid fa-eye-slash" });
     actions.push({ action: "reload", label: t("VOLLEY.Dialog.Reload"), icon: "fa-solid fa-rotate", blocked: readout.jammed ? t("VOLLEY.D100.Dialog.ReloadJammed") : null });
