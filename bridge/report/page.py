@@ -623,6 +623,17 @@ def _notes(tally: Tally, words: _Words) -> str:
         items.append(f"<p>{words('repeated_seeds', count=notes.repeated_seeds)}</p>")
     if notes.unfinished:
         items.append(f"<p>{words('unfinished', count=notes.unfinished)}</p>")
+    if notes.table_rules:
+        listed = "".join(
+            f"<li>{escape(session)} {escape(id_)}: "
+            f"{'; '.join(escape(words.catalogue.render(m)) for m in readings)}</li>"
+            for session, id_, readings in notes.table_rules[:LISTED_PROBLEMS]
+        )
+        more = len(notes.table_rules) - LISTED_PROBLEMS
+        if more > 0:
+            listed += f"<li>{words('and_more', count=more)}</li>"
+        heading = words("table_rules", count=len(notes.table_rules))
+        items.append(f'<p>{heading}</p><ul class="table-rules">{listed}</ul>')
     if not items:
         items.append(f"<p>{words('notes_none')}</p>")
     return f'<section id="notes"><h2>{words("notes")}</h2><div class="note">{"".join(items)}</div></section>'

@@ -142,7 +142,7 @@ class Attack(RequestBase, tag="attack", kw_only=True, frozen=True):
     targets: list[Target] = msgspec.field(default_factory=list)
     modifier: int = 0
     rate: Literal["semi", "full"] | None = None
-    arc: float | None = None
+    arc: Degrees | None = None
     base: Literal["short_burst", "long_burst"] | None = None
     order: OverwatchOrder | None = None
     range_modifiers: dict[str, Annotated[int, msgspec.Meta(ge=-MOST_POINTS, le=MOST_POINTS)]] | None = None

@@ -15,6 +15,8 @@ from bridgekit import GURPS_MP5, open_session
 
 from bridge.cli import main
 from bridge.replay import replay_session
+from bridge.report.build import report_html
+from bridge.report.record import read_record
 from bridge.server import BridgeSettings
 
 #: Kira's burst at two Vargr, the second designated with no bullet (reading 5's case), and the table's
@@ -81,6 +83,22 @@ async def test_a_session_played_with_table_rules_replays_and_shows_them(
     assert main(["show", name[:12], "--data-dir", str(settings.data_dir), "--lang", "ru"]) == 0
     shown = capsys.readouterr().out
     assert "    * Дистанция дальняя: -20 (Volley: -10)" in shown
+
+
+@pytest.mark.asyncio
+async def test_the_session_report_lists_each_requests_table_rules(
+    bridge_client: TestClient[Any, Any], settings: BridgeSettings
+) -> None:
+    await _play(bridge_client)
+    journal = _journal(settings)
+    english = report_html([read_record(journal)], "en")
+    assert "3 requests were played by table rules other than Volley&#x27;s readings:" in english
+    assert f"{journal.stem} m: Splitting DM counts only targets given a bullet" in english
+    assert f"{journal.stem} d: Range long: -20 (Volley: -10)" in english
+    assert f"{journal.stem} plain:" not in english
+    russian = report_html([read_record(journal)], "ru")
+    assert "Запросов по правилам стола, отличным от прочтений Volley: 3" in russian
+    assert "Дистанция дальняя: -20 (Volley: -10)" in russian
 
 
 @pytest.mark.asyncio

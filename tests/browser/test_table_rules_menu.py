@@ -102,6 +102,7 @@ def test_a_reading_set_in_the_menu_changes_the_odds_and_the_card(table: Table) -
     menu.get_by_role("spinbutton", name="Exceptional success margin", exact=True).fill("4")
     dialog, designated = split_three_one_none(page)
     assert "split_dm_counts" not in odds_requests(sent)[-1]
+    assert "targets −3" in dialog.locator(".volley-mt__dms").inner_text()
 
     # The table's reading: only targets given a bullet count (-1). The open dialog asks again.
     menu = page.get_by_role("dialog", name="Table rules")
@@ -119,6 +120,8 @@ def test_a_reading_set_in_the_menu_changes_the_odds_and_the_card(table: Table) -
     assert odds_requests(sent)[-1]["split_dm_counts"] == "receiving"
     assert odds_requests(sent)[-1]["allocation"] == [3, 1, 0]
     assert _chance_of_any_hit(receiving) > _chance_of_any_hit(designated), (designated, receiving)
+    # The dialog's own DM line follows the table too: two targets given bullets, -1.
+    page.wait_for_function("document.querySelector('.volley-mt__dms')?.textContent.includes('targets −1')")
 
     menu.get_by_role("button", name="Close").click()
     menu.wait_for(state="detached")
@@ -184,4 +187,82 @@ def test_the_menu_in_russian(table: Table) -> None:
     bands = menu.locator("[data-reading='d100.range_modifiers'] .volley-table-rules__bands").inner_text()
     assert "в упор" in bands and "предельная" in bands
     table.shots.take(menu, "table-rules-menu-ru")
+    assert table.pages.errors == []
+
+
+def test_every_system_saves_through_the_bridge_and_its_refusal_stops_the_save(table: Table) -> None:
+    page, sent = table.watched(scene="d100")
+    menu = open_menu(page)
+    menu.get_by_role("spinbutton", name="Range modifiers: long", exact=True).fill("-20")
+    menu.get_by_role("checkbox", name="Overwatch ends at the shooter's next turn", exact=True).uncheck()
+    menu.get_by_role("combobox", name="Dodging rapid fire", exact=True).select_option("rcl")
+    menu.get_by_role("combobox", name="What Fast Draw may draw", exact=True).select_option("any")
+    menu.get_by_role("spinbutton", name="Danger space width (squares)", exact=True).fill("2")
+    menu.get_by_role("button", name="Save", exact=True).click()
+    page.wait_for_function(f"Object.keys({SETTING}).length === 3")
+    assert page.evaluate(SETTING) == {
+        "d100": {"range_modifiers": {"long": -20}, "overwatch_ends_on_turn": False},
+        "gurps": {"dodge_step": "rcl"},
+        "megatraveller": {"fast_draw_weapons": "any", "danger_space_half_width": 2},
+    }
+    # Each system's values went to the bridge in a preview of an action that carries them before they
+    # were saved (a plain fire carries none of these: the danger space is the module's own).
+    probes = [request for request in odds_requests(sent) if request["attacker"]["id"] == "probe"]
+    assert {(p["system"], p.get("action")) for p in probes} == {
+        ("d100", "attack"),
+        ("gurps", "attack"),
+        ("megatraveller", "fast_draw"),
+    }
+    assert next(p for p in probes if p["system"] == "gurps")["dodge_step"] == "rcl"
+    assert page.evaluate("game.settings.get('volley', 'overwatchEndsOnTurn')") is True
+
+    # A limit only the rules engine holds: loosen the module's copy of the declaration, and the
+    # bridge's refusal is what stops the save, beside its field.
+    page.evaluate(
+        """async () => {
+          const { READINGS } = await import('/modules/volley/scripts/table-rules/readings.js');
+          READINGS.megatraveller.find((r) => r.field === 'exceptional_margin').maximum = 99;
+        }"""
+    )
+    menu.get_by_role("spinbutton", name="Exceptional success margin", exact=True).fill("50")
+    menu.get_by_role("button", name="Save", exact=True).click()
+    problem = menu.locator("[data-reading='megatraveller.exceptional_margin'] .volley-table-rules__problem")
+    problem.wait_for()
+    assert "30" in problem.inner_text(), problem.inner_text()
+    problem.scroll_into_view_if_needed()
+    table.shots.take(menu, "table-rules-menu-refused-en")
+    assert odds_requests(sent)[-1]["exceptional_margin"] == 50
+    assert "exceptional_margin" not in page.evaluate(SETTING)["megatraveller"]
+    assert table.pages.errors == []
+
+
+ENDS_ON_TURN = (
+    "(async () => (await import('/modules/volley/scripts/foundry/settings.js')).overwatchEndsOnTurn())()"
+)
+
+
+def test_the_old_overwatch_setting_moves_into_the_table_rules(table: Table) -> None:
+    """A table that had turned "Overwatch ends at the shooter's next turn" off keeps it off: read from
+    the old setting until the game master's browser moves it, then from the table rule alone."""
+    page = table.ready(scene="d100")
+    assert page.evaluate(ENDS_ON_TURN) is True
+    page.evaluate("game.settings.set('volley', 'overwatchEndsOnTurn', false)")
+    assert page.evaluate(ENDS_ON_TURN) is False
+    page.evaluate(
+        """async () => {
+          const tableRules = await import('/modules/volley/scripts/foundry/table-rules.js');
+          await tableRules.migrateOldSettings(game.settings.get('volley', 'overwatchEndsOnTurn'));
+        }"""
+    )
+    assert page.evaluate(SETTING) == {"d100": {"overwatch_ends_on_turn": False}}
+    assert page.evaluate("game.settings.get('volley', 'overwatchEndsOnTurn')") is True
+    assert page.evaluate(ENDS_ON_TURN) is False
+    menu = open_menu(page)
+    checkbox = menu.get_by_role("checkbox", name="Overwatch ends at the shooter's next turn", exact=True)
+    assert not checkbox.is_checked()
+    # Reset and save: the order ends at the shooter's turn again, and nothing brings the old value back.
+    menu.get_by_role("button", name="Reset to Volley's readings", exact=True).click()
+    menu.get_by_role("button", name="Save", exact=True).click()
+    page.wait_for_function(f"Object.keys({SETTING}).length === 0")
+    assert page.evaluate(ENDS_ON_TURN) is True
     assert table.pages.errors == []

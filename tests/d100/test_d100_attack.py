@@ -37,7 +37,7 @@ def test_long_burst_lands_a_hit_per_degree() -> None:
         "hits": 3,
     }
     assert "attack (BS 45) d100 = 12 vs 35: success, 3 degrees → 3 hits" in lines(result)
-    assert "атака (BS 45) d100 = 12 против 35: успех, 3 Успеха → 3 попадания" in lines(result, "ru")
+    assert "атака (BS 45) d100 = 12 против 35: Успех, 3 Успеха → 3 попадания" in lines(result, "ru")
     assert "места попаданий, Heretic: голова, торс, левая нога" in lines(result, "ru")
     assert [u.state for u in result.updates] == [{"weapon.loaded": 20}]
     long_burst = Message("d100.mode.long_burst")

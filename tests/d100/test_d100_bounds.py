@@ -76,6 +76,7 @@ def test_a_band_that_contradicts_the_distance_is_refused() -> None:
         ({"targets": [{"id": "t1"}, {**SECONDARY, "to_primary": 1e308}]}, "$.targets[1].to_primary"),
         ({"distance": 1e308}, "$.distance"),
         ({"room_size": 1e308}, "$.room_size"),
+        ({"arc": 1e308}, "$.arc"),
         ({"targets": [{"id": "t1", "armour": 10**12}]}, "$.targets[0].armour"),
         ({"targets": [{"id": "t1", "armour": {"head": 10**12}}]}, "$.targets[0].armour[...]"),
         ({"targets": [{"id": "t1", "tb": 10**12}]}, "$.targets[0].tb"),

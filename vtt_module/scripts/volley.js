@@ -9,11 +9,18 @@
  *   the browser holding the bridge (foundry/standing-orders.js).
  * - Token HUD and actor sheet header: Fire and Volley weapons. Chat: cards drawn in each reader's
  *   language, with Undo for game masters. Players list: the bridge's state.
+ * - The module API (`game.modules.get("volley").api`, api.js), published at the end of `ready`, then
+ *   `volley.ready` is called with it; the hooks other modules listen to are in attack-hooks.js.
+ * - Hotbar: a Volley weapon dropped on it becomes a macro that opens the dialog (hotbar.js).
+ * - Settings page: the bridge's and the module's versions side by side (versions.js).
  */
 
 import "./systems/index.js";
+import { moduleApi } from "./api.js";
+import { onHotbarDrop } from "./hotbar.js";
+import { showVersions } from "./versions.js";
 import { AttackDialog } from "./systems/common/attack-dialog.js";
-import { bridgeConnection, onBridgeStatus, publishTokenFlag, sendRelayed, startBridge, syncConnection } from "./foundry/bridge.js";
+import { bridgeConnection, isHolder, onBridgeStatus, publishTokenFlag, sendRelayed, startBridge, syncConnection } from "./foundry/bridge.js";
 import { cardFlags, decorateChatMessage, focusWhenUndone, loadCardTemplate } from "./foundry/chat.js";
 import { prepareAnnouncers } from "./foundry/announce.js";
 import { addHudControls, addSheetButtons, addSheetControls, addStatusLine, announceBridge, refreshFireControls, refreshStatusLines } from "./foundry/controls.js";
@@ -82,7 +89,21 @@ Hooks.once("ready", async () => {
     announceBridge();
   });
   const module = game.modules.get(MODULE_ID);
-  if (module) module.api = { openAttackDialog, openProfileEditor, connection: bridgeConnection };
+  if (module) {
+    const api = moduleApi();
+    module.api = api;
+    Hooks.callAll("volley.ready", api);
+  }
+});
+
+Hooks.on("hotbarDrop", (bar, data, slot) => onHotbarDrop(bar, data, slot));
+Hooks.on("renderSettingsConfig", (_app, html) => {
+  const welcome = isHolder() ? bridgeConnection()?.welcome : undefined;
+  showVersions(html, {
+    moduleVersion: String(game.modules.get(MODULE_ID)?.version ?? "?"),
+    bridgeVersion: typeof welcome?.server_version === "string" ? welcome.server_version : null,
+    t,
+  });
 });
 
 Hooks.on("userConnected", () => syncConnection());

@@ -7,6 +7,7 @@ import { Combat } from "./combat.js";
 import { allTokens, Collection, connectWorld, createMessage, createWorld } from "./documents.js";
 import { Hooks } from "./hooks.js";
 import { loadTranslations, makeI18n } from "./i18n.js";
+import { installHotbar, Macro, macros } from "./macros.js";
 import { deepClone, expandObject, getProperty, mergeObject, setProperty } from "./utils.js";
 
 /** The status effects Foundry's core defines (a few of them): the module must add its own. */
@@ -131,6 +132,7 @@ export async function installFoundry({ lang, userId, scenes, users, notify, onCh
     },
     modules: { get: (id) => (id === "volley" ? moduleEntry : undefined) },
     messages: world.messages,
+    macros,
     scenes: world.scenes,
     combats: world.combats,
     /** v13: the encounter of the viewed scene. */
@@ -197,6 +199,8 @@ export async function installFoundry({ lang, userId, scenes, users, notify, onCh
       return { x: x + origin.left, y: y + origin.top };
     },
     tokens: {
+      /** The tokens this user controls (a click on a token controls it; shift-click adds: ui.js). */
+      controlled: [],
       get: (id) => canvas.scene.tokens.get(id)?.object,
       get placeables() {
         return canvas.scene.tokens.contents.map((t) => t.object);
@@ -213,6 +217,7 @@ export async function installFoundry({ lang, userId, scenes, users, notify, onCh
     },
   };
 
-  Object.assign(globalThis, { Hooks, game, ui, CONFIG, foundry: foundryNs, ChatMessage, canvas });
+  ui.hotbar = installHotbar({ user: me, i18n });
+  Object.assign(globalThis, { Hooks, game, ui, CONFIG, foundry: foundryNs, ChatMessage, canvas, Macro });
   return { world, game, notifications, settings, sync, canvas, applySnapshot };
 }

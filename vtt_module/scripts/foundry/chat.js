@@ -63,7 +63,7 @@ export async function loadCardTemplate() {
 }
 
 /** @type {import("../card.js").CardWords} */
-const words = { text: messageText, localize: (key) => t(key), has: hasWord };
+const words = { text: messageText, localize: (key) => t(key), has: hasWord, format: (key, values) => t(key, values) };
 
 /**
  * @param {{flags: unknown}} message
@@ -83,11 +83,22 @@ export function cardHtml(flags) {
   const plugin = systemPlugin(flags.system);
   return renderCard(flags.card, cardTemplate, {
     words,
-    extras: plugin?.cardExtras ? plugin.cardExtras(flags.result) : [],
+    extras: plugin?.cardExtras ? plugin.cardExtras(flags.result, { nameOf: (id) => findTokenDocument(id)?.name ?? null }) : [],
+    rowNotes: plugin?.cardRows ? plugin.cardRows(flags.result) : [],
     capacity: flags.capacity,
     undone: Boolean(flags.undone),
     settled: settledView(flags.settled),
+    rolled: rolledAny(flags.result),
   });
+}
+
+/**
+ * Whether a result rolled any die (setting an overwatch order rolls none: its card has no "Rolls").
+ * @param {unknown} result
+ */
+function rolledAny(result) {
+  const rolls = typeof result === "object" && result !== null ? /** @type {any} */ (result).rolls : undefined;
+  return !Array.isArray(rolls) || rolls.length > 0;
 }
 
 /**

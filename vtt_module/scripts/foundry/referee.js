@@ -4,6 +4,7 @@
  * Undo is the same path backwards.
  */
 
+import { announceResolved, announceUndone } from "../attack-hooks.js";
 import { BridgeError } from "../connection.js";
 import { newRequestId, rulesMessage, undo } from "../protocol.js";
 import { FormError } from "../systems/common/fields.js";
@@ -89,9 +90,11 @@ export async function referee(message, userId) {
       reportFailure(error);
     }
   }
+  /** @type {string | null} */
+  let posted = null;
   try {
     const capacity = plugin.readout(context.weapon).capacity;
-    const posted = await postCard(
+    posted = await postCard(
       {
         requestId: message.id,
         system: plugin.id,
@@ -113,6 +116,23 @@ export async function referee(message, userId) {
     }
   } catch (error) {
     reportFailure(error);
+  }
+  if (reply.type === "result") {
+    // volley.attackResolved (attack-hooks.js): here, in the browser that applied the result.
+    announceResolved({
+      type: message.type,
+      system: plugin.id,
+      request: outgoing,
+      choice,
+      result: reply.result ?? null,
+      card: reply.card ?? null,
+      updates: reply.updates ?? [],
+      before,
+      message: posted ? chatMessage(posted) : null,
+      token: shooter,
+      weapon: context.weapon.id,
+      userId,
+    });
   }
   return reply;
 }
@@ -240,6 +260,8 @@ async function undoCard(message, userId) {
   for (const problem of [...problems, ...applied.problems]) console.warn("volley:", problem);
   await afterWrites([flags.token, ...plans.map((plan) => plan.token)], plugin);
   await markUndone(chat, userId);
+  // volley.undone (attack-hooks.js): the card, the request it took back, and the values put back.
+  announceUndone({ message: chat, requestId: flags.requestId, system: flags.system, token: flags.token, restored: flags.before, userId });
   return reply;
 }
 

@@ -41,6 +41,8 @@ import { BRING_TO_BEAR_DM, FAST_DRAW_DM, FAST_DRAW_WEAPONS, MODE_RULES, SPLIT_DM
  * @property {string | null} primary      the primary target's token id
  * @property {string} primaryName
  * @property {number} designated          chosen targets (bystanders not counted)
+ * @property {number} [counted]           the targets the splitting DM counts, when the table rule
+ *   `split_dm_counts: "receiving"` counts only those a burst's split gives a bullet (else `designated`)
  * @typedef {{blocked: Words | null, charge: Words | null, notes: Words[], dms: Words}} FiringPlan
  * @typedef {{action: "draw" | "unsling" | "ready" | "select_mode" | "retarget" | "reload",
  *   label: Words, hint: Words, blocked: Words | null}} HandlingAction
@@ -170,7 +172,8 @@ function modeNote(shooter, aim) {
  */
 function dmLine(shooter, aim, actionDm) {
   const dexDm = characteristicDm(shooter.dex);
-  const split = MODE_RULES[aim.mode].splitDm ? (SPLIT_DM[Math.min(SPLIT_DM.length, Math.max(1, aim.designated)) - 1] ?? 0) : 0;
+  const counted = aim.counted ?? aim.designated;
+  const split = MODE_RULES[aim.mode].splitDm ? (SPLIT_DM[Math.min(SPLIT_DM.length, Math.max(1, counted)) - 1] ?? 0) : 0;
   const total = shooter.skill + dexDm + actionDm + split;
   return words("Charge.Dms", {
     skill: signed(shooter.skill),

@@ -80,6 +80,21 @@ function freshDraft(weaponId) {
 }
 
 /**
+ * How many targets the splitting DM counts as the dialog can tell before the roll: every target
+ * designated (Volley's reading), or, under the table rule `split_dm_counts: "receiving"`, a burst's
+ * targets whose share is at least one bullet. Rapid fire's pool is rolled, so its count waits for the
+ * rules engine.
+ * @param {FireMode} mode
+ * @param {Lineup} laid
+ * @returns {number | undefined}
+ */
+function splitCounted(mode, laid) {
+  if (mode !== "burst" || tableRuleValue("megatraveller", "split_dm_counts") !== "receiving") return undefined;
+  const chosen = laid.rows.filter((row) => row.role === "target" && row.bullets !== null);
+  return chosen.length === laid.chosen ? chosen.filter((row) => Number(row.bullets) > 0).length : undefined;
+}
+
+/**
  * A message of actions.js or lineup.js in the reader's language; values `{i18n: key}` are module words.
  * @param {Words | null | undefined} words
  */
@@ -228,7 +243,7 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
     const howState = `${shooter.readiness}|${shooter.lock ?? ""}|${laid.primary ?? ""}`;
     const how = draft.how && draft.how.state === howState ? draft.how.value : defaultFiringAction(shooter, laid.primary);
     /** @type {Aim} */
-    const aim = { mode, how, primary: laid.primary, primaryName, designated: laid.chosen };
+    const aim = { mode, how, primary: laid.primary, primaryName, designated: laid.chosen, counted: splitCounted(mode, laid) };
     const attack = { weapon, shooter, mode, lineup: laid, aim, plan: firingPlan(shooter, aim), howState };
     this.#attack = attack;
     return attack;
