@@ -234,3 +234,35 @@ def test_every_system_saves_through_the_bridge_and_its_refusal_stops_the_save(ta
     assert odds_requests(sent)[-1]["exceptional_margin"] == 50
     assert "exceptional_margin" not in page.evaluate(SETTING)["megatraveller"]
     assert table.pages.errors == []
+
+
+ENDS_ON_TURN = (
+    "(async () => (await import('/modules/volley/scripts/foundry/settings.js')).overwatchEndsOnTurn())()"
+)
+
+
+def test_the_old_overwatch_setting_moves_into_the_table_rules(table: Table) -> None:
+    """A table that had turned "Overwatch ends at the shooter's next turn" off keeps it off: read from
+    the old setting until the game master's browser moves it, then from the table rule alone."""
+    page = table.ready(scene="d100")
+    assert page.evaluate(ENDS_ON_TURN) is True
+    page.evaluate("game.settings.set('volley', 'overwatchEndsOnTurn', false)")
+    assert page.evaluate(ENDS_ON_TURN) is False
+    page.evaluate(
+        """async () => {
+          const tableRules = await import('/modules/volley/scripts/foundry/table-rules.js');
+          await tableRules.migrateOldSettings(game.settings.get('volley', 'overwatchEndsOnTurn'));
+        }"""
+    )
+    assert page.evaluate(SETTING) == {"d100": {"overwatch_ends_on_turn": False}}
+    assert page.evaluate("game.settings.get('volley', 'overwatchEndsOnTurn')") is True
+    assert page.evaluate(ENDS_ON_TURN) is False
+    menu = open_menu(page)
+    checkbox = menu.get_by_role("checkbox", name="Overwatch ends at the shooter's next turn", exact=True)
+    assert not checkbox.is_checked()
+    # Reset and save: the order ends at the shooter's turn again, and nothing brings the old value back.
+    menu.get_by_role("button", name="Reset to Volley's readings", exact=True).click()
+    menu.get_by_role("button", name="Save", exact=True).click()
+    page.wait_for_function(f"Object.keys({SETTING}).length === 0")
+    assert page.evaluate(ENDS_ON_TURN) is True
+    assert table.pages.errors == []

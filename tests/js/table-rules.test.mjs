@@ -4,13 +4,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { FormError } from "../../vtt_module/scripts/systems/common/fields.js";
 import { DEFAULT_ACTIONS, READINGS } from "../../vtt_module/scripts/table-rules/readings.js";
 import {
   changedReadings,
   checkTableRules,
   migrateOverwatchSetting,
   onlyChanges,
+  TableRuleError,
   tableReading,
   withTableRules,
 } from "../../vtt_module/scripts/table-rules/table-rules.js";
@@ -20,7 +20,7 @@ const MT_FIRE = { system: "megatraveller", action: "fire", mode: "burst", attack
 const MT_RELOAD = { system: "megatraveller", action: "reload", attacker: { id: "s" }, weapon: { loaded: 0, capacity: 9 } };
 const D100 = { system: "d100", action: "attack", mode: "single", attacker: { id: "a", bs: 40 }, weapon: { rof: "S/-/-", loaded: 6, range: 30 }, targets: [{ id: "t", band: "long" }] };
 
-const refuses = (fn, field, key) => assert.throws(fn, (e) => e instanceof FormError && e.field === field && e.key === key, `${field} ${key}`);
+const refuses = (fn, field, key) => assert.throws(fn, (e) => e instanceof TableRuleError && e.field === field && e.key === key, `${field} ${key}`);
 
 describe("withTableRules: each system", () => {
   it("GURPS: dodge_step reaches an attack (the default action), not a reload", () => {

@@ -26,7 +26,14 @@ from pathlib import Path
 import pytest
 
 import bridge
-from bridge.module_release import DOWNLOAD_PATH, MANIFEST_PATH, Release, runtime_files
+from bridge.module_release import (
+    CHANGELOG_PATH,
+    DOWNLOAD_PATH,
+    MANIFEST_PATH,
+    README_PATH,
+    Release,
+    runtime_files,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKOUT_MODULE = ROOT / "vtt_module"
@@ -234,7 +241,16 @@ def test_the_installed_bridge_serves_the_module_s_files_in_a_deterministic_zip(s
     assert sorted(files) == runtime_files(CHECKOUT_MODULE)
     inside = json.loads(files.pop("module.json"))
     checkout = json.loads((CHECKOUT_MODULE / "module.json").read_bytes())
-    assert inside == {**checkout, "manifest": served + MANIFEST_PATH, "download": served + DOWNLOAD_PATH}
+    assert inside == {
+        **checkout,
+        "manifest": served + MANIFEST_PATH,
+        "download": served + DOWNLOAD_PATH,
+        "readme": served + README_PATH,
+        "changelog": served + CHANGELOG_PATH,
+    }
+    # The README and the changelog the manifest names, from the installed wheel.
+    assert _fetch(inside["readme"]) == (CHECKOUT_MODULE / "README.md").read_bytes()
+    assert _fetch(inside["changelog"]) == (CHECKOUT_MODULE / "CHANGELOG.md").read_bytes()
     for name, content in files.items():
         assert content == (CHECKOUT_MODULE / name).read_bytes(), name
     # Built again, by the installed bridge and here from the checkout's files: the same bytes.

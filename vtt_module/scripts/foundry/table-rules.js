@@ -124,7 +124,6 @@ function choiceWords(system, reading, choice) {
 
 export class TableRulesMenu extends HandlebarsApplicationMixin(ApplicationV2) {
   static DEFAULT_OPTIONS = {
-    id: "volley-table-rules",
     tag: "form",
     classes: ["volley", "volley-table-rules"],
     window: { title: "VOLLEY.TableRules.Title", icon: "fa-solid fa-scale-balanced", resizable: true },
@@ -297,7 +296,7 @@ export class TableRulesMenu extends HandlebarsApplicationMixin(ApplicationV2) {
     try {
       changes = onlyChanges(checkTableRules(this.draft));
     } catch (error) {
-      const problem = /** @type {import("../systems/common/fields.js").FormError} */ (error);
+      const problem = /** @type {import("../table-rules/table-rules.js").TableRuleError} */ (error);
       await this.#refuse(problem.field ?? "tableRules", t(problem.key ?? "", problem.values ?? {}));
       return;
     }

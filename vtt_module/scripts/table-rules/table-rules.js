@@ -11,8 +11,28 @@
  * Pure: no Foundry globals, so node tests drive it.
  */
 
-import { FormError } from "../systems/common/fields.js";
 import { DEFAULT_ACTIONS, READINGS } from "./readings.js";
+
+/**
+ * A table rule the setting gets wrong: the path into the setting (`tableRules.megatraveller.
+ * split_dm_counts`), the rule as a message key and its values. The same shape as a dialog's FormError,
+ * so the relay hands it to the requester the same way and the menu shows it beside its field.
+ */
+export class TableRuleError extends Error {
+  /**
+   * @param {string} field
+   * @param {string} key
+   * @param {Record<string, unknown>} [values]
+   */
+  constructor(field, key, values = {}) {
+    super(`${field}: ${key.split(".").at(-1)} ${JSON.stringify(values)}`);
+    this.name = "TableRuleError";
+    this.field = field;
+    this.key = key;
+    this.values = values;
+  }
+}
+
 
 /**
  * @typedef {import("./readings.js").Reading} Reading
@@ -39,13 +59,13 @@ export function readingsOf(system) {
  * @param {string} path
  */
 function checkWhole(reading, value, path) {
-  if (typeof value !== "number" || !Number.isInteger(value)) throw new FormError(path, "VOLLEY.TableRules.Errors.WholeNumber", { value: String(value) });
-  if (reading.minimum !== undefined && value < reading.minimum) throw new FormError(path, "VOLLEY.Form.AtLeast", { min: reading.minimum });
-  if (reading.maximum !== undefined && value > reading.maximum) throw new FormError(path, "VOLLEY.Form.AtMost", { max: reading.maximum });
+  if (typeof value !== "number" || !Number.isInteger(value)) throw new TableRuleError(path, "VOLLEY.TableRules.Errors.WholeNumber", { value: String(value) });
+  if (reading.minimum !== undefined && value < reading.minimum) throw new TableRuleError(path, "VOLLEY.Form.AtLeast", { min: reading.minimum });
+  if (reading.maximum !== undefined && value > reading.maximum) throw new TableRuleError(path, "VOLLEY.Form.AtMost", { max: reading.maximum });
 }
 
 /**
- * Check one reading's value against its declaration; a bad one is a FormError naming its path.
+ * Check one reading's value against its declaration; a bad one is a TableRuleError naming its path.
  * @param {Reading} reading
  * @param {unknown} value
  * @param {string} path e.g. `tableRules.megatraveller.split_dm_counts`
@@ -56,41 +76,41 @@ export function checkReading(reading, value, path) {
       // A whole number in range is also a choice where the choices are numbers (GURPS's dodge step).
       if ((reading.choices ?? []).includes(/** @type {any} */ (value))) return;
       if (typeof value === "number" && (reading.choices ?? []).some((choice) => typeof choice === "number")) return checkWhole(reading, value, path);
-      throw new FormError(path, "VOLLEY.TableRules.Errors.OneOf", { value: String(value), choices: (reading.choices ?? []).join(", ") });
+      throw new TableRuleError(path, "VOLLEY.TableRules.Errors.OneOf", { value: String(value), choices: (reading.choices ?? []).join(", ") });
     case "integer":
       return checkWhole(reading, /** @type {number} */ (value), path);
     case "boolean":
-      if (typeof value !== "boolean") throw new FormError(path, "VOLLEY.TableRules.Errors.OnOrOff", { value: String(value) });
+      if (typeof value !== "boolean") throw new TableRuleError(path, "VOLLEY.TableRules.Errors.OnOrOff", { value: String(value) });
       return;
     case "bands": {
-      if (!isObject(value)) throw new FormError(path, "VOLLEY.TableRules.Errors.Bands", { choices: (reading.members ?? []).join(", ") });
+      if (!isObject(value)) throw new TableRuleError(path, "VOLLEY.TableRules.Errors.Bands", { choices: (reading.members ?? []).join(", ") });
       for (const [band, modifier] of Object.entries(value)) {
-        if (!(reading.members ?? []).includes(band)) throw new FormError(`${path}.${band}`, "VOLLEY.TableRules.Errors.Unknown", { name: band });
+        if (!(reading.members ?? []).includes(band)) throw new TableRuleError(`${path}.${band}`, "VOLLEY.TableRules.Errors.Unknown", { name: band });
         checkWhole(reading, /** @type {number} */ (modifier), `${path}.${band}`);
       }
       return;
     }
     default:
-      throw new FormError(path, "VOLLEY.TableRules.Errors.Unknown", { name: reading.field });
+      throw new TableRuleError(path, "VOLLEY.TableRules.Errors.Unknown", { name: reading.field });
   }
 }
 
 /**
  * Check a whole `tableRules` value: an object of known systems, each an object of known readings
- * with values their declarations allow. Throws a FormError naming the first bad path.
+ * with values their declarations allow. Throws a TableRuleError naming the first bad path.
  * @param {unknown} rules
  * @returns {TableRules}
  */
 export function checkTableRules(rules) {
   if (rules === null || rules === undefined || rules === "") return {};
-  if (!isObject(rules)) throw new FormError("tableRules", "VOLLEY.TableRules.Errors.NotObject");
+  if (!isObject(rules)) throw new TableRuleError("tableRules", "VOLLEY.TableRules.Errors.NotObject");
   for (const [system, chosen] of Object.entries(rules)) {
     const path = `tableRules.${system}`;
-    if (!(system in READINGS)) throw new FormError(path, "VOLLEY.TableRules.Errors.UnknownSystem", { name: system });
-    if (!isObject(chosen)) throw new FormError(path, "VOLLEY.TableRules.Errors.NotObject");
+    if (!(system in READINGS)) throw new TableRuleError(path, "VOLLEY.TableRules.Errors.UnknownSystem", { name: system });
+    if (!isObject(chosen)) throw new TableRuleError(path, "VOLLEY.TableRules.Errors.NotObject");
     for (const [field, value] of Object.entries(chosen)) {
       const reading = readingsOf(system).find((r) => r.field === field);
-      if (!reading) throw new FormError(`${path}.${field}`, "VOLLEY.TableRules.Errors.Unknown", { name: field });
+      if (!reading) throw new TableRuleError(`${path}.${field}`, "VOLLEY.TableRules.Errors.Unknown", { name: field });
       checkReading(reading, value, `${path}.${field}`);
     }
   }
@@ -117,7 +137,7 @@ export function isDefault(reading, value) {
  * action that carries it, merged in. A field the request already carries is left as it is (a
  * hand-built request speaks for itself); a table value equal to Volley's is not sent at all, so a
  * table that keeps every reading sends the same requests as before. The setting is checked first:
- * an unknown system, field or a bad value throws a FormError naming it, and nothing is sent.
+ * an unknown system, field or a bad value throws a TableRuleError naming it, and nothing is sent.
  * @template {Record<string, unknown>} R
  * @param {string} system
  * @param {R} request
