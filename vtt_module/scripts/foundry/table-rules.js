@@ -124,7 +124,6 @@ function choiceWords(system, reading, choice) {
 
 export class TableRulesMenu extends HandlebarsApplicationMixin(ApplicationV2) {
   static DEFAULT_OPTIONS = {
-    id: "volley-table-rules",
     tag: "form",
     classes: ["volley", "volley-table-rules"],
     window: { title: "VOLLEY.TableRules.Title", icon: "fa-solid fa-scale-balanced", resizable: true },
