@@ -177,6 +177,37 @@ def player_view(page: Any, shooter: str = SHOOTER, *, view: str = "View") -> Pla
     return PlayerView(frame=frame, page=player)
 
 
+#: The sandbox's users (vtt_module/sandbox/scenes.js): ?as= and ?view= open a page as one of them.
+REFEREE_ID = "gm0000000000000a"
+PLAYER_ID = "pl0000000000000b"
+COREFEREE_ID = "gm0000000000000c"
+ASSISTANT_ID = "as0000000000000d"
+
+
+def open_as(
+    table: Table, user: str = "referee", *, tab: int = 1, scene: str = "gurps", extra: str = ""
+) -> Any:
+    """A page of one sandbox user, in a browser of its own: ``user`` is referee, player, coreferee or
+    assistant; ``tab`` 2, 3... is another browser of the same user (its own socket id)."""
+    how = {"player": "&view=player", "coreferee": "&as=coreferee", "assistant": "&as=assistant"}.get(user, "")
+    view = "player" if user == "player" else "referee"
+    more = how.replace("&view=player", "") + (f"&tab={tab}" if tab > 1 else "") + extra
+    return table.open(scene=scene, view=view, extra=more)
+
+
+def refusal(page: Any, script: str) -> str | None:
+    """Run ``script`` (an expression giving a promise) on the page: the message it rejects with, or None
+    if it resolved (how a test sees the stand-in refuse what Foundry refuses)."""
+    return page.evaluate(
+        f"Promise.resolve().then(() => {script}).then(() => null, (e) => String(e?.message ?? e))"
+    )
+
+
+def set_hidden(page: Any, hidden: bool = True) -> None:
+    """Make a page a background tab (``document.hidden``), or bring it back."""
+    page.evaluate(f"sandbox.setHidden({'true' if hidden else 'false'})")
+
+
 def wait_booted(page: Any) -> None:
     page.wait_for_function("window.sandbox && (window.sandbox.ready || window.sandbox.bootError)")
     error = page.evaluate("window.sandbox.bootError ?? null")
