@@ -39,6 +39,7 @@ export async function installFoundry({ lang, userId, worldId, scenes, users, not
   world.combats = new Collection(world.scenes.contents.map((scene) => new Combat(world, scene)).map((combat) => [combat.id, combat]));
   world.onChange = onChange;
   const me = world.me;
+  me.active = true; // this page's own user is connected (Foundry's client: game.user.active)
 
   /** ChatMessage as the module sees it: v13's class, its create/getSpeaker statics on this world. */
   class ChatMessage extends BaseChatMessage {
