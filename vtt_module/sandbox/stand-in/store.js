@@ -52,7 +52,8 @@ export class WorldStore {
 
   #write(fn) {
     if (!this.db) return;
-    const tx = this.db.transaction(STORE, "readwrite");
+    // "relaxed": the sandbox needs no fsync per change (a crash of the browser may lose the last writes).
+    const tx = this.db.transaction(STORE, "readwrite", { durability: "relaxed" });
     fn(tx.objectStore(STORE));
     const done = new Promise((resolve) => {
       tx.oncomplete = () => resolve();
