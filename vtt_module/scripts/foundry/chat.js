@@ -107,7 +107,9 @@ export function cardFlags(message) {
  * @param {{flags: unknown, author?: unknown}} message
  */
 export function isGmCard(message) {
-  const author = /** @type {any} */ (message).author;
+  // v13: `author` is a ForeignDocumentField, read as the User; its id is looked up should a client hold it bare.
+  const raw = /** @type {any} */ (message).author;
+  const author = typeof raw === "string" ? game.users.get(raw) : raw;
   return Boolean(author && typeof author === "object" && author.isGM === true);
 }
 
@@ -176,10 +178,7 @@ export async function settlePending(pendingId, settled) {
   const message = cardFor(pendingId);
   const flags = message ? cardFlags(message) : null;
   if (!message || !flags || !flags.pending || flags.settled) return;
-  /** @type {Record<string, unknown>} */
-  const changes = { content: cardHtml({ ...flags, settled }) };
-  changes[`flags.${MODULE_ID}.settled`] = settled;
-  await message.update(changes);
+  await message.update({ content: cardHtml({ ...flags, settled }), ...flagChanges({ ...flags, settled }) });
 }
 
 /**
@@ -239,11 +238,19 @@ export function cardRollMode(mode) {
  * @param {string} seal
  */
 export async function markApplied(message, seal) {
-  /** @type {Record<string, unknown>} */
-  const changes = {};
-  changes[`flags.${MODULE_ID}.applied`] = true;
-  changes[`flags.${MODULE_ID}.seal`] = seal;
-  await message.update(changes);
+  const flags = cardFlags(message);
+  if (!flags) return;
+  await message.update(flagChanges({ ...flags, applied: true, seal }));
+}
+
+/**
+ * An update of a card's Volley flags, written whole (a merge of the whole object is the same in any
+ * client, however it merges nested keys).
+ * @param {CardFlags} flags
+ * @returns {Record<string, unknown>}
+ */
+function flagChanges(flags) {
+  return { [`flags.${MODULE_ID}`]: flags };
 }
 
 /**
@@ -255,10 +262,7 @@ export async function markUndone(message, userId) {
   const flags = cardFlags(message);
   if (!flags) return;
   const undone = { by: userId, at: Date.now() };
-  /** @type {Record<string, unknown>} */
-  const changes = { content: cardHtml({ ...flags, undone }) };
-  changes[`flags.${MODULE_ID}.undone`] = undone;
-  await message.update(changes);
+  await message.update({ content: cardHtml({ ...flags, undone }), ...flagChanges({ ...flags, undone }) });
 }
 
 /** Cards whose Undo this client pressed: when drawn undone, the focus goes to their "undone" line. */
