@@ -29,6 +29,7 @@ setup(
         FOUNDRY_MODULE: [
             "module.json",
             "README.md",
+            "CHANGELOG.md",
             "LICENSE",
             "scripts/**/*",
             "templates/**/*",

@@ -20,13 +20,29 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bridge.paths import O_BINARY
+from bridge.store.files import open_for_reading
 
-__all__ = ["TOKEN_ENV", "AccessToken", "find_token", "load_or_create_token", "token_matches"]
+__all__ = [
+    "TOKEN_ENV",
+    "WEAK_BELOW",
+    "AccessToken",
+    "clean_token",
+    "find_token",
+    "load_or_create_token",
+    "token_matches",
+]
 
 TOKEN_ENV = "VOLLEY_TOKEN"
 TOKEN_FILE = "token"
 #: 32 random bytes, URL-safe: long enough that guessing is hopeless, short enough to paste.
 TOKEN_BYTES = 32
+#: A token shorter than this (in characters) is accepted, with a warning at start: guessable.
+WEAK_BELOW = 16
+
+
+def clean_token(value: str) -> str:
+    """A token as given, without a UTF-8 byte-order mark (Notepad's) or surrounding whitespace."""
+    return value.strip().lstrip("\ufeff").strip()
 
 
 def _owner_only(path: Path) -> None:
@@ -47,21 +63,40 @@ class AccessToken:
     def created(self) -> bool:
         return self.source == "new file"
 
+    @property
+    def weak(self) -> bool:
+        """Shorter than ``WEAK_BELOW`` characters: ``volley serve`` warns."""
+        return len(self.value) < WEAK_BELOW
+
+    def warning(self) -> str | None:
+        """The start-up warning for a weak token, naming where it came from."""
+        if not self.weak:
+            return None
+        return (
+            f"WARNING: the access token (from {self.source}) is {len(self.value)} characters long; "
+            f"anyone who guesses it can roll for the table. Use at least {WEAK_BELOW} "
+            "(delete the token file and restart to get a new 43-character one)."
+        )
+
 
 def find_token(config: Path, explicit: str | None = None) -> AccessToken | None:
     """``--token`` first, then ``$VOLLEY_TOKEN``, then the token file; None when there is none yet.
 
     The server's order, also for a client of it (``volley replay --against``). A token file that
-    exists but cannot be read raises ``OSError``.
+    exists but cannot be read raises ``OSError``. Every source is cleaned (``clean_token``): a BOM
+    or a newline pasted with the token is not part of it.
     """
+    explicit = clean_token(explicit or "")
     if explicit:
         return AccessToken(explicit, "--token")
-    from_env = os.environ.get(TOKEN_ENV, "")
+    from_env = clean_token(os.environ.get(TOKEN_ENV, ""))
     if from_env:
         return AccessToken(from_env, TOKEN_ENV)
     path = config / TOKEN_FILE
     if path.exists():
-        value = path.read_text(encoding="utf-8").strip()
+        with open_for_reading(path) as handle:  # a FIFO here is refused, never waited on
+            raw = handle.read(64 * 1024)
+        value = clean_token(raw.decode("utf-8-sig", errors="replace"))
         if value:
             return AccessToken(value, "file", path)
     return None

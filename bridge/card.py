@@ -19,6 +19,7 @@ import msgspec
 
 from rules.messages import Vocabulary, action_key
 from rules.results import Message
+from rules.table_rules import changed as changed_readings
 
 __all__ = ["CARD", "Card", "CardRow", "WeaponLine", "action_name", "build_card", "system_title"]
 
@@ -68,6 +69,10 @@ class Card(msgspec.Struct, kw_only=True):
     rows: list[CardRow]
     log: list[Message]
     pending: Any = None
+    #: The table rules this request played by where they differ from Volley's readings
+    #: (``rules.table_rules.changed``), so the card, ``volley show`` and the report can say so. Left
+    #: out of the card when the request kept every reading, so older journals replay unchanged.
+    table_rules: list[Message] | msgspec.UnsetType = msgspec.UNSET
 
 
 def _name(request: Mapping[str, Any], key: str) -> str | None:
@@ -143,4 +148,5 @@ def build_card(request: Mapping[str, Any], result: Any, *, default_action: str) 
         rows=rows,
         log=list(getattr(result, "log", None) or []),
         pending=getattr(result, "pending", None),
+        table_rules=changed_readings(request) or msgspec.UNSET,
     )

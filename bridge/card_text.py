@@ -25,7 +25,7 @@ from bridge.i18n import Catalogue
 from rules.messages import Vocabulary
 from rules.results import Message, Roll
 
-__all__ = ["CLI", "Flaw", "card_lines", "dice_lines", "is_message"]
+__all__ = ["CLI", "Flaw", "card_lines", "dice_lines", "is_message", "table_rule_lines"]
 
 #: The CLI's own words (keys ``cli.*``, texts in ``bridge/locale/cli.<lang>.json``).
 CLI = Vocabulary("cli")
@@ -42,6 +42,8 @@ HEADING = CLI.message("card.heading", "title", "system")
 ROW = CLI.message("card.row", "target", "hits", "added", "removed")
 WEAPON = CLI.message("card.weapon", "name", "loaded", "jammed")
 WAITING = CLI.message("card.waiting", "pool")
+#: Above the readings a request changed (``card.table_rules``, from ``rules.table_rules.changed``).
+TABLE_RULES = CLI.message("card.table_rules")
 DICE = CLI.message("roll.dice")
 DICE_GROUP = CLI.message("roll.group", "count", "die", "purpose", "faces")
 #: Token statuses a result may set, by their VTT ids (the module says them with its own lang files).
@@ -95,9 +97,10 @@ def _is_value(value: Any, depth: int) -> bool:
 
 
 def _text(catalogue: Catalogue, value: Any, field: str, flaws: list[Flaw]) -> str | None:
-    """A text field: a message (protocol 2) or plain text (format-1 journals); anything else is a flaw."""
+    """A text field: a message (protocol 2) or plain text (format-1 journals); anything else is a flaw.
+    Plain text goes through the catalogue too, which shows it as it is (or escaped, for a terminal)."""
     if isinstance(value, str):
-        return value
+        return catalogue.render(value)
     if is_message(value):
         try:
             return catalogue.render(value)
@@ -196,6 +199,7 @@ def card_lines(
                 lines.append("    " + text)
     else:
         flaws.append(Flaw(f"{field}.log", "list", log))
+    lines.extend(table_rule_lines(catalogue, card.get("table_rules"), f"{field}.table_rules", flaws))
     waiting = card.get("pending") is not None
     rows = card.get("rows") or []
     if not isinstance(rows, list):
@@ -212,6 +216,21 @@ def card_lines(
     if waiting:
         lines.append("  " + catalogue.render(WAITING(pool=quote(card["pending"]))))
     return lines
+
+
+def table_rule_lines(catalogue: Catalogue, readings: Any, field: str, flaws: list[Flaw]) -> list[str]:
+    """The table rules a card lists (absent on cards of requests that kept Volley's readings, and on
+    every card written before there were table rules): a heading and one line per changed reading."""
+    if readings is None or readings == []:
+        return []
+    if not isinstance(readings, list):
+        flaws.append(Flaw(field, "list", readings))
+        return []
+    texts = [_text(catalogue, reading, f"{field}[{index}]", flaws) for index, reading in enumerate(readings)]
+    shown = [text for text in texts if text is not None]
+    if not shown:
+        return []
+    return ["  " + catalogue.render(TABLE_RULES()), *("    * " + text for text in shown)]
 
 
 def dice_lines(catalogue: Catalogue, rolls: Sequence[Roll]) -> list[str]:

@@ -2,11 +2,13 @@
 
 ``roll``, ``odds`` and ``schema`` are a contract other test-suites rely on:
 
-* ``volley roll [--seed N] [--repeat K]`` — one request as JSON on stdin, one result as JSON per line;
+* ``volley roll [FILE] [--seed N] [--repeat K]`` — one request as JSON from FILE (stdin when FILE is
+  absent or ``-``), one result as JSON per line;
   with ``--repeat K`` the seeds run N, N+1, ..., N+K-1. Scripted dice come in the request (``"dice"``).
   ``--text [--lang en|ru]`` prints each result for people instead: the chat card and every die, in
   the language asked for (default: the locale's).
-* ``volley odds`` — one request on stdin, ``{"targets": [{"id", "hits": [p0, p1, ...]}], "jam": p}``.
+* ``volley odds [FILE]`` — one request from FILE (stdin when absent or ``-``),
+  ``{"targets": [{"id", "hits": [p0, p1, ...]}], "jam": p}``.
 * ``volley schema`` — the JSON Schema of every request and result.
 
 Bad JSON or an invalid request exits with code 2 and one line on stderr naming the field and the rule.
@@ -39,15 +41,30 @@ EXIT_USAGE = 2
 Command = Callable[["argparse.Namespace"], int]
 
 
-def _read_request() -> Any:
+def _read_request(source: str | None = None) -> Any:
+    """The request in ``source`` (a file's path; stdin when it is None or ``-``)."""
     import rules
     from rules import errors
     from rules.errors import RuleError
 
-    data = sys.stdin.buffer.read()
+    data = sys.stdin.buffer.read() if source in (None, "-") else _read_file(str(source))
     if not data.strip():
         raise RuleError("$", errors.NO_REQUEST(), code="json")
     return rules.decode_request(data)
+
+
+def _read_file(path: str) -> bytes:
+    """A request file's bytes; one that cannot be read (missing, a folder, no access) is refused as a
+    bad request is, naming the file, and nothing is rolled."""
+    from rules import errors
+    from rules.errors import RuleError
+
+    try:
+        with open(path, "rb") as stream:
+            return stream.read()
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise RuleError("$", errors.UNREADABLE_FILE(file=path, reason=reason), code="json") from None
 
 
 def _write_json(obj: object) -> None:
@@ -62,7 +79,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
     import rules
 
-    request = _read_request()
+    request = _read_request(args.file)
     seed: int = args.seed if args.seed is not None else secrets.randbits(63)
     # Resolve every repetition before printing any: a rule error on one roll must not leave half the output.
     results = [rules.resolve(request, rules.dice_for(request, seed + k)) for k in range(args.repeat)]
@@ -82,8 +99,9 @@ def _write_text(request: object, results: Sequence[object], language: str) -> No
     from bridge.card import build_card
     from bridge.card_text import card_lines, dice_lines
     from bridge.i18n import Catalogue
+    from bridge.inert import inert_catalogue, inert_output
 
-    catalogue = Catalogue.load(language)
+    catalogue = inert_catalogue(Catalogue.load(language))  # names from the request are shown escaped
     sent = msgspec.to_builtins(request)
     system = rules.SYSTEMS[str(getattr(request, "system", ""))]
     blocks = []
@@ -92,14 +110,15 @@ def _write_text(request: object, results: Sequence[object], language: str) -> No
         lines = card_lines(catalogue, card, [], system=system.name)
         lines += dice_lines(catalogue, getattr(result, "rolls", []))
         blocks.append("\n".join(line.removeprefix("  ") for line in lines))
-    sys.stdout.write("\n\n".join(blocks) + "\n")
-    sys.stdout.flush()
+    out = inert_output(sys.stdout)
+    out.write("\n\n".join(blocks) + "\n")
+    out.flush()
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
     import rules
 
-    _write_json(rules.odds(_read_request()))
+    _write_json(rules.odds(_read_request(getattr(args, "file", None))))
     return 0
 
 
@@ -123,6 +142,12 @@ def _positive(text: str) -> int:
     return value
 
 
+def _add_file(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "file", nargs="?", default=None, metavar="FILE", help="the request as JSON (default, or -: stdin)"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     import argparse
 
@@ -133,14 +158,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    roll = commands.add_parser("roll", help="resolve one request from stdin; print the result as JSON")
+    roll = commands.add_parser(
+        "roll", help="resolve one request (a file, or stdin); print the result as JSON"
+    )
+    _add_file(roll)
     roll.add_argument("--seed", type=int, default=None, help="seed for the dice (default: random)")
     roll.add_argument("--repeat", type=_positive, default=1, help="roll K times with seeds N..N+K-1")
     roll.add_argument("--text", action="store_true", help="print the result as readable text, not JSON")
     add_language(roll, "text and of a refusal")
     roll.set_defaults(run=cmd_roll)
 
-    odds = commands.add_parser("odds", help="print the exact odds of every outcome of a request from stdin")
+    odds = commands.add_parser(
+        "odds", help="print the exact odds of every outcome of a request (a file, or stdin)"
+    )
+    _add_file(odds)
     add_language(odds, "refusal of a bad request")
     odds.set_defaults(run=cmd_odds)
 
@@ -210,7 +241,9 @@ def _run(words: list[str]) -> int:
     from rules.errors import RuleError
 
     if len(words) == 1 and words[0] in _WITHOUT_OPTIONS:
-        args = cast("argparse.Namespace", SimpleNamespace(command=words[0], run=_WITHOUT_OPTIONS[words[0]]))
+        args = cast(
+            "argparse.Namespace", SimpleNamespace(command=words[0], run=_WITHOUT_OPTIONS[words[0]], file=None)
+        )
     else:
         args = build_parser().parse_args(words)
     run: Command = args.run

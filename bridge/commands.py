@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import bridge
 from bridge.expiry import PENDING_EXPIRY
 from bridge.i18n import add_language
+from bridge.inert import inert, inert_catalogue, inert_output
 from bridge.paths import add_config_dir, add_data_dir, config_dir, data_dir, sessions_dir
 from bridge.ratelimit import BURST, RATE, TABLE_SHARE
 
@@ -166,6 +167,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     token = load_or_create_token(config_dir(args.config_dir), args.token)
+    if token.warning() is not None:
+        print(token.warning(), file=sys.stderr)
     settings_data = data_dir(args.data_dir)
     if args.allow_scripted_dice:
         print("NOTE: scripted dice allowed (--allow-scripted-dice): clients may choose their own rolls.")
@@ -225,33 +228,41 @@ def _reader_may_leave() -> Iterator[None]:
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:
-    from bridge.sessions import list_sessions, print_sessions
+    from bridge.sessions import list_sessions, print_sessions, skipped_files
 
+    directory = sessions_dir(data_dir(args.data_dir))
+    for note in skipped_files(directory):
+        print(f"volley sessions: {inert(note)}", file=sys.stderr)
     with _reader_may_leave():
-        print_sessions(list_sessions(sessions_dir(data_dir(args.data_dir))), sys.stdout)
+        print_sessions(list_sessions(directory), inert_output(sys.stdout))
     return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from bridge.journal import read_session
     from bridge.sessions import find_session, print_session
+    from bridge.store.journal import SessionReader
 
     try:
         path = find_session(args.session, sessions_dir(data_dir(args.data_dir)))
     except LookupError as error:
-        print(f"volley show: {error}", file=sys.stderr)
+        print(f"volley show: {inert(str(error))}", file=sys.stderr)
         return EXIT_USAGE
-    log = read_session(path)
-    if log.header is None and not log.entries:
-        print(f"volley show: {path} is not a Volley session journal (no header line)", file=sys.stderr)
+    log = SessionReader(path)  # read as it is printed: memory stays flat in the journal's size
+    if log.header is None and log.empty():
+        print(
+            f"volley show: {inert(str(path))} is not a Volley session journal (no header line)",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     from bridge.card_text import INCOMPLETE
     from bridge.i18n import Catalogue
 
-    catalogue = Catalogue.load(args.lang)
+    # Names and texts from the journal are shown escaped, never acted on by the terminal.
+    catalogue = inert_catalogue(Catalogue.load(args.lang))
     incomplete: list[str] = []
     with _reader_may_leave():
-        incomplete = print_session(log, sys.stdout, catalogue)
+        incomplete = print_session(log, inert_output(sys.stdout), catalogue)
+    log.close()
     if incomplete:
         shown = catalogue.render(INCOMPLETE(count=len(incomplete), ids=incomplete))
         print(f"volley show: {shown}", file=sys.stderr)
@@ -265,7 +276,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         path = find_session(args.session, sessions_dir(data_dir(args.data_dir)))
     except LookupError as error:
-        print(f"volley replay: {error}", file=sys.stderr)
+        print(f"volley replay: {inert(str(error))}", file=sys.stderr)
         return EXIT_USAGE
     progress: bool | None = args.progress
     if args.against:
@@ -290,7 +301,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         report = replay_session(path, progress=progress)
     with _reader_may_leave():
-        print_report(report, sys.stdout, max_differences=args.max_differences)
+        print_report(report, inert_output(sys.stdout), max_differences=args.max_differences)
     return 0 if report.ok else EXIT_MISMATCH
 
 

@@ -1,9 +1,14 @@
-"""``volley module-path`` and ``volley --version``: where the Foundry module is, and which versions run.
+"""``volley module-path``, ``volley module-release`` and ``volley --version``: where the Foundry module
+is, the module as files to put on a web server, and which versions run.
 
 The referee installs the module from the bridge (``/module/module.json``); ``module-path`` is for
-copying it by hand instead (into Foundry's ``Data/modules/volley``). ``--version`` shows the bridge,
-the rules and the installed module side by side: they are released together and must agree, or the
-install is broken (exit 1). Imports stay inside the functions, so ``volley odds`` starts fast.
+copying it by hand instead (into Foundry's ``Data/modules/volley``). A Foundry served from elsewhere
+(The Forge, a Docker host, a friend's server) cannot reach the bridge on the referee's machine:
+``module-release --base-url URL DIR`` writes the manifest, the zip, the README and the changelog into
+``DIR/module/``, their URLs under ``URL``, for any web server that Foundry's server can reach.
+``--version`` shows the bridge, the rules and the installed module side by side: they are released
+together and must agree, or the install is broken (exit 1). Imports stay inside the functions, so
+``volley odds`` starts fast.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import argparse
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-__all__ = ["ShowVersions", "cmd_module_path", "register", "versions"]
+__all__ = ["ShowVersions", "cmd_module_path", "cmd_module_release", "register", "versions"]
 
 
 def versions() -> dict[str, str]:
@@ -53,6 +58,35 @@ def cmd_module_path(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_module_release(args: argparse.Namespace) -> int:
+    """Write what the bridge serves under ``/module/`` as files, addressed from ``--base-url``."""
+    import sys
+    from pathlib import Path
+
+    from bridge.assets import module_dir
+    from bridge.module_release import DOCUMENTS, DOWNLOAD_PATH, MANIFEST_PATH, Release
+
+    base = str(args.base_url).rstrip("/")
+    if not base.startswith(("https://", "http://")) or "?" in base or "#" in base:
+        print(f"volley module-release: --base-url: not an http(s) address: {args.base_url}", file=sys.stderr)
+        return 2
+    release = Release(module_dir(), base)
+    out = Path(args.directory)
+    files = {MANIFEST_PATH: release.manifest(), DOWNLOAD_PATH: release.zip()}
+    files.update({path: (module_dir() / name).read_bytes() for path, name, _ in DOCUMENTS})
+    try:
+        for path, data in files.items():
+            target = out / path.lstrip("/")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+    except OSError as error:
+        print(f"volley module-release: cannot write {out}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    print(f"Manifest URL: {release.manifest_url}")
+    print(f"Put the contents of {out} at {base}/ (the files are in {out / 'module'}).")
+    return 0
+
+
 def register(
     parser: argparse.ArgumentParser, commands: argparse._SubParsersAction[argparse.ArgumentParser]
 ) -> None:
@@ -66,3 +100,18 @@ def register(
         "http://127.0.0.1:8765/module/module.json into Add-on Modules > Install Module > Manifest URL.",
     )
     module_path.set_defaults(run=cmd_module_path)
+    module_release = commands.add_parser(
+        "module-release",
+        help="write the Foundry module's manifest and zip for a web server (a Foundry hosted elsewhere)",
+        description="Write module/module.json, module/volley.zip, module/README.md and module/CHANGELOG.md "
+        "into DIRECTORY, their URLs under --base-url, for a Foundry server that cannot reach this bridge "
+        "(The Forge, a Docker host, a friend's server): put the files on any web server it can reach and "
+        "paste the printed manifest URL into Install Module.",
+    )
+    module_release.add_argument("directory", metavar="DIRECTORY", help="where to write the files")
+    module_release.add_argument(
+        "--base-url",
+        required=True,
+        help="the address DIRECTORY will be served at, e.g. https://example.org/volley",
+    )
+    module_release.set_defaults(run=cmd_module_release)

@@ -6,9 +6,10 @@ Foundry installs a module from a manifest URL: it reads the manifest, downloads 
 URLs must point at the bridge, at the address Foundry reached it by, and the zip's own ``module.json``
 must carry them too, or the installed module would never see an upgrade.
 
-* The manifest is ``module.json`` with ``manifest`` and ``download`` set to the bridge's address. When
-  they already say so (the checked-in file names the default ``http://127.0.0.1:8765``), its bytes are
-  served untouched.
+* The manifest is ``module.json`` with ``manifest``, ``download``, ``readme`` and ``changelog`` set to the
+  bridge's address (the last two are the module's README and CHANGELOG, which the bridge serves at
+  ``README_PATH`` and ``CHANGELOG_PATH``). When they already say so (the checked-in file names the
+  default ``http://127.0.0.1:8765``), its bytes are served untouched.
 * The zip holds exactly the files the module runs with (``RUNTIME_FOLDERS`` and ``RUNTIME_FILES``),
   no tests, tooling or sandbox page, with that manifest as its ``module.json``. It is deterministic:
   entries sorted, fixed timestamps and permissions, stored uncompressed (compressed bytes would vary
@@ -25,9 +26,12 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "CHANGELOG_PATH",
     "DEFAULT_ORIGIN",
+    "DOCUMENTS",
     "DOWNLOAD_PATH",
     "MANIFEST_PATH",
+    "README_PATH",
     "RUNTIME_FILES",
     "RUNTIME_FOLDERS",
     "Release",
@@ -37,13 +41,22 @@ __all__ = [
 #: Where the bridge serves the two, on its own address.
 MANIFEST_PATH = "/module/module.json"
 DOWNLOAD_PATH = "/module/volley.zip"
+#: The module's README and changelog, which Foundry links to from the manifest's ``readme`` and
+#: ``changelog`` fields (and a browser shows as text).
+README_PATH = "/module/README.md"
+CHANGELOG_PATH = "/module/CHANGELOG.md"
+#: Each served document: its path under the bridge, its file in the module folder, its manifest field.
+DOCUMENTS: tuple[tuple[str, str, str], ...] = (
+    (README_PATH, "README.md", "readme"),
+    (CHANGELOG_PATH, "CHANGELOG.md", "changelog"),
+)
 #: The address ``volley serve`` listens on unless told otherwise (``bridge.commands``).
 DEFAULT_ORIGIN = "http://127.0.0.1:8765"
 
 #: Folders of the module Foundry loads (every file in them, at any depth).
 RUNTIME_FOLDERS = ("scripts", "templates", "lang", "styles")
 #: Single files at the top of the module (``module.json`` first; the others when present).
-RUNTIME_FILES = ("module.json", "README.md", "LICENSE")
+RUNTIME_FILES = ("module.json", "README.md", "CHANGELOG.md", "LICENSE")
 
 #: The zip's fixed entry time (the earliest a zip can say), and ``rw-r--r--`` regular files.
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
@@ -84,10 +97,11 @@ class Release:
         """``module.json`` pointing at this origin (the file's own bytes when it already does)."""
         original = (self.root / "module.json").read_bytes()
         data: dict[str, Any] = json.loads(original)
-        if data.get("manifest") == self.manifest_url and data.get("download") == self.download_url:
+        wanted = {"manifest": self.manifest_url, "download": self.download_url}
+        wanted.update({field: self.origin + path for path, _, field in DOCUMENTS})
+        if all(data.get(field) == url for field, url in wanted.items()):
             return original
-        data["manifest"] = self.manifest_url
-        data["download"] = self.download_url
+        data.update(wanted)
         return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
     def zip(self) -> bytes:

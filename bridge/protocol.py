@@ -21,6 +21,7 @@ from rules.results import Message
 __all__ = [
     "MAX_FRAME_BYTES",
     "MAX_ID_CHARS",
+    "MAX_REPLY_BYTES",
     "MAX_TARGETS",
     "MAX_USER_CHARS",
     "PROTOCOL_VERSION",
@@ -57,6 +58,9 @@ PROTOCOL_VERSION = 2
 MAX_FRAME_BYTES = 64 * 1024
 #: A request naming more targets than this is refused before the rules see it.
 MAX_TARGETS = 32
+#: Largest reply the bridge sends (a connection's whole outbox, docs/protocol.md "Limits"): a preview
+#: that would be larger is refused with ``too_large`` instead.
+MAX_REPLY_BYTES = 1 << 20
 
 #: Longest request id; a longer one is refused and never echoed back (it could be megabytes).
 MAX_ID_CHARS = 128
@@ -91,6 +95,8 @@ class ErrorCode:
     UNAUTHORIZED = "unauthorized"
     BUSY = "busy"
     JOURNAL_FAILED = "journal_failed"
+    #: whether the id was answered cannot be read just now (``bridge.store.ledger``); retryable
+    JOURNAL_UNREADABLE = "journal_unreadable"
     SHUTTING_DOWN = "shutting_down"
     INTERNAL = "internal"
 

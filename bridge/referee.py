@@ -24,8 +24,6 @@ import msgspec
 
 import rules
 from bridge.expiry import PENDING_EXPIRY, describe_seconds
-from bridge.journal import Entry, Journal, JournalError, line_time
-from bridge.ledger import Ledger, PendingAttack, Settled
 from bridge.protocol import (
     Action,
     Allocate,
@@ -48,6 +46,8 @@ from bridge.resolution import (
     reply_for,
     resolve,
 )
+from bridge.store.journal import Entry, Journal, JournalError, line_time
+from bridge.store.ledger import Ledger, LedgerUnavailable, PendingAttack, Settled
 from bridge.undo import answer_undo
 from bridge.workers import OFFLOAD_MS, RulesWorkers
 
@@ -160,7 +160,11 @@ class Referee:
     def _once(self, message: Attack | Action | Allocate | Undo, deliver: Deliver) -> None:
         """Idempotency: one resolution per id, whoever asks and however often."""
         id = message.id
-        done = self.ledger.reply(id)
+        try:
+            done = self.ledger.reply(id)
+        except LedgerUnavailable as error:  # never resolved again: the client retries
+            deliver(_refusal(error, id))
+            return
         if done is not None:
             self.retries += 1
             deliver(done)
@@ -341,12 +345,15 @@ class Referee:
 
 def _refusal(error: BaseException, id: str | None) -> bytes:
     """The ``error`` frame for a request that failed: its ProtocolError, ``journal_failed`` when its
-    line could not be written (nothing was acknowledged), or ``internal`` for a bug."""
+    line could not be written (nothing was acknowledged), ``journal_unreadable`` when whether it was
+    answered before cannot be read just now (retryable), or ``internal`` for a bug."""
     if isinstance(error, ProtocolError):
         return encode(error.reply())
     if isinstance(error, JournalError):
         log.error("%s", error)
         return encode(Error(id=id, code=ErrorCode.JOURNAL_FAILED, message=str(error), path=None))
+    if isinstance(error, LedgerUnavailable):
+        return encode(Error(id=id, code=ErrorCode.JOURNAL_UNREADABLE, message=str(error), path=None))
     # A bug in a rules system must not take the connection down.
     log.error("request %s failed", id, exc_info=error)
     return encode(Error(id=id, code=ErrorCode.INTERNAL, message="internal error; see the server log"))

@@ -27,23 +27,25 @@ import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 import msgspec
 
 import rules
-from bridge.journal import (
+from bridge.protocol import ProtocolError
+from bridge.resolution import decode, dice_for, reply_for, resolve
+from bridge.store.files import CHUNK, LineReader, open_for_reading
+from bridge.store.journal import (
     FORMAT_VERSION,
     LINE_DECODER,
     Entry,
     Header,
     SessionLog,
+    SessionReader,
     decode_line,
     read_line,
-    read_session,
+    too_long,
 )
-from bridge.protocol import ProtocolError
-from bridge.resolution import decode, dice_for, reply_for, resolve
 
 __all__ = [
     "Difference",
@@ -116,7 +118,7 @@ def without_text(value: Any) -> Any:
     return value
 
 
-def _speaks_english(log: SessionLog) -> bool:
+def _speaks_english(log: SessionLog | SessionReader) -> bool:
     """Whether the journal was written when replies carried English text (format 1)."""
     return log.header is not None and log.header.format <= LAST_TEXT_FORMAT
 
@@ -153,11 +155,14 @@ def want_progress(requested: bool | None, total: int, stream: TextIO | None = No
 
 
 class ProgressBar:
-    """A one-line bar on stderr for long logs."""
+    """A one-line bar on stderr for long work (a long log; ``volley report`` over many sessions)."""
 
     WIDTH = 30
 
-    def __init__(self, total: int, *, enabled: bool, stream: TextIO | None = None) -> None:
+    def __init__(
+        self, total: int, *, enabled: bool, stream: TextIO | None = None, label: str = "replay"
+    ) -> None:
+        self.label = label
         self.total = total
         self.enabled = enabled and total > 0
         self.stream = stream or sys.stderr
@@ -170,7 +175,7 @@ class ProgressBar:
         if self.enabled and (self.done == self.total or self.done // step != before // step):
             filled = self.WIDTH * self.done // self.total
             bar = "#" * filled + "." * (self.WIDTH - filled)
-            self.stream.write(f"\rreplay [{bar}] {self.done}/{self.total}")
+            self.stream.write(f"\r{self.label} [{bar}] {self.done}/{self.total}")
             if self.done == self.total:
                 self.stream.write("\n")
             self.stream.flush()
@@ -230,14 +235,19 @@ PIECE_BYTES = 1 << 20
 PARALLEL_FROM = 1 << 20
 
 
-def _replay_lines(name: str, numbered: Iterable[tuple[int, bytes]], english: bool) -> ReplayReport:
+def _replay_lines(
+    name: str, numbered: Iterable[tuple[int, int, bytes | None]], english: bool
+) -> ReplayReport:
     """Decode, re-resolve and compare a run of a journal's lines (in a worker, or in this process).
 
     Problems name their line as ``{name}:{number}``; a worker numbers from 1 within its piece and the
     parent shifts them (``_renumber``), so no one has to count the lines before the work starts.
     """
     report = ReplayReport(session=name)
-    for number, line in numbered:
+    for number, _, line in numbered:
+        if line is None:
+            report.problems.append(too_long(f"{name}:{number}"))
+            continue
         if not line.strip():
             continue
         record = read_line(LINE_DECODER, line, f"{name}:{number}", report.problems.append)
@@ -251,32 +261,43 @@ def _replay_lines(name: str, numbered: Iterable[tuple[int, bytes]], english: boo
 Piece = tuple[int, int]  # (byte offset, length), whole lines
 
 
+def _next_line_end(handle: BinaryIO, offset: int, size: int) -> int:
+    """The offset just past the first newline at or after ``offset`` (``size`` if there is none),
+    found a chunk at a time: a line of any length costs no memory."""
+    handle.seek(offset)
+    while offset < size:
+        chunk = handle.read(CHUNK)
+        if not chunk:
+            return size
+        found = chunk.find(b"\n")
+        if found >= 0:
+            return offset + found + 1
+        offset += len(chunk)
+    return size
+
+
 def _pieces(path: Path, size: int) -> Iterator[Piece]:
     """The file after its header line, in pieces of about ``PIECE_BYTES`` cut at line ends.
 
     Each cut is found by reading from a guessed offset to the next newline, so the file is not read
     here: workers read their own piece, and only these two numbers cross to them.
     """
-    with open(path, "rb") as handle:
-        offset = len(handle.readline())
+    with open_for_reading(path) as handle:
+        offset = _next_line_end(handle, 0, size)
         while offset < size:
-            handle.seek(min(offset + PIECE_BYTES, size))
-            handle.readline()  # on to the end of the line the guess fell in
-            end = min(handle.tell(), size)
+            end = _next_line_end(handle, min(offset + PIECE_BYTES, size), size)
             yield offset, end - offset
             offset = end
 
 
 def _replay_piece(job: tuple[Path, str, bool, Piece]) -> tuple[ReplayReport, int]:
-    """One piece of a journal, replayed (in a worker process); its lines are numbered from 1."""
+    """One piece of a journal, replayed (in a worker process); its lines are numbered from 1.
+    A last line without its newline (a live or killed session) is skipped."""
     path, name, english, (offset, length) = job
-    with open(path, "rb") as handle:
-        handle.seek(offset)
-        data = handle.read(length)
-    lines = data.split(b"\n")
-    if not lines[-1]:
-        lines.pop()  # the piece ends with a newline
-    return _replay_lines(name, enumerate(lines, start=1), english), len(lines)
+    with open_for_reading(path) as handle:
+        reader = LineReader(handle, start=offset, stop=offset + length)
+        report = _replay_lines(name, reader, english)
+    return report, reader.lines
 
 
 def _renumber(part: ReplayReport, name: str, before: int) -> None:
@@ -299,8 +320,8 @@ def _worker_start() -> None:
 def _header_of(path: Path, report: ReplayReport) -> Header | None:
     """The session header the file starts with, if this version reads it (else says why in ``report``)."""
     try:
-        with open(path, "rb") as handle:
-            first = handle.readline()
+        with open_for_reading(path) as handle:
+            first = next((line for _, _, line in LineReader(handle, max_line=1 << 16)), None) or b""
     except OSError as error:
         report.problems.append(f"{path.name}: cannot be read ({error.strerror or error})")
         return None
@@ -338,7 +359,11 @@ def replay_session(path: Path, *, progress: bool | None = False, workers: int | 
     if header is None:
         return report
     english = header.format <= LAST_TEXT_FORMAT
-    size = path.stat().st_size
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        report.problems.append(f"{path.name}: cannot be read ({error.strerror or error})")
+        return report
     # The bar needs the number of lines up front; counting them reads the file once more, so only
     # when the bar is shown.
     maybe = progress if progress is not None else sys.stderr.isatty()
@@ -370,7 +395,7 @@ def replay_session(path: Path, *, progress: bool | None = False, workers: int | 
 
 
 def _count_lines(path: Path) -> int:
-    with open(path, "rb") as handle:
+    with open_for_reading(path) as handle:
         return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
 
 
@@ -404,42 +429,52 @@ async def replay_against(path: Path, url: str, token: str, *, progress: bool | N
     """Replay every entry of ``path`` through a running bridge at ``url`` (it needs scripted dice on)."""
     from websockets.asyncio.client import connect
 
-    log = read_session(path)
-    report = ReplayReport(session=log.name, problems=list(log.problems))
+    log = SessionReader(path)  # streamed: memory stays flat in the journal's size
+    report = ReplayReport(session=log.name)
     prefix = f"replay-{uuid.uuid4().hex[:12]}-"
-    bar = ProgressBar(len(log.entries), enabled=want_progress(progress, len(log.entries)))
-    async with connect(url, max_size=2**22) as socket:
-        await socket.send(_text({"type": "hello", "token": token, "client": "volley replay"}))
-        welcome = msgspec.json.decode(await socket.recv())
-        if welcome.get("type") != "welcome":
-            report.problems.append(f"the server refused us: {welcome.get('message')}")
-            return report
-        if not welcome.get("scripted_dice"):
-            report.problems.append(
-                "the server does not allow scripted dice; start it with --allow-scripted-dice"
-            )
-            return report
-        english = _speaks_english(log)
-        for entry in log.entries:
-            await socket.send(_text(_wire_message(entry, prefix)))
-            reply = msgspec.json.decode(await socket.recv())
-            if isinstance(reply, dict) and reply.get("type") == "error":
-                _compare(report, entry, None, f"server error {reply.get('code')}: {reply.get('message')}")
-            else:
-                if isinstance(reply, dict):
-                    reply["id"] = entry.id
-                _compare(report, entry, reply, None, english=english)
-            bar.advance()
+    maybe = progress if progress is not None else sys.stderr.isatty()
+    total = max(_count_lines(path) - 1, 0) if maybe and log.header is not None else 0
+    bar = ProgressBar(total, enabled=maybe and want_progress(progress, total))
+    try:
+        async with connect(url, max_size=2**22) as socket:
+            await socket.send(_text({"type": "hello", "token": token, "client": "volley replay"}))
+            welcome = msgspec.json.decode(await socket.recv())
+            if welcome.get("type") != "welcome":
+                report.problems.append(f"the server refused us: {welcome.get('message')}")
+                return report
+            if not welcome.get("scripted_dice"):
+                report.problems.append(
+                    "the server does not allow scripted dice; start it with --allow-scripted-dice"
+                )
+                return report
+            english = _speaks_english(log)
+            for entry in log:
+                if not isinstance(entry, Entry):
+                    continue
+                await socket.send(_text(_wire_message(entry, prefix)))
+                reply = msgspec.json.decode(await socket.recv())
+                if isinstance(reply, dict) and reply.get("type") == "error":
+                    _compare(report, entry, None, f"server error {reply.get('code')}: {reply.get('message')}")
+                else:
+                    if isinstance(reply, dict):
+                        reply["id"] = entry.id
+                    _compare(report, entry, reply, None, english=english)
+                bar.advance()
+    finally:
+        log.close()
+        report.problems[:0] = log.problems
     return report
 
 
 def print_report(report: ReplayReport, out: TextIO, *, max_differences: int = 10) -> None:
     """Summary line, then the first differences field by field."""
+    from bridge.inert import inert  # ids, kinds and values come from the journal: shown escaped
+
     for problem in report.problems:
-        print(f"problem: {problem}", file=out)
+        print(f"problem: {inert(problem)}", file=out)
     verdict = "all match" if report.ok else f"{len(report.mismatches)} differ"
     print(
-        f"{report.session}: {report.matched}/{report.total} requests replayed identically ({verdict})",
+        f"{inert(report.session)}: {report.matched}/{report.total} requests replayed identically ({verdict})",
         file=out,
     )
     shown = 0
@@ -448,12 +483,12 @@ def print_report(report: ReplayReport, out: TextIO, *, max_differences: int = 10
             print(f"... and more ({len(report.mismatches)} requests differ in all)", file=out)
             break
         entry = mismatch.entry
-        print(f"request {entry.id!r} ({entry.type}, {_system_action(entry)}):", file=out)
+        print(f"request {entry.id!r} ({inert(str(entry.type))}, {inert(_system_action(entry))}):", file=out)
         if mismatch.error is not None:
-            print(f"  {mismatch.error}", file=out)
+            print(f"  {inert(str(mismatch.error))}", file=out)
             shown += 1
         for difference in _first(mismatch.differences, max_differences - shown):
-            print(f"  {difference}", file=out)
+            print(f"  {inert(str(difference))}", file=out)
             shown += 1
 
 

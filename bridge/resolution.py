@@ -14,6 +14,7 @@ from typing import Any
 import rules
 from bridge.card import build_card
 from bridge.protocol import (
+    MAX_REPLY_BYTES,
     MAX_TARGETS,
     ErrorCode,
     OddsReply,
@@ -22,6 +23,7 @@ from bridge.protocol import (
     ResultReply,
     encode,
 )
+from rules import errors
 from rules.dice import Dice
 
 __all__ = [
@@ -135,7 +137,11 @@ def odds_of(id: str, decoded: Any) -> bytes:
         odds = rules.odds(decoded)
     except rules.RuleError as error:
         raise _refused(error, id) from None
-    return encode(OddsReply(id=id, odds=odds))
+    reply = encode(OddsReply(id=id, odds=odds))
+    if len(reply) > MAX_REPLY_BYTES:  # every system's bounds keep previews far below this
+        refusal = errors.PREVIEW_TOO_LARGE(size=len(reply), most=MAX_REPLY_BYTES)
+        raise ProtocolError(ErrorCode.TOO_LARGE, errors.english(refusal), "$.request", id, msg=refusal)
+    return reply
 
 
 def decode_for_odds(id: str, request: Mapping[str, Any]) -> Any:

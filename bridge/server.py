@@ -31,9 +31,6 @@ from bridge.card import system_title
 from bridge.connection import Connection, Pace
 from bridge.expiry import PENDING_EXPIRY
 from bridge.guard import GATE, Door, GatedSite
-from bridge.journal import FORMAT_VERSION, Header, Journal, discard_session
-from bridge.ledger import Ledger
-from bridge.lock import DirectoryLock
 from bridge.module_server import add_module_routes
 from bridge.paths import sessions_dir
 from bridge.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION, SystemInfo, Welcome, protocol_schema
@@ -42,6 +39,9 @@ from bridge.referee import Referee
 from bridge.report.route import add_report_route
 from bridge.resolution import SeedSource
 from bridge.stopping import stop_on_signals
+from bridge.store.journal import FORMAT_VERSION, Header, Journal, discard_session
+from bridge.store.ledger import Ledger
+from bridge.store.lock import DirectoryLock
 from bridge.workers import RulesWorkers
 
 __all__ = [
@@ -106,7 +106,8 @@ def _session_name() -> str:
 
 
 async def _lock_context(app: web.Application) -> AsyncIterator[None]:
-    """Hold the data directory for this server alone (``bridge.lock``), from before the journals are read."""
+    """Hold the data directory for this server alone (``bridge.store.lock``), from before the journals
+    are read."""
     lock = DirectoryLock(sessions_dir(app[SETTINGS].data_dir))
     lock.acquire()
     try:
@@ -133,16 +134,22 @@ async def _journal_context(app: web.Application) -> AsyncIterator[None]:
     except BaseException:
         ledger.close()
         raise
-    journal.on_written = ledger.begin_session(journal.path, journal.head)
+    try:
+        journal.on_written = ledger.begin_session(journal.path, journal.head)
+        app[REFEREE] = Referee(
+            journal,
+            ledger,
+            allow_scripted_dice=settings.allow_scripted_dice,
+            seeds=SeedSource(settings.seed_base),
+            pending_expiry=settings.pending_expiry,
+            workers=app[WORKERS],
+        )
+    except BaseException:  # a failed start leaves no header-only session behind
+        await journal.close()
+        ledger.close()
+        await asyncio.to_thread(discard_session, journal.path)
+        raise
     filling = asyncio.create_task(ledger.fill_filter(), name="ledger id filter")
-    app[REFEREE] = Referee(
-        journal,
-        ledger,
-        allow_scripted_dice=settings.allow_scripted_dice,
-        seeds=SeedSource(settings.seed_base),
-        pending_expiry=settings.pending_expiry,
-        workers=app[WORKERS],
-    )
     log.info(
         "session %s: journal %s (%d earlier replies remembered)",
         journal.session,

@@ -7,6 +7,9 @@ field named, and the caller is told which entries were incomplete.
 
 ``sessions`` reads only what its table shows (the header, and each line's kind and system): the
 rest of every line is skipped unread, so listing years of sessions stays quick.
+
+Both read a line at a time (``bridge.store.files.LineReader``): memory stays flat whatever a
+journal's size, and anything in the directory that is not a regular file is named and skipped.
 """
 
 from __future__ import annotations
@@ -19,7 +22,9 @@ import msgspec
 
 from bridge.card_text import ENTRY, NO_HEADER, SCRIPTED, SEED, SESSION, UNDO, Flaw, card_lines
 from bridge.i18n import Catalogue
-from bridge.journal import Entry, SessionLog, UndoLine, session_files
+from bridge.inert import inert
+from bridge.store.files import LineReader, odd_files, open_for_reading, session_files
+from bridge.store.journal import Entry, SessionLog, SessionReader, UndoLine
 
 __all__ = ["SessionSummary", "find_session", "list_sessions", "print_session", "print_sessions"]
 
@@ -54,8 +59,10 @@ def summarise_file(path: Path) -> SessionSummary:
     requests = 0
     systems: set[str] = set()
     try:
-        with open(path, "rb") as handle:
-            for number, line in enumerate(handle, start=1):
+        with open_for_reading(path) as handle:
+            for number, _, line in LineReader(handle):
+                if line is None:
+                    continue  # longer than any journal line: for ``show`` to report
                 try:
                     listed = _listed.decode(line)
                 except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
@@ -75,15 +82,22 @@ def list_sessions(directory: Path) -> list[SessionSummary]:
     return [summarise_file(path) for path in session_files(directory)]
 
 
+def skipped_files(directory: Path) -> list[str]:
+    """What ``sessions``, ``show`` and ``replay`` skip in ``directory`` (FIFOs, sockets...), one line each."""
+    return odd_files(directory)
+
+
 def print_sessions(summaries: list[SessionSummary], out: TextIO) -> None:
     if not summaries:
         print("no sessions yet", file=out)
         return
-    width = max(len(summary.name) for summary in summaries)
+    # A file's name and a header's text are shown escaped: a terminal never acts on them (bridge.inert).
+    names = [inert(summary.name) for summary in summaries]
+    width = max(len(name) for name in names)
     print(f"{'SESSION':<{width}}  {'STARTED':<20}  {'REQUESTS':>8}  SYSTEMS", file=out)
-    for summary in summaries:
-        systems = ", ".join(summary.systems) or "-"
-        print(f"{summary.name:<{width}}  {summary.started:<20}  {summary.requests:>8}  {systems}", file=out)
+    for name, summary in zip(names, summaries, strict=True):
+        systems = ", ".join(inert(system) for system in summary.systems) or "-"
+        print(f"{name:<{width}}  {inert(summary.started):<20}  {summary.requests:>8}  {systems}", file=out)
 
 
 def find_session(name: str, directory: Path) -> Path:
@@ -91,6 +105,8 @@ def find_session(name: str, directory: Path) -> Path:
     given = Path(name)
     if given.is_file():
         return given
+    if given.exists() and (given.suffix == ".jsonl" or given.parent != Path(".")):
+        raise LookupError(f"{given}: not a regular file; skipped")
     candidates = [
         path for path in session_files(directory) if path.stem.startswith(name.removesuffix(".jsonl"))
     ]
@@ -100,15 +116,19 @@ def find_session(name: str, directory: Path) -> Path:
     if len(candidates) == 1:
         return candidates[0]
     if not candidates:
+        odd = [note for note in odd_files(directory) if note.startswith(name.removesuffix(".jsonl"))]
+        if odd:
+            raise LookupError(odd[0])
         raise LookupError(f"no session {name!r} in {directory}")
     raise LookupError(f"{name!r} matches {len(candidates)} sessions; give more of the name")
 
 
-def print_session(log: SessionLog, out: TextIO, catalogue: Catalogue) -> list[str]:
+def print_session(log: SessionLog | SessionReader, out: TextIO, catalogue: Catalogue) -> list[str]:
     """Print ``log`` in ``catalogue``'s language; the ids of entries that could not be shown in full.
 
     A malformed entry (a reply that is not an object, a card that is a list, a row that is a number...)
     is shown as far as it goes, with one line per bad field naming it; it never stops the listing.
+    A ``SessionReader`` is printed as it is read; problems found on the way are printed at the end.
     """
     header = log.header
     if header is not None:
@@ -127,10 +147,11 @@ def print_session(log: SessionLog, out: TextIO, catalogue: Catalogue) -> list[st
     else:
         print(catalogue.render(NO_HEADER(session=log.name)), file=out)
     for problem in log.problems:
-        print(f"  ! {problem}", file=out)
+        print(f"  ! {inert(problem)}", file=out)
+    shown = len(log.problems)
     incomplete: list[str] = []
     # Undo lines go where they happened, between the requests: in the journal's order.
-    for entry in log.records:
+    for entry in log.records if isinstance(log, SessionLog) else log:
         if isinstance(entry, UndoLine):
             undo = UNDO(at=entry.at, id=entry.id, target=entry.target_id, user=entry.user)
             print("\n" + catalogue.render(undo), file=out)
@@ -144,6 +165,10 @@ def print_session(log: SessionLog, out: TextIO, catalogue: Catalogue) -> list[st
             print("  ! " + catalogue.render(flaw.message()), file=out)
         if flaws:
             incomplete.append(entry.id)
+    if len(log.problems) > shown:
+        print("", file=out)
+        for problem in log.problems[shown:]:
+            print(f"  ! {inert(problem)}", file=out)
     return incomplete
 
 

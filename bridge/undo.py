@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from bridge.journal import UndoLine, line_time
 from bridge.protocol import ErrorCode, ProtocolError, Undo, Undone, encode
+from bridge.store.journal import UndoLine, line_time
 
 if TYPE_CHECKING:
     from bridge.referee import Referee

@@ -32,6 +32,9 @@ COMMON_ERRORS = Vocabulary("common")
 
 NOT_JSON = COMMON_ERRORS.error("not_json", "not valid JSON: {detail}", "detail")
 NO_REQUEST = COMMON_ERRORS.error("no_request", "no request on stdin (expected one JSON object)")
+UNREADABLE_FILE = COMMON_ERRORS.error(
+    "unreadable_file", "cannot read the request file {file}: {reason}", "file", "reason"
+)
 NOT_OBJECT = COMMON_ERRORS.error("not_object", "a request must be a JSON object")
 NO_SYSTEM = COMMON_ERRORS.error("no_system", "a request needs a system: one of {known}", "known")
 UNKNOWN_SYSTEM = COMMON_ERRORS.error(
@@ -62,6 +65,14 @@ UNKNOWN_VALUE = COMMON_ERRORS.error(
 )
 NO_TARGET = COMMON_ERRORS.error("no_target", "an attack needs at least one target")
 TOO_MANY_DICE = COMMON_ERRORS.error("too_many_dice", "more than {most} dice in one request", "most")
+#: A preview (``odds``) whose reply would be larger than a client may be sent; every system's bounds
+#: keep their previews far below it, so this is the bridge's last guard, not a rule.
+PREVIEW_TOO_LARGE = COMMON_ERRORS.error(
+    "preview_too_large",
+    "this preview would be {size} bytes, over the {most} one reply may carry: ask for fewer targets or shots",
+    "size",
+    "most",
+)
 DICE_RAN_OUT = COMMON_ERRORS.error(
     "dice_ran_out",
     "scripted dice ran out: a d{sides} for {purpose} was needed after {faces} faces",

@@ -42,3 +42,6 @@ class RuleSystem(msgspec.Struct, frozen=True, kw_only=True):
     #: counted. The bridge computes odds estimated above a millisecond in a worker process, so a cold
     #: preview never stalls other clients. Optional: a system without one is taken to be cheap.
     odds_cost: Callable[[Any], float] | None = None
+    #: The readings a table may choose instead of Volley's (``rules.table_rules.Reading``): what the
+    #: module's Table rules menu offers and what a card lists when a request changes them.
+    table_rules: tuple[Any, ...] = ()

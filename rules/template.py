@@ -8,6 +8,7 @@ the module's JavaScript renderer mirrors this one (``tests/i18n/format_vectors.j
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Protocol
@@ -22,6 +23,8 @@ __all__ = [
     "render_value",
     "split_top",
 ]
+
+_JS_SPECIAL = {"inf": "Infinity", "-inf": "-Infinity", "nan": "NaN"}
 
 #: Each language's decimal separator (the CLI's numbers and the report's).
 DECIMAL_MARK = {"en": ".", "ru": ","}
@@ -52,11 +55,20 @@ def plural_form(language: str, number: float, forms: Sequence[str]) -> str:
     return forms[min(index, len(forms) - 1)]
 
 
+#: From this size on, JavaScript writes a number in exponent form ("1e+21"), and so does this renderer.
+_EXPONENT_FROM = 1e21
+
+
 def _number(value: float, language: str) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
+    if not math.isfinite(value) or abs(value) >= _EXPONENT_FROM:
+        # What JavaScript's String() says of such a number (every float this large is whole, so the
+        # module prints it as an integer, with no decimal mark): "1e+308", "Infinity". Two decimals of
+        # it would need 300 digits, more than Decimal's context holds (it raised InvalidOperation).
+        return _JS_SPECIAL.get(str(value), repr(value))
     # Half away from zero on the exact binary value: what JavaScript's toFixed(2) does, so the module
     # and the CLI print the same digits.
     text = str(Decimal(value).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)).rstrip("0").rstrip(".")

@@ -6,7 +6,9 @@ explains). Runs in a few minutes on a 2-core machine. The parts are scripts of t
 * ``bench_odds.py``: exact odds warm (the live preview), cold worst case, against 10,000 sampled rolls;
 * ``bench_cli.py``: ``volley odds`` start-up against ``python -c pass``; ``volley replay`` on every core
   against one core in-process;
-* ``bench_bridge.py`` (with ``bench_echo.py``): round trips against a bare aiohttp echo plus one fsync,
+* ``bench_bridge.py`` (with ``bench_echo.py`` and ``bench_durable.py``): round trips against a bare
+  aiohttp echo plus one fsync, and against a durable echo (an fsynced line of the bridge's size before
+  each reply, group-committed as the bridge does: ``rtt_p50_vs_durable``, ``throughput_vs_durable``),
   throughput against the echo server, another client's ping under 16 cold previews, memory with 200
   idle connections;
 * ``bench_history.py``: start time and memory with 100,000 earlier replies, against an empty directory.
@@ -109,10 +111,16 @@ def bench_cli(figures: dict[str, Any], quick: bool) -> None:
 
 
 async def _wire(
-    bridge: wire.ServeProcess, echo: wire.ServeProcess, data: Path, figures: dict[str, Any], quick: bool
+    bridge: wire.ServeProcess,
+    echo: wire.ServeProcess,
+    durable: wire.ServeProcess,
+    data: Path,
+    *,
+    figures: dict[str, Any],
+    quick: bool,
 ) -> None:
     per_round = 150 if quick else 300
-    samples = await wire.interleaved_rtt(bridge, echo, data, 3 if quick else 5, per_round)
+    samples = await wire.interleaved_rtt(bridge, echo, data, 3 if quick else 5, per_round, durable=durable)
     cpu_attack, cpu_echo = samples.pop("cpu_per_attack")[0], samples.pop("cpu_per_echo")[0]
     for label, values in samples.items():
         wire.show(label, values)
@@ -124,18 +132,26 @@ async def _wire(
         wire.show(label, values)
     s = {label: wire.summary(values) for label, values in samples.items()}
     clients, per_client, window = 32, 60 if quick else 150, 8
-    rates: dict[str, list[float]] = {"echo": [], "bridge": []}
-    cpu: dict[str, list[float]] = {"echo": [], "bridge": []}
+    rates: dict[str, list[float]] = {"echo": [], "durable": [], "bridge": []}
+    cpu: dict[str, list[float]] = {"echo": [], "durable": [], "bridge": []}
     for _ in range(2):
-        for label, served in (("echo", echo), ("bridge", bridge)):
+        for label, served in (("echo", echo), ("durable", durable), ("bridge", bridge)):
             rate, seconds = await wire.throughput_and_cpu(
                 served, bridge=served is bridge, clients=clients, per_client=per_client, window=window
             )
             rates[label].append(rate)
             cpu[label].append(seconds)
     echo_rate, bridge_rate = max(rates["echo"]), max(rates["bridge"])
+    durable_rate = max(rates["durable"])
     shape = f"{clients} clients x window {window}"
-    print(f"  throughput, {shape}: echo {echo_rate:.0f}/s, bridge attack {bridge_rate:.0f}/s")
+    print(
+        f"  throughput, {shape}: echo {echo_rate:.0f}/s, durable echo {durable_rate:.0f}/s, "
+        f"bridge attack {bridge_rate:.0f}/s"
+    )
+    print(
+        f"  against the durable baseline: round trip p50 x{s['attack']['p50'] / s['durable']['p50']:.2f}, "
+        f"throughput x{bridge_rate / durable_rate:.2f}"
+    )
     print(
         f"  server CPU per message under that load: echo {1e6 * min(cpu['echo']):.0f} us, "
         f"bridge {1e6 * min(cpu['bridge']):.0f} us"
@@ -157,6 +173,11 @@ async def _wire(
         throughput_echo_per_s=round(echo_rate),
         throughput_bridge_per_s=round(bridge_rate),
         throughput_ratio=round(bridge_rate / echo_rate, 2),
+        durable_p50_ms=round(s["durable"]["p50"], 3),
+        durable_p99_ms=round(s["durable"]["p99"], 3),
+        throughput_durable_per_s=round(durable_rate),
+        rtt_p50_vs_durable=round(s["attack"]["p50"] / s["durable"]["p50"], 2),
+        throughput_vs_durable=round(bridge_rate / durable_rate, 2),
         cpu_us_per_attack_sequential=round(1e6 * cpu_attack),
         cpu_us_per_echo_sequential=round(1e6 * cpu_echo),
         cpu_us_per_attack_loaded=round(1e6 * min(cpu["bridge"])),
@@ -173,8 +194,11 @@ def bench_wire(figures: dict[str, Any], quick: bool) -> None:
         data = Path(tmp)
         with wire.running(wire.start_echo()) as echo, wire.running(wire.start_bridge(data)) as bridge:
             warm = wire.wait_ready(bridge, warm=True)
-            print(f"  rules workers warm {warm:.1f} s after listening; timing starts now")
-            asyncio.run(_wire(bridge, echo, data, figures, quick))
+            line = asyncio.run(wire.journal_line(bridge, data))
+            with wire.running(wire.start_durable(data, len(line))) as durable:
+                print(f"  rules workers warm {warm:.1f} s after listening; timing starts now")
+                print(f"  durable baseline: echo after an fsynced {len(line)}-byte line, group-committed")
+                asyncio.run(_wire(bridge, echo, durable, data, figures=figures, quick=quick))
     with tempfile.TemporaryDirectory() as tmp, wire.running(wire.start_bridge(Path(tmp))) as bridge:
         wire.wait_ready(bridge, warm=True)
         before, with_200 = asyncio.run(wire.idle_connections(bridge, 200))

@@ -90,6 +90,12 @@ def start_echo() -> ServeProcess:
     return ServeProcess(command, until=LISTENING, stderr=subprocess.DEVNULL)
 
 
+def start_durable(directory: Path, line_bytes: int) -> ServeProcess:
+    """The durable baseline (``bench_durable.py``): echo after a durable line of ``line_bytes``."""
+    command = [sys.executable, str(ROOT / "scripts" / "bench_durable.py"), str(directory), str(line_bytes)]
+    return ServeProcess(command, until=LISTENING, stderr=subprocess.DEVNULL)
+
+
 @contextmanager
 def running(served: ServeProcess) -> Iterator[ServeProcess]:
     try:
@@ -202,9 +208,16 @@ def echo_frame(k: int) -> str:
 
 
 async def interleaved_rtt(
-    bridge: ServeProcess, echo: ServeProcess, data: Path, rounds: int, per_round: int
+    bridge: ServeProcess,
+    echo: ServeProcess,
+    data: Path,
+    rounds: int,
+    per_round: int,
+    *,
+    durable: ServeProcess | None = None,
 ) -> dict[str, list[float]]:
-    """Echo, fsync and attack round trips, a round of each in turn, so noise weighs on all alike.
+    """Echo, fsync, durable echo and attack round trips, a round of each in turn, so noise weighs on
+    all alike.
 
     The fsync appends the bridge's own journal line for one attack, in its own sessions directory.
     """
@@ -213,10 +226,17 @@ async def interleaved_rtt(
     samples: dict[str, list[float]] = {"echo": [], "fsync": [], "attack": []}
     to_bridge = await hello(bridge.url)
     to_echo = await connect(echo.url, compression=None, max_size=2**22)
+    to_durable = None
+    if durable is not None:
+        samples["durable"] = []
+        to_durable = await connect(durable.url, compression=None, max_size=2**22)
+        await round_trips(to_durable, echo_frame, 50)
     await round_trips(to_bridge, attack_frame, 50)  # warm both paths
     await round_trips(to_echo, echo_frame, 50)
     cpu = {"echo": 0.0, "attack": 0.0}
     for _ in range(rounds):
+        if to_durable is not None:
+            samples["durable"] += await round_trips(to_durable, echo_frame, per_round)
         before = cpu_seconds(echo.pid)
         samples["echo"] += await round_trips(to_echo, echo_frame, per_round)
         cpu["echo"] += cpu_seconds(echo.pid) - before
@@ -226,6 +246,8 @@ async def interleaved_rtt(
         cpu["attack"] += cpu_seconds(bridge.pid) - before
     await to_bridge.close()
     await to_echo.close()
+    if to_durable is not None:
+        await to_durable.close()
     # Server CPU per request, one at a time (user + system: the bridge's includes its write + fsync).
     samples["cpu_per_echo"] = [cpu["echo"] / (rounds * per_round)]
     samples["cpu_per_attack"] = [cpu["attack"] / (rounds * per_round)]

@@ -117,7 +117,7 @@ GURPS_OVER_ROF = (
 @pytest.mark.parametrize(
     ("stdin", "line"),
     [
-        (GURPS_OVER_ROF, "$.shots: 12 выстрелов — больше Скор. 10"),
+        (GURPS_OVER_ROF, "$.shots: 12 выстрелов — больше СС 10"),
         (
             '{"system": "warhammer"}',
             "$.system: неизвестная система 'warhammer'; возможны: d100, gurps, megatraveller",
@@ -130,7 +130,7 @@ GURPS_OVER_ROF = (
         (
             '{"system": "d100", "mode": "long_burst", "attacker": {"id": "a", "bs": 40},'
             ' "weapon": {"rof": "S/3/-", "loaded": 30}, "targets": [{"id": "t"}]}',
-            "$.mode: Длинная Очередь: нужна позиция RoF для длинной очереди, а у оружия её нет (S/3/-)",
+            "$.mode: Длинная Очередь: нужна позиция RoF для Длинной Очереди, а у оружия её нет (S/3/-)",
         ),
     ],
     ids=["gurps rule", "unknown system", "missing field", "d100 rule"],
@@ -147,7 +147,7 @@ def test_a_refusal_follows_the_locale_without_lang(
 ) -> None:
     monkeypatch.setenv("LC_ALL", "ru_RU.UTF-8")
     code, _, err = run_volley(["odds"], capsys, GURPS_OVER_ROF)
-    assert (code, err) == (2, "volley odds: $.shots: 12 выстрелов — больше Скор. 10\n")
+    assert (code, err) == (2, "volley odds: $.shots: 12 выстрелов — больше СС 10\n")
     monkeypatch.setenv("LC_ALL", "en_GB.UTF-8")
     code, _, err = run_volley(["odds"], capsys, GURPS_OVER_ROF)
     assert (code, err) == (2, "volley odds: $.shots: shots 12 > RoF 10\n")

@@ -17,6 +17,7 @@ const foundryGlobals = {
   foundry: "readonly",
   ChatMessage: "readonly",
   CONFIG: "readonly",
+  Macro: "readonly",
 };
 
 const rules = {
@@ -39,6 +40,9 @@ export default [
   {
     files: [
       "vtt_module/scripts/volley.js",
+      "vtt_module/scripts/api.js",
+      "vtt_module/scripts/attack-hooks.js",
+      "vtt_module/scripts/hotbar.js",
       "vtt_module/scripts/foundry/**/*.js",
       "vtt_module/scripts/**/*-dialog.js",
       "vtt_module/scripts/profile/editor.js",

@@ -6,18 +6,25 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from bridge.i18n import Catalogue
-from bridge.report.fairness import calibration, die_tests
+from bridge.report.fairness import calibration, die_tests, judge
+from bridge.report.luck import judge_luck
 from bridge.report.page import Findings, render_page
 from bridge.report.record import SessionRecord
-from bridge.report.tally import tally
+from bridge.report.tally import Tally, tally
 
-__all__ = ["findings", "report_html", "write_page"]
+__all__ = ["findings", "judged", "report_html", "write_page"]
 
 
 def findings(records: Iterable[SessionRecord]) -> Findings:
     """Everything the report says, before it is put into words."""
-    counted = tally(records)
-    return Findings(counted, die_tests(counted.dice.faces), calibration(counted.percentiles))
+    return judged(tally(records))
+
+
+def judged(counted: Tally) -> Findings:
+    """The tests made on a tally, each verdict corrected for the other looks on the same page."""
+    dice, luck = judge(die_tests(counted.dice.faces), calibration(counted.percentiles))
+    shooters = judge_luck({name: shooter.luck for name, shooter in counted.shooters.items()})
+    return Findings(counted, dice, luck, shooters)
 
 
 def report_html(records: Iterable[SessionRecord], language: str) -> str:

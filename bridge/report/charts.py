@@ -133,18 +133,25 @@ def hits_chart(
         return _svg(figure, title)
 
 
-def calibration_chart(histogram: Sequence[int], title: str, xlabel: str, ylabel: str, verdict: str) -> str:
-    """The luck percentiles in ten bars, with the flat line fair dice give (dashed) and the band where
-    95% of fair sessions' bars fall (shaded)."""
+def calibration_chart(
+    histogram: Sequence[int],
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    verdict: str,
+    *,
+    band: tuple[float, float],
+) -> str:
+    """The luck percentiles in ten bars, with the flat line fair dice give (dashed) and ``band``
+    shaded: where all the bars of a fair session stay together (``Calibration.band``)."""
     count = sum(histogram)
     bins = len(histogram)
     share = count / bins if bins else 0.0
-    spread = 1.96 * math.sqrt(count * (1 / bins) * (1 - 1 / bins)) if bins else 0.0
     with _LOCK, matplotlib.rc_context(_STYLE):
         figure = _figure(2.6)
         axes = figure.add_subplot()
         edges = [100 * i / bins for i in range(bins)]
-        axes.axhspan(max(0.0, share - spread), share + spread, color=COLOURS["band"], zorder=0)
+        axes.axhspan(band[0], band[1], color=COLOURS["band"], zorder=0)
         axes.bar(
             edges,
             histogram,

@@ -25,9 +25,11 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 #: Where reports go unless ``-o`` says otherwise: beside the journals they come from.
 REPORTS_DIR = "reports"
+#: A report over this many sessions shows its progress (on stderr, when that is a terminal).
+MANY_SESSIONS = 2
 EXTRA_MISSING = (
-    "volley report: the report extra is not installed (matplotlib draws the charts, SciPy the tests): "
-    "pip install 'volley[report]' (scripts/setup installs it)"
+    "volley report: matplotlib or SciPy is missing (matplotlib draws the charts, SciPy the tests); "
+    "they come with Volley: reinstall it (pipx install --force volley-<version>-py3-none-any.whl)"
 )
 
 
@@ -42,7 +44,7 @@ def _journals(args: argparse.Namespace) -> list[Path]:
     directory = sessions_dir(data_dir(args.data_dir))
     chosen: list[Path] = []
     if args.all:
-        from bridge.journal import session_files
+        from bridge.store.journal import session_files
 
         chosen.extend(session_files(directory))
     for name in args.sessions:
@@ -71,9 +73,17 @@ def cmd_report(args: argparse.Namespace) -> int:
     except ImportError:
         print(EXTRA_MISSING, file=sys.stderr)
         return EXIT_USAGE
+    from bridge.replay import ProgressBar
     from bridge.report.record import read_record
 
-    records = [read_record(path) for path in journals]
+    records = []
+    # Over several sessions, a bar on stderr while the journals are read, only when it is a terminal.
+    bar = ProgressBar(
+        len(journals), enabled=len(journals) >= MANY_SESSIONS and sys.stderr.isatty(), label="report"
+    )
+    for path in journals:
+        records.append(read_record(path))
+        bar.advance()
     unusable = [r.name for r in records if r.started is None and not r.resolutions]
     if len(unusable) == len(records):
         print(f"volley report: {', '.join(unusable)}: not a Volley session journal", file=sys.stderr)

@@ -14,6 +14,13 @@ report of the same journal says the same thing every time it is written.
 A shooter's luck is Stouffer's combination of their percentiles: each becomes a standard normal score
 ``z_i = Phi^-1(u_i)`` and ``z = sum(z_i) / sqrt(n)`` is standard normal again under fair dice, so its
 two-sided p-value says how surprising the whole evening's luck was.
+
+**Corrected verdicts.** Each shooter is one more look: with seven shooters at 0.05 each, about a third
+of fair evenings would name somebody lucky or unlucky. ``judge_luck`` adjusts the p-values of all the
+shooters on the page together (Holm), and the verdict comes from the adjusted value, so a fair evening
+names somebody lucky or unlucky at most one time in twenty, "remarkably" one time in a hundred. The
+luck figure shown is still the shooter's own, uncorrected standing. A campaign report pools each
+shooter's attacks over every session first, so it makes one look per shooter, not one per session.
 """
 
 from __future__ import annotations
@@ -21,9 +28,11 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from statistics import NormalDist
+
+from bridge.report.correction import holm
 
 __all__ = [
     "LUCK_ALERT_P",
@@ -32,6 +41,7 @@ __all__ = [
     "Luck",
     "combine",
     "expected_hits",
+    "judge_luck",
     "luck_percentile",
     "main_target",
     "tie_breaker",
@@ -117,23 +127,26 @@ class Luck:
 
     ``z`` is Stouffer's score (negative: unlucky), ``p`` its two-sided p-value and ``standing`` the
     share of fair-dice evenings that would have gone worse (``Phi(z)``): 0.04 reads "luckier than only
-    4% of evenings".
+    4% of evenings". ``adjusted`` is ``p`` corrected for the other shooters on the page (``judge_luck``)
+    and, when set, is what the verdict reads.
     """
 
     count: int
     z: float
     p: float
     standing: float
+    adjusted: float | None = None
 
     @property
     def verdict(self) -> str:
         """``too_few``, ``ordinary``, or ``lucky``/``unlucky`` with ``very_`` when remarkable."""
         if self.count < MIN_PERCENTILES:
             return "too_few"
-        if self.p >= LUCK_NOTE_P:
+        p = self.p if self.adjusted is None else self.adjusted
+        if p >= LUCK_NOTE_P:
             return "ordinary"
         side = "lucky" if self.z > 0 else "unlucky"
-        return f"very_{side}" if self.p < LUCK_ALERT_P else side
+        return f"very_{side}" if p < LUCK_ALERT_P else side
 
 
 def combine(percentiles: Sequence[float]) -> Luck:
@@ -144,3 +157,13 @@ def combine(percentiles: Sequence[float]) -> Luck:
     z = math.fsum(_NORMAL.inv_cdf(min(max(u, _EDGE), 1.0 - _EDGE)) for u in percentiles) / math.sqrt(count)
     p = min(1.0, 2.0 * _NORMAL.cdf(-abs(z)))
     return Luck(count=count, z=z, p=p, standing=_NORMAL.cdf(z))
+
+
+def judge_luck(lucks: Mapping[str, Luck]) -> dict[str, Luck]:
+    """Every shooter's luck with its p-value corrected for the others judged on the page (Holm).
+
+    Shooters with too few attacks get no verdict and are not counted among the looks.
+    """
+    judged = [name for name, luck in lucks.items() if luck.count >= MIN_PERCENTILES]
+    adjusted = dict(zip(judged, holm([lucks[name].p for name in judged]), strict=True))
+    return {name: replace(luck, adjusted=adjusted.get(name)) for name, luck in lucks.items()}

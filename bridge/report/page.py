@@ -8,15 +8,26 @@ histogram, and what in the journal could not be used. Every word comes from the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
 import bridge
 from bridge.i18n import DECIMAL_MARK, Catalogue
 from bridge.report import charts
-from bridge.report.fairness import ALERT_P, WATCH_P, Calibration, DieTest, banded, overall
+from bridge.report.fairness import (
+    ALERT_P,
+    JUDGE_POWER,
+    LOADING,
+    WATCH_P,
+    Calibration,
+    DieTest,
+    banded,
+    loading_width,
+    overall,
+)
 from bridge.report.luck import LUCK_ALERT_P, LUCK_NOTE_P, Luck
 from bridge.report.tally import Expectation, ShooterTally, Tally, TargetTally
 
@@ -24,19 +35,35 @@ __all__ = ["Findings", "render_page"]
 
 #: How many skipped lines the page lists one by one (the rest are counted).
 LISTED_PROBLEMS = 20
+#: A die rolled fewer times than this gets no chart panel when others have one.
+PANEL_ROLLS = 20
 
 
 @dataclass(frozen=True)
 class Findings:
-    """Everything the page shows: the tally and the fairness tests made on it."""
+    """Everything the page shows: the tally and the tests made on it, with corrected verdicts.
+
+    ``luck`` holds each shooter's luck with its p-value corrected for the other shooters
+    (``bridge.report.luck.judge_luck``); a shooter missing from it is judged alone.
+    """
 
     tally: Tally
     dice: list[DieTest]
     calibration: Calibration
+    luck: Mapping[str, Luck] = field(default_factory=dict)
 
     @property
     def verdict(self) -> str:
-        return overall([test.verdict for test in self.dice] + [self.calibration.verdict])
+        """The page's verdict: the worst die's, or the luck chart's when that one raised a flag.
+
+        A die with too few rolls outranks a fair one, so the page is never summed up as fair while
+        some die could not be judged. The luck chart having too few attacks says nothing about dice.
+        """
+        flagged = [self.calibration.verdict] if self.calibration.verdict in ("watch", "alert") else []
+        return overall([test.verdict for test in self.dice] + flagged)
+
+    def luck_of(self, shooter: ShooterTally) -> Luck:
+        return self.luck.get(shooter.name) or shooter.luck
 
 
 class _Words:
@@ -62,10 +89,15 @@ class _Words:
 
     def p_value(self, value: float | None) -> str:
         """A p-value alone, for a column headed "p"."""
-        return self.p(value).removeprefix("p = ").removeprefix("p ")
+        return escape(self.p(value).removeprefix("p = ").removeprefix("p "))
 
     def percentile(self, value: float) -> str:
         return str(min(99, max(1, round(100 * value))))
+
+    def count(self, value: int) -> str:
+        """A whole number with the language's thousands separator: 1,041 or 1\u00a0041."""
+        grouped = f"{value:,}"
+        return grouped if self.mark == "." else grouped.replace(",", "\u00a0")
 
 
 CSS = """
@@ -86,6 +118,7 @@ section > p.lead { margin: 0 0 12px; color: var(--muted); }
   margin-top: 18px; color: #fff; font-size: 17px; }
 .banner strong { font-size: 19px; }
 .banner .mark { font-size: 28px; line-height: 1; }
+.banner .line { display: block; font-size: 14.5px; margin-top: 3px; }
 .banner.fair { background: var(--fair); } .banner.watch { background: var(--watch); }
 .banner.alert { background: var(--alert); } .banner.too_few { background: var(--too_few); }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(190px, 1fr)); gap: 12px;
@@ -93,6 +126,7 @@ section > p.lead { margin: 0 0 12px; color: var(--muted); }
 .card { background: var(--paper); border: 1px solid var(--line); border-radius: 10px; padding: 12px 14px; }
 .card .label { color: var(--muted); font-size: 13px; }
 .card .value { font-size: 24px; font-weight: 700; margin-top: 2px; }
+.card .value .words { font-size: 19px; }
 .card .detail { font-size: 13px; color: var(--muted); }
 table { border-collapse: collapse; width: 100%; font-size: 14px; }
 th, td { padding: 6px 8px; border-bottom: 1px solid var(--line); text-align: right; vertical-align: middle; }
@@ -101,7 +135,9 @@ th:first-child, td:first-child { text-align: left; }
 tr.shooter td { font-weight: 700; border-top: 2px solid var(--line); }
 tr.weapon td:first-child { padding-left: 22px; color: var(--muted); }
 td.verdict, th.verdict { text-align: left; }
-td.luck { white-space: nowrap; }
+td.luck { min-width: 150px; }
+td.luck .figure { white-space: nowrap; margin-right: 4px; }
+td.wrap { white-space: normal; }
 span.expected { color: var(--muted); font-weight: 400; }
 td.num { white-space: nowrap; }
 .scroll { overflow-x: auto; }
@@ -143,10 +179,10 @@ def render_page(findings: Findings, catalogue: Catalogue) -> str:
         _header(findings, words, title),
         _banner(findings, words),
         _cards(findings, words),
-        _shooters(tally, words),
+        _shooters(findings, words),
         _targets(tally, words),
         _fairness(findings, words),
-        _method(words),
+        _method(findings, words),
         _notes(tally, words),
         f"<footer>{words('footer', version=bridge.__version__)}</footer>",
         "</main></body></html>",
@@ -173,26 +209,63 @@ def _header(findings: Findings, words: _Words, title: str) -> str:
 def _banner(findings: Findings, words: _Words) -> str:
     verdict = findings.verdict
     marks = {"fair": "✓", "watch": "!", "alert": "✗", "too_few": "…"}
-    detail = ""
-    worst = [t for t in findings.dice if t.verdict == verdict and t.hot is not None]
-    if verdict in ("watch", "alert") and worst:
-        test = max(worst, key=lambda t: t.hot[2] if t.hot else 0.0)
-        detail = _hot_text(test, words)
-    elif verdict in ("watch", "alert") and findings.calibration.verdict == verdict:
-        detail = words("banner_luck_detail", p=words.p(findings.calibration.p))
+    headline = words("banner_" + verdict)
+    if verdict == "too_few" and any(test.verdict == "fair" for test in findings.dice):
+        headline = words("banner_too_few_some")
+    lines = [_die_line(test, words) for test in findings.dice]
+    if findings.calibration.verdict in ("watch", "alert"):
+        lines.append(words("banner_luck_detail", p=words.p(findings.calibration.adjusted)))
+    detail = "".join(f'<span class="line">{line}</span>' for line in lines if line)
     return (
         f'<div class="banner {verdict}" id="verdict"><span class="mark">{marks[verdict]}</span>'
-        f"<div><strong>{words('banner_' + verdict)}</strong>"
-        f"{'<br>' + detail if detail else ''}</div></div>"
+        f"<div><strong>{headline}</strong>{detail}</div></div>"
     )
 
 
+def _die_line(test: DieTest, words: _Words) -> str:
+    """What the page can say of one die: what it saw, or what it could have seen, or how many rolls
+    it would take to say anything."""
+    if test.verdict in ("watch", "alert"):
+        return _hot_text(test, words)
+    if test.verdict == "fair":
+        loading = words("loading_tens") if loading_width(test.die) > 1 else words("loading_face")
+        return words(
+            "banner_die_fair",
+            die=test.die,
+            rolls=words.count(test.rolls),
+            loading=loading,
+            chance=_chance(test.power, words),
+        )
+    if test.needed is None:
+        return ""
+    return words(
+        "banner_die_too_few", die=test.die, rolls=words.count(test.rolls), needed=words.count(test.needed)
+    )
+
+
+def _chance(power: float, words: _Words) -> str:
+    """A chance as a table says it: "about 9 times in 10", or "almost every time"."""
+    if power >= 0.95:
+        return words("chance_almost")
+    return words("chance_tenths", tenths=math.floor(10 * power + 0.5))
+
+
 def _hot_text(test: DieTest, words: _Words) -> str:
+    """The face (or band) that drew the eye: how often it came up, against a fair die's share."""
     if test.hot is None:
         return ""
     low, high, ratio = test.hot
-    face = str(low) if low == high else f"{low}–{high}"
-    return words("hot_face", die=test.die, face=face, ratio=words.number(ratio, 1), p=words.p(test.p))
+    count = sum(test.faces[low - 1 : high])
+    values = {
+        "die": test.die,
+        "count": count,
+        "rolls": words.count(test.rolls),
+        "ratio": words.number(ratio, 1),
+        "p": words.p(test.adjusted),
+    }
+    if low == high:
+        return words("hot_face", face=str(low), **values)
+    return words("hot_band", face=f"{low}–{high}", bands=test.bands, **values)
 
 
 def _cards(findings: Findings, words: _Words) -> str:
@@ -212,13 +285,18 @@ def _cards(findings: Findings, words: _Words) -> str:
         (words("card_hits"), str(hits), words("card_expected", value=words.number(expected))),
         (words("card_jams"), str(jams), words("card_expected", value=words.number(jams_expected))),
     ]
-    judged = [(s, s.luck) for s in shooters if s.luck.verdict != "too_few"]
-    if judged:
-        best = max(judged, key=lambda pair: pair[1].z)
-        worst = min(judged, key=lambda pair: pair[1].z)
+    judged = [(s, findings.luck_of(s)) for s in shooters if findings.luck_of(s).verdict != "too_few"]
+    lucky = [pair for pair in judged if pair[1].verdict in ("lucky", "very_lucky")]
+    unlucky = [pair for pair in judged if pair[1].verdict in ("unlucky", "very_unlucky")]
+    if lucky:
+        best = max(lucky, key=lambda pair: pair[1].z)
         cards.append((words("card_luckiest"), escape(best[0].name), _luck_words(best[1], words)))
-        if worst[0] is not best[0]:
-            cards.append((words("card_unluckiest"), escape(worst[0].name), _luck_words(worst[1], words)))
+    if unlucky:
+        worst = min(unlucky, key=lambda pair: pair[1].z)
+        cards.append((words("card_unluckiest"), escape(worst[0].name), _luck_words(worst[1], words)))
+    if judged and not lucky and not unlucky:
+        nobody = f'<span class="words">{words("card_luck_nobody")}</span>'
+        cards.append((words("card_luck"), nobody, words("card_luck_judged", count=len(judged))))
     body = "".join(
         f'<div class="card"><div class="label">{label}</div><div class="value">{value}</div>'
         f'<div class="detail">{detail}</div></div>'
@@ -238,8 +316,8 @@ def _luck_cell(luck: Luck, words: _Words) -> str:
         return f'<span class="chip too_few">{words("luck_too_few")}</span>'
     position = round(100 * luck.standing)
     return (
-        f'<span class="meter"><i style="left:{position}%"></i></span>'
-        f'<span class="num">{words.percentile(luck.standing)}</span> '
+        f'<span class="figure"><span class="meter"><i style="left:{position}%"></i></span>'
+        f'<span class="num">{words.percentile(luck.standing)}</span></span> '
         f'<span class="chip {luck.verdict}">{words("luck_" + luck.verdict)}</span>'
     )
 
@@ -249,7 +327,8 @@ def _against(observed: int, expected: float, words: _Words, digits: int = 1) -> 
     return f'<td class="num">{observed} <span class="expected">/ {words.number(expected, digits)}</span></td>'
 
 
-def _shooters(tally: Tally, words: _Words) -> str:
+def _shooters(findings: Findings, words: _Words) -> str:
+    tally = findings.tally
     shooters = sorted(tally.shooters.values(), key=lambda s: (-s.total("rounds"), s.name))
     if not shooters:
         lead = f'<p class="lead">{words("no_shooters")}</p>'
@@ -265,11 +344,12 @@ def _shooters(tally: Tally, words: _Words) -> str:
             "col_hits",
             "col_luck",
             "col_luck_p",
+            "col_luck_adjusted",
         )
     )
     rows = []
     for shooter in shooters:
-        rows.append(_shooter_row(shooter, words))
+        rows.append(_shooter_row(shooter, findings.luck_of(shooter), words))
         if len(shooter.weapons) > 1 or any(w.scripted for w in shooter.weapons.values()):
             rows.extend(_weapon_row(shooter, name, words) for name in sorted(shooter.weapons))
         else:
@@ -293,7 +373,7 @@ def _shooters(tally: Tally, words: _Words) -> str:
     )
 
 
-def _shooter_row(shooter: ShooterTally, words: _Words) -> str:
+def _shooter_row(shooter: ShooterTally, luck: Luck, words: _Words) -> str:
     hits, expected = shooter.total("hits"), shooter.total("hits_expected")
     jams, jams_expected = shooter.total("jams"), shooter.total("jams_expected")
     return (
@@ -302,8 +382,9 @@ def _shooter_row(shooter: ShooterTally, words: _Words) -> str:
         f'<td class="num">{int(shooter.total("rounds"))}</td>'
         f'<td class="num">{int(shooter.total("reloads"))}</td>'
         f"{_against(int(jams), jams_expected, words, 2)}{_against(int(hits), expected, words)}"
-        f'<td class="verdict luck">{_luck_cell(shooter.luck, words)}</td>'
-        f'<td class="num">{words.p_value(shooter.luck.p) if shooter.luck.count else ""}</td></tr>'
+        f'<td class="verdict luck">{_luck_cell(luck, words)}</td>'
+        f'<td class="num">{words.p_value(luck.p) if luck.count else ""}</td>'
+        f'<td class="num">{words.p_value(luck.adjusted) if luck.adjusted is not None else ""}</td></tr>'
     )
 
 
@@ -322,7 +403,7 @@ def _weapon_row(shooter: ShooterTally, name: str, words: _Words) -> str:
         f'<td class="num">{weapon.reloads}</td>'
         f"{_against(weapon.jams, weapon.jams_expected, words, 2)}"
         f"{_against(weapon.hits, weapon.hits_expected, words)}"
-        f"<td></td><td></td></tr>"
+        f"<td></td><td></td><td></td></tr>"
     )
 
 
@@ -373,23 +454,33 @@ def _fairness(findings: Findings, words: _Words) -> str:
     rows = []
     panels: list[tuple[str, Sequence[str], Sequence[int], str]] = []
     for test in findings.dice:
-        test_words = words("test_faces") if test.bands == test.die else words("test_bands", bands=test.bands)
-        hot = _hot_text(test, words) if test.verdict in ("watch", "alert") else ""
         rows.append(
-            f"<tr><td>d{test.die}</td><td class=num>{test.rolls}</td><td class=num>{test_words}</td>"
+            f"<tr><td>d{test.die}</td><td class=num>{words.count(test.rolls)}</td>"
+            f"<td class=wrap>{_test_words(test, words)}</td>"
             f"<td class=num>{words.number(test.chi2, 1) if test.chi2 is not None else '—'}</td>"
             f"<td class=num>{words.p_value(test.p) if test.p is not None else '—'}</td>"
-            f'<td class="verdict"><span class="chip {test.verdict}">{words("die_" + test.verdict)}</span>'
-            f"{' <span class=note>' + hot + '</span>' if hot else ''}</td></tr>"
+            f"<td class=num>{words.p_value(test.adjusted) if test.adjusted is not None else '—'}</td>"
+            f"<td class=wrap>{_power_words(test, words)}</td>"
+            f'<td class="verdict"><span class="chip {test.verdict}">'
+            f"{words('die_' + test.verdict)}</span></td></tr>"
         )
         panels.append(_panel(test, words))
     head = "".join(
         f"<th{' class=verdict' if key == 'col_verdict' else ''}>{words(key)}</th>"
-        for key in ("col_die", "col_rolls", "col_test", "col_chi2", "col_p", "col_verdict")
+        for key in (
+            "col_die",
+            "col_rolls",
+            "col_test",
+            "col_chi2",
+            "col_p",
+            "col_p_adjusted",
+            "col_power",
+            "col_verdict",
+        )
     )
     table = _table(head, "".join(rows)) if rows else f'<p class="note">{words("no_rolls")}</p>'
-    if any(panel[3] != "too_few" for panel in panels):
-        panels = [panel for panel in panels if panel[3] != "too_few"]  # a few stray rolls say nothing
+    shown = [panel for panel, test in zip(panels, findings.dice, strict=True) if test.rolls >= PANEL_ROLLS]
+    panels = shown or panels  # a few stray rolls of some die say nothing, unless nothing else was rolled
     calibration = findings.calibration
     figures = ""
     if panels:
@@ -400,6 +491,7 @@ def _fairness(findings: Findings, words: _Words) -> str:
         words("chart_calibration_axis"),
         words("chart_calibration_count"),
         calibration.verdict,
+        band=calibration.band,
     )
     ks = (
         words(
@@ -407,12 +499,16 @@ def _fairness(findings: Findings, words: _Words) -> str:
             count=calibration.count,
             ks=words.number(calibration.ks, 3),
             p=words.p(calibration.p),
+            adjusted=words.p(calibration.adjusted),
             mean=words.percentile(calibration.mean),
         )
         if calibration.ks is not None
         else words("calibration_too_few", count=calibration.count)
     )
-    lead = words("fairness_lead", alert=words.number(ALERT_P, 3), watch=words.number(WATCH_P, 2))
+    family = findings.dice[0].family if findings.dice else 1
+    lead = words(
+        "fairness_lead", count=family, alert=words.number(ALERT_P, 3), watch=words.number(WATCH_P, 2)
+    )
     scripted = (
         f'<p class="note">{words("scripted_faces", count=tally.dice.scripted)}</p>'
         if tally.dice.scripted
@@ -429,6 +525,22 @@ def _fairness(findings: Findings, words: _Words) -> str:
     )
 
 
+def _test_words(test: DieTest, words: _Words) -> str:
+    """Which cells the chi-square test used, and whether the busiest face was tested exactly."""
+    if test.chi2 is None:
+        return words("test_face_only") if test.face_p is not None else "—"
+    cells = words("test_faces") if test.bands == test.die else words("test_bands", bands=test.bands)
+    return cells + (" " + words("test_face_exact") if test.face_p is not None else "")
+
+
+def _power_words(test: DieTest, words: _Words) -> str:
+    """The chance the test had of catching the reference loaded die, and the rolls it would need."""
+    chance = words("power_cell", tenths=math.floor(10 * test.power + 0.5))
+    if test.power >= JUDGE_POWER or test.needed is None:
+        return chance
+    return chance + f' <span class="note">({words("power_needed", needed=words.count(test.needed))})</span>'
+
+
 def _panel(test: DieTest, words: _Words) -> tuple[str, Sequence[str], Sequence[int], str]:
     """A die's panel: each face, or bands of ten for dice of more than twenty faces."""
     counts: list[int] = list(test.faces)
@@ -441,12 +553,39 @@ def _panel(test: DieTest, words: _Words) -> tuple[str, Sequence[str], Sequence[i
     return name, labels, counts, test.verdict
 
 
-def _method(words: _Words) -> str:
-    shooter = words("method_shooter", note=words.number(LUCK_NOTE_P, 2), alert=words.number(LUCK_ALERT_P, 2))
+def _method(findings: Findings, words: _Words) -> str:
+    """How to read the page: what luck is, why its bands are two-sided, what corrected means."""
+    judged = sum(1 for luck in findings.luck.values() if luck.adjusted is not None)
+    looks = max(1, judged)
+    low = 100 * LUCK_NOTE_P / 2 / looks
+    digits = 1 if low >= 1 else 2
+    bands = words(
+        "method_bands",
+        note=words.number(LUCK_NOTE_P, 2),
+        alert=words.number(LUCK_ALERT_P, 2),
+        low=words.number(100 * LUCK_NOTE_P / 2, 1),
+        high=words.number(100 - 100 * LUCK_NOTE_P / 2, 1),
+    )
+    corrected = words(
+        "method_corrected",
+        count=looks,
+        low=words.number(low, digits),
+        high=words.number(100 - low, digits),
+    )
+    dice = words(
+        "method_dice",
+        loading=words.number(LOADING, 1),
+        power=math.floor(10 * JUDGE_POWER + 0.5),
+    )
+    sessions = len(findings.tally.sessions)
+    campaign = f'<p class="note">{words("method_campaign", sessions=sessions)}</p>' if sessions > 1 else ""
     return (
         f'<section id="method"><h2>{words("method")}</h2>'
         f'<p class="note">{words("method_luck")}</p>'
-        f"<p class=note>{shooter}</p>"
+        f'<p class="note">{bands}</p>'
+        f'<p class="note">{corrected}</p>'
+        f"{campaign}"
+        f'<p class="note">{dice}</p>'
         f'<p class="note">{words("method_target")}</p></section>'
     )
 
@@ -484,6 +623,17 @@ def _notes(tally: Tally, words: _Words) -> str:
         items.append(f"<p>{words('repeated_seeds', count=notes.repeated_seeds)}</p>")
     if notes.unfinished:
         items.append(f"<p>{words('unfinished', count=notes.unfinished)}</p>")
+    if notes.table_rules:
+        listed = "".join(
+            f"<li>{escape(session)} {escape(id_)}: "
+            f"{'; '.join(escape(words.catalogue.render(m)) for m in readings)}</li>"
+            for session, id_, readings in notes.table_rules[:LISTED_PROBLEMS]
+        )
+        more = len(notes.table_rules) - LISTED_PROBLEMS
+        if more > 0:
+            listed += f"<li>{words('and_more', count=more)}</li>"
+        heading = words("table_rules", count=len(notes.table_rules))
+        items.append(f'<p>{heading}</p><ul class="table-rules">{listed}</ul>')
     if not items:
         items.append(f"<p>{words('notes_none')}</p>")
     return f'<section id="notes"><h2>{words("notes")}</h2><div class="note">{"".join(items)}</div></section>'

@@ -1,6 +1,6 @@
 """Reading journals for the report: take what can be used, count what cannot, never raise.
 
-``bridge.journal.read_session`` reads a journal strictly, for replay. The report is more forgiving:
+``bridge.store.journal.read_session`` reads a journal strictly, for replay. The report is more forgiving:
 a journal copied by hand, cut short by a crash or edited by someone may still tell most of a
 session's story, so each line stands on its own. A line that is not JSON, or whose fields are not
 the shape a resolved request has, is skipped and counted with its reason; a line of a kind the
@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+
+from bridge.store.files import MAX_LINE, LineReader, open_for_reading
 
 __all__ = ["Resolution", "SessionRecord", "Skipped", "read_record", "read_record_bytes"]
 
@@ -63,14 +65,21 @@ class SessionRecord:
 
 
 def read_record(path: Path, *, live: bool = False) -> SessionRecord:
-    """Read the journal at ``path``; a file that cannot be read at all gives one skipped line."""
+    """Read the journal at ``path``, a line at a time (memory flat in the file's size: only what the
+    report keeps grows); a file that cannot be read at all gives one skipped line."""
+    record = SessionRecord(name=path.stem)
     try:
-        data = path.read_bytes()
+        with open_for_reading(path) as handle:
+            reader = LineReader(handle)
+            for number, _, line in reader:
+                _take(record, number, line)
+            if reader.unterminated and not live:  # a closed file's torn last line is damage
+                handle.seek(reader.position)
+                tail = handle.read(MAX_LINE + 1) if reader.unterminated <= MAX_LINE else None
+                _take(record, reader.lines + 1, tail)
     except OSError as error:
-        record = SessionRecord(name=path.stem)
         record.skipped.append(Skipped(path.stem, 0, f"cannot read the file: {error.strerror or error}"))
-        return record
-    return read_record_bytes(path.stem, data, live=live)
+    return record
 
 
 def read_record_bytes(name: str, data: bytes, *, live: bool = False) -> SessionRecord:
@@ -80,28 +89,37 @@ def read_record_bytes(name: str, data: bytes, *, live: bool = False) -> SessionR
         data = data[: data.rfind(b"\n") + 1]
     record = SessionRecord(name=name)
     for number, line in enumerate(data.split(b"\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = _decoder.decode(line)
-        except msgspec.DecodeError:
-            record.skipped.append(Skipped(name, number, "not JSON (torn or edited line)"))
-            continue
-        if not isinstance(obj, dict):
-            record.skipped.append(Skipped(name, number, "not a JSON object"))
-            continue
-        kind = obj.get("kind")
-        if kind == "header":
-            _read_header(record, obj)
-        elif kind == "resolved":
-            resolution = _resolution(name, obj)
-            if isinstance(resolution, str):
-                record.skipped.append(Skipped(name, number, resolution))
-            else:
-                record.resolutions.append(resolution)
-        else:
-            record.other_kinds[str(kind)] += 1
+        _take(record, number, line)
     return record
+
+
+def _take(record: SessionRecord, number: int, line: bytes | None) -> None:
+    """One line into ``record`` (None: a line too long for any journal, skipped unread)."""
+    name = record.name
+    if line is None:
+        record.skipped.append(Skipped(name, number, "not JSON (torn or edited line)"))
+        return
+    if not line.strip():
+        return
+    try:
+        obj = _decoder.decode(line)
+    except msgspec.DecodeError:
+        record.skipped.append(Skipped(name, number, "not JSON (torn or edited line)"))
+        return
+    if not isinstance(obj, dict):
+        record.skipped.append(Skipped(name, number, "not a JSON object"))
+        return
+    kind = obj.get("kind")
+    if kind == "header":
+        _read_header(record, obj)
+    elif kind == "resolved":
+        resolution = _resolution(name, obj)
+        if isinstance(resolution, str):
+            record.skipped.append(Skipped(name, number, resolution))
+        else:
+            record.resolutions.append(resolution)
+    else:
+        record.other_kinds[str(kind)] += 1
 
 
 def _read_header(record: SessionRecord, obj: dict[str, Any]) -> None:

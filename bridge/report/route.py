@@ -86,7 +86,7 @@ def add_report_route(app: web.Application, *, token: str, journal: Callable[[], 
             try:
                 html = await asyncio.to_thread(_render, journal(), _language(request))
             except ImportError:
-                return _text(503, "the report extra is not installed: pip install 'volley[report]'")
+                return _text(503, "matplotlib or SciPy is missing: reinstall Volley, which brings them")
         return web.Response(text=html, content_type="text/html", charset="utf-8", headers=_PAGE_HEADERS)
 
     app.router.add_route("OPTIONS", REPORT_PATH, preflight)

@@ -34,6 +34,8 @@ from typing import Any, TypeGuard
 import rules
 from bridge.report.luck import Luck, combine, expected_hits, luck_percentile, main_target, tie_breaker
 from bridge.report.record import Resolution, SessionRecord, Skipped
+from rules.results import Message
+from rules.table_rules import changed as changed_readings
 
 __all__ = [
     "DiceTally",
@@ -143,6 +145,9 @@ class Notes:
     scripted: int = 0
     unfinished: int = 0
     repeated_seeds: int = 0
+    #: Each request played by table rules other than Volley's readings: its session, id and the
+    #: readings it changed (``rules.table_rules.changed``, as its card lists them).
+    table_rules: list[tuple[str, str, list[Message]]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -226,6 +231,9 @@ def _add(out: Tally, r: Resolution, allocated: set[str | None], pools: Mapping[s
     weapon = out.shooter(_name(attacker)).weapon(weapon_name) if isinstance(attacker, dict) else None
     if weapon is not None and r.type != "allocate":
         weapon.requests += 1
+    readings = changed_readings(request)
+    if readings:
+        out.notes.table_rules.append((r.session, r.id, readings))
     if r.scripted:
         out.notes.scripted += 1
         if weapon is not None:

@@ -9,10 +9,11 @@ reading Volley chose where the seed is silent.
 from __future__ import annotations
 
 from rules.d100.actions import resolve
-from rules.d100.chances import d100_odds
+from rules.d100.chances import d100_odds, d100_odds_cost
 from rules.d100.messages import MESSAGES
 from rules.d100.requests import D100Request
 from rules.d100.results import D100Result
+from rules.d100.table_rules import TABLE_RULES
 from rules.system import RuleSystem
 
 __all__ = ["SYSTEM", "D100Request", "D100Result", "resolve"]
@@ -26,5 +27,7 @@ SYSTEM = RuleSystem(
     default_action="attack",
     resolve=resolve,
     odds=d100_odds,
+    odds_cost=d100_odds_cost,
     messages=MESSAGES,
+    table_rules=TABLE_RULES,
 )

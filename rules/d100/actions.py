@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.d100.attack import resolve_attack
+from rules.d100.attack import check_mode_fields, resolve_attack
 from rules.d100.morale import enter_melee, resolve_recover, resolve_suppression_test
 from rules.d100.overwatch import as_overwatch_order, resolve_overwatch_fire, set_overwatch
 from rules.d100.requests import (
@@ -29,6 +29,7 @@ def resolve(request: D100Request, dice: Dice) -> D100Result:
     """Dispatch one decoded request to its action."""
     match request:
         case Attack(mode="overwatch"):
+            check_mode_fields(request)
             return set_overwatch(as_overwatch_order(request))
         case Attack():
             return resolve_attack(request, dice)

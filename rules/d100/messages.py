@@ -146,6 +146,8 @@ MODE_WORD = {
         ("long_burst", "long burst"),
         ("wide_short_burst", "wide short burst"),
         ("wide_long_burst", "wide long burst"),
+        ("wide_burst", "wide burst"),
+        ("overwatch", "overwatch"),
     )
 }
 SUPPRESSING_WORD = MESSAGES.error("mode.suppressing", "suppressing fire ({rate})", "rate")
@@ -153,6 +155,10 @@ RATE_WORD = {rate: MESSAGES.error(f"rate.{rate}", rate) for rate in ("semi", "fu
 POSITION_WORD = {
     name: MESSAGES.error(f"position.{name.replace('-', '_')}", name)
     for name in ("single-shot", "short-burst", "long-burst")
+}
+BAND_WORD = {
+    name: MESSAGES.error(f"range_band.{name}", name.replace("_", " "))
+    for name in ("point_blank", "short", "combat", "long", "extreme")
 }
 WEAPON_CLASS_WORD = {
     name: MESSAGES.error(f"weapon_class.{name}", text)
@@ -247,6 +253,42 @@ ERR_BRACE_IN_MELEE = MESSAGES.error("brace_in_melee", "no weapon can be braced w
 ERR_NO_CHARACTER = MESSAGES.error("no_character", "name at least one character")
 ERR_RECOVERY_WP = MESSAGES.error("recovery_wp", "a recovery test needs the character's Willpower (wp)")
 ERR_SUPPRESSION_WP = MESSAGES.error("suppression_wp", "a suppression test needs the target's Willpower (wp)")
+ERR_BAND_DISTANCE = MESSAGES.error(
+    "band_distance",
+    "band {band} disagrees with distance {distance} m ({derived}): give one of them, or both agreeing",
+    "band",
+    "distance",
+    "derived",
+)
+ERR_TWO_BANDS = MESSAGES.error("two_bands", "band and range_band name one range: give one of them")
+ERR_RATE_NOT_SUPPRESSING = MESSAGES.error(
+    "rate_not_suppressing", "rate sets suppressing fire's RoF (semi or full); this attack is {mode}", "mode"
+)
+ERR_ARC_NOT_SUPPRESSING = MESSAGES.error(
+    "arc_not_suppressing", "arc is the width of suppressing fire's sector; this attack is {mode}", "mode"
+)
+ERR_BASE_NOT_WIDE = MESSAGES.error(
+    "base_not_wide", "base names the burst a wide_burst widens: only with that mode"
+)
+ERR_ORDER_NOT_OVERWATCH = MESSAGES.error(
+    "order_not_overwatch", "order is the standing order an overwatch sets: only with mode overwatch"
+)
+ERR_OVERWATCH_FIELD = MESSAGES.error(
+    "overwatch_field",
+    "{field} is for firing; mode overwatch only sets the order (it fires with overwatch_fire)",
+    "field",
+)
+ERR_CLEAR_WITH_ORDER = MESSAGES.error("clear_with_order", "clear lifts the order: send no order with it")
+ERR_SHARE_RANDOM = MESSAGES.error(
+    "share_random", "suppressing fire spreads its hits at random: no target can ask for a share"
+)
+ERR_SHARE_PRIMARY = MESSAGES.error(
+    "share_primary", "the primary takes the hits the shares leave: give shares to the other targets"
+)
+ERR_TO_PRIMARY_HERE = MESSAGES.error(
+    "to_primary_here",
+    "to_primary is a secondary target's distance from a burst's primary; it does not apply here",
+)
 ERR_WIDE_BASE = MESSAGES.error(
     "wide_base", "a wide burst widens a short_burst or a long_burst: say which in base"
 )
@@ -300,3 +342,6 @@ ERR_BEYOND_EXTREME = MESSAGES.error(
     "outer",
     "range",
 )
+
+# --- Table rules (rules/d100/table_rules.py): a card's line for a reading the table changed ---------
+TABLE_RANGE_MODIFIER = MESSAGES.message("table_rule.range_modifier", "band", signed=("modifier", "volley"))

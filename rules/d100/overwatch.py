@@ -46,6 +46,8 @@ MIN_SINGLE_SHOTS = 1
 def set_overwatch(request: Overwatch) -> D100Result:
     log: list[Message] = []
     if request.clear:
+        if request.order is not None:
+            raise RuleError("$.order", msg.ERR_CLEAR_WITH_ORDER())
         order = None
         log.append(msg.OVERWATCH_LIFTED())
     else:

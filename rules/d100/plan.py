@@ -229,6 +229,13 @@ def plan_fire(
 
     shares: tuple[int, ...] = ()
     random_targets = mode.name == "suppressing"
+    for index, (target, path) in enumerate(zip(targets, paths, strict=True)):
+        # A share or a distance to the primary that nothing would read is refused, not dropped.
+        if target.share and (random_targets or index == 0):
+            refusal = msg.ERR_SHARE_RANDOM() if random_targets else msg.ERR_SHARE_PRIMARY()
+            raise RuleError(f"{path}.share", refusal)
+        if target.to_primary is not None and (random_targets or index == 0):
+            raise RuleError(f"{path}.to_primary", msg.ERR_TO_PRIMARY_HERE())
     if not random_targets:
         for target, path in list(zip(targets, paths, strict=True))[1:]:
             reach = target.to_primary

@@ -34,25 +34,40 @@ def range_needs(weapon: Weapon) -> Message:
 
 
 def band_of(target: Target, rng: float | None, path: str, needs: Message | None = None) -> str | None:
-    """The target's range band, or None when the request says neither band nor distance."""
+    """The target's range band, or None when the request says neither band nor distance.
+
+    Both may be given only when they agree: a band that contradicts the distance is a slip one way or
+    the other, and taking either silently would half-ignore the request.
+    """
     if target.band is not None:
+        if target.distance is not None:
+            derived = _band_at(target.distance, rng, path, needs)
+            if derived != target.band:
+                refusal = msg.ERR_BAND_DISTANCE(
+                    band=msg.BAND_WORD[target.band](),
+                    distance=target.distance,
+                    derived=msg.BAND_WORD[derived](),
+                )
+                raise RuleError(f"{path}.band", refusal)
         return target.band
     if target.distance is None:
         return None
-    if target.distance < 0:
-        raise RuleError(
-            f"{path}.distance", msg.ERR_NEGATIVE_DISTANCE(distance=target.distance), code="invalid"
-        )
-    if target.distance <= POINT_BLANK_METRES:
+    return _band_at(target.distance, rng, path, needs)
+
+
+def _band_at(distance: float, rng: float | None, path: str, needs: Message | None) -> str:
+    """The band ``distance`` metres fall in for a weapon of Rng ``rng``."""
+    if distance < 0:
+        raise RuleError(f"{path}.distance", msg.ERR_NEGATIVE_DISTANCE(distance=distance), code="invalid")
+    if distance <= POINT_BLANK_METRES:
         return "point_blank"
     if rng is None or rng <= 0:
         raise RuleError(f"{path}.distance", msg.ERR_NO_BAND(needs=needs or msg.NEEDS_RANGE()))
     for band, multiple in RANGE_BANDS:
-        if target.distance <= rng * multiple:
+        if distance <= rng * multiple:
             return band
     outer = RANGE_BANDS[-1][1]
-    refusal = msg.ERR_BEYOND_EXTREME(distance=target.distance, outer=outer, range=rng)
-    raise RuleError(f"{path}.distance", refusal)
+    raise RuleError(f"{path}.distance", msg.ERR_BEYOND_EXTREME(distance=distance, outer=outer, range=rng))
 
 
 def range_modifier(band: str | None, overrides: Mapping[str, int] | None) -> int:

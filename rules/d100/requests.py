@@ -6,13 +6,16 @@ loaded, a jam, suppression, a standing overwatch order) and the result hands bac
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 from rules.request import RequestBase
 
 __all__ = [
+    "MAX_DISTANCE_METRES",
+    "MAX_ROOM_METRES",
+    "MOST_POINTS",
     "Attack",
     "Attacker",
     "Brace",
@@ -32,6 +35,19 @@ __all__ = [
     "WeaponClass",
     "attack_range",
 ]
+
+#: Metres beyond this are typing slips: extreme range of the longest Rng (``plan.MAX_RANGE_METRES``)
+#: is a few hundred kilometres. Without a bound, a distance of 1e308 reached the message formatter.
+MAX_DISTANCE_METRES = 1_000_000.0
+#: A room larger than this is no longer enclosed (``room_size`` only matters up to 4x a blast radius).
+MAX_ROOM_METRES = 10_000.0
+#: Armour, Toughness bonus, cover armour, penetration, Concussive rating, a share of hits and a range
+#: modifier beyond this are typing slips (``plan.CHARACTERISTIC_MAX``, the same figure).
+MOST_POINTS = 200
+
+Metres = Annotated[float, msgspec.Meta(le=MAX_DISTANCE_METRES)]
+Points = Annotated[int, msgspec.Meta(le=MOST_POINTS)]
+Degrees = Annotated[float, msgspec.Meta(ge=-360.0, le=360.0)]
 
 WeaponClass = Literal["pistol", "rifle", "long_rifle", "heavy", "thrown", "grenade"]
 RangeBand = Literal["point_blank", "short", "combat", "long", "extreme"]
@@ -55,8 +71,8 @@ class OverwatchOrder(msgspec.Struct, kw_only=True, frozen=True):
 
     mode: OverwatchMode = "single"
     trigger: str = ""
-    facing: float = 0.0
-    arc: float = 45.0
+    facing: Degrees = 0.0
+    arc: Degrees = 45.0
 
 
 class Attacker(msgspec.Struct, kw_only=True, frozen=True):
@@ -85,10 +101,10 @@ class Weapon(msgspec.Struct, kw_only=True, frozen=True):
     braced: bool = False
     range: float | None = None
     damage: str | None = None
-    pen: int = 0
+    pen: Points = 0
     damage_type: DamageType = "I"
     blast: float | None = None
-    concussive: int | None = None
+    concussive: Points | None = None
 
 
 class Target(msgspec.Struct, kw_only=True, frozen=True):
@@ -101,14 +117,14 @@ class Target(msgspec.Struct, kw_only=True, frozen=True):
     unharmable: bool = False
     suppressed: bool = False
     prone: bool = False
-    distance: float | None = None
+    distance: Metres | None = None
     band: RangeBand | None = None
-    to_primary: float | None = None
-    share: int = 0
+    to_primary: Metres | None = None
+    share: Points = 0
     dodge: int | None = None
-    armour: int | dict[str, int] | None = None
-    tb: int = 0
-    cover_ap: int = 0
+    armour: Points | dict[str, Points] | None = None
+    tb: Points = 0
+    cover_ap: Points = 0
     covered: list[str] | None = None
 
 
@@ -126,15 +142,15 @@ class Attack(RequestBase, tag="attack", kw_only=True, frozen=True):
     targets: list[Target] = msgspec.field(default_factory=list)
     modifier: int = 0
     rate: Literal["semi", "full"] | None = None
-    arc: float | None = None
+    arc: Degrees | None = None
     base: Literal["short_burst", "long_burst"] | None = None
     order: OverwatchOrder | None = None
-    range_modifiers: dict[str, int] | None = None
+    range_modifiers: dict[str, Annotated[int, msgspec.Meta(ge=-MOST_POINTS, le=MOST_POINTS)]] | None = None
     gm_allows_wider: bool = False
     fire_at_feet: bool = False
-    room_size: float | None = None
+    room_size: Annotated[float, msgspec.Meta(le=MAX_ROOM_METRES)] | None = None
     band: RangeBand | None = None
-    distance: float | None = None
+    distance: Metres | None = None
     range_band: RangeBand | None = None
 
 
@@ -147,11 +163,11 @@ class OverwatchFire(RequestBase, tag="overwatch_fire", kw_only=True, frozen=True
     targets: list[Target]
     modifier: int = 0
     mode: OverwatchMode | None = None
-    range_modifiers: dict[str, int] | None = None
+    range_modifiers: dict[str, Annotated[int, msgspec.Meta(ge=-MOST_POINTS, le=MOST_POINTS)]] | None = None
     gm_allows_wider: bool = False
-    room_size: float | None = None
+    room_size: Annotated[float, msgspec.Meta(le=MAX_ROOM_METRES)] | None = None
     band: RangeBand | None = None
-    distance: float | None = None
+    distance: Metres | None = None
     range_band: RangeBand | None = None
 
 
@@ -167,6 +183,11 @@ class Overwatch(RequestBase, tag="overwatch", kw_only=True, frozen=True):
 
 def attack_range(request: Attack | OverwatchFire) -> Target | None:
     """The request-wide range (``band``/``range_band`` or ``distance``) for targets that give none."""
+    if request.band is not None and request.range_band is not None and request.band != request.range_band:
+        from rules.d100 import messages as msg
+        from rules.errors import RuleError
+
+        raise RuleError("$.range_band", msg.ERR_TWO_BANDS())
     band = request.band or request.range_band
     if band is None and request.distance is None:
         return None

@@ -8,11 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from rules.dice import Dice
-from rules.gurps.attack import attack_odds, resolve_attack
+from rules.gurps.attack import attack_odds, attack_odds_cost, resolve_attack
 from rules.gurps.messages import MESSAGES
 from rules.gurps.reload import reload_odds, resolve_reload
 from rules.gurps.requests import AttackRequest, GurpsRequest, ReloadRequest, UnjamRequest
 from rules.gurps.results import AttackResult, ReloadResult, UnjamResult
+from rules.gurps.table_rules import TABLE_RULES
 from rules.gurps.unjam import resolve_unjam, unjam_odds
 from rules.results import Odds, Result
 from rules.system import RuleSystem
@@ -42,6 +43,11 @@ def odds(request: Any) -> Odds:
     raise TypeError(f"not a GURPS request: {type(request).__name__}")
 
 
+def odds_cost(request: Any) -> float:
+    """Only an attack's preview can be costly (many projectiles, many dodging targets)."""
+    return attack_odds_cost(request) if isinstance(request, AttackRequest) else 0.05
+
+
 SYSTEM = RuleSystem(
     name="gurps",
     title="GURPS 4e rapid fire",
@@ -50,5 +56,7 @@ SYSTEM = RuleSystem(
     default_action="attack",
     resolve=resolve,
     odds=odds,
+    odds_cost=odds_cost,
     messages=MESSAGES,
+    table_rules=TABLE_RULES,
 )

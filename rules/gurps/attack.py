@@ -11,16 +11,25 @@ of a critical failure on the same roll.
 from __future__ import annotations
 
 from rules.dice import Dice
+from rules.errors import RuleError
 from rules.gurps import messages as msg
 from rules.gurps.requests import AttackRequest
 from rules.gurps.results import AttackResult, GurpsTarget, GurpsWeapon, Outcome, weapon_update
 from rules.gurps.success import Check, judge
 from rules.gurps.tables import EXPLOSION_RISK, ROUNDS_SPENT, Malfunction, malfunction_kind
-from rules.gurps.volley import FirePlan, Volley, dodge_score, dodged_hits, plan_attack, weapon_name
+from rules.gurps.volley import (
+    FirePlan,
+    Volley,
+    dodge_score,
+    dodged_hits,
+    parse_rof,
+    plan_attack,
+    weapon_name,
+)
 from rules.odds import Dist, constant, dice_sum, hits_list, map_outcomes, mixture
 from rules.results import Message, Odds, TargetOdds
 
-__all__ = ["attack_odds", "resolve_attack"]
+__all__ = ["attack_odds", "attack_odds_cost", "resolve_attack"]
 
 
 def _aim(request: AttackRequest, plan: FirePlan, volley: Volley) -> Message:
@@ -224,3 +233,23 @@ def attack_odds(request: AttackRequest) -> Odds:
         jam += reached * malfunction
         reached *= 1.0 - malfunction
     return Odds(targets=targets, jam=jam)
+
+
+def attack_odds_cost(request: AttackRequest) -> float:
+    """About how many milliseconds :func:`attack_odds` takes (``RuleSystem.odds_cost``), read off the
+    request without planning it: the estimate runs on the bridge's event loop.
+
+    Measured on a busy two-core machine: each dodging target costs about 0.3 ms (its dodge is mixed
+    into every successful to-hit roll), any target about 0.03 ms, and each projectile's entry in the
+    published ``hits`` list about 0.3 microseconds. The figures err high: an estimate too high only
+    sends a preview to a worker, one too low stalls every other client.
+    """
+    try:
+        rof = parse_rof(request.weapon.rof)
+    except RuleError:
+        return 0.0  # refused wherever it is computed, at once
+    if not 0 < request.shots <= rof.shots:
+        return 0.0  # likewise
+    projectiles = request.shots * rof.pellets
+    dodging = sum(1 for target in request.targets if target.dodge is not None)
+    return 0.05 + 0.35 * dodging + 0.03 * len(request.targets) + 0.0003 * projectiles

@@ -65,6 +65,13 @@ ERR_ROF_UNREADABLE = MESSAGES.error(
     "rof_unreadable", 'RoF {rof} is neither a number nor shots x pellets like "3x9"', "rof"
 )
 ERR_ROF_EMPTY = MESSAGES.error("rof_empty", "RoF {rof} must fire at least one shot of one projectile", "rof")
+ERR_ROF_TOO_HIGH = MESSAGES.error(
+    "rof_too_high",
+    "RoF {rof} is beyond {most} shots of {pellets} pellets, more than any weapon fires",
+    "rof",
+    "most",
+    "pellets",
+)
 ERR_DESTROYED = MESSAGES.error(
     "destroyed", "{weapon?{weapon}|the weapon} was destroyed by a botched repair", "weapon"
 )
@@ -77,6 +84,7 @@ ERR_JAMMED = MESSAGES.error(
 )
 ERR_OVERLOADED = MESSAGES.error("overloaded", "loaded {loaded} > capacity {capacity}", "loaded", "capacity")
 ERR_TARGET_SHOTS = MESSAGES.error("target_shots", "target shots {given} != shots {shots}", "given", "shots")
+ERR_LISTED_TWICE = MESSAGES.error("listed_twice", "{target} is listed twice", "target")
 ERR_SHARES_NEEDED = MESSAGES.error("shares_needed", "with several targets, say how many shots go to each")
 ERR_SHARE_EMPTY = MESSAGES.error("share_empty", "shots {shots}: each target takes at least one shot", "shots")
 ERR_SHARES_SUM = MESSAGES.error(
@@ -102,3 +110,6 @@ ERR_ARMOURY_ONLY = MESSAGES.error(
 ERR_RELOAD_CAPACITY = MESSAGES.error(
     "reload_capacity", "reloading fills {weapon?{weapon}|the weapon} to its capacity: send it", "weapon"
 )
+
+# --- Table rules (rules/gurps/table_rules.py): a card's line for a reading the table changed ---------
+TABLE_DODGE_STEP = MESSAGES.message("table_rule.dodge_step", "step", "rcl")

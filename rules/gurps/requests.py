@@ -2,6 +2,10 @@
 
 The VTT sends the weapon's whole state with every request (rounds loaded, jammed, which malfunction),
 and may send the same weapon object for all three actions: fields an action does not need are ignored.
+
+Every number has a sane range (docs/rules/gurps.md, "Bounds"): a value outside it is a typing slip, and
+is refused as ``invalid`` with its field named rather than half-working or making a preview that
+stalls the bridge. The RoF's own bound is checked where it is read (``volley.parse_rof``).
 """
 
 from __future__ import annotations
@@ -14,6 +18,10 @@ from rules.gurps.tables import WeaponFault
 from rules.request import RequestBase
 
 __all__ = [
+    "MAX_ROUNDS",
+    "MAX_TARGETS",
+    "MODIFIER_RANGE",
+    "SCORE_RANGE",
     "AttackRequest",
     "Attacker",
     "GurpsRequest",
@@ -25,8 +33,23 @@ __all__ = [
     "WeaponStatus",
 ]
 
-NonNegative = Annotated[int, msgspec.Meta(ge=0)]
-Positive = Annotated[int, msgspec.Meta(ge=1)]
+#: Rounds loaded or held beyond this are typing slips (a belt of a thousand is a hundredth of it).
+MAX_ROUNDS = 100_000
+#: A skill, Dodge or unjam roll's score outside this range is a typing slip: 3d6 cannot tell 40 from 100
+#: apart except through the margin, and no character has skill 500.
+SCORE_RANGE = (-50, 100)
+#: A summed modifier (range, size, cover...) outside this range is a typing slip.
+MODIFIER_RANGE = (-100, 100)
+#: Recoil and Malf beyond this are typing slips (Malf above 18 already means "never").
+MAX_RATING = 100
+#: Targets one attack may name: a VTT selection larger than this is a mistake (the bridge allows fewer).
+MAX_TARGETS = 100
+
+Rounds = Annotated[int, msgspec.Meta(ge=0, le=MAX_ROUNDS)]
+Capacity = Annotated[int, msgspec.Meta(ge=1, le=MAX_ROUNDS)]
+Score = Annotated[int, msgspec.Meta(ge=SCORE_RANGE[0], le=SCORE_RANGE[1])]
+Modifier = Annotated[int, msgspec.Meta(ge=MODIFIER_RANGE[0], le=MODIFIER_RANGE[1])]
+Rating = Annotated[int, msgspec.Meta(ge=1, le=MAX_RATING)]
 
 
 class Shooter(msgspec.Struct, kw_only=True, frozen=True):
@@ -39,16 +62,16 @@ class Shooter(msgspec.Struct, kw_only=True, frozen=True):
 class Attacker(Shooter, kw_only=True, frozen=True):
     """``skill`` is the effective weapon skill before the rapid-fire bonus and the target's modifier."""
 
-    skill: int
+    skill: Score
 
 
 class WeaponStatus(msgspec.Struct, kw_only=True, frozen=True):
     """The weapon's state as the VTT holds it. ``jammed`` decides; ``malfunction`` says why."""
 
     name: str | None = None
-    loaded: NonNegative
-    capacity: Positive | None = None
-    malf: Annotated[int, msgspec.Meta(ge=3)] = 17
+    loaded: Rounds
+    capacity: Capacity | None = None
+    malf: Annotated[int, msgspec.Meta(ge=3, le=MAX_RATING)] = 17
     jammed: bool = False
     malfunction: WeaponFault | None = None
 
@@ -57,7 +80,7 @@ class Weapon(WeaponStatus, kw_only=True, frozen=True):
     """A weapon that fires: ``rof`` is an int, or ``"NxM"`` for N shots of M pellets (a shotgun's 3x9)."""
 
     rof: int | str
-    rcl: Positive
+    rcl: Rating
 
 
 class Target(msgspec.Struct, kw_only=True, frozen=True):
@@ -69,8 +92,8 @@ class Target(msgspec.Struct, kw_only=True, frozen=True):
 
     id: str
     name: str | None = None
-    modifier: int = 0
-    dodge: int | None = None
+    modifier: Modifier = 0
+    dodge: Score | None = None
     shots: int | None = None
 
 
@@ -82,9 +105,9 @@ class AttackRequest(RequestBase, kw_only=True, frozen=True, tag="attack"):
     attacker: Attacker
     weapon: Weapon
     shots: int
-    targets: list[Target]
+    targets: Annotated[list[Target], msgspec.Meta(max_length=MAX_TARGETS)]
     dodge_step: Annotated[
-        Positive | Literal["rcl"] | None,
+        Rating | Literal["rcl"] | None,
         msgspec.Meta(
             description=(
                 "Margin points per extra hit a successful dodge avoids. Default 1, the Basic Set's rule "
@@ -113,9 +136,9 @@ class UnjamRequest(RequestBase, kw_only=True, frozen=True, tag="unjam"):
     system: Literal["gurps"] = "gurps"
     attacker: Shooter
     weapon: WeaponStatus
-    skill: int
+    skill: Score
     using: Literal["armoury", "weapon"] = "armoury"
-    modifier: int = 0
+    modifier: Modifier = 0
 
 
 GurpsRequest = AttackRequest | ReloadRequest | UnjamRequest

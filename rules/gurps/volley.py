@@ -29,6 +29,8 @@ from rules.gurps.tables import DODGE_STEP, rapid_fire_bonus
 from rules.results import Message
 
 __all__ = [
+    "MAX_PELLETS",
+    "MAX_ROF",
     "FirePlan",
     "RateOfFire",
     "Volley",
@@ -41,6 +43,12 @@ __all__ = [
     "plan_attack",
     "weapon_name",
 ]
+
+#: Shots one attack may fire: ten times a minigun's RoF 100, the fastest small arm the books list. A RoF
+#: above it is a typing slip, and its preview (one probability per projectile) would be megabytes.
+MAX_ROF = 1000
+#: Pellets per shot: a flechette load is about 20 (buckshot 9); more is a typing slip.
+MAX_PELLETS = 100
 
 _ROF_PATTERN = r"^\s*(?P<shots>\d+)\s*(?:[xX×*]\s*(?P<pellets>\d+))?\s*$"
 
@@ -73,6 +81,9 @@ def parse_rof(value: int | str) -> RateOfFire:
         rof = RateOfFire(int(match["shots"]), int(match["pellets"] or 1))
     if rof.shots < 1 or rof.pellets < 1:
         raise RuleError("$.weapon.rof", msg.ERR_ROF_EMPTY(rof=repr(value)))
+    if rof.shots > MAX_ROF or rof.pellets > MAX_PELLETS:
+        refusal = msg.ERR_ROF_TOO_HIGH(rof=repr(value), most=MAX_ROF, pellets=MAX_PELLETS)
+        raise RuleError("$.weapon.rof", refusal, code="invalid")
     return rof
 
 
@@ -141,6 +152,12 @@ def _shares(request: AttackRequest) -> list[int]:
     targets = request.targets
     if not targets:
         raise RuleError("$.targets", errors.NO_TARGET())
+    seen: set[str] = set()
+    for index, target in enumerate(targets):
+        if target.id in seen:
+            refusal = msg.ERR_LISTED_TWICE(target=target.name or target.id)
+            raise RuleError(f"$.targets[{index}].id", refusal, code="invalid")
+        seen.add(target.id)
     if len(targets) == 1:
         given = targets[0].shots
         if given is not None and given != request.shots:

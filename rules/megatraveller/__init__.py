@@ -17,6 +17,7 @@ from rules.megatraveller.messages import MESSAGES
 from rules.megatraveller.readiness import handle
 from rules.megatraveller.requests import FireFields, HandlingFields, MegaTravellerRequest
 from rules.megatraveller.results import MegaTravellerResult
+from rules.megatraveller.table_rules import TABLE_RULES
 from rules.results import Odds, Result
 from rules.system import RuleSystem
 
@@ -60,4 +61,5 @@ SYSTEM = RuleSystem(
     warm_up=warm_up,
     odds_cost=estimated_odds_cost,
     messages=MESSAGES,
+    table_rules=TABLE_RULES,
 )

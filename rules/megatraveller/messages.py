@@ -115,6 +115,25 @@ ERR_CARRIED = MESSAGES.error("carried", "the weapon is carried with its safety o
 ERR_FAST_DRAW_FROM = MESSAGES.error(
     "fast_draw_from", "Fast Draw needs a holstered (or already ready) weapon; {before}", "before"
 )
+KIND_WORD = {
+    kind: MESSAGES.error(f"kind.{kind}", word)
+    for kind, word in (("pistol", "pistol"), ("rifle", "rifle"), ("heavy", "heavy weapon"))
+}
+ERR_FAST_DRAW_KIND = MESSAGES.error(
+    "fast_draw_kind",
+    "Fast Draw draws a small weapon (a pistol), and {weapon?{weapon}|this weapon} is a {kind}: "
+    'Unsling Rifle (unsling), then Ready Rifle (ready); or fast_draw_weapons "any" to allow it',
+    "weapon",
+    "kind",
+)
+ERR_FAST_DRAW_HOLSTER = MESSAGES.error(
+    "fast_draw_holster", "Fast Draw draws a holstered pistol; {before}", "before"
+)
+ERR_FAST_DRAW_IN_HAND = MESSAGES.error(
+    "fast_draw_in_hand",
+    "Fast Draw draws a holstered pistol, and this one is already ready: fire it (fire), or Retarget and "
+    'Fire (retarget_and_fire) at a new target; or fast_draw_weapons "any" to allow it',
+)
 ERR_SELECTOR_OUT_OF_REACH = MESSAGES.error(
     "selector_out_of_reach", "the selector is out of reach: {before}", "before"
 )
@@ -177,6 +196,9 @@ ERR_OVER_AUTO_TARGETS = MESSAGES.error(
     "rating",
 )
 ERR_EMPTY = MESSAGES.error("empty", "the magazine is empty: Reload (reload) first")
+ERR_EMPTY_MAGAZINE_AUTO_ONLY = MESSAGES.error(
+    "empty_magazine_auto_only", "empty_magazine is an order for automatic fire, not {mode} fire", "mode"
+)
 ERR_SHORT_FOR_BURST = MESSAGES.error(
     "short_for_burst", "magazine has {loaded} rounds, a {size}-round burst needs {size}", "loaded", "size"
 )
@@ -290,3 +312,8 @@ POOL_WORDS = MESSAGES.error("pool", "{clusters?clusters {clusters}|{bullets} bul
 ERR_NOT_THE_SAME_DICE = MESSAGES.error(
     "not_the_same_dice", "the dice rolled {rolled}, not {given}: not the same dice", "rolled", "given"
 )
+
+# --- Table rules (rules/megatraveller/table_rules.py): a card's line for a reading the table changed -
+TABLE_SPLIT_DM_COUNTS = MESSAGES.message("table_rule.split_dm_counts")
+TABLE_EXCEPTIONAL_MARGIN = MESSAGES.message("table_rule.exceptional_margin", "margin", "volley")
+TABLE_FAST_DRAW_WEAPONS = MESSAGES.message("table_rule.fast_draw_weapons")

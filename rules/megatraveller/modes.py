@@ -10,7 +10,15 @@ from __future__ import annotations
 import msgspec
 
 from rules.megatraveller import messages as msg
-from rules.megatraveller.requests import FireMode, Readiness, Selector, SplitDmCount, Weapon, WeaponKind
+from rules.megatraveller.requests import (
+    FastDrawWeapons,
+    FireMode,
+    Readiness,
+    Selector,
+    SplitDmCount,
+    Weapon,
+    WeaponKind,
+)
 from rules.results import Message
 
 __all__ = [
@@ -18,6 +26,8 @@ __all__ = [
     "BURST_SIZES",
     "FAST_DRAW_DM",
     "FAST_DRAW_FROM",
+    "FAST_DRAW_KINDS",
+    "FAST_DRAW_WEAPONS",
     "FIRE_MODES",
     "MAX_TOKENS",
     "MODE_SWITCH_SHIFT",
@@ -69,9 +79,20 @@ MULTI_TARGET_DM: tuple[int, ...] = (0, -1, -3)
 SPLIT_DM_COUNTS: SplitDmCount = "designated"
 #: RCS: Readying a Weapon. Drawing, aiming and firing in one action.
 FAST_DRAW_DM = -2
-#: Reading: Fast Draw is meant for a holstered weapon; one already in hand may still use it (paying the
-#: DM to lock and fire in one action). Slung or carried-safe weapons cannot be fast-drawn.
-FAST_DRAW_FROM: tuple[Readiness, ...] = ("holstered", "ready")
+#: Reading: Fast Draw draws a small weapon. The seed readies pistols with Draw a Small Weapon and rifles
+#: with Unsling Rifle and Ready Rifle, and Fast Draw combines the draw with a shot, so by default
+#: ("small") it takes a holstered pistol only: another kind, or a weapon already in hand, is refused. A
+#: request's ``fast_draw_weapons: "any"`` keeps the looser reading Volley had before: any kind, from
+#: the holster or already ready (paying the DM to lock and fire in one action).
+FAST_DRAW_WEAPONS: FastDrawWeapons = "small"
+#: The weapon kinds the default reading lets Fast Draw draw.
+FAST_DRAW_KINDS: tuple[WeaponKind, ...] = ("pistol",)
+#: Where Fast Draw may start, by reading: the holster, or (``"any"``) also a weapon already ready.
+#: Slung or carried-safe weapons cannot be fast-drawn under either reading.
+FAST_DRAW_FROM: dict[FastDrawWeapons, tuple[Readiness, ...]] = {
+    "small": ("holstered",),
+    "any": ("holstered", "ready"),
+}
 #: RCS: Targetting and Firing. Swinging onto a new target as you fire.
 BRING_TO_BEAR_DM: dict[WeaponKind, int] = {"pistol": -1, "rifle": -2, "heavy": -4}
 #: RCS: Burst fire. A burst is always 2, 3 or 4 bullets, fixed by the weapon.

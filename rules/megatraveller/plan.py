@@ -20,6 +20,8 @@ from rules.megatraveller.modes import (
     BRING_TO_BEAR_DM,
     FAST_DRAW_DM,
     FAST_DRAW_FROM,
+    FAST_DRAW_KINDS,
+    FAST_DRAW_WEAPONS,
     FIRE_MODES,
     MAX_TOKENS,
     MODE_SWITCH_SHIFT,
@@ -267,6 +269,23 @@ def _check_pool_can_be_rolled(request: FireFields, pool: Pool, clusters: list[in
         raise RuleError("$.pool.clusters", refusal)
 
 
+def _check_fast_draw(request: FastDrawRequest) -> None:
+    """Fast Draw under the request's reading (``modes.FAST_DRAW_WEAPONS`` unless it names one): by
+    default a holstered pistol only; ``"any"`` also other kinds, and a weapon already ready."""
+    reading = request.fast_draw_weapons or FAST_DRAW_WEAPONS
+    readiness = request.attacker.readiness
+    if readiness not in FAST_DRAW_FROM[reading]:
+        if readiness == "ready":
+            raise RuleError("$.attacker.readiness", msg.ERR_FAST_DRAW_IN_HAND())
+        before = BEFORE_FIRING[readiness]()
+        refusal = msg.ERR_FAST_DRAW_FROM if reading == "any" else msg.ERR_FAST_DRAW_HOLSTER
+        raise RuleError("$.attacker.readiness", refusal(before=before))
+    kind = request.weapon.kind
+    if reading == "small" and kind not in FAST_DRAW_KINDS:
+        named = msg.ERR_FAST_DRAW_KIND(weapon=request.weapon.name or "", kind=msg.KIND_WORD[kind]())
+        raise RuleError("$.weapon.kind", named)
+
+
 def plan_fire(request: FireFields) -> FirePlan:
     """Check a firing request against every rule that does not need dice, and set up each task."""
     attacker, weapon, mode = request.attacker, request.weapon, request.mode
@@ -278,14 +297,14 @@ def plan_fire(request: FireFields) -> FirePlan:
     check_weapon(weapon)
     check_selector(weapon, attacker.selector, "$.attacker.selector")
     if isinstance(request, FastDrawRequest):
-        if attacker.readiness not in FAST_DRAW_FROM:
-            before = BEFORE_FIRING[attacker.readiness]()
-            raise RuleError("$.attacker.readiness", msg.ERR_FAST_DRAW_FROM(before=before))
+        _check_fast_draw(request)
     else:
         check_ready_to_fire(attacker)
     why = missing_capability(weapon, mode)
     if why is not None:
         raise RuleError("$.mode", why)
+    if request.empty_magazine and mode != "auto":
+        raise RuleError("$.empty_magazine", msg.ERR_EMPTY_MAGAZINE_AUTO_ONLY(mode=msg.MODE_WORD[mode]()))
     _check_targets(request, rule, mode)
     primary = request.targets[0].id
     fixed = _check_ammunition(request, mode)

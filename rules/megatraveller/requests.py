@@ -18,6 +18,7 @@ __all__ = [
     "Attacker",
     "DrawRequest",
     "FastDrawRequest",
+    "FastDrawWeapons",
     "FireFields",
     "FireMode",
     "FireRequest",
@@ -52,9 +53,18 @@ WeaponKind = Literal["pistol", "rifle", "heavy"]
 #: RCS: Rapid-fire, Burst fire. Whose number the splitting DM counts: the targets designated, or only
 #: those the split gives a bullet (``modes.SPLIT_DM_COUNTS``).
 SplitDmCount = Literal["designated", "receiving"]
+#: Which weapons Fast Draw may draw: "small" (the seed's reading: a holstered pistol, the default) or
+#: "any" (any kind, holstered or already ready: what Volley allowed before; see docs/rules/megatraveller.md).
+FastDrawWeapons = Literal["small", "any"]
 
-NonNegative = Annotated[int, msgspec.Meta(ge=0)]
-Positive = Annotated[int, msgspec.Meta(ge=1)]
+#: Rounds loaded or held beyond this are typing slips (docs/rules/megatraveller.md, "Bounds").
+MAX_ROUNDS = 100_000
+#: An Auto Tgts rating beyond this is a typing slip: the RCS's largest is a handful, and a fire
+#: request names at most ``modes.MAX_TOKENS`` tokens anyway.
+MAX_AUTO_TARGETS = 24
+
+Rounds = Annotated[int, msgspec.Meta(ge=0, le=MAX_ROUNDS)]
+Capacity = Annotated[int, msgspec.Meta(ge=1, le=MAX_ROUNDS)]
 Modifier = Annotated[int, msgspec.Meta(ge=-50, le=50)]
 Characteristic = Annotated[int, msgspec.Meta(ge=0, le=30)]
 SkillLevel = Annotated[int, msgspec.Meta(ge=-10, le=30)]
@@ -90,9 +100,9 @@ class Weapon(msgspec.Struct, kw_only=True, frozen=True):
     rapid: bool = False
     burst: int | None = None
     auto: bool = False
-    auto_targets: NonNegative = 1
-    loaded: NonNegative
-    capacity: Positive | None = None
+    auto_targets: Annotated[int, msgspec.Meta(ge=0, le=MAX_AUTO_TARGETS)] = 1
+    loaded: Rounds
+    capacity: Capacity | None = None
 
 
 class Target(msgspec.Struct, kw_only=True, frozen=True):
@@ -165,6 +175,17 @@ class FireRequest(FireFields, kw_only=True, frozen=True, tag="fire"):
 class FastDrawRequest(FireFields, kw_only=True, frozen=True, tag="fast_draw"):
     """Draw a holstered pistol, lock ``targets[0]`` and fire at -2 DM, on the selector as it is."""
 
+    fast_draw_weapons: Annotated[
+        FastDrawWeapons | None,
+        msgspec.Meta(
+            description=(
+                'Which weapons Fast Draw may draw: "small" (a holstered pistol, the default: drawing is for '
+                'small weapons, rifles are unslung and readied) or "any" (any kind, holstered or already '
+                "ready, as Volley allowed before)."
+            )
+        ),
+    ] = None
+
 
 class RetargetAndFireRequest(FireFields, kw_only=True, frozen=True, tag="retarget_and_fire"):
     """Swing onto ``targets[0]`` and fire at once, paying the bring-to-bear DM."""
@@ -209,7 +230,7 @@ class RetargetRequest(HandlingFields, kw_only=True, frozen=True, tag="retarget")
 class ReloadRequest(HandlingFields, kw_only=True, frozen=True, tag="reload"):
     """Fill the magazine: to ``rounds`` if given, else to the weapon's capacity."""
 
-    rounds: NonNegative | None = None
+    rounds: Rounds | None = None
 
 
 def action_of(request: RequestBase) -> str:

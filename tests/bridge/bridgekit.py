@@ -11,7 +11,7 @@ import aiohttp
 from aiohttp.test_utils import TestClient
 from servekit import GURPS_MP5
 
-from bridge.journal import FORMAT_VERSION, Header
+from bridge.store.journal import FORMAT_VERSION, Header
 
 __all__ = ["GURPS_MP5", "HEADER", "TOKEN", "Session", "Start", "entries", "journal_lines", "open_session"]
 

@@ -13,8 +13,8 @@ import skirmish
 from aiohttp.test_utils import TestClient
 from bridgekit import GURPS_MP5, Session, Start, entries, open_session
 
-from bridge.lock import DirectoryBusy
 from bridge.server import BridgeSettings
+from bridge.store.lock import DirectoryBusy
 
 pytestmark = pytest.mark.asyncio
 

@@ -13,7 +13,8 @@ import pytest
 from bridgekit import HEADER
 
 from bridge.access import load_or_create_token, token_matches
-from bridge.journal import (
+from bridge.paths import config_dir, data_dir
+from bridge.store.journal import (
     FORMAT_VERSION,
     Entry,
     Journal,
@@ -21,9 +22,8 @@ from bridge.journal import (
     discard_session,
     read_session,
 )
-from bridge.ledger import INDEX_NAME, Ledger, PendingAttack, Settled
-from bridge.paths import config_dir, data_dir
-from bridge.repair import FileKind, inspect
+from bridge.store.ledger import INDEX_NAME, Ledger, PendingAttack, Settled
+from bridge.store.repair import FileKind, inspect
 
 
 def entry(id: str, **changes: object) -> Entry:
@@ -311,7 +311,7 @@ async def test_the_id_filter_answers_new_ids_and_never_hides_a_known_one(tmp_pat
 def test_an_undo_line_is_indexed_as_a_reply_and_as_its_target_undone(tmp_path: Path) -> None:
     """Line kinds are read generically: an ``undo`` line answers a retry of its own id, and marks its
     target undone, after a rebuild of the index as much as before."""
-    from bridge.journal import UndoLine
+    from bridge.store.journal import UndoLine
 
     undo = UndoLine(id="u1", target_id="r1", at="2026-11-29T20:00:02.000Z", reply=msgspec.Raw(b'{"u":1}'))
     path = tmp_path / "20261129T200000.000000Z-aaaaaa.jsonl"

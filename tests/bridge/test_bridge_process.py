@@ -92,10 +92,12 @@ async def stream_and_collect(url: str, prefix: str, acked: dict[str, str], sent:
 
 
 def journal(data: Path) -> dict[str, Any]:
-    """id -> journaled reply (as decoded JSON), over every session."""
+    """id -> journaled reply (as decoded JSON), over every session. Whole lines only: a kill can
+    leave the last line torn (never acknowledged: its write never finished), as every reader of a
+    live or killed journal skips it."""
     found: dict[str, Any] = {}
     for path in sorted((data / "sessions").glob("*.jsonl")):
-        for line in path.read_text().splitlines():
+        for line in path.read_bytes().split(b"\n")[:-1]:
             record = json.loads(line)
             if record["kind"] == "resolved":
                 found[record["id"]] = record["reply"]
@@ -130,8 +132,9 @@ async def test_every_acknowledged_result_survives_sigkill_and_a_torn_line_is_rep
 
     # A crash mid-write leaves half a line; the next start cuts it and says so.
     (session,) = (data / "sessions").glob("*.jsonl")
-    intact = session.read_bytes()
-    session.write_bytes(intact + b'{"kind":"resolved","id":"torn-1","type":"att')
+    killed = session.read_bytes()
+    intact = killed[: killed.rfind(b"\n") + 1]  # what the kill itself may have torn goes too
+    session.write_bytes(killed + b'{"kind":"resolved","id":"torn-1","type":"att')
     restarted = Server(data, config)
     ws = await hello(restarted.url)
     some_id, some_frame = next(iter(acked.items()))

@@ -217,7 +217,7 @@ async def test_rule_errors_carry_the_rules_message(bridge_client: TestClient[Any
     assert error["message"] == "shots 14 > RoF 13"
     # ... and, for a client in another language, as a message (protocol 2, docs/protocol.md).
     assert error["msg"] == {"key": "gurps.error.shots_over_rof", "values": {"shots": 14, "rof": 13}}
-    assert Catalogue.load("ru").render(error["msg"]) == "14 выстрелов — больше Скор. 13"
+    assert Catalogue.load("ru").render(error["msg"]) == "14 выстрелов — больше СС 13"
 
 
 async def test_a_refusal_without_a_message_sends_no_msg(bridge_client: TestClient[Any, Any]) -> None:

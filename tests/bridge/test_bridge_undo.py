@@ -16,10 +16,10 @@ from aiohttp.test_utils import TestClient
 from bridgekit import GURPS_MP5, Start, journal_lines, open_session
 
 from bridge.i18n import Catalogue
-from bridge.journal import read_session, session_files
 from bridge.replay import replay_session
 from bridge.server import BridgeSettings
 from bridge.sessions import print_session
+from bridge.store.journal import read_session, session_files
 
 pytestmark = pytest.mark.asyncio
 

@@ -142,3 +142,29 @@ async def test_a_worker_that_dies_is_replaced(start_bridge: Start) -> None:
     assert second["type"] == "odds"
     assert pid not in (await until_warm(client))["pids"]
     assert (await health(client))["workers"]["offloaded"] == 2
+
+
+async def test_before_the_first_warm_up_ends_a_costly_preview_is_computed_on_the_loop(
+    start_bridge: Start, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker warming up at nice 19 on a loaded machine may take minutes; the first previews do not
+    queue behind it. Once the pool has been warm, they go to it (a restarted pool's too)."""
+    release = asyncio.Event()
+    started = bridge.workers.RulesWorkers._start
+
+    async def slow_start(self: bridge.workers.RulesWorkers) -> None:
+        await release.wait()  # the warm-up, as long as a starved worker's
+        await started(self)
+
+    monkeypatch.setattr(bridge.workers.RulesWorkers, "_start", slow_start)
+    client = await start_bridge(warm_up=True, workers=1)
+    session = await open_session(client)
+    request = cold_auto(7, 1)
+    assert rules.odds_cost(rules.decode_request(request)) > bridge.workers.OFFLOAD_MS
+    assert (await session.ask({"type": "odds", "id": "cold", "request": request}))["type"] == "odds"
+    assert (await health(client))["workers"]["offloaded"] == 0
+    release.set()
+    await until_warm(client)
+    reply = await session.ask({"type": "odds", "id": "warm", "request": cold_auto(7, 2)})
+    assert reply["type"] == "odds"
+    assert (await health(client))["workers"]["offloaded"] == 1

@@ -16,6 +16,31 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
+#: How much slower than an idle developer machine this one is: every wait below is multiplied by it.
+#: ``VOLLEY_TEST_SLOWDOWN=3 scripts/test`` on a loaded CI runner. Waits are on conditions, so a large
+#: budget costs nothing when the tests pass; it only lets a busy machine finish what it was asked.
+SLOWDOWN = max(1.0, float(os.environ.get("VOLLEY_TEST_SLOWDOWN") or 1))
+#: The one budget: the longest any single wait (a page to boot, a card to appear, a turn to change)
+#: may take before the test fails. Everything else is a fraction or a multiple of it.
+BUDGET_S = 60.0 * SLOWDOWN
+#: What a test waits, once, before asserting that something did NOT happen (no card, no notice): long
+#: enough for a wrong effect to show on this machine. Scaled like the budget; the only pause taken.
+SETTLE_S = 0.5 * SLOWDOWN
+#: The module's own request timeout (``connection.js`` ``REQUEST_TIMEOUT_MS``): "at once" in a test
+#: means well before it, whatever the machine.
+MODULE_REQUEST_TIMEOUT_S = 15.0
+
+
+def ms(seconds: float) -> int:
+    """Playwright's unit."""
+    return round(seconds * 1000)
+
+
+def settle(page: Any, seconds: float = SETTLE_S) -> None:
+    """Give a wrong effect the chance to show before asserting there is none (see ``SETTLE_S``)."""
+    page.wait_for_timeout(ms(seconds))
+
+
 #: Accessible names other test suites rely on (the issue fixes them; the sandbox page keeps them).
 FIRE = "Fire"
 WEAPON = "Weapon"
@@ -30,7 +55,7 @@ MP5 = "canvas.scene.tokens.get('tokHale000000001').actor.flags.volley.profile.we
 class Sandbox:
     """``volley sandbox --no-open`` on a free port: its page, its bridge, its throwaway data directory."""
 
-    START_TIMEOUT_S = 30.0
+    START_TIMEOUT_S = BUDGET_S
 
     def __init__(self, workdir: Path) -> None:
         self.log_path = workdir / "sandbox.log"
@@ -62,7 +87,7 @@ class Sandbox:
 
     def post(self, path: str) -> Any:
         request = urllib.request.Request(self.origin + path, method="POST", data=b"")
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=BUDGET_S / 2) as response:
             return json.loads(response.read())
 
     def stop(self) -> None:
@@ -71,7 +96,7 @@ class Sandbox:
             return
         self.process.terminate()
         try:
-            out, _ = self.process.communicate(timeout=15)
+            out, _ = self.process.communicate(timeout=BUDGET_S / 2)
             self.lines.extend(out.splitlines(keepends=True))
         except subprocess.TimeoutExpired:
             self.process.kill()
@@ -93,7 +118,8 @@ class Pages:
     def new(self) -> Any:
         page = self.context.new_page()
         page.on("pageerror", lambda error: self.errors.append(str(error)))
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(ms(BUDGET_S))
+        page.set_default_navigation_timeout(ms(BUDGET_S))
         return page
 
 
@@ -214,6 +240,15 @@ def wait_booted(page: Any) -> None:
     assert error is None, error
 
 
+def reload_kept(page: Any) -> None:
+    """Reload a page once the sandbox's "server" has kept every change the page made (the stand-in writes
+    each change as it happens; ``sandbox.flush()`` waits until those writes are committed), and wait
+    until it has booted again."""
+    page.evaluate("sandbox.flush()")
+    page.reload()
+    wait_booted(page)
+
+
 def wait_connected(page: Any) -> None:
     page.wait_for_function(f"{CONNECTION_STATE} === 'ready'")
 
@@ -272,9 +307,9 @@ def fire_first(page: Any, dialog: Any, fire: str = FIRE) -> Any:
 
 
 def enter_fires_nothing(page: Any, field: Any) -> None:
-    """Enter in one of the dialog's fields fires nothing (firing is a button): no card in 0.4 s."""
+    """Enter in one of the dialog's fields fires nothing (firing is a button): no card once it settles."""
     field.press("Enter")
-    page.wait_for_timeout(400)
+    settle(page)
     assert cards(page).count() == 0
 
 

@@ -23,8 +23,9 @@ from browserkit import (
     message_of,
     open_attack_dialog,
     player_view,
+    reload_kept,
     sent_with_id,
-    wait_booted,
+    settle,
     wait_connected,
     wait_for_chart,
 )
@@ -337,12 +338,22 @@ def test_overwatch_is_set_as_a_standing_order_and_fired_when_its_trigger_is_met(
     ]
     table.shots.take(message_of(cards(page).last), "d100-card-overwatch-set-en")
 
-    # The dialog turns to the standing order: the tokens in its sector are listed as having met it.
+    # The dialog turns to the standing order, waiting: nobody listed, nothing to fire, and where Set
+    # overwatch stood a button that does nothing, so a second click cannot spend the order.
     mode = dialog.get_by_role("combobox", name="Mode", exact=True)
     page.wait_for_function("document.querySelector('select[name=mode]')?.value === 'overwatch_fire'")
-    assert mode.locator("option").first.inner_text() == "Overwatch: the trigger is met, fire"
+    assert mode.locator("option").first.inner_text() == "Overwatch: the standing order"
     order = dialog.locator(".volley-d100__order").inner_text()
     assert order == "Overwatch standing: short burst, facing 352°, 45°; trigger: anyone crosses the bridge"
+    page.wait_for_function("document.querySelector('.volley-d100__waiting') !== null")
+    assert rows(dialog) == []
+    waiting = dialog.locator(".volley-attack__button--primary")
+    assert waiting.is_disabled() and waiting.inner_text().strip() == "Waiting for the trigger"
+    assert dialog.get_by_role("button", name=FIRE, exact=True).count() == 0
+    assert dialog.locator(".volley-chart[role=img]").count() == 0, "no odds while the order waits"
+    # Its own step: the tokens in the sector are listed, then Fire.
+    dialog.get_by_role("button", name="The trigger is met…").click()
+    page.wait_for_function("document.querySelectorAll('tr.volley-d100__target').length === 2")
     assert rows(dialog) == ["Cultist", "Heretic"]
     wait_odds_line(page, "Cultist: suppressed")
     table.shots.take(dialog, "d100-dialog-overwatch-fire-en")
@@ -506,7 +517,7 @@ def test_an_overwatch_order_ends_when_the_combat_turn_comes_back_to_vex(table: T
 
     # A later turn (or a second round) says nothing more: the order is gone.
     next_turn(page, "round 2: Heretic's turn")
-    page.wait_for_timeout(300)
+    settle(page)
     for client in (page, co, view.page):
         assert client.evaluate("document.querySelectorAll('#chat-log .volley-notice').length") == 1
     assert table.pages.errors == []
@@ -520,7 +531,7 @@ def test_with_the_setting_off_the_order_stands_through_the_shooters_turn(table: 
     dialog.get_by_role("button", name="Close").click()
     for name in ("Heretic", "Cultist", "Cult demagogue", "Vex"):
         next_turn(page, f"round {2 if name == 'Vex' else 1}: {name}'s turn")
-    page.wait_for_timeout(300)
+    settle(page)
     assert statuses(page, VEX) == ["overwatch"]
     assert page.evaluate(f"{VEX}.actor.flags.volley.state.overwatch") is not None
     assert notices(page) == []
@@ -544,11 +555,10 @@ def test_stepping_back_and_forward_again_does_not_end_the_order(table: Table) ->
     table.shots.take(page.locator(".sandbox-combat"), "sandbox-combat-controls-en")
 
     next_turn(page, "round 1: Cult demagogue's turn", control="#previous-turn")
-    page.reload()
-    wait_booted(page)
+    reload_kept(page)
     wait_connected(page)
     next_turn(page, "round 2: Vex's turn")
-    page.wait_for_timeout(300)
+    settle(page)
     assert statuses(page, VEX) == ["overwatch"], "Vex's round-2 turn began before the step back"
     assert (
         page.evaluate(f"{VEX}.actor.flags.volley.state.overwatch")["trigger"] == "anyone crosses the bridge"

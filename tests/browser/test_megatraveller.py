@@ -216,7 +216,10 @@ def test_automatic_fire_split_after_the_roll(table: Table) -> None:
     assert pending["pending"] == {"rounds": 20, "lost": 4, "clusters": [3, 6, 6, 1]}
     assert page.evaluate(f"{AUTORIFLE}.state.loaded") == 20
     card = cards(page).first
-    assert card.locator(".volley-card__pending").inner_text() == "Waiting for the allocation."
+    assert card.locator(".volley-card__pending").inner_text() == (
+        "Waiting for the allocation: no round is spent and nobody is hit until the pool is split."
+    )
+    assert card.locator(".volley-card__loaded").count() == 0, "nothing spent: no rounds-left line yet"
     assert card.locator(".volley-card__aimed").inner_text() == "At: Vargr raider, Vargr leader, Cpl. Dace"
     assert "Clusters: 3, 6, 6, 1" in card.locator(".volley-card__extras").inner_text()
     assert card.get_by_role("button", name="Allocate").is_visible()
@@ -526,7 +529,9 @@ def test_russian_dialog_step_and_cards(table: Table) -> None:
     assert step.locator(".volley-mt-split__pool").inner_text().startswith("Выпало: выпущено ")
     table.shots.take(step, "megatraveller-allocation-ru")
     card = cards(page).first
-    assert card.locator(".volley-card__pending").inner_text() == "Ждём распределения."
+    assert card.locator(".volley-card__pending").inner_text() == (
+        "Ждём распределения: пока пул не распределён, патроны не расходуются и попаданий нет."
+    )
     table.shots.take(message_of(card), "megatraveller-card-pending-ru")
     step.get_by_role("button", name="Распределить", exact=True).click()
     page.wait_for_function("game.messages.contents.length === 2")

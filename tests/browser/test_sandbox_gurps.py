@@ -15,6 +15,7 @@ from typing import Any
 from browserkit import (
     CONNECTION_STATE,
     FIRE,
+    MODULE_REQUEST_TIMEOUT_S,
     MP5,
     SCENE,
     SHOOTER,
@@ -26,10 +27,11 @@ from browserkit import (
     fire_first,
     hits_of,
     message_of,
+    ms,
     open_attack_dialog,
     player_view,
+    reload_kept,
     sent_with_id,
-    wait_booted,
     wait_connected,
     wait_for_chart,
 )
@@ -109,9 +111,7 @@ def test_referee_fires_from_the_token_hud(table: Table) -> None:
     # The HUD's Fire control shows the rounds left, in its badge and its description.
     page.get_by_role("dialog").get_by_role("button", name="Close").click()
     fire = hud_fire(page)
-    page.wait_for_function(
-        f"document.querySelector('.volley-fire__rounds')?.dataset.rounds === '{loaded}'", timeout=5_000
-    )
+    page.wait_for_function(f"document.querySelector('.volley-fire__rounds')?.dataset.rounds === '{loaded}'")
     assert fire.get_attribute("aria-description") == f"Fire MP5: {loaded} / 30 rounds"
     page.keyboard.press("Escape")
     open_attack_dialog(page).get_by_role("img", name="Raider").wait_for()
@@ -180,8 +180,7 @@ def test_undo_puts_rounds_jam_and_status_back(table: Table) -> None:
     table.shots.take(message_of(card), "gurps-card-undone-en")
 
     # After a reload the card is drawn undone from the message's flags, with no Undo button.
-    page.reload()
-    wait_booted(page)
+    reload_kept(page)
     card = cards(page).last
     card.wait_for()
     assert card.locator(".volley-card__undone").count() == 1
@@ -204,11 +203,11 @@ def test_the_dialog_follows_the_bridge_down_and_up(table: Table) -> None:
     )
     assert bridge.inner_text().startswith("Volley bridge: offline, reconnecting in ")
     page.wait_for_function("document.querySelector('[data-volley=attack]').disabled === true")
-    # The preview says so at once, not after a timeout.
+    # The preview says so at once, well before the module's own request timeout could say anything.
     dialog.get_by_role("spinbutton", name="Shots at Raider").fill("4")
     page.wait_for_function(
         "document.querySelector('.volley-attack__odds-status').textContent === 'no odds: bridge offline'",
-        timeout=2_000,
+        timeout=ms(MODULE_REQUEST_TIMEOUT_S / 2),
     )
     status_line = page.locator(".volley-bridge-status")
     assert status_line.inner_text().startswith("Volley bridge: offline, reconnecting in ")
@@ -288,7 +287,7 @@ def test_russian_dialog_and_card(table: Table) -> None:
     page.get_by_role("button", name=SHOOTER, exact=True).click()
     page.locator("#token-hud").get_by_role("button", name="Оружие Volley", exact=True).click()
     editor = page.get_by_role("dialog", name="Оружие Volley: Sgt. Hale")
-    editor.get_by_role("group", name="MP5").get_by_role("textbox", name="Скор.", exact=True).fill("13x")
+    editor.get_by_role("group", name="MP5").get_by_role("textbox", name="СС", exact=True).fill("13x")
     editor.locator(".volley-field--invalid").wait_for()
     table.shots.take(editor, "profile-editor-ru")
     assert table.pages.errors == []

@@ -7,10 +7,12 @@ from __future__ import annotations
 import pytest
 from browserkit import (
     CONNECTION_STATE,
+    SETTLE_S,
     SHOOTER,
     Table,
     cards,
     open_attack_dialog,
+    settle,
     wait_for_chart,
 )
 
@@ -141,7 +143,7 @@ def test_a_refused_token_is_said_once_and_not_retried(table: Table) -> None:
         "document.querySelector('.volley-bridge-status')?.textContent"
         " === 'Volley bridge: refused: wrong access token'"
     )
-    page.wait_for_timeout(1_500)  # longer than the first reconnect delay: still refused, no retry
+    settle(page, 3 * SETTLE_S)  # longer than the first reconnect delay: still refused, no retry
     assert page.evaluate(CONNECTION_STATE) == "refused"
     refusals = page.evaluate("sandbox.notifications.filter(n => n.level === 'error').map(n => n.text)")
     assert refusals == [

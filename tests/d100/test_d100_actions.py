@@ -90,7 +90,7 @@ def test_clearing_a_jam_is_a_full_action_and_bracing_a_half() -> None:
     cleared = roll(_action("unjam", {"jammed": True}, skill=40), [40])
     assert cleared.action_cost == "full" and "full action" in lines(cleared)[0]
     assert lines(cleared, "ru") == [
-        "Расклин (Tech-Use или Trade(Weaponsmith)+0, Полное действие) d100 = 40 против 40: успех, 1 Успех",
+        "Расклин (Tech-Use или Trade(Weaponsmith)+0, Полное действие) d100 = 40 против 40: Успех, 1 Успех",
         "Клин снят",
     ]
     braced = roll(_action("brace", {"class": "heavy", "rof": "-/-/10"}), [])

@@ -37,7 +37,7 @@ def test_long_burst_lands_a_hit_per_degree() -> None:
         "hits": 3,
     }
     assert "attack (BS 45) d100 = 12 vs 35: success, 3 degrees → 3 hits" in lines(result)
-    assert "атака (BS 45) d100 = 12 против 35: успех, 3 Успеха → 3 попадания" in lines(result, "ru")
+    assert "атака (BS 45) d100 = 12 против 35: Успех, 3 Успеха → 3 попадания" in lines(result, "ru")
     assert "места попаданий, Heretic: голова, торс, левая нога" in lines(result, "ru")
     assert [u.state for u in result.updates] == [{"weapon.loaded": 20}]
     long_burst = Message("d100.mode.long_burst")
@@ -452,7 +452,10 @@ def test_a_request_wide_range_serves_targets_that_give_none() -> None:
 
 def test_absurd_numbers_are_refused_not_crashed_on() -> None:
     huge = merged(_grenade(), {"weapon": {"blast": 1e308}})
-    refused(dict(huge, room_size=1e308), "$.weapon.blast", "blast radius")
+    refused(dict(huge, room_size=10), "$.weapon.blast", "blast radius")
+    with pytest.raises(RuleError) as room:  # out of its range before any rule reads it
+        decode_request(msgspec.json.encode(dict(huge, room_size=1e308)))
+    assert (room.value.path, room.value.code) == ("$.room_size", "invalid")
     refused(vex(attacker={"bs": 500}), "$.attacker.bs", "0..200")
     refused(vex(modifier=-1000), "$.modifier", "beyond")
     refused(vex(weapon={"rof": "S/3/1000"}), "$.weapon.rof", "1..100")

@@ -133,7 +133,7 @@ def test_end_of_turn_recovery_gains_thirty_when_quiet() -> None:
         "c1 shakes off suppression",
     ]
     assert lines(recovered, "ru") == [
-        "преодоление Подавления c1 (W 35, без обстрела +30) d100 = 60 против 65: успех, 1 Успех",
+        "преодоление Подавления c1 (W 35, без обстрела +30) d100 = 60 против 65: Успех, 1 Успех",
         "c1 преодолевает Подавление",
     ]
     still = roll(dict(request, quiet=False), [60])
@@ -214,7 +214,7 @@ def test_setting_an_overwatch_order_is_token_state() -> None:
     assert result.updates[0].state == {
         "overwatch": {"mode": "short_burst", "trigger": "door opens", "facing": 0.0, "arc": 30.0}
     }
-    cleared = roll({**request, "clear": True}, [])
+    cleared = roll({**request, "clear": True, "order": None}, [])  # an order with clear is refused
     assert cleared.updates[0].state == {"overwatch": None}
     refused(merged(request, {"order": {"arc": 60}}), "$.order.arc", "45")
     refused(merged(request, {"weapon": {"rof": "-/-/6"}}), "$.order.mode", "short-burst")
@@ -353,6 +353,6 @@ def test_the_suppression_line_of_the_issue_in_both_languages() -> None:
         },
     )
     assert lines(result)[0] == "suppression Cultist (WP 25 -20) d100 = 62 vs 5: failure, 7 degrees"
-    assert lines(result, "ru")[0] == "Подавление Cultist (W 25 -20) d100 = 62 против 5: провал, 7 Провалов"
+    assert lines(result, "ru")[0] == "Подавление Cultist (W 25 -20) d100 = 62 против 5: Провал, 7 Провалов"
     overwatch = roll(dict(request, modifier=20), [62])  # overwatch's +20 keeps its sign
     assert lines(overwatch)[0] == "suppression Cultist (WP 25 +20) d100 = 62 vs 45: failure, 3 degrees"

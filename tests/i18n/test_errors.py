@@ -98,14 +98,14 @@ def test_a_russian_refusal_reads_in_russian() -> None:
     )
     assert russian.render(validation_message("Expected `float` >= 0.0")) == "ожидается число >= 0.0"
     over_rof = _refusal(BAD_REQUESTS["gurps_shots_over_rof"]["request"])
-    assert russian.render(over_rof.msg) == "14 выстрелов — больше Скор. 10"
+    assert russian.render(over_rof.msg) == "14 выстрелов — больше СС 10"
     jammed = _refusal(BAD_REQUESTS["gurps_jammed"]["request"])
     assert russian.render(jammed.msg) == "MP5: заклинило (задержка), сначала устраните неисправность"
     short = _refusal(BAD_REQUESTS["d100_short_magazine"]["request"])
     assert russian.render(short.msg) == "Длинная Очередь: нужно патронов 10, а в магазине 1"
     slung = _refusal(BAD_REQUESTS["mt_slung_fast_draw"]["request"])
-    assert russian.render(slung.msg).startswith("быстрое выхватывание — только из кобуры")
-    assert "снять винтовку с плеча (unsling)" in russian.render(slung.msg)
+    assert russian.render(slung.msg).startswith("быстрое выхватывание — только пистолета из кобуры")
+    assert "снять оружие с плеча (unsling)" in russian.render(slung.msg)
 
 
 def test_every_refusal_has_its_declared_english_in_the_english_catalogue() -> None:

@@ -14,9 +14,11 @@ const NOT_EQUIPPED = 'items.handCannon000001.system.equipped: "Hand Cannon" is n
 
 describe("Dark Heresy 2e: reading a guardsman", () => {
   it("offers the equipped ranged weapons in the book's notation, with BS and WP as the system totals them", () => {
-    const { character, weapons, problems } = adapter.readActor(guardsman());
+    const { character, weapons, problems, refused } = adapter.readActor(guardsman());
     assert.deepEqual(character, { d100: { bs: 45, wp: 29 } });
-    assert.deepEqual(problems.map((p) => p.message), [NOT_EQUIPPED]);
+    assert.deepEqual(problems, []);
+    // Every other weapon is named once, with the reason: none vanishes in silence.
+    assert.deepEqual(refused.map((p) => p.message), ['items.combatKnife00001: "Mono Knife" is a melee weapon; Volley fires ranged weapons only', NOT_EQUIPPED]);
     assert.deepEqual(weapons, [
       {
         id: "dark-heresy-2nd:lasgunVoss000001",
@@ -159,7 +161,7 @@ describe("Dark Heresy 2e: fields Volley cannot use are named, never guessed", ()
   function problemsOf(change) {
     const reading = adapter.readActor(guardsman(change));
     return {
-      problems: reading.problems.map((p) => p.message).filter((m) => m !== NOT_EQUIPPED),
+      problems: reading.problems.map((p) => p.message),
       weapons: reading.weapons.map((w) => w.name),
     };
   }
@@ -179,11 +181,11 @@ describe("Dark Heresy 2e: fields Volley cannot use are named, never guessed", ()
   };
 
   const cases = [
-    ["an unknown class", set("autogunVoss00001", "class", ""), 'items.autogunVoss00001.system.class: "" is not a ranged weapon class', "Autogun"],
+    ["an unknown class", set("autogunVoss00001", "class", "Launcher"), 'items.autogunVoss00001.system.class: "Launcher" is not a ranged weapon class', "Autogun"],
     ["no rate of fire", set("autogunVoss00001", "rateOfFire", undefined), "items.autogunVoss00001.system.rateOfFire: the rate of fire is missing", "Autogun"],
-    ["a rate of fire of nothing", set("autogunVoss00001", "rateOfFire", { single: 0, burst: 0, full: 0 }), "items.autogunVoss00001.system.rateOfFire: the weapon has no rate of fire", "Autogun"],
     ["a burst that is not a number", set("autogunVoss00001", "rateOfFire.burst", "three"), 'items.autogunVoss00001.system.rateOfFire.burst: "three" is not a whole number', "Autogun"],
     ["a negative full auto", set("autogunVoss00001", "rateOfFire.full", -10), "items.autogunVoss00001.system.rateOfFire.full: -10 is out of range", "Autogun"],
+    ["a quality level that is neither a number nor true", (a) => (item(a, "fragGrenade00001").flags["dark-heresy-2nd"].nested[0].system.level = false), "items.fragGrenade00001.flags.dark-heresy-2nd.nested[0].system.level: false is not a whole number", "Frag Grenade"],
     ["an empty clip size", set("lasgunVoss000001", "clip.max", 0), "items.lasgunVoss000001.system.clip.max: 0 is out of range", "M36 Lasgun"],
     ["no clip size", set("lasgunVoss000001", "clip.max", undefined), "items.lasgunVoss000001.system.clip.max: the clip's size is missing", "M36 Lasgun"],
     ["more rounds than the clip holds", set("autogunVoss00001", "clip.value", 31), "items.autogunVoss00001.system.clip.value: 31 rounds in the clip is more than it holds (30)", "Autogun"],
@@ -195,8 +197,24 @@ describe("Dark Heresy 2e: fields Volley cannot use are named, never guessed", ()
       delete grenade.flags["dark-heresy-2nd"];
       grenade.system.special = { blast: "3m" };
     }, 'items.fragGrenade00001.system.special.blast: "3m" is not a whole number', "Frag Grenade"],
+  ];
+  const refusals = [
+    ["no class (the compendium's missiles)", set("autogunVoss00001", "class", ""), 'items.autogunVoss00001.system.class: "Autogun" has no weapon class ("")', "Autogun"],
+    ["a rate of fire of nothing", set("autogunVoss00001", "rateOfFire", { single: 0, burst: 0, full: 0 }), 'items.autogunVoss00001.system.rateOfFire: "Autogun" has no rate of fire', "Autogun"],
+    ["a rate of fire of -1 (the compendium's Wailing Trident)", set("autogunVoss00001", "rateOfFire", { single: -1, burst: -1, full: -1 }), 'items.autogunVoss00001.system.rateOfFire: "Autogun" has no rate of fire', "Autogun"],
     ["an unequipped weapon", set("autogunVoss00001", "equipped", false), 'items.autogunVoss00001.system.equipped: "Autogun" is not equipped', "Autogun"],
   ];
+  for (const [what, change, message, lost] of refusals) {
+    it(`${what}: the weapon is refused once, with the reason`, () => {
+      const reading = adapter.readActor(guardsman(change));
+      assert.deepEqual(reading.problems, []);
+      const refused = reading.refused.map((r) => r.message).filter((m) => !m.includes("Mono Knife") && m !== NOT_EQUIPPED);
+      assert.equal(refused.length, 1, refused.join("\n"));
+      assert.ok(refused[0].startsWith(message), refused[0]);
+      assert.deepEqual(reading.weapons.map((w) => w.name), without(lost));
+    });
+  }
+
   for (const [what, change, message, lost] of cases) {
     it(`${what}: the weapon is left out and the field named`, () => {
       const { problems, weapons } = problemsOf(change);

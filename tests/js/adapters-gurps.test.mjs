@@ -1,5 +1,6 @@
 // GURPS Game Aid actors into Volley's GURPS weapons: a GCS-imported soldier with an MP5, a Remington 870
-// (buckshot and slug) and a Glock, every field that can go wrong, and rounds written back to Uses.
+// (one row, "2x9" with Rcl "1/5", as GCS has it) and a Glock whose Malf is in its equipment's notes, every
+// field that can go wrong, and rounds written back to Uses.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
@@ -28,22 +29,13 @@ describe("GURPS Game Aid: reading a soldier", () => {
         source: { kind: "adapter", adapter: "gurps", ref: "system.ranged.00000" },
       },
       {
-        id: "gurps:Remington 870 (Buckshot)",
+        id: "gurps:Remington 870",
         system: "gurps",
-        name: "Remington 870 (Buckshot)",
-        stats: { rof: "3x9", rcl: 1, capacity: 8, malf: 17 },
+        name: "Remington 870",
+        stats: { rof: "2x9", rcl: 1, capacity: 8, malf: 17 },
         state: {},
         skill: 12,
         source: { kind: "adapter", adapter: "gurps", ref: "system.ranged.00001" },
-      },
-      {
-        id: "gurps:Remington 870 (Slug)",
-        system: "gurps",
-        name: "Remington 870 (Slug)",
-        stats: { rof: 3, rcl: 4, capacity: 8, malf: 17 },
-        state: {},
-        skill: 12,
-        source: { kind: "adapter", adapter: "gurps", ref: "system.ranged.00002" },
       },
       {
         id: "gurps:Glock 17",
@@ -52,7 +44,7 @@ describe("GURPS Game Aid: reading a soldier", () => {
         stats: { rof: 3, rcl: 2, capacity: 18, malf: 16 },
         state: { loaded: 17 },
         skill: 13,
-        source: { kind: "adapter", adapter: "gurps", ref: "system.ranged.00003" },
+        source: { kind: "adapter", adapter: "gurps", ref: "system.ranged.00002" },
       },
     ]);
   });
@@ -71,16 +63,31 @@ describe("GURPS Game Aid: reading a soldier", () => {
       magazineOnly.weapons.map((w) => [w.name, w.stats.capacity, w.state.loaded]),
       [
         ["HK MP5", 30, 27],
-        ["Remington 870 (Buckshot)", 7, undefined],
-        ["Remington 870 (Slug)", 7, undefined],
+        ["Remington 870", 7, undefined],
         ["Glock 17", 17, 17],
       ],
     );
   });
 
   it("takes the default Malf from the options when the notes give none", () => {
-    const reading = gurpsAdapter({ malf: 16 }).readActor(soldier());
-    assert.deepEqual(reading.weapons.map((w) => w.stats.malf), [16, 16, 16, 16]);
+    const reading = gurpsAdapter({ malf: 15 }).readActor(soldier());
+    assert.deepEqual(reading.weapons.map((w) => w.stats.malf), [15, 15, 16]);
+  });
+
+  it("reads Malf from the equipment's notes, where GCS 5 writes it; the attack's own notes win", () => {
+    assert.equal(adapter.readActor(soldier()).weapons[2].stats.malf, 16);
+    const own = soldier((a) => (a.system.ranged["00002"].notes = "Issue sidearm; Malf. 14 with the cheap reloads."));
+    assert.equal(adapter.readActor(own).weapons[2].stats.malf, 14);
+    const none = soldier((a) => (a.system.equipment.carried["00002"].notes = "Issue sidearm."));
+    assert.equal(adapter.readActor(none).weapons[2].stats.malf, 17);
+    const broken = adapter.readActor(soldier((a) => (a.system.equipment.carried["00002"].notes = "Malf 16+.")));
+    assert.deepEqual(broken.problems.map((p) => p.field), ["system.equipment.carried.00002.notes"]);
+  });
+
+  it("reads a shotgun's recoil as GGA's next version does: the pellets' with pellets, the slug's otherwise", () => {
+    const slug = soldier((a) => (a.system.ranged["00001"].rof = "2"));
+    assert.equal(adapter.readActor(slug).weapons[1].stats.rcl, 5);
+    assert.equal(adapter.readActor(soldier()).weapons[1].stats.rcl, 1);
   });
 
   it("reads the spellings GCS and GCA write", () => {
@@ -88,6 +95,13 @@ describe("GURPS Game Aid: reading a soldier", () => {
       [{ rof: "3×9" }, { rof: "3x9" }],
       [{ rof: "2*5" }, { rof: "2x5" }],
       [{ rof: "20!" }, { rof: 20 }],
+      [{ rof: "9#" }, { rof: 9 }],
+      [{ rof: "9/13!" }, { rof: 13 }],
+      [{ rof: "2x9/3x9" }, { rof: "3x9" }],
+      [{ rof: "1", rcl: "1/4" }, { rcl: 4 }],
+      [{ rof: "3x9", rcl: "1/4" }, { rcl: 1 }],
+      [{ shots: "5x2s" }, { capacity: 5 }],
+      [{ shots: "25+1x3s" }, { capacity: 26 }],
       [{ rof: 13 }, { rof: 13 }],
       [{ rof: " 1 ", rcl: "–" }, { rof: 1, rcl: 1 }],
       [{ rof: "1", rcl: "" }, { rof: 1, rcl: 1 }],
@@ -116,7 +130,7 @@ describe("GURPS Game Aid: reading a soldier", () => {
 
   it("finds attacks nested under contains, and keeps ids unique when names repeat", () => {
     const actor = soldier((a) => {
-      a.system.ranged["00000"].contains = { "00000": structuredClone(a.system.ranged["00003"]) };
+      a.system.ranged["00000"].contains = { "00000": structuredClone(a.system.ranged["00002"]) };
     });
     const { weapons, problems } = adapter.readActor(actor);
     assert.deepEqual(problems, []);
@@ -125,9 +139,8 @@ describe("GURPS Game Aid: reading a soldier", () => {
       [
         ["gurps:HK MP5", "system.ranged.00000"],
         ["gurps:Glock 17", "system.ranged.00000.contains.00000"],
-        ["gurps:Remington 870 (Buckshot)", "system.ranged.00001"],
-        ["gurps:Remington 870 (Slug)", "system.ranged.00002"],
-        ["gurps:Glock 17#2", "system.ranged.00003"],
+        ["gurps:Remington 870", "system.ranged.00001"],
+        ["gurps:Glock 17#2", "system.ranged.00002"],
       ],
     );
   });
@@ -177,25 +190,24 @@ describe("GURPS Game Aid: fields Volley cannot use are named, never guessed", ()
     const reading = adapter.readActor(soldier(change));
     return { problems: reading.problems.map((p) => p.message), weapons: names(reading) };
   }
-  const ALL = ["HK MP5", "Remington 870 (Buckshot)", "Remington 870 (Slug)", "Glock 17"];
+  const ALL = ["HK MP5", "Remington 870", "Glock 17"];
   const without = (name) => ALL.filter((n) => n !== name);
 
   const cases = [
-    ["a RoF with a stray character", (a) => (a.system.ranged["00001"].rof = "3x?"), 'system.ranged.00001.rof: "3x?" is not a rate of fire', "Remington 870 (Buckshot)"],
+    ["a RoF with a stray character", (a) => (a.system.ranged["00001"].rof = "3x?"), 'system.ranged.00001.rof: "3x?" is not a rate of fire', "Remington 870"],
     ["a RoF of 0", (a) => (a.system.ranged["00000"].rof = "0"), 'system.ranged.00000.rof: "0" is not a rate of fire', "HK MP5"],
-    ["a shotgun with 0 pellets", (a) => (a.system.ranged["00001"].rof = "3x0"), 'system.ranged.00001.rof: "3x0" is not a rate of fire', "Remington 870 (Buckshot)"],
-    ["no RoF", (a) => delete a.system.ranged["00003"].rof, "system.ranged.00003.rof: undefined is not a rate of fire", "Glock 17"],
-    ["a Rcl that is not a number", (a) => (a.system.ranged["00000"].rcl = "2/3"), 'system.ranged.00000.rcl: "2/3" is not a recoil', "HK MP5"],
+    ["a shotgun with 0 pellets", (a) => (a.system.ranged["00001"].rof = "3x0"), 'system.ranged.00001.rof: "3x0" is not a rate of fire', "Remington 870"],
+    ["no RoF", (a) => delete a.system.ranged["00002"].rof, "system.ranged.00002.rof: undefined is not a rate of fire", "Glock 17"],
+    ["a Rcl that is not a number", (a) => (a.system.ranged["00000"].rcl = "2/x"), 'system.ranged.00000.rcl: "2/x" is not a recoil', "HK MP5"],
     ["a Rcl of 0", (a) => (a.system.ranged["00000"].rcl = "0"), 'system.ranged.00000.rcl: "0" is not a recoil', "HK MP5"],
     ["no Rcl on a burst weapon", (a) => (a.system.ranged["00000"].rcl = "-"), 'system.ranged.00000.rcl: "-" is not a recoil', "HK MP5"],
-    ["a thrown weapon's Shots", (a) => (a.system.ranged["00003"].shots = "T(1)"), 'system.ranged.00003.shots: "T(1)" is not a magazine', "Glock 17"],
-    ["no Shots", (a) => (a.system.ranged["00003"].shots = ""), 'system.ranged.00003.shots: "" is not a magazine', "Glock 17"],
-    ["a very reliable Malf", (a) => (a.system.ranged["00003"].notes = "Malf. 17+"), 'system.ranged.00003.notes: "Malf. 17+" is not a malfunction number', "Glock 17"],
-    ["a Malf out of range", (a) => (a.system.ranged["00003"].notes = "Malf 2"), 'system.ranged.00003.notes: "Malf 2" is not a malfunction number', "Glock 17"],
+    ["no Shots", (a) => (a.system.ranged["00002"].shots = ""), 'system.ranged.00002.shots: "" is not a magazine', "Glock 17"],
+    ["a very reliable Malf", (a) => (a.system.ranged["00002"].notes = "Malf. 17+"), 'system.ranged.00002.notes: "Malf. 17+" is not a malfunction number', "Glock 17"],
+    ["a Malf out of range", (a) => (a.system.ranged["00002"].notes = "Malf 2"), 'system.ranged.00002.notes: "Malf 2" is not a malfunction number', "Glock 17"],
     ["a level that is not a number", (a) => (a.system.ranged["00000"].level = "12a"), 'system.ranged.00000.level: "12a" is not a whole number', "HK MP5"],
     ["no level", (a) => delete a.system.ranged["00000"].level, "system.ranged.00000.level: the effective skill GGA computed is missing", "HK MP5"],
     ["a fractional level", (a) => (a.system.ranged["00000"].level = 12.5), "system.ranged.00000.level: 12.5 is not a whole number", "HK MP5"],
-    ["no name", (a) => (a.system.ranged["00003"].name = " "), "system.ranged.00003.name: the attack's name is missing", "Glock 17"],
+    ["no name", (a) => (a.system.ranged["00002"].name = " "), "system.ranged.00002.name: the attack's name is missing", "Glock 17"],
     ["Max Uses that fit neither magazine", (a) => (a.system.equipment.carried["00000"].maxuses = 12), "system.equipment.carried.00000.maxuses: Max Uses 12 is neither the magazine (30) nor the magazine with the chambered round (31)", "HK MP5"],
     ["more rounds than the weapon holds", (a) => (a.system.equipment.carried["00000"].uses = 40), "system.equipment.carried.00000.uses: 40 rounds loaded is more than", "HK MP5"],
     ["Uses that are not a number", (a) => (a.system.equipment.carried["00000"].uses = "lots"), 'system.equipment.carried.00000.uses: "lots" is not a whole number', "HK MP5"],
@@ -238,13 +250,13 @@ describe("GURPS Game Aid: fields Volley cannot use are named, never guessed", ()
     const { problems, weapons } = problemsOf((a) => {
       a.system.ranged["00000"].rof = "x";
       a.system.ranged["00000"].shots = "lots";
-      a.system.ranged["00003"].level = null;
+      a.system.ranged["00002"].level = null;
     });
     assert.deepEqual(
       problems.map((p) => p.split(":")[0]),
-      ["system.ranged.00000.rof", "system.ranged.00000.shots", "system.ranged.00003.level"],
+      ["system.ranged.00000.rof", "system.ranged.00000.shots", "system.ranged.00002.level"],
     );
-    assert.deepEqual(weapons, ["Remington 870 (Buckshot)", "Remington 870 (Slug)"]);
+    assert.deepEqual(weapons, ["Remington 870"]);
   });
 
   it("a list of ranged attacks that is not a list", () => {
@@ -269,7 +281,7 @@ describe("GURPS Game Aid: fields Volley cannot use are named, never guessed", ()
 
 describe("GURPS Game Aid: writing rounds back", () => {
   const actor = soldier();
-  const [mp5, buckshot, , glock] = adapter.readActor(actor).weapons;
+  const [mp5, shotgun, glock] = adapter.readActor(actor).weapons;
 
   it("writes rounds left to the equipment's Uses, as /uses does", () => {
     assert.deepEqual(adapter.writeState(actor, mp5, { loaded: 17, jammed: true, malfunction: "stoppage" }), [
@@ -281,7 +293,7 @@ describe("GURPS Game Aid: writing rounds back", () => {
   });
 
   it("writes nothing where GGA counts no rounds: Volley's flags keep them", () => {
-    assert.deepEqual(adapter.writeState(actor, buckshot, { loaded: 5 }), []);
+    assert.deepEqual(adapter.writeState(actor, shotgun, { loaded: 5 }), []);
   });
 
   it("writes nothing for a weapon the actor no longer has", () => {
@@ -291,7 +303,7 @@ describe("GURPS Game Aid: writing rounds back", () => {
 
   it("follows the attack when GGA renumbers its list", () => {
     const renumbered = soldier((a) => {
-      a.system.ranged = { "00000": a.system.ranged["00003"], "00001": a.system.ranged["00000"] };
+      a.system.ranged = { "00000": a.system.ranged["00002"], "00001": a.system.ranged["00000"] };
       a.system.equipment.carried = { "00005": a.system.equipment.carried["00000"] };
     });
     assert.deepEqual(adapter.writeState(renumbered, mp5, { loaded: 9 }), [

@@ -138,6 +138,18 @@ describe("Twodsix: reading a mercenary", () => {
 });
 
 describe("Twodsix: fields Volley cannot use are named, never guessed", () => {
+  it("no way to tell pistol from rifle: read as the rules' default kind, or named when the table sets unknownKind to null", () => {
+    const blaster = (a) => {
+      const weapon = item(a, "wpACR00000000001");
+      weapon.name = "Blaster";
+      Object.assign(weapon.system, { rangeBand: "50/200", weaponType: "ranged" });
+    };
+    assert.equal(adapter.readActor(mercenary(blaster)).weapons[0].stats.kind, "rifle");
+    const strict = twodsixAdapter({ unknownKind: null }).readActor(mercenary(blaster));
+    assert.deepEqual(strict.problems.map((p) => p.message), ['items.wpACR00000000001.system.rangeBand: cannot tell whether "Blaster" is a pistol, a rifle or a heavy weapon (set its range band or weapon type)']);
+    assert.deepEqual(strict.weapons.map((w) => w.name), ["Submachinegun", "Autopistol"]);
+  });
+
   function problemsOf(change) {
     const reading = adapter.readActor(mercenary(change));
     return { problems: reading.problems.map((p) => p.message), weapons: reading.weapons.map((w) => w.name) };
@@ -150,11 +162,6 @@ describe("Twodsix: fields Volley cannot use are named, never guessed", () => {
     ["a rate of fire with words in it", acr({ rateOfFire: "1/lots" }), 'items.wpACR00000000001.system.rateOfFire: "1/lots" is not a rate of fire', "Advanced Combat Rifle"],
     ["a rate of fire that is not text", acr({ rateOfFire: { single: 1 } }), 'items.wpACR00000000001.system.rateOfFire: {"single":1} is not a rate of fire', "Advanced Combat Rifle"],
     ["a burst MegaTraveller has not got", acr({ features: "Burst 6" }), 'items.wpACR00000000001.system.features: "Burst 6": a MegaTraveller burst is 2, 3 or 4 rounds', "Advanced Combat Rifle"],
-    ["no way to tell pistol from rifle", (a) => {
-      const weapon = item(a, "wpACR00000000001");
-      weapon.name = "Blaster";
-      Object.assign(weapon.system, { rangeBand: "50/200", weaponType: "ranged" });
-    }, 'items.wpACR00000000001.system.rangeBand: cannot tell whether "Blaster" is a pistol, a rifle or a heavy weapon', "Advanced Combat Rifle"],
     ["a magazine that is gone", acr({ useConsumableForAttack: "mgLost0000000001" }), 'items.wpACR00000000001.system.useConsumableForAttack: the linked magazine "mgLost0000000001" is not among the actor\'s items', "Advanced Combat Rifle"],
     ["a magazine of no size", (a) => (item(a, "mgACR00000000001").system.max = 0), "items.mgACR00000000001.system.max: 0 is out of range", "Advanced Combat Rifle"],
     ["more rounds than the magazine holds", (a) => (item(a, "mgACR00000000001").system.currentCount = 25), "items.mgACR00000000001.system.currentCount: 25 rounds is more than the magazine holds (20)", "Advanced Combat Rifle"],

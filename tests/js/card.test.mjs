@@ -158,7 +158,7 @@ describe("chat-card.hbs", () => {
   it("a pending card waits, then says how its attack ended and links the result", () => {
     const pending = { ...CARD, pending: { rounds: 20, lost: 4, clusters: [3, 6, 6, 1] } };
     const waiting = renderCard(pending, compile());
-    assert.match(waiting, /<p class="volley-card__pending">Waiting for the allocation\.<\/p>/);
+    assert.match(waiting, /<p class="volley-card__pending">Waiting for the allocation: no round is spent and nobody is hit until the pool is split\.<\/p>/);
     assert.doesNotMatch(waiting, /volley-card__targets/, "no hits yet: no table of hits");
     assert.equal(cardView(pending).aimedAt, "Raider, Lookout");
     const split = renderCard(pending, compile(), { settled: { kind: "allocated", text: "Split by Referee: Raider 2 hits.", messageId: "msg42" } });
@@ -167,6 +167,36 @@ describe("chat-card.hbs", () => {
     assert.match(split, /<a href="#" data-volley-goto="msg42">Show the result<\/a>/);
     const gone = cardView(pending, { settled: { kind: "expired", text: "gone", messageId: '"><script>' } });
     assert.deepEqual(gone.settled, { kind: "expired", text: "gone", messageId: null }, "a message id that is not an id is dropped");
+  });
+
+  it("a pending card shows no rounds left (nothing is spent until the split), settled or not", () => {
+    const pending = { ...CARD, pending: { rounds: 20, lost: 4, clusters: [3, 6, 6, 1] } };
+    assert.doesNotMatch(renderCard(pending, compile(), { capacity: 30 }), /volley-card__weapon|volley-card__loaded/);
+    const settled = renderCard(pending, compile(), { capacity: 30, settled: { kind: "allocated", text: "Split.", messageId: "m1" } });
+    assert.doesNotMatch(settled, /volley-card__loaded/);
+    assert.match(settled, /data-volley-goto="m1"/, "once settled it points to its result");
+  });
+
+  it("puts a system's notes on each row's face, marks bystanders, and has no empty Effects column", () => {
+    const format = (key, values) => `${key.split(".").at(-1)}(${Object.values(values).join(",")})`;
+    const bare = { ...CARD, rows: CARD.rows.map((row) => ({ ...row, statuses_add: [] })) };
+    const plain = renderCard(bare, compile(), { words });
+    assert.doesNotMatch(plain, /Effects|volley-card__effects/, "no notes, no statuses: no Effects column");
+    const html = renderCard(bare, compile(), {
+      words: { ...words, format },
+      rowNotes: [
+        { target: "tok-1", notes: [{ key: "VOLLEY.Gurps.Card.ShotsAt", values: { n: 5, skill: 16 } }, { key: "VOLLEY.Gurps.Card.Dodged", values: { n: 1, of: 4 } }] },
+        { target: "tok-2", notes: [], role: "VOLLEY.Card.Hits" },
+      ],
+    });
+    assert.match(html, /<th scope="col">Effects<\/th>/);
+    assert.match(html, /<span class="volley-card__note">ShotsAt\(5,16\)<\/span> <span class="volley-card__note">Dodged\(1,4\)<\/span>/);
+    assert.match(html, /volley-card__row--miss volley-card__row--bystander" data-target="tok-2">\s*<td class="volley-card__name">Lookout <span class="volley-card__role">Hits<\/span>/);
+  });
+
+  it("heads the log Rolls only when a die was rolled", () => {
+    assert.match(renderCard(CARD, compile()), /<summary>Rolls<\/summary>/);
+    assert.match(renderCard(CARD, compile(), { rolled: false }), /<summary>How it was worked out<\/summary>/);
   });
 
   it("escapes hostile names, ids, statuses and log lines", () => {

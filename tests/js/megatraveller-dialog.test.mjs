@@ -164,8 +164,19 @@ describe("what the shot costs (RCS: Readying a Weapon, Targetting and Firing)", 
     assert.equal(defaultFiringAction(pistol, "raider"), "fast_draw");
     const plan = firingPlan(pistol, aim({ mode: "rapid", how: "fast_draw", designated: 3 }));
     assert.deepEqual([key(plan.blocked), key(plan.charge), plan.dms.values.total], [null, "Charge.FastDraw", "−1"]);
-    const rifle = firingPlan(shooter({ readiness: "holstered", selector: "single" }), aim({ how: "fast_draw" }));
-    assert.equal(key(rifle.blocked), "Charge.FastDrawSelector");
+    const machinePistol = { ...pistol, stats: { ...AUTOPISTOL, burst: 3 }, selector: "single" };
+    const offSelector = firingPlan(machinePistol, aim({ mode: "burst", how: "fast_draw" }));
+    assert.equal(key(offSelector.blocked), "Charge.FastDrawSelector");
+  });
+
+  it("fast draw is for a holstered pistol: a rifle is refused by its kind, a ready weapon by its readiness", () => {
+    const rifle = shooter({ readiness: "holstered", selector: "single" });
+    assert.equal(defaultFiringAction(rifle, "raider"), "fire");
+    const kind = firingPlan(rifle, aim({ how: "fast_draw", mode: "single" }));
+    assert.deepEqual([key(kind.blocked), kind.blocked.values.kind], ["Charge.FastDrawKind", { i18n: "VOLLEY.MegaTraveller.Kinds.rifle" }]);
+    const pistol = shooter({ weapon: "Autopistol", stats: AUTOPISTOL, readiness: "ready", selector: "single" });
+    assert.equal(key(firingPlan(pistol, aim({ how: "fast_draw", mode: "single" })).blocked), "Charge.FastDrawReady");
+    assert.equal(key(firingPlan({ ...pistol, readiness: "slung" }, aim({ how: "fast_draw", mode: "single" })).blocked), "Charge.FastDrawHolster");
   });
 
   it("firing off the selector's setting costs a difficulty level, said as a note", () => {

@@ -216,7 +216,7 @@ describe("the MegaTraveller plug-in", () => {
     const pending = mt.cardExtras({ mode: "auto", pending: { rounds: 20, lost: 4, clusters: [3, 6, 6, 1] }, targets: [{ id: "b1", name: "main bird" }, { id: "a", name: "squadmate", bystander: true }] });
     assert.deepEqual(pending.map((e) => [e.label.split(".").at(-1), e.value]), [
       ["Mode", { key: "VOLLEY.MegaTraveller.Modes.auto" }],
-      ["Rounds", 20],
+      ["RoundsToFire", 20],
       ["Lost", 4],
       ["Clusters", "3, 6, 6, 1"],
       ["Bystanders", "squadmate"],
@@ -234,5 +234,27 @@ describe("the MegaTraveller plug-in", () => {
       ["Lock", "Vargr raider"],
     ]);
     assert.deepEqual(mt.cardExtras(null), []);
+  });
+
+  it("names the lock of a handling card by the token's name, never its id", () => {
+    const handling = { readiness: "carried", selector: "single", target: "tokVargr00000002", targets: [] };
+    const lock = (/** @type {any[]} */ extras) => extras.find((e) => e.label.endsWith(".Lock"))?.value;
+    assert.equal(lock(mt.cardExtras(handling, { nameOf: (id) => (id === "tokVargr00000002" ? "Vargr raider" : null) })), "Vargr raider");
+    assert.deepEqual(lock(mt.cardExtras(handling, { nameOf: () => null })), { key: "VOLLEY.Card.UnknownToken" });
+    assert.deepEqual(lock(mt.cardExtras(handling)), { key: "VOLLEY.Card.UnknownToken" });
+  });
+
+  it("marks a bystander's row and says why the split gave it a cluster", () => {
+    const rows = mt.cardRows({
+      mode: "auto",
+      targets: [
+        { id: "v1", name: "Vargr raider", clusters: [6, 3] },
+        { id: "d", name: "Cpl. Dace", bystander: true, clusters: [1] },
+      ],
+    });
+    assert.deepEqual(rows[0], { target: "v1", notes: [{ key: "VOLLEY.MegaTraveller.Card.TookClusters", values: { clusters: "6+3", n: 2 } }], role: null });
+    assert.equal(rows[1].role, "VOLLEY.MegaTraveller.Card.BystanderRole");
+    assert.deepEqual(rows[1].notes.map((n) => n.key.split(".").at(-1)), ["TookClusters", "BystanderWhy"]);
+    assert.deepEqual(mt.cardRows({ pending: { rounds: 20 }, targets: [{ id: "v1" }] }), [], "a pending card has no rows yet");
   });
 });

@@ -49,10 +49,10 @@ describe("a bridge refusal on screen", () => {
 
   it("reads in Russian for a Russian user, from the reply or from a BridgeError", () => {
     globalThis.game = fakeGame("ru");
-    assert.equal(problemText(OVER_ROF), "12 выстрелов — больше Скор. 10");
+    assert.equal(problemText(OVER_ROF), "12 выстрелов — больше СС 10");
     const error = errorFrom(OVER_ROF);
     assert.ok(error instanceof BridgeError);
-    assert.equal(problemText(error), "12 выстрелов — больше Скор. 10");
+    assert.equal(problemText(error), "12 выстрелов — больше СС 10");
   });
 
   it("renders nested words and plural forms in the user's language", () => {
@@ -62,7 +62,7 @@ describe("a bridge refusal on screen", () => {
       message: "Fast Draw needs a holstered (or already ready) weapon; the weapon is slung: ...",
       msg: { key: "megatraveller.error.fast_draw_from", values: { before: { key: "megatraveller.error.slung", values: {} } } },
     };
-    assert.match(problemText(slung), /^быстрое выхватывание — только из кобуры .*; оружие на плече: сначала снять винтовку с плеча/);
+    assert.match(problemText(slung), /^быстрое выхватывание — только из кобуры .*; оружие на плече: сначала снять оружие с плеча/);
     const short = { ...OVER_ROF, msg: { key: "d100.error.short_magazine", values: { loaded: 1, rounds: 10, mode: { key: "d100.error.mode.long_burst", values: {} } } } };
     assert.equal(problemText(short), "Длинная Очередь: нужно патронов 10, а в магазине 1");
     const word = (name) => ({ key: `common.error.type.${name}`, values: {} });

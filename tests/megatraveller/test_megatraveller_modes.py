@@ -167,7 +167,10 @@ def test_firing_off_the_selector_costs_a_rung_and_moves_it() -> None:
 
 
 def test_fast_draw_cannot_move_the_selector() -> None:
-    request = fire("burst", action="fast_draw", attacker=shooter(readiness="holstered", selector="single"))
+    pistol = rifle(name="Autopistol", kind="pistol")
+    request = fire(
+        "burst", action="fast_draw", attacker=shooter(readiness="holstered", selector="single"), weapon=pistol
+    )
     with pytest.raises(RuleError) as error:
         roll(request)
     assert error.value.path == "$.mode" and "Fast Draw cannot change" in error.value.message

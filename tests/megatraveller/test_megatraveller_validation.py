@@ -58,6 +58,11 @@ def test_fast_draw_from_a_slung_rifle_says_what_comes_first() -> None:
     error = refused(jong_wu(attacker={"id": "jw", "readiness": "slung"}))[0]
     assert error.path == "$.attacker.readiness"
     assert error.message == (
+        "Fast Draw draws a holstered pistol; "
+        "the weapon is slung: Unsling Rifle (unsling) first, then Ready Rifle (ready)"
+    )
+    looser = refused(jong_wu(attacker={"id": "jw", "readiness": "slung"}, fast_draw_weapons="any"))[0]
+    assert looser.message == (
         "Fast Draw needs a holstered (or already ready) weapon; "
         "the weapon is slung: Unsling Rifle (unsling) first, then Ready Rifle (ready)"
     )
@@ -167,3 +172,31 @@ def test_the_primary_target_cannot_be_a_bystander() -> None:
 def test_a_cluster_split_that_shorts_the_primary_is_refused_before_the_pool_is_rolled() -> None:
     for error in refused(honjo(allocation=[[0], [1, 2], [3]])):
         assert error.path == "$.allocation[1]" and "only 1 at the primary" in error.message
+
+
+@pytest.mark.parametrize("mode", ["controlled", "single", "rapid"])
+def test_empty_magazine_outside_automatic_fire_is_refused_not_dropped(mode: str) -> None:
+    """Issue 18: controlled fire with ``empty_magazine: true`` used to drop the flag without a word."""
+    request = honjo(mode=mode, empty_magazine=True) if mode == "controlled" else jong_wu(empty_magazine=True)
+    if mode != "controlled":
+        request["mode"] = mode
+    for error in refused(request):
+        assert (error.path, error.code) == ("$.empty_magazine", "rule")
+        assert error.msg is not None and error.msg.key == "megatraveller.error.empty_magazine_auto_only"
+    odds(decode_request(honjo(empty_magazine=True)))
+
+
+@pytest.mark.parametrize(
+    ("changes", "path"),
+    [
+        ({"weapon": {"loaded": 100_001, "capacity": None}}, "$.weapon.loaded"),
+        ({"weapon": {"capacity": 10**9}}, "$.weapon.capacity"),
+        ({"weapon": {"auto_targets": 1000}}, "$.weapon.auto_targets"),
+    ],
+)
+def test_magazine_numbers_have_a_sane_range(changes: dict[str, Any], path: str) -> None:
+    request = with_changes(honjo(), **changes)
+    request["weapon"] = {k: v for k, v in request["weapon"].items() if v is not None}
+    with pytest.raises(RuleError) as caught:
+        decode_request(request)
+    assert (caught.value.path, caught.value.code) == (path, "invalid")

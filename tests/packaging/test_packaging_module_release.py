@@ -20,7 +20,15 @@ from aiohttp.test_utils import TestClient
 
 import bridge
 from bridge.assets import module_dir
-from bridge.module_release import DEFAULT_ORIGIN, DOWNLOAD_PATH, MANIFEST_PATH, Release, runtime_files
+from bridge.module_release import (
+    CHANGELOG_PATH,
+    DEFAULT_ORIGIN,
+    DOWNLOAD_PATH,
+    MANIFEST_PATH,
+    README_PATH,
+    Release,
+    runtime_files,
+)
 
 ORIGIN = "http://localhost:9123"
 #: What a module folder holds besides the runtime files: none of it may reach Foundry.
@@ -87,9 +95,12 @@ def test_the_manifest_points_at_the_bridge_it_came_from() -> None:
     served = json.loads(Release(module_dir(), ORIGIN).manifest())
     assert served["manifest"] == f"{ORIGIN}{MANIFEST_PATH}"
     assert served["download"] == f"{ORIGIN}{DOWNLOAD_PATH}"
+    assert served["readme"] == f"{ORIGIN}{README_PATH}"
+    assert served["changelog"] == f"{ORIGIN}{CHANGELOG_PATH}"
     checked_in = json.loads((module_dir() / "module.json").read_text(encoding="utf-8"))
-    assert {k: v for k, v in served.items() if k not in ("manifest", "download")} == {
-        k: v for k, v in checked_in.items() if k not in ("manifest", "download")
+    urls = ("manifest", "download", "readme", "changelog")
+    assert {k: v for k, v in served.items() if k not in urls} == {
+        k: v for k, v in checked_in.items() if k not in urls
     }
 
 
@@ -99,6 +110,8 @@ def test_the_checked_in_manifest_names_the_default_bridge_and_is_served_untouche
     checked_in = json.loads(original)
     assert checked_in["manifest"] == DEFAULT_ORIGIN + MANIFEST_PATH
     assert checked_in["download"] == DEFAULT_ORIGIN + DOWNLOAD_PATH
+    assert checked_in["readme"] == DEFAULT_ORIGIN + README_PATH
+    assert checked_in["changelog"] == DEFAULT_ORIGIN + CHANGELOG_PATH
     release = Release(module_dir(), DEFAULT_ORIGIN)
     assert release.manifest() == original
     assert _zip_files(release.zip())["module.json"] == original
@@ -210,7 +223,79 @@ async def test_a_request_without_host_is_refused(module_client: TestClient[Any, 
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize(
-    "path", ["/module/", "/module", "/module/module.json/", "/module/README.md", "/module/scripts/volley.js"]
+    "path", ["/module/", "/module", "/module/module.json/", "/module/LICENSE", "/module/scripts/volley.js"]
 )
 async def test_nothing_else_is_served_under_module(module_client: TestClient[Any, Any], path: str) -> None:
     assert (await module_client.get(path, allow_redirects=False)).status == 404
+
+
+@pytest.mark.asyncio
+async def test_the_readme_and_changelog_the_manifest_names_are_served(
+    module_client: TestClient[Any, Any],
+) -> None:
+    """Foundry links to the manifest's ``readme`` and ``changelog``: both answer, at the bridge Foundry
+    reached, with the module's own files, and are in the zip too."""
+    manifest = json.loads(await (await module_client.get(MANIFEST_PATH)).read())
+    origin = _origin(module_client)
+    zipped = _zip_files(await (await module_client.get(DOWNLOAD_PATH)).read())
+    for field, name in (("readme", "README.md"), ("changelog", "CHANGELOG.md")):
+        assert manifest[field].startswith(origin + "/module/"), manifest[field]
+        response = await module_client.get(manifest[field].removeprefix(origin))
+        assert response.status == 200 and response.content_type == "text/markdown"
+        assert response.charset == "utf-8"
+        assert await response.read() == (module_dir() / name).read_bytes() == zipped[name]
+
+
+def test_the_changelog_has_a_section_per_version_newest_first() -> None:
+    import re
+
+    text = (module_dir() / "CHANGELOG.md").read_text(encoding="utf-8")
+    sections = re.findall(r"^## (.+)$", text, flags=re.MULTILINE)
+    released = [heading.split()[0] for heading in sections if heading != "Unreleased"]
+    assert sections[0] == "Unreleased" or sections[0].split()[0] == bridge.__version__, sections
+    assert "Unreleased" not in sections[1:], "Unreleased comes first, once"
+    assert bridge.__version__ in released, f"no section for the version being released: {sections}"
+    numbers = [tuple(int(part) for part in version.split(".")) for version in released]
+    assert numbers == sorted(numbers, reverse=True) and len(set(numbers)) == len(numbers), released
+
+
+def test_module_release_writes_the_files_a_web_server_serves_for_a_hosted_foundry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``volley module-release``: what the bridge serves under /module/, addressed from the base URL."""
+    from bridge.cli import main
+
+    base = "https://files.example.org/volley"
+    assert main(["module-release", "--base-url", base + "/", str(tmp_path / "site")]) == 0
+    assert f"Manifest URL: {base}{MANIFEST_PATH}" in capsys.readouterr().out
+    written = tmp_path / "site" / "module"
+    assert sorted(path.name for path in written.iterdir()) == [
+        "CHANGELOG.md",
+        "README.md",
+        "module.json",
+        "volley.zip",
+    ]
+    release = Release(module_dir(), base)
+    assert (written / "module.json").read_bytes() == release.manifest()
+    assert (written / "volley.zip").read_bytes() == release.zip()
+    manifest = json.loads(release.manifest())
+    for field, path in (
+        ("manifest", MANIFEST_PATH),
+        ("download", DOWNLOAD_PATH),
+        ("readme", README_PATH),
+        ("changelog", CHANGELOG_PATH),
+    ):
+        assert manifest[field] == base + path
+        assert (tmp_path / "site" / path.lstrip("/")).is_file()
+    assert json.loads(_zip_files(release.zip())["module.json"])["manifest"] == base + MANIFEST_PATH
+
+
+@pytest.mark.parametrize("base", ["example.org/volley", "ftp://example.org", "https://example.org/?x=1"])
+def test_module_release_refuses_a_base_that_is_not_a_web_address(
+    tmp_path: Path, base: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bridge.cli import main
+
+    assert main(["module-release", "--base-url", base, str(tmp_path / "site")]) == 2
+    assert "--base-url" in capsys.readouterr().err
+    assert not (tmp_path / "site").exists()

@@ -23,10 +23,11 @@ import platformdirs.unix
 import platformdirs.windows
 import pytest
 
-from bridge import access, journal, lock, paths
-from bridge.journal import Header, Journal, discard_session
-from bridge.lock import DirectoryBusy, DirectoryLock
+from bridge import access, paths
 from bridge.stopping import STOP_SIGNALS, stop_on_signals
+from bridge.store import files, journal, lock
+from bridge.store.journal import Header, Journal, discard_session
+from bridge.store.lock import DirectoryBusy, DirectoryLock
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -163,7 +164,7 @@ async def test_journal_and_token_files_open_in_binary_mode_where_there_is_one(
         return int(real_open(path, flag & ~windows_binary, mode, **kwargs))
 
     monkeypatch.setattr(os, "open", recording_open)
-    for module in (journal, access, lock):
+    for module in (journal, access, files):
         monkeypatch.setattr(module, "O_BINARY", windows_binary)
     created = Journal.create(tmp_path / "sessions", _header("20260101T000000.000000Z-abcdef"))
     await created.close()

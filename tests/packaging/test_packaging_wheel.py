@@ -26,7 +26,14 @@ from pathlib import Path
 import pytest
 
 import bridge
-from bridge.module_release import DOWNLOAD_PATH, MANIFEST_PATH, Release, runtime_files
+from bridge.module_release import (
+    CHANGELOG_PATH,
+    DOWNLOAD_PATH,
+    MANIFEST_PATH,
+    README_PATH,
+    Release,
+    runtime_files,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKOUT_MODULE = ROOT / "vtt_module"
@@ -151,6 +158,41 @@ def test_the_installed_volley_runs_from_the_wheel_not_the_checkout(installed: In
         assert Path(path).is_relative_to(site), path
 
 
+def test_the_readme_install_gives_a_working_session_report(installed: Installed) -> None:
+    """The README installs the wheel alone (``pipx install volley-….whl``: a venv of its own, the wheel
+    and its dependencies, no extras). ``volley report`` on a recorded session must then work: the
+    charts (matplotlib) and the fairness tests (SciPy) come with the wheel."""
+    journal = installed.outside / "gurps-session.jsonl"
+    journal.write_bytes((ROOT / "tests" / "replays" / "gurps.jsonl").read_bytes())
+    page = installed.outside / "report.html"
+    data = installed.outside / "data"
+    out = _run(
+        installed.volley,
+        "report",
+        journal,
+        "-o",
+        page,
+        "--data-dir",
+        data,
+        "--lang",
+        "en",
+        cwd=installed.outside,
+    )
+    assert out.strip() == str(page)
+    html = page.read_text(encoding="utf-8")
+    assert "<svg" in html, "no chart: matplotlib did not draw"
+    assert "chi" in html.lower() or "χ²" in html, "no dice-fairness test: SciPy did not run"
+    requires = _run(
+        installed.python,
+        "-c",
+        "from importlib.metadata import requires; print('\\n'.join(requires('volley')))",
+        cwd=installed.outside,
+    ).splitlines()
+    plain = [line for line in requires if "extra ==" not in line]
+    assert any(line.startswith("matplotlib") for line in plain), requires
+    assert any(line.startswith("scipy") for line in plain), requires
+
+
 @pytest.fixture(scope="module")
 def served(installed: Installed, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``volley serve`` from the installed wheel, on a free port; yields its ``http://host:port``."""
@@ -199,7 +241,16 @@ def test_the_installed_bridge_serves_the_module_s_files_in_a_deterministic_zip(s
     assert sorted(files) == runtime_files(CHECKOUT_MODULE)
     inside = json.loads(files.pop("module.json"))
     checkout = json.loads((CHECKOUT_MODULE / "module.json").read_bytes())
-    assert inside == {**checkout, "manifest": served + MANIFEST_PATH, "download": served + DOWNLOAD_PATH}
+    assert inside == {
+        **checkout,
+        "manifest": served + MANIFEST_PATH,
+        "download": served + DOWNLOAD_PATH,
+        "readme": served + README_PATH,
+        "changelog": served + CHANGELOG_PATH,
+    }
+    # The README and the changelog the manifest names, from the installed wheel.
+    assert _fetch(inside["readme"]) == (CHECKOUT_MODULE / "README.md").read_bytes()
+    assert _fetch(inside["changelog"]) == (CHECKOUT_MODULE / "CHANGELOG.md").read_bytes()
     for name, content in files.items():
         assert content == (CHECKOUT_MODULE / name).read_bytes(), name
     # Built again, by the installed bridge and here from the checkout's files: the same bytes.

@@ -8,7 +8,7 @@ recover. State carries over the way the module carries it, from each result's ``
 is one the rules accept.
 
 Each request is resolved as the bridge resolves it (``bridge.resolution``) and journalled with the
-bridge's own writer (``bridge.journal.Journal``). The dice are seeded, with a fresh seed per request;
+bridge's own writer (``bridge.store.journal.Journal``). The dice are seeded, with a fresh seed per request;
 ``LoadedDice`` is the cheat: the same generator, except that a d6 shows a six far too often.
 """
 
@@ -28,8 +28,8 @@ from allocationkit import simple_allocation
 
 import bridge
 import rules
-from bridge.journal import FORMAT_VERSION, Entry, Header, Journal
 from bridge.resolution import reply_for
+from bridge.store.journal import FORMAT_VERSION, Entry, Header, Journal
 from rules.dice import Dice, SeededDice
 from rules.results import Message
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -46,6 +47,21 @@ def test_several_sessions_make_a_campaign_in_the_chosen_file(
     assert out.strip() == str(out_file)
     html = out_file.read_text(encoding="utf-8")
     assert "Отчёт о кампании" in html and "3 сессии" in html
+    assert "даёт одному стрелку один исправленный вывод, а не по выводу на сессию" in html
+
+
+def test_all_pools_each_shooter_over_the_campaign(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--all` copies a session twice under new names: still one row and one verdict per shooter."""
+    sessions = data / "sessions"
+    first = sorted(sessions.glob("*.jsonl"))[0]
+    shutil.copyfile(first, sessions / "20261130T2013again.jsonl")
+    code, out, err = run(["--all", "--data-dir", str(data), "--lang", "en"], capsys)
+    assert code == 0, err
+    html = Path(out.strip()).read_text(encoding="utf-8")
+    assert "4 sessions" in html
+    assert "attacks over all 4 sessions and gives one corrected verdict per shooter" in html
+    names = re.findall(r'<tr class="shooter"><td><strong>([^<]+)</strong>', html)
+    assert names and len(names) == len(set(names))
 
 
 def test_a_path_works_as_volley_show_takes_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -31,13 +31,22 @@ def test_recorded_sessions_together_make_a_campaign() -> None:
     assert all(path.stem in html for path in REPLAYS)
 
 
-def test_fair_synthetic_sessions_are_called_fair(fair_sessions: list[Path]) -> None:
+def test_fair_synthetic_sessions_are_not_flagged_and_not_overclaimed(fair_sessions: list[Path]) -> None:
     for path in fair_sessions:
         found = findings([read_record(path)])
-        assert found.verdict == "fair", path.name
         six = next(test for test in found.dice if test.die == 6)
-        assert six.rolls > 1000  # enough rolls that a loaded die could not hide
+        d100 = next(test for test in found.dice if test.die == 100)
+        assert six.rolls > 1000 and six.verdict == "fair"  # enough rolls that a loaded die could not hide
+        assert 300 < d100.rolls < 500 and d100.verdict == "too_few"  # far from the ~1,300 a d100 needs
+        assert found.verdict == "too_few"  # so the page is not summed up as fair
         assert found.calibration.count > 100 and found.calibration.verdict == "fair"
+        html = report_html([read_record(path)], "en")
+        assert "No sign of loaded dice, but some dice had too few rolls to judge." in html
+        assert re.search(
+            r"No sign of loaded dice in 1,\d{3} d6 rolls: a die favouring one face by half again", html
+        )
+        assert re.search(r"Too few d100 rolls to judge: \d{3} of the ~1,300 needed\.", html)
+        assert "The dice look fair." not in html
 
 
 def test_a_loaded_die_is_caught_and_named(loaded_session: Path) -> None:
@@ -52,7 +61,31 @@ def test_a_loaded_die_is_caught_and_named(loaded_session: Path) -> None:
     html = report_html([read_record(loaded_session)], "en")
     assert 'class="banner alert"' in html
     assert "The dice look loaded." in html
-    assert re.search(r"d6: 6 came up [12]\.\d× as often as a fair die allows \(p &lt; 0\.001\)", html)
+    assert re.search(
+        r"d6: 6 came up \d+ times in 1,\d{3} rolls, [12]\.\d× as often as a fair die expects"
+        r" \(p &lt; 0\.001\)",
+        html,
+    )
+
+
+def test_a_fair_evening_names_nobody_lucky_on_the_cards(fair_sessions: list[Path]) -> None:
+    """Luckiest and Unluckiest appear only for a corrected verdict; otherwise one card says so."""
+    html = report_html([read_record(fair_sessions[0])], "en")
+    found = findings([read_record(fair_sessions[0])])
+    assert all(luck.verdict in ("ordinary", "too_few") for luck in found.luck.values())
+    assert "Luckiest" not in html and "Unluckiest" not in html
+    assert "Nobody stood out" in html and "7 shooters judged" in html
+    assert "remarkably" not in re.sub(r'<section id="method">.*?</section>', "", html, flags=re.S)
+
+
+def test_the_cards_follow_the_corrected_verdicts(loaded_session: Path) -> None:
+    found = findings([read_record(loaded_session)])
+    lucky = [name for name, luck in found.luck.items() if luck.verdict in ("lucky", "very_lucky")]
+    html = report_html([read_record(loaded_session)], "en")
+    assert lucky and "Luckiest" in html
+    # a shooter whose own p is below 0.05 but not after correction is "within chance", not "unlucky"
+    borderline = [n for n, luck in found.luck.items() if luck.p < 0.05 and luck.verdict == "ordinary"]
+    assert borderline, {n: (luck.p, luck.adjusted) for n, luck in found.luck.items()}
 
 
 def test_a_loaded_session_in_a_campaign_still_shows(fair_sessions: list[Path], loaded_session: Path) -> None:
@@ -60,10 +93,37 @@ def test_a_loaded_session_in_a_campaign_still_shows(fair_sessions: list[Path], l
     assert found.verdict == "alert"
 
 
+def test_a_campaign_gives_one_corrected_verdict_per_shooter(fair_sessions: list[Path]) -> None:
+    """Three evenings of the same seven characters: seven looks, not twenty-one."""
+    records = [read_record(path) for path in fair_sessions]
+    found = findings(records)
+    assert len(found.luck) == 7
+    assert all(luck.adjusted is not None for luck in found.luck.values())
+    one = findings(records[:1])
+    kane = found.luck["Kane"]
+    assert kane.count > one.luck["Kane"].count * 2.5  # pooled over the sessions
+    first = min(found.luck.values(), key=lambda luck: luck.p)
+    assert first.adjusted == pytest.approx(min(1.0, 7 * first.p))  # Holm's first step: seven looks
+    html = report_html(records, "en")
+    assert "one corrected verdict per shooter, not one per session" in html
+    assert html.count('<tr class="shooter">') == 7
+    six = next(test for test in found.dice if test.die == 6)
+    assert six.rolls > 5000 and six.verdict == "fair"
+
+
 def test_the_page_in_russian(loaded_session: Path) -> None:
     html = report_html([read_record(loaded_session)], "ru")
     assert '<html lang="ru">' in html
-    for words in ("Отчёт о сессии", "Похоже, кости нечестные.", "Стрелки", "Цели", "Честность костей"):
+    for words in (
+        "Отчёт о сессии",
+        "Похоже, кости нечестные.",
+        "Стрелки",
+        "Цели",
+        "Честность костей",
+        "Слишком мало бросков d100, чтобы судить",
+        "в пределах нормы",
+        "Полосы удачи двусторонние.",
+    ):
         assert words in html
     assert "p &lt; 0,001" in html  # the Russian decimal comma
     assert "Session report" not in html and "Shooters" not in html

@@ -98,6 +98,9 @@ export class Table {
         el.innerHTML = '<strong class="sandbox-token__name"></strong><span class="sandbox-token__rounds"></span><span class="sandbox-token__statuses"></span><span class="sandbox-token__target"></span>';
         el.addEventListener("click", (event) => {
           event.stopPropagation();
+          // Clicking a token controls it (shift-click adds it to those controlled), as on Foundry's canvas.
+          const object = canvas.scene.tokens.get(token.id)?.object;
+          if (object) canvas.tokens.controlled = event.shiftKey ? [...new Set([...canvas.tokens.controlled, object])] : [object];
           this.showHud(token.id); // drawn afresh if it is already up, as Foundry redraws a HUD it binds again
         });
         board.append(el);

@@ -22,7 +22,7 @@ import { isPlainObject } from "./protocol.js";
 export const CARD_TEMPLATE = "modules/volley/templates/chat-card.hbs";
 
 /** Caps so a hostile or broken card cannot flood the chat log. */
-export const CARD_LIMITS = Object.freeze({ text: 200, logLines: 60, rows: 32, statuses: 8, extras: 8 });
+export const CARD_LIMITS = Object.freeze({ text: 200, logLines: 60, rows: 32, statuses: 8, extras: 8, notes: 4 });
 
 const HTML_ESCAPES = /** @type {Record<string, string>} */ ({
   "&": "&amp;",
@@ -67,20 +67,26 @@ function count(value) {
  * @typedef {{
  *   text: (value: unknown) => string,
  *   localize: (key: string) => string,
- *   has?: (key: string) => boolean
+ *   has?: (key: string) => boolean,
+ *   format?: (key: string, values: Record<string, unknown>) => string
  * }} CardWords how words reach the card: `text` renders a plain string or a rules message; `localize`
  *   the module's own keys; `has` whether a module key exists (a status the module has no name for is
- *   shown by its id)
+ *   shown by its id); `format` a module key with its placeholders filled (a row's notes)
  * @typedef {{label: string, value: string}} ExtraView
- * @typedef {{target: string, name: string, hits: number, kind: "hit" | "miss",
- *   statusesAdd: string[], statusesRemove: string[]}} CardRowView
+ * @typedef {{target: string, name: string, hits: number, kind: "hit" | "miss", role: string,
+ *   bystander: boolean, notes: string[], statusesAdd: string[], statusesRemove: string[]}} CardRowView
+ *   `role`: a word after the name for a token that was not aimed at (a bystander); `notes`: what the
+ *   system says of this target on the card's face (GURPS: shots, effective skill, hits dodged)
  * @typedef {{kind: "allocated" | "expired", text: string, messageId: string | null}} SettledView how a
  *   pending attack ended (split, with its result's message; or gone from the bridge), already in words
  * @typedef {{title: string, system: string, systemTitle: string, action: string,
  *   weapon: {name: string, loaded: number, capacity: number | null, jammed: boolean} | null,
  *   rows: CardRowView[], totalHits: number, log: string[], pending: boolean, aimedAt: string,
- *   extras: ExtraView[], undone: boolean, settled: SettledView | null}} CardView `aimedAt`: the targets'
- *   names, for a pending card (which has no hits yet)
+ *   extras: ExtraView[], undone: boolean, settled: SettledView | null, hasEffects: boolean,
+ *   logLabel: string, tableRules: string[]}} CardView
+ *   `aimedAt`: the targets' names, for a pending card (which has no hits yet); `hasEffects`: whether any
+ *   row has a note or a status (else the card has no Effects column); `tableRules`: the readings the
+ *   table changed from Volley's (the bridge's `card.table_rules`), in words
  */
 
 /** English words when no lookup is given (node tests, logs). @type {CardWords} */
@@ -106,24 +112,44 @@ function statusList(value, words) {
 }
 
 /**
+ * A system's note on one row, in words: a module key with its values (numbers and short names only).
+ * @param {import("./systems/registry.js").CardNote} note
+ * @param {CardWords} words
+ */
+function formatNote(note, words) {
+  if (!isPlainObject(note) || typeof note.key !== "string") return "";
+  const values = isPlainObject(note.values) ? note.values : {};
+  return words.format ? words.format(note.key, values) : note.key;
+}
+
+/**
  * The template's view of a bridge card (see bridge/card.py): known fields only, as plain values.
  * @param {unknown} card
- * @param {{words?: CardWords, extras?: import("./systems/registry.js").CardExtra[], capacity?: number | null,
- *   undone?: boolean, settled?: SettledView | null}} [options] `extras`: the system's lines under the
- *   table; `capacity`: the weapon's full load, shown beside the rounds left; `settled`: how a pending
- *   attack ended
+ * @param {{words?: CardWords, extras?: import("./systems/registry.js").CardExtra[],
+ *   rowNotes?: import("./systems/registry.js").CardRowNote[], capacity?: number | null,
+ *   undone?: boolean, settled?: SettledView | null, rolled?: boolean}} [options] `extras`: the system's
+ *   lines under the table; `rowNotes`: the system's notes per target row; `capacity`: the weapon's full
+ *   load, shown beside the rounds left; `settled`: how a pending attack ended; `rolled`: false when no
+ *   die was rolled (setting an overwatch order), so the log is not headed "Rolls"
  * @returns {CardView}
  */
-export function cardView(card, { words = PLAIN_WORDS, extras = [], capacity = null, undone = false, settled = null } = {}) {
+export function cardView(card, { words = PLAIN_WORDS, extras = [], rowNotes = [], capacity = null, undone = false, settled = null, rolled = true } = {}) {
   const c = isPlainObject(card) ? card : {};
+  const notesOf = new Map(rowNotes.map((note) => [note.target, note]));
   const rows = (Array.isArray(c.rows) ? c.rows : []).slice(0, CARD_LIMITS.rows).map((raw) => {
     const row = isPlainObject(raw) ? raw : {};
     const hits = count(row.hits);
+    const target = text(row.target);
+    const extra = notesOf.get(target);
+    const bystander = typeof extra?.role === "string" && extra.role !== "";
     return {
-      target: text(row.target),
+      target,
       name: text(row.name, text(row.target, "?")),
       hits,
       kind: /** @type {"hit" | "miss"} */ (hits > 0 ? "hit" : "miss"),
+      role: bystander ? bounded(words.localize(/** @type {string} */ (extra?.role))) : "",
+      bystander,
+      notes: (extra?.notes ?? []).slice(0, CARD_LIMITS.notes).map((note) => bounded(formatNote(note, words))).filter(Boolean),
       statusesAdd: statusList(row.statuses_add, words),
       statusesRemove: statusList(row.statuses_remove, words),
     };
@@ -147,6 +173,8 @@ export function cardView(card, { words = PLAIN_WORDS, extras = [], capacity = nu
         }
       : null,
     rows,
+    logLabel: rolled ? "VOLLEY.Card.Rolls" : "VOLLEY.Card.Steps",
+    hasEffects: rows.some((row) => row.notes.length > 0 || row.statusesAdd.length > 0 || row.statusesRemove.length > 0),
     totalHits: rows.reduce((sum, row) => sum + row.hits, 0),
     log: logLines
       .slice(0, CARD_LIMITS.logLines)
@@ -163,6 +191,10 @@ export function cardView(card, { words = PLAIN_WORDS, extras = [], capacity = nu
       ),
     })),
     undone,
+    tableRules: (Array.isArray(c.table_rules) ? c.table_rules : [])
+      .slice(0, CARD_LIMITS.logLines)
+      .map((line) => bounded(words.text(line)))
+      .filter(Boolean),
     settled: settled
       ? {
           kind: settled.kind === "expired" ? "expired" : "allocated",

@@ -108,6 +108,19 @@
  */
 
 /**
+ * What a system says about one target on the card's face, beside its hits: notes (module keys with
+ * their values: "13 shots at skill 16", "2 dodged") and, for a token that was not aimed at (a
+ * bystander), the word shown after its name (`role`, a module key).
+ * @typedef {{key: string, values?: Record<string, string | number>}} CardNote
+ * @typedef {{target: string, notes: CardNote[], role?: string | null}} CardRowNote
+ */
+
+/**
+ * How a card finds a token's name from its id (a lock, a target the result names only by id).
+ * @typedef {{nameOf?: (tokenId: string) => string | null}} CardContext
+ */
+
+/**
  * @typedef {object} RuleSystemPlugin
  * @property {RuleSystemId} id
  * @property {string} label                  i18n key of the system's name
@@ -126,7 +139,8 @@
  *   loads the attack dialog (null: this system has no dialog yet, and Fire says so)
  * @property {() => Promise<{default: AllocationDialogClass}>} [allocationDialog]
  *   two-step systems: loads the step that splits a pending attack's pool (opened from its card)
- * @property {(result: unknown) => CardExtra[]} [cardExtras]
+ * @property {(result: unknown, context?: CardContext) => CardExtra[]} [cardExtras]
+ * @property {(result: unknown) => CardRowNote[]} [cardRows] notes on each target's row
  * @property {readonly import("./standing-orders.js").StandingOrder[]} [standingOrders]
  *   token state that is a standing order ending when a combat's turn comes back to its holder (d100's
  *   overwatch), with the chat notice that says so (standing-orders.js)

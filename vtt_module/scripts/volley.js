@@ -9,11 +9,18 @@
  *   the browser holding the bridge (foundry/standing-orders.js).
  * - Token HUD and actor sheet header: Fire and Volley weapons. Chat: cards drawn in each reader's
  *   language, with Undo for game masters. Players list: the bridge's state.
+ * - The module API (`game.modules.get("volley").api`, api.js), published at the end of `ready`, then
+ *   `volley.ready` is called with it; the hooks other modules listen to are in attack-hooks.js.
+ * - Hotbar: a Volley weapon dropped on it becomes a macro that opens the dialog (hotbar.js).
+ * - Settings page: the bridge's and the module's versions side by side (versions.js).
  */
 
 import "./systems/index.js";
+import { moduleApi } from "./api.js";
+import { onHotbarDrop } from "./hotbar.js";
+import { showVersions } from "./versions.js";
 import { AttackDialog } from "./systems/common/attack-dialog.js";
-import { bridgeConnection, onBridgeStatus, publishTokenFlag, sendRelayed, startBridge, syncConnection, userConnection } from "./foundry/bridge.js";
+import { bridgeConnection, isHolder, onBridgeStatus, publishTokenFlag, sendRelayed, startBridge, syncConnection, userConnection } from "./foundry/bridge.js";
 import { cardFlags, decorateChatMessage, focusWhenUndone, loadCardTemplate } from "./foundry/chat.js";
 import { prepareAnnouncers } from "./foundry/announce.js";
 import { addHudControls, addSheetButtons, addSheetControls, addStatusLine, announceBridge, refreshFireControls, refreshStatusLines } from "./foundry/controls.js";
@@ -24,6 +31,7 @@ import { referee, requestUndo } from "./foundry/referee.js";
 import { MODULE_ID, registerSettings } from "./foundry/settings.js";
 import { decorateNotice, onCombatTurnChange } from "./foundry/standing-orders.js";
 import { registerStatuses } from "./foundry/statuses.js";
+import { migrateOldSettings, registerTableRules, TABLE_RULES_TEMPLATE } from "./foundry/table-rules.js";
 import { problemText, t } from "./foundry/words.js";
 import { systemPlugin } from "./systems/index.js";
 
@@ -33,6 +41,7 @@ const TEMPLATES = [
   "modules/volley/templates/attack/preview.hbs",
   "modules/volley/templates/attack/footer.hbs",
   "modules/volley/templates/profile/editor.hbs",
+  TABLE_RULES_TEMPLATE,
 ];
 
 /** @type {import("./foundry/controls.js").Openers} */
@@ -51,6 +60,8 @@ Hooks.once("init", () => {
       refreshFireControls();
     },
   });
+  // A table rule changed: open dialogs ask for their odds again (and the MegaTraveller danger space).
+  registerTableRules({ onChange: () => tokenChanged(() => true) });
   game.settings.register(MODULE_ID, "playersEditProfiles", {
     name: "VOLLEY.Settings.PlayersEdit.Name",
     hint: "VOLLEY.Settings.PlayersEdit.Hint",
@@ -71,6 +82,7 @@ Hooks.once("setup", registerStatuses);
 Hooks.once("ready", async () => {
   registerStatuses();
   await startBridge(referee, ownsToken);
+  await migrateOldSettings(game.settings.get(MODULE_ID, "overwatchEndsOnTurn"));
   isReady = true;
   prepareAnnouncers();
   onBridgeStatus(() => {
@@ -79,7 +91,21 @@ Hooks.once("ready", async () => {
     announceBridge();
   });
   const module = game.modules.get(MODULE_ID);
-  if (module) module.api = { openAttackDialog, openProfileEditor, connection: bridgeConnection };
+  if (module) {
+    const api = moduleApi();
+    module.api = api;
+    Hooks.callAll("volley.ready", api);
+  }
+});
+
+Hooks.on("hotbarDrop", (bar, data, slot) => onHotbarDrop(bar, data, slot));
+Hooks.on("renderSettingsConfig", (_app, html) => {
+  const welcome = isHolder() ? bridgeConnection()?.welcome : undefined;
+  showVersions(html, {
+    moduleVersion: String(game.modules.get(MODULE_ID)?.version ?? "?"),
+    bridgeVersion: typeof welcome?.server_version === "string" ? welcome.server_version : null,
+    t,
+  });
 });
 
 Hooks.on("userConnected", (user, connected) => userConnection(String(user.id), Boolean(connected)));

@@ -2,6 +2,14 @@
 // The package comes from the npm registry tarball (tools/install-foundry-types.mjs), not from
 // `npm install`, whose GitHub-hosted dependencies cannot be fetched here.
 import "@league-of-foundry-developers/foundry-vtt-types";
+import type { VolleyApi, VolleyHooks } from "../scripts/volley-api";
+
+// Volley's own hooks (scripts/attack-hooks.js), typed from the shipped declaration.
+declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
+  namespace Hooks {
+    interface HookConfig extends VolleyHooks {}
+  }
+}
 
 /** What the module keeps on an actor under `flags.volley` (scripts/profile/profile.js). */
 interface VolleyActorFlags {
@@ -29,21 +37,22 @@ declare global {
     "volley.ruleSystem": string;
     "volley.playersEditProfiles": boolean;
     "volley.overwatchEndsOnTurn": boolean;
+    /** The table rules (scripts/foundry/table-rules.js): `{<system>: {<field>: value}}`. */
+    "volley.tableRules": Record<string, Record<string, unknown>>;
   }
   interface FlagConfig {
     Actor: { volley: VolleyActorFlags };
     User: { volley: { bridgeToken?: boolean } };
     ChatMessage: { volley: Record<string, unknown> };
+    /** A hotbar macro's weapon (scripts/hotbar.js). */
+    Macro: { volley: { weapon?: { tokenId: string | null; actorId: string | null; weaponId: string } } };
     /** Whose turns have begun in the furthest round (scripts/standing-orders.js, `TurnsBegun`). */
     Combat: { volley: { turnsBegun?: { round: number; combatants: string[] } } };
   }
   interface ModuleConfig {
     volley: {
-      api: {
-        openAttackDialog: (token: TokenDocument) => Promise<unknown>;
-        openProfileEditor: (actor: Actor) => Promise<unknown>;
-        connection: () => unknown;
-      };
+      /** The module API (scripts/api.js), typed by the declaration it ships (scripts/volley-api.d.ts). */
+      api: VolleyApi;
     };
   }
 }

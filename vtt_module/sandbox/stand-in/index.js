@@ -8,6 +8,7 @@ import { Die, NumericTerm, OperatorTerm, Roll } from "./dice.js";
 import { allTokens, Collection, connectWorld, createWorld, loadRecords, OWNERSHIP, permissionError, randomId, ROLES } from "./documents.js";
 import { Hooks } from "./hooks.js";
 import { loadTranslations, makeI18n } from "./i18n.js";
+import { installHotbar, Macro, macros } from "./macros.js";
 import { ChatMessage as BaseChatMessage, createMessage, deleteMessage } from "./messages.js";
 import { WorldStore } from "./store.js";
 import { deepClone, expandObject, getProperty, mergeObject, setProperty } from "./utils.js";
@@ -150,6 +151,11 @@ export async function installFoundry({ lang, userId, worldId, scenes, users, not
       register(scope, key, config) {
         registered.set(`${scope}.${key}`, { ...config });
       },
+      /** v13 ClientSettings#registerMenu: Foundry's settings window opens `new type()`; menus by id. */
+      menus: new Map(),
+      registerMenu(scope, key, data) {
+        this.menus.set(`${scope}.${key}`, { key, namespace: scope, ...data });
+      },
       get(scope, key) {
         const id = `${scope}.${key}`;
         const config = registered.get(id);
@@ -208,6 +214,7 @@ export async function installFoundry({ lang, userId, worldId, scenes, users, not
     },
     modules: new Map([["volley", moduleEntry]]),
     messages: world.messages,
+    macros,
     scenes: world.scenes,
     combats: world.combats,
     actors: world.actors,
@@ -265,12 +272,11 @@ export async function installFoundry({ lang, userId, worldId, scenes, users, not
       return { x: x + origin.left, y: y + origin.top };
     },
     tokens: {
+      /** The tokens this user controls (a click on a token controls it; shift-click adds: ui.js). */
+      controlled: [],
       get: (id) => canvas.scene.tokens.get(id)?.object,
       get placeables() {
         return canvas.scene.tokens.contents.map((t) => t.object);
-      },
-      get controlled() {
-        return [];
       },
     },
   };
@@ -286,7 +292,8 @@ export async function installFoundry({ lang, userId, worldId, scenes, users, not
     documents: { ChatMessage },
   };
 
-  Object.assign(globalThis, { Hooks, game, ui, CONFIG, CONST, foundry: foundryNs, ChatMessage, Roll, canvas });
+  ui.hotbar = installHotbar({ user: me, i18n });
+  Object.assign(globalThis, { Hooks, game, ui, CONFIG, CONST, foundry: foundryNs, ChatMessage, Roll, canvas, Macro });
 
   const presence = {
     /** This page opens: tell the others, and ask who is there. */

@@ -32,7 +32,23 @@
  *   Reliable for good quality), Best as two (DH2e: best-quality weapons never jam). The rules sum every
  *   source and clamp to -2..+2 (docs/rules/d100.md, Reliability).
  * - A quality named "Never Jams" sets `jam_at` 101 (never), whatever else the weapon has.
- * - Hot-Shot Charge Packs loaded take the Reliable quality away, as the system itself does.
+ * - Hot-Shot Charge Packs loaded take the Reliable quality away and fire single shots only, as the
+ *   system itself does (`calculateAmmoAttackSpecials`, `calculateAmmoInformation`).
+ * - Rounds per shot, as the system spends them (`rules/ammo.mjs` `calculateAmmoInformation`): a weapon
+ *   with Overcharge spends 2 rounds a shot, Overload 4, Twin-Linked doubles that and Maximal triples it.
+ *   Volley's d100 rules count shots, so the adapter reads the clip in shots (`clip.max` and
+ *   `clip.value` divided by the rounds a shot takes, rounded down) and writes back the rounds: each shot
+ *   Volley spends takes that many rounds from `clip.value`, and a full reload fills the clip to `clip.max`.
+ *   Storm is where Volley differs: DH2e doubles a Storm weapon's hits and rounds on bursts; Volley's rules
+ *   have no Storm quality and fire it at its listed rate (docs/rules/d100.md).
+ * - A weapon that uses no ammunition and has no clip (`reload` empty, `clip.max` 0: the Hellrifle, a
+ *   thrown knife, a graviton grenade) reads with a clip of one that is always loaded: DH2e keeps no count
+ *   for it, so Volley keeps none either and writes nothing back.
+ * - A quality whose level is `true` (the compendium's Bolas: `snare: true`, which the system copies into
+ *   the nested Snare's level) is the quality with no number: present, without a level.
+ * - Weapons Volley does not fire are refused, each once with the reason: melee weapons, weapons that are
+ *   not equipped (the system fires equipped weapons only), a weapon with no class (the compendium's Frag
+ *   and Krak Missiles, a launcher's ammunition) and one with no rate of fire.
  *
  * Pure: plain actor data in, plain data out.
  */
@@ -46,6 +62,7 @@ import { ProblemLog, integerOf, isRecord, itemsOf, loadedOf, numberOf, quoted, r
  * @typedef {import("../profile/types.js").DocumentWrite} DocumentWrite
  * @typedef {import("../profile/types.js").GameSystemAdapter} GameSystemAdapter
  * @typedef {import("./reading.js").Problem} Problem
+ * @typedef {import("./reading.js").Refusal} Refusal
  */
 
 /** The `game.system.id` of Dark Heresy 2nd Edition. */
@@ -53,6 +70,9 @@ export const GAME_SYSTEM = "dark-heresy-2nd";
 
 /** The version of Dark Heresy 2nd Edition this adapter was written against. */
 export const READ_FROM = "mrkeathley/dark-heresy-2nd-vtt 1.8.1 (51464f8bf2ead08331c6716cc2c384f899619478)";
+
+/** The DH2e versions this adapter reads: the 1.x data (template.json, nested items), tested with 1.8.1. */
+export const SUPPORTED_VERSIONS = Object.freeze({ system: "Dark Heresy 2nd Edition", min: "1.8.0", below: "2.0.0", tested: "1.8.1" });
 
 /** The flag scope DH2e keeps nested items under. */
 const SYSTEM_FLAGS = "dark-heresy-2nd";
@@ -100,6 +120,7 @@ export function darkHeresyAdapter(options = {}) {
   return {
     gameSystem: GAME_SYSTEM,
     ruleSystem: "d100",
+    supported: SUPPORTED_VERSIONS,
     readActor(actor) {
       return readDarkHeresyActor(actor, settings);
     },
@@ -112,7 +133,7 @@ export function darkHeresyAdapter(options = {}) {
 /**
  * @param {Record<string, any>} actor the actor's prepared data (`actor.toObject(false)`)
  * @param {typeof DARK_HERESY_DEFAULTS} settings
- * @returns {{character: CharacterNumbers, weapons: VolleyWeapon[], problems: Problem[]}}
+ * @returns {{character: CharacterNumbers, weapons: VolleyWeapon[], problems: Problem[], refused: Refusal[]}}
  */
 function readDarkHeresyActor(actor, settings) {
   const log = new ProblemLog();
@@ -120,7 +141,7 @@ function readDarkHeresyActor(actor, settings) {
   const weapons = [];
   if (!isRecord(actor) || !isRecord(actor.system)) {
     log.add("system", "actor.invalid");
-    return { character: {}, weapons, problems: log.problems };
+    return { character: {}, weapons, problems: log.problems, refused: log.refused };
   }
   /** @type {{bs?: number, wp?: number}} */
   const d100 = {};
@@ -136,7 +157,7 @@ function readDarkHeresyActor(actor, settings) {
     if (weapon === null) continue;
     weapons.push({ ...weapon, id: uniqueId(ids, `dark-heresy-2nd:${item._id}`) });
   }
-  return { character: { d100 }, weapons, problems: log.problems };
+  return { character: { d100 }, weapons, problems: log.problems, refused: log.refused };
 }
 
 /**
@@ -163,7 +184,7 @@ function readCharacteristic(system, name, log) {
 }
 
 /**
- * One weapon item as Volley's d100 weapon, or null: melee weapons quietly, unusable ones with problems.
+ * One weapon item as Volley's d100 weapon, or null: refused with the reason, or left out with problems.
  * @param {Record<string, any>} item
  * @param {typeof DARK_HERESY_DEFAULTS} settings
  * @param {ProblemLog} log
@@ -174,30 +195,54 @@ function readWeapon(item, settings, log) {
   const path = `items.${item._id}.system`;
   const name = typeof item.name === "string" && item.name.trim() !== "" ? item.name.trim() : item._id;
   const className = typeof system.class === "string" ? system.class.trim().toLowerCase() : "";
-  if (className === "melee") return null;
+  if (className === "melee") {
+    log.refuse(`items.${item._id}`, name, "refused.melee");
+    return null;
+  }
+  if (className === "") {
+    log.refuse(`${path}.class`, name, "refused.no_class", { value: quoted(system.class ?? "") });
+    return null;
+  }
+  if (system.equipped !== true) {
+    log.refuse(`${path}.equipped`, name, "refused.not_equipped");
+    return null;
+  }
+  const rofField = `${path}.rateOfFire`;
+  if (isRecord(system.rateOfFire) && ["single", "burst", "full"].every((mode) => (integerOf(system.rateOfFire[mode] ?? 0) ?? 1) <= 0)) {
+    log.refuse(rofField, name, "refused.no_rof");
+    return null;
+  }
   const before = log.count;
 
   let weaponClass = settings.classes[className];
   if (weaponClass === undefined) log.add(`${path}.class`, "dh2.class.unknown", { value: quoted(system.class) });
   const type = typeof system.type === "string" ? system.type.trim().toLowerCase() : "";
   if (weaponClass === "thrown" && settings.grenadeTypes.includes(type)) weaponClass = "grenade";
-  if (system.equipped !== true) log.add(`${path}.equipped`, "dh2.not_equipped", { name: quoted(name) });
 
-  const rof = readRateOfFire(system.rateOfFire, `${path}.rateOfFire`, log);
-  const capacity = readInteger(log, `${path}.clip.max`, system.clip?.max, { what: "the clip's size", min: 1, max: 100000 });
-  const usesAmmo = typeof system.reload === "string" && system.reload.trim() !== "" && system.reload.trim().toUpperCase() !== "N/A";
-  let loaded = null;
+  const specials = readQualities(item, log);
+  const hotShot = specials.ammunition.includes("hot-shot charge packs");
+  const rof = readRateOfFire(system.rateOfFire, rofField, hotShot, log);
+  const usesAmmo = usesAmmunition(system);
+  const clipMax = system.clip?.max;
+  const noClip = !usesAmmo && (clipMax === 0 || clipMax === "0" || clipMax === undefined || clipMax === null);
+  const max = noClip ? 1 : readInteger(log, `${path}.clip.max`, clipMax, { what: "the clip's size", min: 1, max: 100000 });
+  const perShot = roundsPerShot(specials.qualities);
+  /** @type {number | null} */
+  let loaded = noClip ? 1 : null;
+  /** @type {number | null} */
+  let capacity = max === null ? null : Math.floor(max / perShot);
   if (usesAmmo) {
-    loaded = readInteger(log, `${path}.clip.value`, system.clip?.value, { what: "rounds in the clip", min: 0, max: 100000 });
-    if (loaded !== null && capacity !== null && loaded > capacity) {
-      log.add(`${path}.clip.value`, "dh2.clip.over", { value: loaded, max: capacity });
-    }
+    const value = readInteger(log, `${path}.clip.value`, system.clip?.value, { what: "rounds in the clip", min: 0, max: 100000 });
+    if (value !== null && max !== null && value > max) log.add(`${path}.clip.value`, "dh2.clip.over", { value, max });
+    if (value !== null) loaded = Math.floor(value / perShot);
+  }
+  if (capacity !== null && capacity < 1) {
+    log.add(`${path}.clip.max`, "field.out_of_range", { value: max, what: `the clip's size (${perShot} rounds a shot)`, min: perShot, max: 100000 });
+    capacity = null;
   }
   const range = readRange(system.range, `${path}.range`, weaponClass, log);
   if (log.count > before || weaponClass === undefined || rof === null || capacity === null) return null;
 
-  const specials = readQualities(item, log);
-  if (log.count > before) return null;
   /** @type {Record<string, unknown>} */
   const stats = { class: weaponClass, rof, capacity, ...reliabilityOf(system.craftsmanship, specials, settings) };
   if (range !== null) stats.range = range;
@@ -212,25 +257,49 @@ function readWeapon(item, settings, log) {
 }
 
 /**
- * DH2e's {single, burst, full} as the book's "S/3/-".
+ * Whether the system spends ammunition for the weapon (DH2e `usesAmmo`: a reload that is not empty or N/A).
+ * @param {Record<string, any>} system
+ */
+function usesAmmunition(system) {
+  return typeof system.reload === "string" && system.reload.trim() !== "" && system.reload.trim().toUpperCase() !== "N/A";
+}
+
+/**
+ * Rounds one shot takes, as DH2e counts them: Overcharge 2 or Overload 4, doubled by Twin-Linked,
+ * tripled by Maximal.
+ * @param {Quality[]} qualities
+ */
+function roundsPerShot(qualities) {
+  const has = (/** @type {string} */ name) => qualities.some((quality) => quality.name === name);
+  let rounds = has("overcharge") ? 2 : has("overload") ? 4 : 1;
+  if (has("twin-linked") || has("twin linked") || has("twinlinked")) rounds *= 2;
+  if (has("maximal")) rounds *= 3;
+  return rounds;
+}
+
+/**
+ * DH2e's {single, burst, full} as the book's "S/3/-" (single shots only with Hot-Shot packs loaded).
  * @param {unknown} value
  * @param {string} field
+ * @param {boolean} singleOnly
  * @param {ProblemLog} log
  */
-function readRateOfFire(value, field, log) {
+function readRateOfFire(value, field, singleOnly, log) {
   if (!isRecord(value)) {
     log.add(field, "field.missing", { what: "the rate of fire" });
     return null;
   }
   const what = "a rate of fire";
-  const single = readInteger(log, `${field}.single`, value.single ?? 0, { what, min: 0, max: 100 });
-  const burst = readInteger(log, `${field}.burst`, value.burst ?? 0, { what, min: 0, max: 100 });
-  const full = readInteger(log, `${field}.full`, value.full ?? 0, { what, min: 0, max: 100 });
+  // The compendium writes -1 for "none" (Wailing Trident): anything below 1 is no such mode.
+  const single = readInteger(log, `${field}.single`, value.single ?? 0, { what, min: -1, max: 100 });
+  const burst = readInteger(log, `${field}.burst`, value.burst ?? 0, { what, min: -1, max: 100 });
+  const full = readInteger(log, `${field}.full`, value.full ?? 0, { what, min: -1, max: 100 });
   if (single === null || burst === null || full === null) return null;
-  if (single === 0 && burst === 0 && full === 0) {
+  if (single <= 0 && burst <= 0 && full <= 0) {
     log.add(field, "dh2.rof.none");
     return null;
   }
+  if (singleOnly) return "S/-/-";
   return [single > 0 ? "S" : "-", burst > 0 ? String(burst) : "-", full > 0 ? String(full) : "-"].join("/");
 }
 
@@ -275,18 +344,32 @@ function readQualities(item, log) {
       if (entry.type === "ammunition") ammunition.push(entry.name.trim().toLowerCase());
       if (entry.type !== "attackSpecial" || !isRecord(entry.system)) return;
       if (entry.system.enabled !== true && entry.system.equipped !== true) return;
-      const level = entry.system.hasLevel ? readInteger(log, `${path}.system.level`, entry.system.level, { what: `the level of ${entry.name}`, min: 0, max: 1000 }) : null;
+      const level = entry.system.hasLevel ? levelOf(entry.system.level, `${path}.system.level`, entry.name, log) : null;
       qualities.push({ name: entry.name.trim().toLowerCase(), level, path });
     });
   } else if (isRecord(item.system.special)) {
     for (const [key, value] of Object.entries(item.system.special)) {
       if (value === false || value === null || value === undefined) continue;
       const path = `items.${item._id}.system.special.${key}`;
-      const level = typeof value === "boolean" ? null : readInteger(log, path, value, { what: `the level of ${key}`, min: 0, max: 1000 });
+      const level = levelOf(value, path, key, log);
       qualities.push({ name: key.replace(/-/g, " ").trim().toLowerCase(), level, path });
     }
   }
   return { qualities, ammunition };
+}
+
+/**
+ * A quality's level: a number, or null for `true` (the quality with no number, as the system copies a
+ * `special` flag into a levelled quality).
+ * @param {unknown} value
+ * @param {string} field
+ * @param {string} name
+ * @param {ProblemLog} log
+ * @returns {number | null}
+ */
+function levelOf(value, field, name, log) {
+  if (value === true) return null;
+  return readInteger(log, field, value, { what: `the level of ${name}`, min: 0, max: 1000 });
 }
 
 /**
@@ -339,7 +422,9 @@ function blastOf({ qualities }) {
 }
 
 /**
- * The weapon's clip after the action, as DH2e's own `useAmmo` writes it.
+ * The weapon's clip after the action, as DH2e's own `useAmmo` writes it: in rounds, each shot Volley
+ * spent taking the rounds a shot takes; a reload to the full clip in shots fills it to `clip.max`.
+ * Nothing for a weapon DH2e spends no ammunition for, or when the shots loaded did not change.
  * @param {Record<string, any>} actor
  * @param {VolleyWeapon} weapon
  * @param {WeaponState} state
@@ -350,8 +435,14 @@ function writeDarkHeresyState(actor, weapon, state) {
   if (loaded === undefined || weapon.source?.kind !== "adapter" || !isRecord(actor)) return [];
   const ref = weapon.source.ref;
   const item = itemsOf(actor).find((candidate) => candidate._id === ref);
-  if (item === undefined || !isRecord(item.system)) return [];
-  const reload = item.system.reload;
-  if (typeof reload !== "string" || reload.trim() === "" || reload.trim().toUpperCase() === "N/A") return [];
-  return [{ documentName: "Item", id: ref, changes: { "system.clip.value": loaded } }];
+  if (item === undefined || !isRecord(item.system) || !usesAmmunition(item.system)) return [];
+  const max = integerOf(item.system.clip?.max);
+  const value = integerOf(item.system.clip?.value);
+  if (max === null || max < 1) return [];
+  const perShot = roundsPerShot(readQualities(item, new ProblemLog()).qualities);
+  const capacity = Math.floor(max / perShot);
+  const shotsNow = value === null ? capacity : Math.floor(value / perShot);
+  if (loaded === shotsNow && value !== null) return [];
+  const rounds = loaded >= capacity ? max : Math.max(0, Math.min(max, (value ?? max) - (shotsNow - loaded) * perShot));
+  return [{ documentName: "Item", id: ref, changes: { "system.clip.value": rounds } }];
 }

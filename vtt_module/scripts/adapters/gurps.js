@@ -1,7 +1,7 @@
 /**
  * GURPS Game Aid (game system id `gurps`, crnormand/gurps) for Volley's GURPS rules.
  *
- * Read from the system's own code at version 0.18.22 (commit ac714d44d6b93fd989bdeb6870c736fb04645ec4):
+ * Read from the system's own code at version 0.18.22 (tag v0.18.22, commit dc9fa3695c3d9d4633fa418a1dbac3ad3630f02f):
  * `template.json` and `module/actor/actor-components.js` (class `Ranged`), `module/actor/actor.js`
  * (`calculateDerivedValues`), `module/actor/actor-importer.js` (`importCombatFromGCS`, `importEq`),
  * `module/chat/chat-processors.js` (`/uses`) and `lib/utilities.js` (`recurselist`).
@@ -13,8 +13,26 @@
  *   `rcl` ("2"), `shots` ("30+1(3)"), `notes`, and `level`: the effective skill GGA has computed for it
  *   (`import` plus item bonuses and attribute effects) during data preparation. So the glue must pass
  *   the prepared data, `actor.toObject(false)`; the stored source may hold a stale level.
- * - GGA has no Malf field. Volley reads "Malf 16" (or "Malf. 16") from the attack's notes, else the
- *   Basic Set's usual 17 (B407), the same default the rules use.
+ * - GGA has no Malf field. GCS 5 libraries write "Malf 16." in the *equipment's* notes (`local_notes`),
+ *   which GGA's importer copies to the equipment (`importEq`, `_resolveNotes`); the attack's notes come
+ *   from the GCS item's old `notes` field, which GCS 5 leaves empty. Volley reads "Malf 16" (or
+ *   "Malf. 16") from the attack's notes first, then from the notes of the equipment named like the
+ *   attack, else the Basic Set's usual 17 (B407), the same default the rules use.
+ * - Rcl as GCS writes it: a number, or "1/4" for a shotgun (pellets / slug). As GGA's development branch
+ *   (1.0, `parseRecoil`) reads it: the first number when the attack fires several projectiles ("3x9"),
+ *   the second otherwise (a row whose RoF the referee set to "3" to fire slugs).
+ * - RoF with two modes ("9/13!", "2x9/3x9"): the higher one is read; GURPS lets a shooter fire fewer
+ *   shots than the RoF, and Volley's dialog asks how many. "Jet" (flamethrowers) is refused: not rapid
+ *   fire. Shots "T" (thrown) are refused; shots "5x2s" (a beam firing 5 shots of 2 seconds) read as 5.
+ * - With GGA's "Use Foundry Items" setting on (`use-foundry-items`), each piece of equipment is also an
+ *   Item (`system.equipment….itemid`, the Item's `system.eqt`), and the sheet's Uses buttons and every
+ *   edit copy the Item's `system.eqt` over the actor's entry (`_updateItemFromForm`). Volley then reads
+ *   the rounds from the Item and writes them to both places, so the sheet shows Volley's count and its
+ *   next edit copies the same count back. With the setting off Volley writes the actor's entry (and the
+ *   linked Item too, when there is one, so the two never disagree).
+ * - GGA 1.0 (its development branch) keeps ranged attacks on Items (`system.actions`, type
+ *   `rangedAttack`, with structured RoF, Shots and Rcl). This adapter reads 0.18: such attacks are
+ *   refused by name, and the version notice says the installed GGA is outside what it reads.
  * - GGA does not count rounds in a weapon. Its way of tracking a limited supply is the equipment's
  *   Uses / Max Uses (`system.equipment.carried.<key>.uses`, changed by the `/uses` chat command). When
  *   the piece of equipment named like the attack has a Max Uses equal to its magazine (with or without
@@ -34,7 +52,7 @@
  * Pure: plain actor data in, plain data out.
  */
 
-import { ProblemLog, integerOf, isRecord, quoted, readInteger, uniqueId, loadedOf } from "./reading.js";
+import { ProblemLog, integerOf, isRecord, itemsOf, quoted, readInteger, supportedText, uniqueId, loadedOf } from "./reading.js";
 
 /**
  * @typedef {import("../profile/types.js").VolleyWeapon} VolleyWeapon
@@ -43,13 +61,17 @@ import { ProblemLog, integerOf, isRecord, quoted, readInteger, uniqueId, loadedO
  * @typedef {import("../profile/types.js").DocumentWrite} DocumentWrite
  * @typedef {import("../profile/types.js").GameSystemAdapter} GameSystemAdapter
  * @typedef {import("./reading.js").Problem} Problem
+ * @typedef {import("./reading.js").Refusal} Refusal
  */
 
 /** The `game.system.id` of GURPS Game Aid. */
 export const GAME_SYSTEM = "gurps";
 
 /** The version of GURPS Game Aid this adapter was written against. */
-export const READ_FROM = "crnormand/gurps 0.18.22 (ac714d44d6b93fd989bdeb6870c736fb04645ec4)";
+export const READ_FROM = "crnormand/gurps 0.18.22 (dc9fa3695c3d9d4633fa418a1dbac3ad3630f02f)";
+
+/** The GGA versions this adapter reads: 0.18.x, whose actor keeps ranged attacks in `system.ranged`. */
+export const SUPPORTED_VERSIONS = Object.freeze({ system: "GURPS Game Aid", min: "0.18.0", below: "1.0.0", tested: "0.18.22" });
 
 /** Volley's readings where GGA's data is silent; see the header. */
 export const GURPS_DEFAULTS = Object.freeze({
@@ -57,12 +79,20 @@ export const GURPS_DEFAULTS = Object.freeze({
   chamberInCapacity: true,
   /** Basic Set B407: firearms malfunction on 17+ unless their notes say otherwise. */
   malf: 17,
+  /** GGA's "Use Foundry Items" world setting (`game.settings.get("gurps", "use-foundry-items")`). */
+  useFoundryItems: false,
 });
 
-/** GURPS RoF: shots, or shots x pellets for a shotgun (B409); "!" marks full-auto-only (High-Tech). */
-const ROF = /^\s*(\d{1,4})\s*(?:[x×X*]\s*(\d{1,3}))?\s*!?\s*$/;
-/** GURPS Shots: rounds, "+N" chambered, an optional belt "B", then the reload time "(3)" or "(3i)". */
-const SHOTS = /^\s*(\d{1,5})\s*(?:\+\s*(\d{1,2}))?\s*[Bb]?\s*(?:\(\s*\d{1,3}\s*i?\s*\))?\s*$/;
+/** GURPS RoF: shots, or shots x pellets for a shotgun (B409); "!" full-auto only, "#" high-cyclic bursts. */
+const ROF = /^\s*(\d{1,4})\s*(?:[x×X*]\s*(\d{1,3}))?\s*[!#]?\s*$/;
+/** A RoF that is a jet or a stream (flamethrowers, water cannon). */
+const JET = /^\s*jet\s*$/i;
+/** GURPS Shots: rounds, "+N" chambered, a beam's duration "x2s", an optional belt "B", then the reload time "(3)" or "(3i)". */
+const SHOTS = /^\s*(\d{1,5})\s*(?:\+\s*(\d{1,2}))?\s*(?:[x×]\s*\d{1,4}\s*s)?\s*[Bb]?\s*(?:\(\s*\d{1,3}\s*i?\s*\))?\s*$/;
+/** Shots of a thrown weapon: "T", "T(1)". */
+const THROWN_SHOTS = /^\s*T\b/i;
+/** A shotgun's recoil: pellets / slug ("1/4"). */
+const SHOTGUN_RCL = /^\s*(\d{1,2})\s*\/\s*(\d{1,2})\s*$/;
 /** "Malf 16", "Malf. 16", "Malf: 16+" in an attack's notes. */
 const MALF_NOTE = /\bmalf\.?\s*:?\s*(\d{1,2})(\+?)/i;
 /** A Rcl of "-" (bows, single-shot weapons): it cannot matter when only one projectile flies. */
@@ -80,9 +110,10 @@ export function gurpsAdapter(options = {}) {
   return {
     gameSystem: GAME_SYSTEM,
     ruleSystem: "gurps",
+    supported: SUPPORTED_VERSIONS,
     readActor(actor) {
-      const { character, weapons, problems } = readGurpsActor(actor, settings);
-      return { character, weapons, problems };
+      const { character, weapons, problems, refused } = readGurpsActor(actor, settings);
+      return { character, weapons, problems, refused };
     },
     writeState(actor, weapon, state) {
       return writeGurpsState(actor, weapon, state, settings);
@@ -95,7 +126,8 @@ export function gurpsAdapter(options = {}) {
  * @property {CharacterNumbers} character
  * @property {VolleyWeapon[]} weapons
  * @property {Problem[]} problems
- * @property {Map<string, string>} ammo  weapon id -> path of the equipment whose Uses are its rounds
+ * @property {Refusal[]} refused
+ * @property {Map<string, Tracker>} ammo  weapon id -> the equipment whose Uses are its rounds
  */
 
 /**
@@ -107,7 +139,7 @@ export function gurpsAdapter(options = {}) {
 function readGurpsActor(actor, settings) {
   const log = new ProblemLog();
   /** @type {Reading} */
-  const reading = { character: {}, weapons: [], problems: log.problems, ammo: new Map() };
+  const reading = { character: {}, weapons: [], problems: log.problems, refused: log.refused, ammo: new Map() };
   if (!isRecord(actor) || !isRecord(actor.system)) {
     log.add("system", "actor.invalid");
     return reading;
@@ -120,11 +152,13 @@ function readGurpsActor(actor, settings) {
     log.add("system.ranged", "field.missing", { what: "the list of ranged attacks" });
     return reading;
   }
-  const trackers = equipmentWithUses(system.equipment);
+  const items = itemsOf(actor);
+  const equipment = allEquipment(system.equipment, items, settings);
+  const trackers = /** @type {Tracker[]} */ (equipment.filter((piece) => piece.maxuses !== null && piece.maxuses >= 1));
   const ids = new Set();
   for (const [path, attack] of entries(system.ranged, "system.ranged")) {
     const before = log.count;
-    const weapon = readAttack(attack, path, settings, log);
+    const weapon = readAttack(attack, path, equipment, settings, log);
     if (weapon === null) continue;
     const ammo = findAmmo(attack, path, weapon.stats, trackers, log);
     if (log.count > before) continue;
@@ -139,10 +173,29 @@ function readGurpsActor(actor, settings) {
       skill: weapon.level,
       source: { kind: "adapter", adapter: GAME_SYSTEM, ref: path },
     };
-    if (ammo !== null) reading.ammo.set(id, ammo.path);
+    if (ammo !== null) reading.ammo.set(id, ammo.tracker);
     reading.weapons.push(volleyWeapon);
   }
+  refuseItemAttacks(items, log);
   return reading;
+}
+
+/**
+ * GGA 1.0 keeps ranged attacks on Items (`system.actions`, type `rangedAttack`): refused by name here,
+ * so a table that upgraded sees why its guns are missing.
+ * @param {Record<string, any>[]} items
+ * @param {ProblemLog} log
+ */
+function refuseItemAttacks(items, log) {
+  for (const item of items) {
+    const actions = item.system?.actions;
+    if (!isRecord(actions)) continue;
+    for (const [key, action] of Object.entries(actions)) {
+      if (!isRecord(action) || action.type !== "rangedAttack") continue;
+      const name = [item.name, action.name].find((text) => typeof text === "string" && text.trim() !== "") ?? key;
+      log.refuse(`items.${item._id}.system.actions.${key}`, String(name), "refused.item_attack", { supported: supportedText(SUPPORTED_VERSIONS) });
+    }
+  }
 }
 
 /**
@@ -163,24 +216,40 @@ function* entries(list, prefix) {
 }
 
 /**
- * One ranged attack as Volley's GURPS weapon, or null (with problems logged) when a field is unusable.
+ * One ranged attack as Volley's GURPS weapon, or null (refused, or with problems logged when a field is
+ * unusable).
  * @param {Record<string, any>} attack
  * @param {string} path
+ * @param {Equipment[]} equipment
  * @param {typeof GURPS_DEFAULTS} settings
  * @param {ProblemLog} log
  */
-function readAttack(attack, path, settings, log) {
+function readAttack(attack, path, equipment, settings, log) {
   const before = log.count;
   const baseName = typeof attack.name === "string" ? attack.name.trim() : "";
   if (baseName === "") log.add(`${path}.name`, "field.missing", { what: "the attack's name" });
   const mode = typeof attack.mode === "string" ? attack.mode.trim() : "";
   const name = mode === "" ? baseName : `${baseName} (${mode})`;
+  if (typeof attack.rof === "string" && JET.test(attack.rof)) {
+    log.refuse(path, name, "refused.jet", { value: quoted(attack.rof) });
+    return null;
+  }
+  if (typeof attack.shots === "string" && THROWN_SHOTS.test(attack.shots)) {
+    log.refuse(path, name, "refused.thrown");
+    return null;
+  }
+  if (isBlank(attack.rof) && isBlank(attack.shots)) {
+    // A GCS row with neither (a thrown potion, a launcher's second attack): nothing to fire.
+    log.refuse(path, name, "refused.no_rof");
+    return null;
+  }
 
   const rof = readRof(attack.rof, `${path}.rof`, log);
+  const pellets = typeof rof === "string";
   const projectiles = rof === null ? 1 : typeof rof === "number" ? rof : rof.split("x").map(Number).reduce((a, b) => a * b, 1);
-  const rcl = readRcl(attack.rcl, `${path}.rcl`, projectiles, log);
+  const rcl = readRcl(attack.rcl, `${path}.rcl`, projectiles, pellets, log);
   const magazine = readShots(attack.shots, `${path}.shots`, log);
-  const malf = readMalf(attack.notes, `${path}.notes`, settings.malf, log);
+  const malf = readMalf(attack, path, equipment, settings.malf, log);
   const level = readInteger(log, `${path}.level`, attack.level, { what: "the effective skill GGA computed", min: -50, max: 100 });
   if (log.count > before || rof === null || rcl === null || magazine === null || malf === null || level === null) return null;
 
@@ -190,32 +259,46 @@ function readAttack(attack, path, settings, log) {
   return { name, stableName, level, stats: { rof, rcl, capacity, malf }, magazine };
 }
 
-/**
- * @param {unknown} value
- * @param {string} field
- * @param {ProblemLog} log
- * @returns {number | string | null} Volley's notation: a number, or "3x9"
- */
-function readRof(value, field, log) {
-  const text = typeof value === "number" ? String(value) : value;
-  const match = typeof text === "string" ? ROF.exec(text) : null;
-  if (match === null || Number(match[1]) < 1 || (match[2] !== undefined && Number(match[2]) < 1)) {
-    log.add(field, "gurps.rof.invalid", { value: quoted(value) });
-    return null;
-  }
-  return match[2] === undefined ? Number(match[1]) : `${Number(match[1])}x${Number(match[2])}`;
+/** @param {unknown} value */
+function isBlank(value) {
+  return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
 }
 
 /**
- * Recoil; "-" is read as 1 only where it cannot change anything: a single projectile (B373).
+ * @param {unknown} value
+ * @param {string} field
+ * @param {ProblemLog} log
+ * @returns {number | string | null} Volley's notation: a number, or "3x9"; of two modes ("9/13!") the higher
+ */
+function readRof(value, field, log) {
+  const text = typeof value === "number" ? String(value) : value;
+  const modes = typeof text === "string" ? text.split("/").map((mode) => ROF.exec(mode)) : [null];
+  if (modes.length > 2 || modes.some((match) => match === null || Number(match[1]) < 1 || (match[2] !== undefined && Number(match[2]) < 1))) {
+    log.add(field, "gurps.rof.invalid", { value: quoted(value) });
+    return null;
+  }
+  const read = modes.map((match) => {
+    const shots = Number(/** @type {RegExpExecArray} */ (match)[1]);
+    const pellets = /** @type {RegExpExecArray} */ (match)[2];
+    return { shots, pellets: pellets === undefined ? 1 : Number(pellets), text: pellets === undefined ? shots : `${shots}x${Number(pellets)}` };
+  });
+  read.sort((a, b) => b.shots * b.pellets - a.shots * a.pellets);
+  return read[0].text;
+}
+
+/**
+ * Recoil; "-" is read as 1 only where it cannot change anything: a single projectile (B373). A shotgun's
+ * "1/4" is the pellets' recoil when the attack fires pellets, the slug's otherwise.
  * @param {unknown} value
  * @param {string} field
  * @param {number} projectiles
+ * @param {boolean} pellets the RoF has a pellet count ("3x9")
  * @param {ProblemLog} log
  */
-function readRcl(value, field, projectiles, log) {
+function readRcl(value, field, projectiles, pellets, log) {
   if (projectiles === 1 && (value === undefined || (typeof value === "string" && NO_RECOIL.test(value)))) return 1;
-  const rcl = integerOf(value);
+  const shotgun = typeof value === "string" ? SHOTGUN_RCL.exec(value) : null;
+  const rcl = shotgun === null ? integerOf(value) : Number(shotgun[pellets ? 1 : 2]);
   if (rcl === null || rcl < 1) {
     log.add(field, "gurps.rcl.invalid", { value: quoted(value) });
     return null;
@@ -240,13 +323,27 @@ function readShots(value, field, log) {
 }
 
 /**
- * @param {unknown} notes
- * @param {string} field
+ * Malf from the attack's notes, else from the notes of the equipment named like it (where GCS 5 puts it).
+ * @param {Record<string, any>} attack
+ * @param {string} path the attack's path
+ * @param {Equipment[]} equipment
  * @param {number} fallback
  * @param {ProblemLog} log
  */
-function readMalf(notes, field, fallback, log) {
-  const match = typeof notes === "string" ? MALF_NOTE.exec(notes) : null;
+function readMalf(attack, path, equipment, fallback, log) {
+  let field = `${path}.notes`;
+  let match = typeof attack.notes === "string" ? MALF_NOTE.exec(attack.notes) : null;
+  if (match === null) {
+    const names = namesOf(attack);
+    for (const piece of equipment) {
+      if (![...piece.keys].some((key) => names.has(key))) continue;
+      match = MALF_NOTE.exec(piece.notes);
+      if (match !== null) {
+        field = piece.notesField;
+        break;
+      }
+    }
+  }
   if (match === null) return fallback;
   const malf = Number(match[1]);
   if (match[2] === "+" || malf < 3 || malf > 19) {
@@ -257,26 +354,56 @@ function readMalf(notes, field, fallback, log) {
 }
 
 /**
- * @typedef {{path: string, keys: Set<string>, uses: unknown, maxuses: number}} Tracker
+ * A piece of equipment as Volley reads it: where its Uses are read (the Item's `system.eqt` when GGA
+ * uses Foundry Items, else the actor's entry) and every place they are written.
+ * @typedef {object} Equipment
+ * @property {string} path the actor's entry (`system.equipment.carried.00002`)
+ * @property {string | null} itemId the linked Item, when it is among the actor's items
+ * @property {Set<string>} keys the names it answers to
+ * @property {string} notes
+ * @property {string} notesField where the notes were read
+ * @property {unknown} uses
+ * @property {string} usesField where the Uses were read
+ * @property {number | null} maxuses
+ * @property {string} maxusesField
+ * @typedef {Equipment & {maxuses: number}} Tracker equipment whose Max Uses is set
  */
 
 /**
- * Equipment whose Max Uses is set: the pieces that can count a weapon's rounds. Carried first.
+ * Every piece of equipment, carried first.
  * @param {unknown} equipment
- * @returns {Tracker[]}
+ * @param {Record<string, any>[]} items the actor's items
+ * @param {typeof GURPS_DEFAULTS} settings
+ * @returns {Equipment[]}
  */
-function equipmentWithUses(equipment) {
+function allEquipment(equipment, items, settings) {
   if (!isRecord(equipment)) return [];
-  /** @type {Tracker[]} */
-  const trackers = [];
+  const byId = new Map(items.map((item) => [item._id, item]));
+  /** @type {Equipment[]} */
+  const found = [];
   for (const where of ["carried", "other"]) {
-    for (const [path, item] of entries(equipment[where], `system.equipment.${where}`)) {
-      const maxuses = integerOf(item.maxuses);
-      if (maxuses === null || maxuses < 1) continue;
-      trackers.push({ path, keys: namesOf(item), uses: item.uses, maxuses });
+    for (const [path, entry] of entries(equipment[where], `system.equipment.${where}`)) {
+      const linked = typeof entry.itemid === "string" && entry.itemid !== "" ? byId.get(entry.itemid) : undefined;
+      const eqt = linked !== undefined && linked.type === "equipment" && isRecord(linked.system?.eqt) ? linked.system.eqt : null;
+      const itemId = eqt === null ? null : /** @type {string} */ (entry.itemid);
+      const fromItem = eqt !== null && settings.useFoundryItems;
+      const source = fromItem ? eqt : entry;
+      const at = fromItem ? `items.${itemId}.system.eqt` : path;
+      const notes = [entry.notes, eqt?.notes].find((text) => typeof text === "string" && MALF_NOTE.test(text)) ?? "";
+      found.push({
+        path,
+        itemId,
+        keys: namesOf(entry),
+        notes,
+        notesField: notes === entry.notes ? `${path}.notes` : `items.${itemId}.system.eqt.notes`,
+        uses: source.uses,
+        usesField: `${at}.uses`,
+        maxuses: integerOf(source.maxuses),
+        maxusesField: `${at}.maxuses`,
+      });
     }
   }
-  return trackers;
+  return found;
 }
 
 /**
@@ -298,7 +425,7 @@ function namesOf(entry) {
  * @param {{capacity: number}} stats
  * @param {Tracker[]} trackers
  * @param {ProblemLog} log
- * @returns {{path: string, uses: number} | null}
+ * @returns {{tracker: Tracker, uses: number} | null}
  */
 function findAmmo(attack, path, stats, trackers, log) {
   const names = namesOf(attack);
@@ -309,21 +436,21 @@ function findAmmo(attack, path, stats, trackers, log) {
     log.add(`${path}.name`, "gurps.ammo.ambiguous", { count: matching.length, name });
     return null;
   }
-  const tracker = matching[0];
+  const tracker = /** @type {Tracker} */ (matching[0]);
   const shots = SHOTS.exec(String(attack.shots));
   const magazine = shots === null ? stats.capacity : Number(shots[1]);
   const full = magazine + (shots?.[2] === undefined ? 0 : Number(shots[2]));
   if (tracker.maxuses !== magazine && tracker.maxuses !== full) {
-    log.add(`${tracker.path}.maxuses`, "gurps.ammo.mismatch", { maxuses: tracker.maxuses, magazine, full, name });
+    log.add(tracker.maxusesField, "gurps.ammo.mismatch", { maxuses: tracker.maxuses, magazine, full, name });
     return null;
   }
-  const uses = readInteger(log, `${tracker.path}.uses`, tracker.uses, { what: "rounds loaded", min: 0, max: 1e6 });
+  const uses = readInteger(log, tracker.usesField, tracker.uses, { what: "rounds loaded", min: 0, max: 1e6 });
   if (uses === null) return null;
   if (uses > stats.capacity) {
-    log.add(`${tracker.path}.uses`, "gurps.ammo.over", { uses, name, capacity: stats.capacity });
+    log.add(tracker.usesField, "gurps.ammo.over", { uses, name, capacity: stats.capacity });
     return null;
   }
-  return { path: tracker.path, uses };
+  return { tracker, uses };
 }
 
 /**
@@ -342,7 +469,9 @@ function readArmoury(skills, log) {
 }
 
 /**
- * The Actor update that stores the rounds left in the equipment's Uses, when GGA counts them.
+ * The updates that store the rounds left in the equipment's Uses, when GGA counts them: the actor's
+ * entry, and the linked Item's `system.eqt.uses` (where GGA's sheet reads them with "Use Foundry Items"
+ * on, and copies them from over the actor's entry on its next edit).
  * @param {Record<string, any>} actor
  * @param {VolleyWeapon} weapon
  * @param {WeaponState} state
@@ -352,8 +481,11 @@ function readArmoury(skills, log) {
 function writeGurpsState(actor, weapon, state, settings) {
   const loaded = loadedOf(state);
   if (loaded === undefined) return [];
-  const path = readGurpsActor(actor, settings).ammo.get(weapon.id);
-  if (path === undefined) return [];
+  const tracker = readGurpsActor(actor, settings).ammo.get(weapon.id);
+  if (tracker === undefined) return [];
   if (typeof actor._id !== "string") throw new TypeError("actor._id: the actor's data has no id to update");
-  return [{ documentName: "Actor", id: actor._id, changes: { [`${path}.uses`]: loaded } }];
+  /** @type {DocumentWrite[]} */
+  const writes = [{ documentName: "Actor", id: actor._id, changes: { [`${tracker.path}.uses`]: loaded } }];
+  if (tracker.itemId !== null) writes.push({ documentName: "Item", id: tracker.itemId, changes: { "system.eqt.uses": loaded } });
+  return writes;
 }

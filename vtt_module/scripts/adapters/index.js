@@ -10,6 +10,9 @@
  * - `dark-heresy-2nd` (Dark Heresy 2nd Edition) for the d100 rules: ./dark-heresy-2e.js
  * - `twodsix` (Twodsix, Cepheus & Traveller) for the MegaTraveller rules: ./twodsix.js
  *
+ * Each adapter names the versions of its game system it reads (`adapter.supported`); `adapterForGame`
+ * sets `adapter.notice` when the installed version is outside them, and the module says so once.
+ *
  * The game system owns what it has a field for (rounds loaded, where it counts them); Volley's flags keep
  * the rest (jams, malfunctions, spoiled rounds, bracing, the fire selector, and the rounds of a weapon
  * whose system does not count them). `stateForRequest` and `stateForFlags` split a weapon's state that way.
@@ -17,7 +20,7 @@
 
 import { darkHeresyAdapter } from "./dark-heresy-2e.js";
 import { gurpsAdapter } from "./gurps.js";
-import { isRecord } from "./reading.js";
+import { isRecord, versionNotice } from "./reading.js";
 import { twodsixAdapter } from "./twodsix.js";
 
 /**
@@ -53,6 +56,30 @@ export function adapterFor(gameSystemId, options = {}) {
   const key = Object.hasOwn(ADAPTERS, id) ? /** @type {keyof typeof ADAPTERS} */ (id) : ALIASES[id];
   if (key === undefined || !Object.hasOwn(ADAPTERS, key)) return null;
   return ADAPTERS[key](/** @type {any} */ (options));
+}
+
+/**
+ * The adapter for the world's game system, as `game` describes it: its id, its version (a notice when
+ * it is outside what the adapter reads) and the game system's settings the adapter needs (GGA's "Use
+ * Foundry Items"). Null when Volley has no adapter for the system.
+ * @param {{system?: {id?: unknown, version?: unknown}, settings?: {get: (scope: string, key: string) => unknown}}} game
+ * @returns {GameSystemAdapter | null}
+ */
+export function adapterForGame(game) {
+  const id = typeof game?.system?.id === "string" ? game.system.id : "";
+  /** @type {Record<string, unknown>} */
+  const options = {};
+  if (id === "gurps") {
+    try {
+      options.useFoundryItems = game.settings?.get("gurps", "use-foundry-items") === true;
+    } catch {
+      options.useFoundryItems = false; // the setting is not registered (an older or newer GGA)
+    }
+  }
+  const adapter = adapterFor(id, options);
+  if (adapter === null) return null;
+  const notice = adapter.supported ? versionNotice(adapter.supported, game?.system?.version) : null;
+  return notice === null ? adapter : { ...adapter, notice };
 }
 
 /**

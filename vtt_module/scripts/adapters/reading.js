@@ -8,11 +8,24 @@
  * Each problem carries a message key and its values (so the module can show it in the table's
  * language, as `VOLLEY.Adapter.<key>`) and an English `message` for logs and as the fallback text.
  *
+ * A weapon that is not one Volley fires (a sword, a grenade for rules that have none, a weapon the
+ * system itself would not fire) is not a problem: nothing needs fixing. It is *refused*, once, with the
+ * reason (`refused.*` keys), and the dialog lists it under the problems so no weapon vanishes in silence.
+ * Every weapon item an adapter looks at ends up in exactly one place: read, refused, or left out with
+ * the problems that name its broken fields.
+ *
+ * Each adapter also names the versions of its game system it was read from and tested against
+ * (`SupportedVersions`); `versionNotice` says, once, when the installed version is outside them.
+ *
  * Pure: plain data in, plain data out; no Foundry globals.
  */
 
 /**
  * @typedef {import("../profile/types.js").AdapterProblem & {key: string, values: Record<string, unknown>}} Problem
+ * @typedef {Problem & {name: string}} Refusal  a weapon Volley does not fire, and why
+ * @typedef {{system: string, min: string, below: string, tested: string}} SupportedVersions
+ *   the versions an adapter reads: from `min` up to (not including) `below`; `tested` is the release
+ *   its fixtures follow
  */
 
 /**
@@ -44,7 +57,66 @@ export const PROBLEM_TEXTS = Object.freeze({
   "twodsix.magazine.over": "{value} rounds is more than the magazine holds ({max})",
   "twodsix.skill.missing": "{name} names no skill and the actor has no untrained skill",
   "twodsix.skill.unknown": "skill item {id} is not among the actor's items",
+  "refused.melee": "{name} is a melee weapon; Volley fires ranged weapons only",
+  "refused.thrown": "{name} is thrown (a grenade or a thrown weapon); these rules fire guns only",
+  "refused.natural": "{name} has no weapon type, range or magazine: a natural attack to Volley (give a gun its range and magazine to fire it)",
+  "refused.jet": "{name} fires a jet or a stream (RoF {value}), not rapid fire",
+  "refused.no_rof": "{name} has no rate of fire: not a weapon Volley fires",
+  "refused.no_class": "{name} has no weapon class ({value}); give it Pistol, Basic, Heavy or Thrown to fire it",
+  "refused.not_equipped": "{name} is not equipped; Dark Heresy fires equipped weapons only",
+  "refused.item_attack": "{name} is a ranged attack kept on an Item (GURPS Game Aid 1.0); this Volley reads the attacks of GGA 0.18 ({supported})",
+  "version.outside": "{system} {version} is outside the versions this Volley reads ({supported}); it reads what it can and names what it cannot",
 });
+
+/**
+ * A version's numbers ("0.18.22" -> [0, 18, 22]; "1.0.0-alpha" -> [1, 0, 0]), or null.
+ * @param {unknown} version
+ * @returns {number[] | null}
+ */
+function versionNumbers(version) {
+  if (typeof version !== "string") return null;
+  const match = /^\s*v?(\d{1,6}(?:\.\d{1,6}){0,3})/.exec(version);
+  return match === null ? null : match[1].split(".").map(Number);
+}
+
+/**
+ * Compare two versions part by part (missing parts count as 0): negative, 0 or positive.
+ * @param {number[]} a
+ * @param {number[]} b
+ */
+function compareVersions(a, b) {
+  for (let i = 0; i < Math.max(a.length, b.length); i += 1) {
+    const diff = (a[i] ?? 0) - (b[i] ?? 0);
+    if (diff !== 0) return diff;
+  }
+  return 0;
+}
+
+/**
+ * The notice to show when the installed game system's version is outside what the adapter was read
+ * from, or null when it is inside (or when no version is known: nothing to say then).
+ * A pre-release ("1.0.0-alpha") counts as its release.
+ * @param {SupportedVersions} supported
+ * @param {unknown} installed `game.system.version`
+ * @returns {Problem | null}
+ */
+export function versionNotice(supported, installed) {
+  const version = versionNumbers(installed);
+  if (version === null) return null;
+  const min = versionNumbers(supported.min) ?? [0];
+  const below = versionNumbers(supported.below) ?? [Number.MAX_SAFE_INTEGER];
+  if (compareVersions(version, min) >= 0 && compareVersions(version, below) < 0) return null;
+  const values = { system: supported.system, version: String(installed).trim(), supported: supportedText(supported) };
+  return { field: "game.system.version", key: "version.outside", values, message: `game.system.version: ${fill(PROBLEM_TEXTS["version.outside"], values)}` };
+}
+
+/**
+ * A version range in symbols, the same in every language: ">= 0.18.0 < 1.0.0".
+ * @param {SupportedVersions} supported
+ */
+export function supportedText(supported) {
+  return `>= ${supported.min} < ${supported.below}`;
+}
 
 /**
  * The problems found while reading one actor.
@@ -52,6 +124,21 @@ export const PROBLEM_TEXTS = Object.freeze({
 export class ProblemLog {
   /** @type {Problem[]} */
   problems = [];
+
+  /** @type {Refusal[]} */
+  refused = [];
+
+  /**
+   * Record that the weapon at `field` is not one Volley fires, and why.
+   * @param {string} field the weapon's path in the actor's data
+   * @param {string} name the weapon's name
+   * @param {keyof typeof PROBLEM_TEXTS} key a `refused.*` key
+   * @param {Record<string, unknown>} [values]
+   */
+  refuse(field, name, key, values = {}) {
+    const all = { name: quoted(name), ...values };
+    this.refused.push({ field, name, key, values: all, message: `${field}: ${fill(PROBLEM_TEXTS[key], all)}` });
+  }
 
   /**
    * Record that `field` could not be read.

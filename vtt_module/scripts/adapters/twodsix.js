@@ -21,13 +21,20 @@
  *   `system.quantity` spare magazines. The system spends ammunition by writing `system.currentCount`;
  *   Volley does the same. A weapon with no linked magazine has no rounds count in Twodsix, so Volley
  *   keeps it in its flags, as it keeps the weapon's readiness and fire selector.
- * - Skills are items of type `skill` with `system.value` (the level); a weapon with no skill uses the
- *   actor's `system.untrainedSkill`.
+ * - Skills are items of type `skills` (plural: Twodsix's `system.json` document types and its skill
+ *   packs name it so) with `system.value` (the level); a weapon with no skill uses the actor's
+ *   `system.untrainedSkill`.
+ * - The pre-made actors Twodsix ships (`packs-src/*-actors`) carry no magazine items and mostly no Classic
+ *   Traveller range band: `system.range`/`rangeBand` hold "10/50"-style distances, `weaponType` is
+ *   "ranged", "melee", "Thrown" or empty (natural attacks: bites, claws, unarmed, robot tools), and
+ *   `ammo` the magazine size as a number (the data model migrates "30" to 30).
  *
  * Twodsix has no MegaTraveller rule set, so the RCS fields are read "as best the data allows"
  * (named, overridable readings through `twodsixAdapter(options)`):
  * - `kind` (pistol, rifle, heavy: it sets the bring-to-bear DM when retargeting) from the range band
- *   (`kinds`), else from words in the weapon type or name (`kindWords`); neither: a problem.
+ *   (`kinds`), else from words in the weapon type or name (`kindWords`: a stunner is a pistol, a bow a
+ *   rifle); neither: `unknownKind`, the RCS rules' own default (`rifle`). Set `unknownKind` to null to
+ *   have such weapons reported instead.
  * - Rate of fire: each figure after the first in "a/b/c" (or a lone figure of 2 or more) is a firing
  *   setting: 2, 3 or 4 rounds is a fixed **burst**; 5 or more, or "A"/"Auto", is **automatic** fire.
  *   Classic Traveller's automatic weapons (`autoRifle`, `submachinegun` range bands) fire automatic,
@@ -36,7 +43,11 @@
  * - The referee can state the RCS ratings outright in the weapon's Features or Traits, comma-separated:
  *   "Rapid" (or "/R", "Double Tap"), "Burst 4", "Auto", "Auto Tgts 2" (Cepheus "Auto 2" reads the same).
  *   Auto Tgts defaults to 1, the rules' own default, when nothing gives it.
- * - Melee and thrown weapons are not firearms and are left out without a problem.
+ * - Weapons that are not firearms are refused, each once with its reason (the dialog lists them):
+ *   melee weapons (`weaponType` "melee", `range` "melee", a melee range band, as Twodsix's own
+ *   `isMeleeWeapon` tells them), thrown weapons and explosives (`weaponType` "thrown", "explosive" or
+ *   "demolition", "thrown" in the range band or range, or a grenade, Molotov, dynamite... by name:
+ *   `thrownTypes`, `thrownWords`), and natural attacks (no weapon type, no range, no magazine).
  * - A reload writes the magazine's rounds only: Twodsix's spare-magazine count (`quantity`) is left to
  *   its own Reload button.
  *
@@ -52,6 +63,7 @@ import { ProblemLog, integerOf, isRecord, itemsOf, loadedOf, quoted, readInteger
  * @typedef {import("../profile/types.js").DocumentWrite} DocumentWrite
  * @typedef {import("../profile/types.js").GameSystemAdapter} GameSystemAdapter
  * @typedef {import("./reading.js").Problem} Problem
+ * @typedef {import("./reading.js").Refusal} Refusal
  */
 
 /** The `game.system.id` of Twodsix. */
@@ -59,6 +71,9 @@ export const GAME_SYSTEM = "twodsix";
 
 /** The version of Twodsix this adapter was written against. */
 export const READ_FROM = "xdy/twodsix-foundryvtt 7.5.2 (bddb68eac389f199027f41f5ca77af0c1631b907)";
+
+/** The Twodsix versions this adapter reads: the data model of 7.5.x, which its fixtures follow. */
+export const SUPPORTED_VERSIONS = Object.freeze({ system: "Twodsix", min: "7.5.0", below: "8.0.0", tested: "7.5.2" });
 
 /** Volley's readings of Twodsix's data for RCS; see the header. */
 export const TWODSIX_DEFAULTS = Object.freeze({
@@ -80,16 +95,25 @@ export const TWODSIX_DEFAULTS = Object.freeze({
   })),
   /** Words in the weapon type or name that tell the kind, tried in this order. */
   kindWords: Object.freeze(/** @type {[RegExp, "pistol" | "rifle" | "heavy"][]} */ ([
-    [/\b(pistol|revolver|handgun)\b/i, "pistol"],
-    [/\b(heavy|support|launcher|machine ?gun|cannon|lmg|gpmg)\b/i, "heavy"],
-    [/\b(rifle|carbine|shotgun|smg|sub-?machine ?gun|assault)\b/i, "rifle"],
+    [/\b(pistol|revolver|handgun|derringer|stunner|snub)\b/i, "pistol"],
+    [/\b(heavy|support|launcher|machine ?gun|cannon|lmg|gpmg|missile|rocket)\b/i, "heavy"],
+    [/\b(rifle|carbine|shotgun|smg|sub-?machine ?gun|assault|(cross)?bow|musket)\b/i, "rifle"],
   ])),
+  /** Weapon types and names of thrown weapons and explosives (refused: RCS fires guns), as the Cepheus
+   * compendiums write them ("Fragmentation Grenade" typed "ranged", "Dynamite", "Plastique"); a grenade
+   * launcher is a gun. */
+  thrownTypes: Object.freeze(["thrown", "explosive", "demolition"]),
+  thrownWords: /\b(grenades?(?!\s*launcher)|molotov|dynamite|plastique|pipe bomb|bomb|flashbang)\b/i,
+  /** The kind of a firearm nothing else tells (the RCS rules' default); null reports it instead. */
+  unknownKind: /** @type {"pistol" | "rifle" | "heavy" | null} */ ("rifle"),
   /** Range bands of Classic Traveller weapons that fire automatic. */
   automaticBands: Object.freeze(["autoRifle", "submachinegun"]),
-  /** Range bands of weapons that are not firearms (left out). */
-  notFirearms: Object.freeze([
+  /** Range bands of melee weapons: Classic Traveller's, Cepheus Engine's and Cepheus Universal's
+   * (Twodsix `isMeleeWeapon`), and the words its packs use ("reach", "close"). */
+  meleeBands: Object.freeze([
     "hands", "claws", "teeth", "horns", "hooves", "stinger", "thrasher", "club", "dagger", "blade", "foil",
-    "cutlass", "sword", "broadsword", "bayonet", "spear", "halberd", "pike", "cudgel", "thrown",
+    "cutlass", "sword", "broadsword", "bayonet", "spear", "halberd", "pike", "cudgel",
+    "closeQuarters", "extendedReach", "close", "personal", "reach", "melee",
   ]),
   /** Auto Tgts when the weapon fires automatic and nothing gives the rating (the rules' default). */
   autoTargets: 1,
@@ -112,6 +136,7 @@ export function twodsixAdapter(options = {}) {
   return {
     gameSystem: GAME_SYSTEM,
     ruleSystem: "megatraveller",
+    supported: SUPPORTED_VERSIONS,
     readActor(actor) {
       return readTwodsixActor(actor, settings);
     },
@@ -124,7 +149,7 @@ export function twodsixAdapter(options = {}) {
 /**
  * @param {Record<string, any>} actor the actor's prepared data (`actor.toObject(false)`)
  * @param {typeof TWODSIX_DEFAULTS} settings
- * @returns {{character: CharacterNumbers, weapons: VolleyWeapon[], problems: Problem[]}}
+ * @returns {{character: CharacterNumbers, weapons: VolleyWeapon[], problems: Problem[], refused: Refusal[]}}
  */
 function readTwodsixActor(actor, settings) {
   const log = new ProblemLog();
@@ -132,18 +157,28 @@ function readTwodsixActor(actor, settings) {
   const weapons = [];
   if (!isRecord(actor) || !isRecord(actor.system)) {
     log.add("system", "actor.invalid");
-    return { character: {}, weapons, problems: log.problems };
+    return { character: {}, weapons, problems: log.problems, refused: log.refused };
   }
   const dex = readDexterity(actor.system, log);
   const items = itemsOf(actor);
   const byId = new Map(items.map((item) => [item._id, item]));
   const ids = new Set();
   for (const item of items) {
-    if (item.type !== "weapon" || !isRecord(item.system) || !isFirearm(item.system, settings)) continue;
+    if (item.type !== "weapon") continue;
+    const name = typeof item.name === "string" && item.name.trim() !== "" ? item.name.trim() : item._id;
+    if (!isRecord(item.system)) {
+      log.add(`items.${item._id}.system`, "field.missing", { what: `the data of ${quoted(name)}` });
+      continue;
+    }
+    const refusal = refusalOf(item.system, name, settings);
+    if (refusal !== null) {
+      log.refuse(`items.${item._id}`, name, refusal.key, refusal.values);
+      continue;
+    }
     const weapon = readWeapon(item, actor.system, byId, settings, log);
     if (weapon !== null) weapons.push({ ...weapon, id: uniqueId(ids, `twodsix:${item._id}`) });
   }
-  return { character: { megatraveller: dex === null ? {} : { dex } }, weapons, problems: log.problems };
+  return { character: { megatraveller: dex === null ? {} : { dex } }, weapons, problems: log.problems, refused: log.refused };
 }
 
 /**
@@ -167,13 +202,44 @@ function readDexterity(system, log) {
 }
 
 /**
+ * Why a weapon item is not a firearm Volley fires, or null when it is one.
  * @param {Record<string, any>} system a weapon's system data
+ * @param {string} name the weapon's name
+ * @param {typeof TWODSIX_DEFAULTS} settings
+ * @returns {{key: "refused.melee" | "refused.thrown" | "refused.natural", values?: Record<string, unknown>} | null}
+ */
+function refusalOf(system, name, settings) {
+  const type = typeof system.weaponType === "string" ? system.weaponType.trim().toLowerCase() : "";
+  const range = typeof system.range === "string" || typeof system.range === "number" ? String(system.range).trim().toLowerCase() : "";
+  const band = typeof system.rangeBand === "string" ? system.rangeBand.trim() : "";
+  if (type === "melee" || range === "melee" || settings.meleeBands.includes(band)) return { key: "refused.melee" };
+  if (settings.thrownTypes.includes(type) || /\bthrown\b/i.test(band) || /\bthrown\b/i.test(range)) return { key: "refused.thrown" };
+  if (settings.thrownWords.test(name)) return { key: "refused.thrown" };
+  if (type === "" && !hasRange(range, band, settings) && !hasMagazine(system)) return { key: "refused.natural" };
+  return null;
+}
+
+/**
+ * Whether the weapon has a range: a Classic Traveller firearm band, or a distance above 0 ("10/50", "300").
+ * @param {string} range
+ * @param {string} band
  * @param {typeof TWODSIX_DEFAULTS} settings
  */
-function isFirearm(system, settings) {
-  const type = typeof system.weaponType === "string" ? system.weaponType : "";
-  if (/\b(melee|thrown)\b/i.test(type)) return false;
-  return !settings.notFirearms.includes(String(system.rangeBand ?? ""));
+function hasRange(range, band, settings) {
+  if (Object.hasOwn(settings.kinds, band)) return true;
+  return [range, band].some((text) => {
+    const first = Number.parseFloat(text.split("/")[0]);
+    return Number.isFinite(first) && first > 0;
+  });
+}
+
+/**
+ * Whether the weapon has a magazine: a linked consumable, or a magazine size above 0.
+ * @param {Record<string, any>} system
+ */
+function hasMagazine(system) {
+  if (typeof system.useConsumableForAttack === "string" && system.useConsumableForAttack.trim() !== "") return true;
+  return ["ammo", "magazineSize"].some((field) => (integerOf(system[field]) ?? 0) > 0);
 }
 
 /**
@@ -221,6 +287,7 @@ function readKind(item, name, settings, log) {
     const found = settings.kindWords.find(([words]) => words.test(text));
     if (found !== undefined) return found[1];
   }
+  if (settings.unknownKind !== null) return settings.unknownKind;
   log.add(`items.${item._id}.system.rangeBand`, "twodsix.kind.unknown", { name: quoted(name) });
   return null;
 }
@@ -340,7 +407,7 @@ function readSkill(system, path, name, actorSystem, byId, log) {
     return null;
   }
   const skill = byId.get(id);
-  if (skill === undefined || skill.type !== "skill" || !isRecord(skill.system)) {
+  if (skill === undefined || skill.type !== "skills" || !isRecord(skill.system)) {
     log.add(field, "twodsix.skill.unknown", { id: quoted(id) });
     return null;
   }

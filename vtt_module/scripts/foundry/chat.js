@@ -90,7 +90,7 @@ export function loadCardTemplate() {
 }
 
 /** @type {import("../card.js").CardWords} */
-const words = { text: messageText, localize: (key) => t(key), has: hasWord };
+const words = { text: messageText, localize: (key) => t(key), has: hasWord, format: (key, values) => t(key, values) };
 
 /**
  * @param {{flags: unknown}} message
@@ -122,11 +122,22 @@ export function cardHtml(flags) {
   const plugin = systemPlugin(flags.system);
   return renderCard(flags.card, cardTemplate, {
     words,
-    extras: plugin?.cardExtras ? plugin.cardExtras(flags.result) : [],
+    extras: plugin?.cardExtras ? plugin.cardExtras(flags.result, { nameOf: (id) => findTokenDocument(id)?.name ?? null }) : [],
+    rowNotes: plugin?.cardRows ? plugin.cardRows(flags.result) : [],
     capacity: flags.capacity,
     undone: Boolean(flags.undone),
     settled: settledView(flags.settled),
+    rolled: rolledAny(flags.result),
   });
+}
+
+/**
+ * Whether a result rolled any die (setting an overwatch order rolls none: its card has no "Rolls").
+ * @param {unknown} result
+ */
+function rolledAny(result) {
+  const rolls = typeof result === "object" && result !== null ? /** @type {any} */ (result).rolls : undefined;
+  return !Array.isArray(rolls) || rolls.length > 0;
 }
 
 /**
@@ -152,7 +163,39 @@ function settledView(settled) {
  * @returns {CardMessage | null}
  */
 export function cardFor(requestId) {
-  return chatMessages().find((m) => cardFlags(m)?.requestId === requestId) ?? null;
+  const index = cardIndex();
+  const id = index.get(requestId);
+  const message = id ? chatMessage(id) : null;
+  if (message && cardFlags(message)?.requestId === requestId) return message;
+  if (id) index.delete(requestId);
+  return null;
+}
+
+/**
+ * Request id → card message id, so finding a card does not read every message of the world (a long
+ * campaign keeps thousands): built once from `game.messages`, then kept by the chat hooks.
+ * @type {Map<string, string> | null}
+ */
+let cardIds = null;
+
+function cardIndex() {
+  if (cardIds) return cardIds;
+  const index = new Map();
+  cardIds = index;
+  for (const message of chatMessages()) indexCard(message);
+  Hooks.on("createChatMessage", (message) => indexCard(/** @type {CardMessage} */ (/** @type {unknown} */ (message))));
+  Hooks.on("deleteChatMessage", (message) => {
+    const requestId = cardFlags(/** @type {CardMessage} */ (/** @type {unknown} */ (message)))?.requestId;
+    if (requestId && index.get(requestId) === message.id) index.delete(requestId);
+  });
+  return index;
+}
+
+/** @param {CardMessage} message */
+function indexCard(message) {
+  const requestId = cardFlags(message)?.requestId;
+  // The first card posted for an id is the one kept (postCard posts once per id).
+  if (requestId && message.id && cardIds && !cardIds.has(requestId)) cardIds.set(requestId, message.id);
 }
 
 /**

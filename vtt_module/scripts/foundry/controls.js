@@ -67,9 +67,20 @@ function paintFireControl(button) {
   else button.setAttribute("aria-disabled", "true");
 }
 
+/**
+ * The Fire controls this client drew (the Token HUD keeps one or two), so a repaint touches them and
+ * not the whole page: a long session's chat log holds thousands of elements, and this runs on every
+ * actor or token update. Controls no longer on the page are dropped as they are met.
+ * @type {Set<HTMLButtonElement>}
+ */
+const fireControls = new Set();
+
 /** Repaint every Fire control on screen (the bridge or a token changed). */
 export function refreshFireControls() {
-  for (const button of document.querySelectorAll("button.volley-fire")) paintFireControl(/** @type {HTMLButtonElement} */ (button));
+  for (const button of fireControls) {
+    if (button.isConnected) paintFireControl(button);
+    else fireControls.delete(button);
+  }
 }
 
 /**
@@ -120,6 +131,7 @@ export function addHudControls(hud, html, open) {
   });
   profile.dataset.tooltip = t("VOLLEY.Hud.Profile");
   column.append(fire, profile);
+  fireControls.add(fire);
   paintFireControl(fire);
 }
 

@@ -6,13 +6,14 @@
  * writes go through `token.actor`, never `game.actors`, for that reason.
  */
 
-import { adapterFor } from "../adapters/index.js";
+import { adapterForGame } from "../adapters/index.js";
 import { actorArsenal, weaponStateWrites } from "../profile/weapons.js";
 import { FormError } from "../fields.js";
 import { metresPerUnit } from "../sector.js";
 import { derivedStatuses } from "../updates.js";
 import { MODULE_ID } from "./settings.js";
 import { setStatus } from "./statuses.js";
+import { t } from "./words.js";
 
 /**
  * @typedef {import("../profile/weapons.js").Arsenal} Arsenal
@@ -51,6 +52,23 @@ export function actorData(actor) {
   return data;
 }
 
+/** Whether the version notice has been shown in this browser session. */
+let versionNoticeShown = false;
+
+/**
+ * The adapter for the world's game system (null when Volley has none). When the installed version is
+ * outside what the adapter reads, says so once per session; the dialog lists the notice too.
+ * @returns {import("../profile/types.js").GameSystemAdapter | null}
+ */
+function worldAdapter() {
+  const adapter = adapterForGame(/** @type {any} */ (game));
+  if (adapter?.notice && !versionNoticeShown) {
+    versionNoticeShown = true;
+    ui.notifications?.warn(`Volley: ${t(`VOLLEY.Adapter.${adapter.notice.key}`, adapter.notice.values)}`);
+  }
+  return adapter;
+}
+
 /**
  * What a token's actor can fire in `system`.
  * @param {TokenDocument} token
@@ -58,7 +76,7 @@ export function actorData(actor) {
  * @returns {Arsenal}
  */
 export function arsenalOf(token, system) {
-  return actorArsenal(actorData(token.actor), { system, adapter: adapterFor(game.system.id) });
+  return actorArsenal(actorData(token.actor), { system, adapter: worldAdapter() });
 }
 
 /**
@@ -170,7 +188,7 @@ export function requestContext(choice, userId) {
   for (const id of named) {
     const doc = id ? findTokenDocument(id) : null;
     if (!doc || !doc.id) continue;
-    const theirs = actorArsenal(actorData(doc.actor), { system: choice.system, adapter: adapterFor(game.system.id) });
+    const theirs = actorArsenal(actorData(doc.actor), { system: choice.system, adapter: worldAdapter() });
     targets.set(doc.id, {
       id: doc.id,
       name: doc.name ?? doc.id,
@@ -237,7 +255,7 @@ export function tokenHandle(token, system) {
     setWeaponState: async (weaponId, changes) => {
       const weapon = arsenalOf(token, system).weapons.find((w) => w.id === weaponId);
       if (!weapon) throw new Error(`weapon ${weaponId} is no longer on ${token.name}`);
-      await applyWrites(token, weaponStateWrites(actorData(token.actor), weapon, changes, adapterFor(game.system.id)));
+      await applyWrites(token, weaponStateWrites(actorData(token.actor), weapon, changes, worldAdapter()));
     },
     setState: async (changes) => {
       /** @type {Record<string, unknown>} */

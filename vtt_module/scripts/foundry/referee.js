@@ -13,6 +13,7 @@
  * nothing.
  */
 
+import { announceResolved, announceUndone } from "../attack-hooks.js";
 import { BridgeError } from "../connection.js";
 import { newRequestId, rulesMessage, undo } from "../protocol.js";
 import { FormError } from "../fields.js";
@@ -22,6 +23,7 @@ import { bridgeConnection, bridgeOnline } from "./bridge.js";
 import { cardFlags, cardFor, cardRollMode, chatMessage, markApplied, markUndone, postCard, settlePending } from "./chat.js";
 import { findTokenDocument, rememberCurrentWeapon, requestContext, syncDerivedStatuses, tokenHandle, tokenView } from "./documents.js";
 import { accessToken, worldRuleSystem } from "./settings.js";
+import { asTablePlays } from "./table-rules.js";
 import { visibilityKind } from "../table/roll-mode.js";
 import { sealHolds, sealOf } from "../table/seal.js";
 import { requestKey } from "../relay.js";
@@ -69,7 +71,7 @@ export async function referee(message, userId) {
     if (!bridgeOnline()) throw new BridgeError({ code: "offline", message: "bridge offline" });
     const built = plugin.buildRequest(choice, context);
     if (built.type !== "attack") throw new FormError("action", "VOLLEY.Form.NoOdds");
-    return connection.request(rulesMessage("odds", message.id, built.request, userId));
+    return connection.request(rulesMessage("odds", message.id, asTablePlays(plugin.id, built.request), userId));
   }
   /** @type {BridgeMessage} */
   let outgoing;
@@ -82,7 +84,8 @@ export async function referee(message, userId) {
     outgoing = { type: "allocate", id: message.id, pending_id: pendingId, allocation: built.allocation, user: userId };
   } else {
     const built = plugin.buildRequest(choice, context);
-    outgoing = rulesMessage(built.type, message.id, built.request, userId);
+    // The table's rules reach every request here, whoever built the choice (foundry/table-rules.js).
+    outgoing = rulesMessage(built.type, message.id, asTablePlays(plugin.id, built.request), userId);
   }
   const reply = await askBridge(connection, outgoing, pendingId);
   if (reply.type !== "result" && reply.type !== "pending") return reply;
@@ -131,6 +134,21 @@ export async function referee(message, userId) {
     } catch (error) {
       reportFailure(error);
     }
+    // volley.attackResolved (attack-hooks.js): here, in the browser that applied the result, once per key.
+    announceResolved({
+      type: message.type,
+      system: plugin.id,
+      request: outgoing,
+      choice,
+      result: reply.result ?? null,
+      card: reply.card ?? null,
+      updates: reply.updates ?? [],
+      before: flags?.before ?? planned.before,
+      message: card,
+      token: shooter,
+      weapon: context.weapon.id,
+      userId,
+    });
   }
   if (pendingId && reply.type === "result") {
     const hits = hitsOf(reply.card);
@@ -285,6 +303,8 @@ async function undoCard(message, userId) {
   for (const problem of [...problems, ...applied.problems]) console.warn("volley:", problem);
   await afterWrites([flags.token, ...plans.map((plan) => plan.token)], plugin);
   await markUndone(chat, userId);
+  // volley.undone (attack-hooks.js): the card, the request it took back, and the values put back.
+  announceUndone({ message: chat, requestId: flags.requestId, system: flags.system, token: flags.token, restored: flags.before, userId });
   return reply;
 }
 

@@ -5,6 +5,7 @@
 
 import { DEFAULT_BRIDGE_URL } from "../protocol.js";
 import { allSystems, defaultRuleSystem } from "../registry.js";
+import { tableRules, tableRuleValue } from "./table-rules.js";
 
 export const MODULE_ID = "volley";
 
@@ -52,11 +53,13 @@ export function registerSettings({ onConnectionChange, onRuleSystemChange }) {
     default: defaultRuleSystem(game.system?.id),
     onChange: onRuleSystemChange,
   });
+  // Before table rules: now the d100 table rule overwatch_ends_on_turn (foundry/table-rules.js moves a
+  // table's "off" into it once); kept registered, hidden, so that value can be read.
   game.settings.register(MODULE_ID, "overwatchEndsOnTurn", {
     name: "VOLLEY.Settings.OverwatchEnds.Name",
     hint: "VOLLEY.Settings.OverwatchEnds.Hint",
     scope: "world",
-    config: true,
+    config: false,
     type: Boolean,
     default: true,
   });
@@ -67,7 +70,10 @@ export function registerSettings({ onConnectionChange, onRuleSystemChange }) {
  * (the seed's reading, on by default); off, it stands until fired or lifted by hand, as outside combat.
  */
 export function overwatchEndsOnTurn() {
-  return game.settings.get(MODULE_ID, "overwatchEndsOnTurn") !== false;
+  const chosen = tableRules().d100?.overwatch_ends_on_turn;
+  // Not moved into the table rules yet (the game master's browser does it when ready): the old setting.
+  if (chosen === undefined && game.settings.get(MODULE_ID, "overwatchEndsOnTurn") === false) return false;
+  return tableRuleValue("d100", "overwatch_ends_on_turn") !== false;
 }
 
 /** The rule system the world plays ("" until the referee picks one). */

@@ -17,7 +17,9 @@ import { announcer } from "../foundry/announce.js";
 import { WindowFocus } from "../foundry/focus.js";
 import { t } from "../foundry/words.js";
 import { MODULE_ID } from "../foundry/settings.js";
+import { assignWeaponMacro, makeWeaponDraggable, weaponDrop } from "../hotbar.js";
 import { characterFromForm, fieldText, newWeapon, readProfile, storedProfile, weaponFromForm } from "./profile.js";
+import { fitToWindow } from "../fit-window.js";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -43,7 +45,12 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
     window: { icon: "fa-solid fa-person-rifle", resizable: true },
     position: { width: 680, height: /** @type {const} */ ("auto") },
     form: { handler: ProfileEditor.#onSubmit, submitOnChange: false, closeOnSubmit: false },
-    actions: { volleyAddWeapon: ProfileEditor.#onAdd, volleyRemoveWeapon: ProfileEditor.#onRemove, volleySave: ProfileEditor.#onSave },
+    actions: {
+      volleyAddWeapon: ProfileEditor.#onAdd,
+      volleyRemoveWeapon: ProfileEditor.#onRemove,
+      volleySave: ProfileEditor.#onSave,
+      volleyHotbarWeapon: ProfileEditor.#onHotbar,
+    },
   };
 
   static PARTS = { form: { template: "modules/volley/templates/profile/editor.hbs" } };
@@ -210,7 +217,46 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
   async _onRender(context, options) {
     await super._onRender(context, options);
     if (!this.editable) this.#disableFields();
+    // A saved weapon can be dragged onto the hotbar (hotbar.js); one not saved yet has nothing to open.
+    const saved = new Set(this.#stored().weapons.map((weapon) => weapon.id));
+    for (const element of this.element.querySelectorAll("button.volley-hotbar-button[data-weapon]")) {
+      const button = /** @type {HTMLButtonElement} */ (element);
+      const id = button.dataset.weapon ?? "";
+      button.disabled = !saved.has(id);
+      if (saved.has(id)) makeWeaponDraggable(button, () => this.#weaponDrop(id));
+    }
     this.#focus.restore(this.element, { fallback: ".volley-profile__buttons button" });
+    fitToWindow(this.element);
+  }
+
+  /**
+   * What dragging weapon `id` onto the hotbar carries: this actor's token (a token's own actor), or the
+   * actor, found on the scene being viewed when the macro runs.
+   * @param {string} id
+   */
+  #weaponDrop(id) {
+    const weapon = this.#stored().weapons.find((w) => w.id === id);
+    if (!weapon) return null;
+    const token = this.actor.isToken ? this.actor.token : null;
+    return weaponDrop({
+      tokenId: token?.id ? String(token.id) : null,
+      actorId: this.actor.id ? String(this.actor.id) : null,
+      weaponId: id,
+      tokenName: token?.name ?? this.actor.name ?? "",
+      weaponName: weapon.name,
+      img: this.actor.img,
+    });
+  }
+
+  /**
+   * The hotbar button clicked (or pressed): the weapon's macro in the first free slot.
+   * @this {ProfileEditor}
+   * @param {PointerEvent} _event
+   * @param {HTMLElement} target
+   */
+  static async #onHotbar(_event, target) {
+    const drop = this.#weaponDrop(target.dataset.weapon ?? "");
+    if (drop) await assignWeaponMacro(drop);
   }
 
   #disableFields() {
@@ -258,6 +304,26 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
   }
 
   /**
+   * Every problem of the form, one line each, named by its weapon and its field as the form labels
+   * them ("MP5 · Rounds loaded: must be at most 30"), in the order the fields stand.
+   * @returns {string[]}
+   */
+  #problemLines() {
+    const problems = this.#check();
+    /** @type {string[]} */
+    const lines = [];
+    for (const element of this.element.querySelectorAll("[data-volley-field]")) {
+      const field = /** @type {HTMLElement} */ (element);
+      const problem = problems.get(field.dataset.volleyField ?? "");
+      if (!problem) continue;
+      const label = field.querySelector("label")?.textContent?.trim() ?? field.dataset.volleyField ?? "";
+      const weapon = field.closest("fieldset")?.querySelector("legend .volley-profile__weapon-name")?.textContent?.trim();
+      lines.push(`${weapon ? `${weapon} · ` : ""}${label}: ${problem}`);
+    }
+    return lines;
+  }
+
+  /**
    * @this {ProfileEditor}
    */
   static async #onSubmit() {
@@ -298,7 +364,8 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
     const weapons = this.order.map((id) => weaponFromForm(this.plugin, id, this.draft, `weapons.${id}.`));
     const problems = [...character.problems, ...weapons.flatMap((w) => w.problems)];
     if (problems.length > 0) {
-      this.#setNotice({ text: t("VOLLEY.Profile.NotSaved", { n: problems.length }), error: true });
+      const list = this.#problemLines();
+      this.#setNotice({ text: [t("VOLLEY.Profile.NotSaved", { n: list.length || problems.length }), ...list].join("\n"), error: true });
       await this.render();
       /** @type {HTMLElement | null} */ (this.element.querySelector('[aria-invalid="true"]'))?.focus();
       return;

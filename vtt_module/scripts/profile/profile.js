@@ -260,7 +260,9 @@ export function weaponFromForm(plugin, id, values, prefix = "") {
     const skill = readFields([skillSpec], values, prefix, problems)[skillSpec.key];
     if (typeof skill === "number") weapon.skill = skill;
   }
-  if (problems.length === 0 && plugin.profile.check) {
+  // The rules across fields are checked too when a field is wrong, so every broken rule shows at once
+  // (a check looks only at the numbers that were read).
+  if (plugin.profile.check) {
     for (const { field, problem } of plugin.profile.check(weapon)) problems.push({ field: `${prefix}${field}`, problem });
   }
   return { weapon, problems };

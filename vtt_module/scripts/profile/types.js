@@ -62,7 +62,12 @@
  * @typedef {object} GameSystemAdapter
  * @property {string} gameSystem  the `game.system.id` it serves
  * @property {RuleSystemId} ruleSystem
- * @property {(actor: Record<string, any>) => {character: CharacterNumbers, weapons: VolleyWeapon[], problems: AdapterProblem[]}} readActor
+ * @property {{system: string, min: string, below: string, tested: string}} [supported] the game system's
+ *   versions the adapter reads (from `min`, below `below`; its fixtures follow `tested`)
+ * @property {AdapterProblem & {key: string, values: Record<string, unknown>}} [notice] set by
+ *   `adapterForGame` when the installed version is outside `supported`
+ * @property {(actor: Record<string, any>) => {character: CharacterNumbers, weapons: VolleyWeapon[], problems: AdapterProblem[],
+ *   refused?: (AdapterProblem & {name: string})[]}} readActor  `refused`: weapons it does not offer, each once with the reason
  * @property {(actor: Record<string, any>, weapon: VolleyWeapon, state: WeaponState) => DocumentWrite[]} writeState
  *   the game system's own fields for a weapon's new state (rounds loaded); what the system has no field
  *   for (jams, spoiled rounds, selector) stays in Volley's flags

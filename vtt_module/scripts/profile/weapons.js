@@ -18,8 +18,10 @@ import { readProfile, storedProfile, withWeaponState } from "./profile.js";
  * @typedef {import("./types.js").VolleyWeapon} VolleyWeapon
  * @typedef {import("./types.js").GameSystemAdapter} GameSystemAdapter
  * @typedef {import("./types.js").DocumentWrite} DocumentWrite
- * @typedef {{field: string, message: string, key?: string, values?: Record<string, unknown>}} ArsenalProblem
- *   a field that could not be read: an adapter's (with its message key) or the profile's
+ * @typedef {{field: string, message: string, key?: string, values?: Record<string, unknown>, refused?: boolean, notice?: boolean,
+ *   name?: string}} ArsenalProblem
+ *   a field that could not be read: an adapter's (with its message key) or the profile's; `refused`: a
+ *   weapon the adapter does not offer, and why (a sword, a grenade); `notice`: the version notice, first
  * @typedef {{character: Record<string, unknown>, weapons: VolleyWeapon[], current: string | null,
  *   problems: ArsenalProblem[]}} Arsenal what one actor can fire in one rule system
  */
@@ -57,7 +59,10 @@ export function actorArsenal(actorData, { system, adapter = null }) {
       character = { ...character, ...(read.character?.[/** @type {keyof typeof read.character} */ (system)] ?? {}) };
       // What the game system counts wins; Volley's flags give the rest (adapters/index.js).
       for (const weapon of read.weapons) weapons.push({ ...weapon, state: stateForRequest(weapon, overlay[weapon.id]) });
+      if (adapter.notice) problems.push({ ...adapter.notice, notice: true });
       for (const problem of read.problems) problems.push({ ...problem });
+      // A weapon Volley does not fire is listed once with the reason, after the fields to fix.
+      for (const refusal of read.refused ?? []) problems.push({ ...refusal, refused: true });
     } catch (error) {
       problems.push({ field: adapter.gameSystem, message: `the adapter could not read this actor (${error instanceof Error ? error.message : error})` });
     }

@@ -19,16 +19,27 @@
  *   bridge is slow, "Sending…"/"Done") goes to Volley's live regions (foundry/announce.js), not to the
  *   parts, which are re-rendered;
  * - the dialog follows the token (rounds, jam), the user's targets and the bridge's state while open;
- * - what the user typed survives those refreshes.
+ * - what the user typed survives those refreshes (the values travel with the render that draws them,
+ *   so two refreshes in a row, e.g. the answer to Fire and the token's update after a jam, cannot
+ *   hand the second one an empty form);
+ * - a system's running check of the form (`liveCheck`: GURPS's shots against RoF) is shown as the
+ *   user types, in one place, and disables Fire with its reason;
+ * - the window never runs past the bottom of the screen: its body scrolls, the buttons stay in view;
+ * - its buttons and the module API (scripts/api.js) send through the same door (`sendChoice`, which
+ *   calls `volley.preAttack` first). The API builds its choice in a *headless* dialog: the same
+ *   window, rendered hidden and never focused, so a macro's shot starts from what the dialog would
+ *   show and passes the same checks (the running check included).
  */
 
 import { statusWords } from "../../bridge-status.js";
-import { newRequestId } from "../../protocol.js";
+import { sendChoice } from "../../attack-hooks.js";
 import { announcer } from "../../foundry/announce.js";
-import { bridgeOnline, bridgeStatus, onBridgeStatus, sendRelayed } from "../../foundry/bridge.js";
+import { assignWeaponMacro, makeWeaponDraggable, weaponDrop } from "../../hotbar.js";
+import { bridgeOnline, bridgeStatus, onBridgeStatus } from "../../foundry/bridge.js";
 import { arsenalOf } from "../../foundry/documents.js";
 import { WindowFocus } from "../../foundry/focus.js";
 import { OddsPanel } from "../../foundry/odds-panel.js";
+import { fitToWindow } from "../../fit-window.js";
 import { problemText, t } from "../../foundry/words.js";
 import { FormError } from "./fields.js";
 
@@ -46,8 +57,12 @@ const TEMPLATES = "modules/volley/templates/attack";
  * @typedef {{action: string, label: string, icon: string, primary?: boolean, needsTargets?: boolean,
  *   blocked?: string | null, hint?: string}} ActionSpec a button: `blocked` says why it cannot be used
  *   now (a jam); `hint`, what it does (its tooltip while it can be used)
- * @typedef {{token: TokenDocument, plugin: RuleSystemPlugin}} DialogSetup
+ * @typedef {{token: TokenDocument, plugin: RuleSystemPlugin, headless?: boolean}} DialogSetup `headless`:
+ *   rendered hidden, never focused, not refreshed by the glue (the module API's dialog)
  */
+
+/** Numbers the headless dialogs, so each has an id of its own next to a visible one. */
+let headlessCount = 0;
 
 /**
  * @param {HTMLFormElement} form
@@ -70,7 +85,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     window: { icon: "fa-solid fa-crosshairs", resizable: true },
     position: { width: 580, height: /** @type {const} */ ("auto") },
     form: { handler: AttackDialog.#onSubmit, submitOnChange: false, closeOnSubmit: false },
-    actions: { volleyAct: AttackDialog.#onAct },
+    actions: { volleyAct: AttackDialog.#onAct, volleyHotbar: AttackDialog.#onHotbar },
   };
 
   /**
@@ -93,19 +108,28 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   /** What happened last, for the footer. @type {{text: string, error: boolean}} */
   notice = { text: "", error: false };
   sending = false;
-  /** Field values kept across a re-render (what the user typed). @type {Record<string, string> | null} */
-  #kept = null;
   #online = false;
   /** @type {(() => void) | null} */
   #unsubscribe = null;
   /** @type {WindowFocus} */
   #focus;
+  /** The last re-render asked for, so the API can wait for the form to settle. @type {Promise<unknown>} */
+  #settling = Promise.resolve();
+  /**
+   * The targets when the API names them (the user's own targets otherwise). @type {TargetRef[] | null}
+   */
+  fixedTargets = null;
 
   /** @param {DialogSetup} setup */
-  constructor({ token, plugin }) {
-    super({ id: `volley-attack-${token.id}` });
+  constructor({ token, plugin, headless = false }) {
+    super(
+      headless
+        ? { id: `volley-attack-api-${token.id}-${(headlessCount += 1)}`, classes: ["volley-attack-dialog--headless"] }
+        : { id: `volley-attack-${token.id}` },
+    );
     this.token = token;
     this.plugin = plugin;
+    this.headless = headless;
     // Made as the window opens: the focused element is the control that opened it (the HUD's Fire).
     this.#focus = new WindowFocus({
       fallback: () => document.querySelector(`button.volley-fire[data-token-id="${CSS.escape(String(token.id))}"]`),
@@ -191,6 +215,27 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   async onPending(_reply, _choice) {}
 
   /**
+   * A button the dialog answers by itself, without the bridge (d100: "the trigger is met", which only
+   * opens the step that fires a standing order). True when handled.
+   * @param {string} _action
+   * @returns {Promise<boolean>}
+   */
+  async localAction(_action) {
+    return false;
+  }
+
+  /**
+   * The system's running check of the form as it is typed, or null for none: a line kept in view
+   * (`tally`, e.g. "Shots 16 / RoF 13") and, when the form cannot be fired as it is, why (`blocked`):
+   * Fire is then disabled with that reason and no odds are asked for. Said in one place only.
+   * @param {Record<string, string>} _values
+   * @returns {{tally: string, blocked: string | null} | null}
+   */
+  liveCheck(_values) {
+    return null;
+  }
+
+  /**
    * The buttons for this weapon; the first `primary` one is the Fire button.
    * @param {VolleyWeapon} _weapon
    * @param {WeaponReadout} _readout
@@ -202,8 +247,9 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
 
   // --- context -------------------------------------------------------------------------------------
 
-  /** The user's targets, without the shooter. @returns {TargetRef[]} */
+  /** The user's targets (or the API's), without the shooter. @returns {TargetRef[]} */
   targets() {
+    if (this.fixedTargets) return this.fixedTargets.filter((target) => target.id !== this.token.id);
     return [...game.user.targets]
       .map((target) => target.document)
       .filter((doc) => doc?.id && doc.id !== this.token.id)
@@ -235,7 +281,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       weapons: arsenal.weapons.map((w) => ({ id: w.id, label: this.#weaponLabel(w), selected: w.id === this.weaponId })),
       noWeapons: t("VOLLEY.Dialog.NoWeapons", { name: this.token.name ?? "" }),
       weapon: weapon && readout ? this.#weaponView(weapon, readout) : null,
-      problems: arsenal.problems.slice(0, 8).map((problem) => this.#problemText(problem)),
+      ...this.#problemsView(arsenal.problems),
       targets,
       noTargets: targets.length === 0 ? t("VOLLEY.Dialog.NoTargets") : "",
       system: weapon ? await this.systemContext(weapon, arsenal, targets) : {},
@@ -247,13 +293,32 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   }
 
   /**
+   * What the dialog says about the actor's data: the version notice (first, alone), the fields to fix,
+   * and the weapons the adapter does not offer (named in the summary, each reason in the list).
+   * @param {import("../../profile/weapons.js").ArsenalProblem[]} all
+   */
+  #problemsView(all) {
+    const notice = all.find((problem) => problem.notice);
+    const refused = all.filter((problem) => problem.refused);
+    return {
+      versionNotice: notice ? this.#problemText(notice) : "",
+      problems: all.filter((problem) => !problem.refused && !problem.notice).slice(0, 8).map((problem) => this.#problemText(problem)),
+      refused: refused.map((problem) => this.#problemText(problem)),
+      refusedSummary: refused.length ? t("VOLLEY.Dialog.Refused", { n: refused.length, names: refused.map((problem) => problem.name ?? "").join(", ") }) : "",
+    };
+  }
+
+  /**
    * A field the actor's data could not give (an adapter names its path): in the reader's language when
    * the module has words for it.
    * @param {import("../../profile/weapons.js").ArsenalProblem} problem
    */
   #problemText(problem) {
     const key = problem.key ? `VOLLEY.Adapter.${problem.key}` : "";
-    return key && game.i18n.has(key) ? `${problem.field}: ${t(key, problem.values ?? {})}` : problem.message;
+    if (!key || !game.i18n.has(key)) return problem.message;
+    const words = t(key, problem.values ?? {});
+    // A refused weapon or the version notice names no field to fix: the sentence says it all.
+    return problem.refused || problem.notice ? words : `${problem.field}: ${words}`;
   }
 
   /** @param {VolleyWeapon} weapon */
@@ -322,11 +387,13 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
 
   /** @param {TargetRef[]} targets */
   #previewView(targets) {
-    return this.oddsPanel.view(targets, {
+    const view = this.oddsPanel.view(targets, {
       lines: () => this.oddsLines(this.oddsPanel.odds, targets),
       jamLabel: this.jamLabel(),
       shown: this.previewAction() !== null,
     });
+    // The key to the hatched bar, under the charts whenever a chart is drawn.
+    return { ...view, summaryShown: view.rows.some((row) => row.bars.length > 0) };
   }
 
   // --- rendering ---------------------------------------------------------------------------------
@@ -334,8 +401,15 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   /** @param {any} context @param {any} options */
   async _onFirstRender(context, options) {
     await super._onFirstRender(context, options);
-    AttackDialog.openDialogs.add(this);
     const root = this.element;
+    if (this.headless) {
+      // Never seen, never focused, never refreshed by the glue: it only turns options into a choice.
+      root.hidden = true;
+      root.style.display = "none";
+      root.setAttribute("aria-hidden", "true");
+      return;
+    }
+    AttackDialog.openDialogs.add(this);
     root.setAttribute("role", "dialog");
     root.setAttribute("aria-label", this.title);
     root.addEventListener("keydown", (event) => {
@@ -354,22 +428,58 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   /** @param {any} context @param {any} options */
   async _preRender(context, options) {
     await super._preRender(context, options);
-    this.#focus.remember(this.element);
+    if (!this.headless) this.#focus.remember(this.element);
   }
 
   /** @param {any} context @param {any} options */
   async _onRender(context, options) {
     await super._onRender(context, options);
-    const kept = this.#kept;
-    this.#kept = null;
+    const kept = /** @type {Record<string, string> | undefined} */ (options?.volleyKept) ?? null;
     for (const field of kept ? this.element.querySelectorAll("input[name], select[name]") : []) {
       const input = /** @type {HTMLInputElement | HTMLSelectElement} */ (field);
       if (!kept || input.name === "weapon" || !(input.name in kept)) continue;
       if (input instanceof HTMLInputElement && input.type === "checkbox") input.checked = kept[input.name] === "on";
       else input.value = kept[input.name] ?? input.value;
     }
+    const hotbar = this.element.querySelector("button.volley-hotbar-button");
+    if (hotbar instanceof HTMLButtonElement && !this.headless) makeWeaponDraggable(hotbar, () => this.#weaponDrop());
     // While a request is out every button is disabled: the focus waits on the window, then goes back.
-    this.#focus.restore(this.element, { fallback: ".volley-attack__buttons button" });
+    if (!this.headless) this.#focus.restore(this.element, { fallback: ".volley-attack__buttons button" });
+    this.applyLiveCheck();
+    if (!this.headless) fitToWindow(this.element);
+  }
+
+  /**
+   * Show the system's running check (`liveCheck`) and let it hold Fire back; true when it blocks.
+   * Fire disabled for another reason (a jam, the bridge away, a request out) stays disabled.
+   */
+  applyLiveCheck() {
+    if (!this.element) return false;
+    const check = this.weaponId ? this.liveCheck(formValues(/** @type {HTMLFormElement} */ (this.element))) : null;
+    const line = /** @type {HTMLElement | null} */ (this.element.querySelector(".volley-attack__tally"));
+    if (line) {
+      line.textContent = check ? (check.blocked ? `${check.tally}: ${check.blocked}` : check.tally) : "";
+      line.hidden = !check;
+      line.classList.toggle("volley-attack__tally--blocked", Boolean(check?.blocked));
+    }
+    const fire = /** @type {HTMLButtonElement | null} */ (this.element.querySelector(".volley-attack__button--primary"));
+    if (fire) {
+      const held = fire.dataset.volleyHeld === "true";
+      if (check?.blocked) {
+        if (!fire.disabled || held) {
+          fire.disabled = true;
+          fire.dataset.volleyHeld = "true";
+          fire.title = check.blocked;
+          fire.dataset.tooltip = check.blocked;
+        }
+      } else if (held) {
+        fire.disabled = this.sending;
+        delete fire.dataset.volleyHeld;
+        fire.title = fire.dataset.volleyHint ?? "";
+        fire.dataset.tooltip = fire.dataset.volleyHint ?? "";
+      }
+    }
+    return Boolean(check?.blocked);
   }
 
   /** Put the focus in the dialog (it was asked for again while open). */
@@ -383,7 +493,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     AttackDialog.openDialogs.delete(this);
     this.oddsPanel.cancel();
     this.#unsubscribe?.();
-    this.#focus.closed();
+    if (!this.headless) this.#focus.closed();
   }
 
   /**
@@ -401,8 +511,44 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
         values[input.name] = input.checked ? "on" : "off";
       }
     }
-    this.#kept = keep ? values : null;
-    await this.render({ parts });
+    const rendering = this.render(/** @type {any} */ ({ parts, volleyKept: keep ? values : null }));
+    this.#settling = rendering;
+    await rendering;
+  }
+
+  /** Once every re-render asked for so far (a field's change that reshapes the form) has finished. */
+  async whenSettled() {
+    for (let seen = null; seen !== this.#settling; ) {
+      seen = this.#settling;
+      await seen;
+      // A change handler may ask for its re-render only after its own first await.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  }
+
+  /**
+   * Why `action` cannot be sent now, as its button would say it (a jam, no targets, the bridge
+   * offline, an action this weapon does not have), or null when it can.
+   * @param {string} action
+   * @returns {string | null}
+   */
+  actionProblem(action) {
+    const arsenal = arsenalOf(this.token, this.plugin.id);
+    const weapon = arsenal.weapons.find((w) => w.id === this.weaponId);
+    if (!weapon) return t("VOLLEY.Dialog.NoWeapons", { name: this.token.name ?? "" });
+    const view = this.#actionViews(weapon, this.plugin.readout(weapon), this.targets()).find((spec) => spec.action === action);
+    if (view) {
+      if (view.reason) return view.reason;
+      // Fire waits on the system's running check of the form too (GURPS: shots against RoF).
+      const check = view.primary ? this.liveCheck(formValues(/** @type {HTMLFormElement} */ (this.element))) : null;
+      return check?.blocked ? `${check.tally}: ${check.blocked}` : null;
+    }
+    // An action of the system's own body (d100's suppression test): its button says whether it can go.
+    const buttons = [...this.element.querySelectorAll("button[data-action='volleyAct'][data-volley]")].map((b) => /** @type {HTMLButtonElement} */ (b));
+    const button = buttons.find((b) => b.dataset.volley === action);
+    if (button) return button.disabled ? button.title || t("VOLLEY.Api.NotNow", { action }) : null;
+    const actions = [...new Set([...this.actionsFor(weapon, this.plugin.readout(weapon)).map((spec) => spec.action), ...buttons.map((b) => b.dataset.volley)])];
+    return t("VOLLEY.Api.NoSuchAction", { action, actions: actions.join(", ") });
   }
 
   /** The token or its weapons changed (rounds, a jam): show it, and ask for fresh odds. */
@@ -463,7 +609,12 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
 
   /** Ask for the odds of the form as it is now (debounced, one in flight). */
   refreshPreview() {
-    if (!this.rendered) return;
+    if (!this.rendered || this.headless) return;
+    if (this.applyLiveCheck()) {
+      // The running line already says why: no odds, and no second copy of the reason under the charts.
+      this.oddsPanel.clear();
+      return;
+    }
     const action = this.previewAction();
     if (!action || this.targets().length === 0) {
       this.oddsPanel.clear();
@@ -503,6 +654,29 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     announcer("dialog").say(notice.text);
   }
 
+  /** What dragging the chosen weapon onto the hotbar carries (hotbar.js). */
+  #weaponDrop() {
+    const weapon = arsenalOf(this.token, this.plugin.id).weapons.find((w) => w.id === this.weaponId);
+    if (!weapon) return null;
+    return weaponDrop({
+      tokenId: String(this.token.id),
+      actorId: this.token.actor?.id ? String(this.token.actor.id) : null,
+      weaponId: weapon.id,
+      tokenName: this.token.name ?? "",
+      weaponName: weapon.name,
+      img: this.token.texture?.src ?? null,
+    });
+  }
+
+  /**
+   * The hotbar button clicked (or pressed): the chosen weapon's macro in the first free slot.
+   * @this {AttackDialog}
+   */
+  static async #onHotbar() {
+    const drop = this.#weaponDrop();
+    if (drop) await assignWeaponMacro(drop);
+  }
+
   /**
    * @this {AttackDialog}
    * @param {Event} _event
@@ -521,6 +695,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   static async #onAct(_event, target) {
     const action = target.dataset.volley ?? "";
     if (!action || this.sending) return;
+    if (await this.localAction(action)) return;
     /** @type {Choice} */
     let choice;
     try {
@@ -534,7 +709,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     this.#setNotice({ text: t("VOLLEY.Dialog.Sending"), error: false });
     await this.refresh(["footer"]);
     const type = this.plugin.previewActions.includes(action) ? "attack" : "action";
-    const reply = await sendRelayed({ type, id: newRequestId(), choice });
+    const reply = await sendChoice(type, choice, { token: this.token, source: "dialog" });
     this.sending = false;
     if (reply.type === "error") this.#setNotice({ text: problemText(reply), error: true });
     else if (reply.type === "pending") this.#setNotice({ text: t("VOLLEY.Dialog.Pending"), error: false });

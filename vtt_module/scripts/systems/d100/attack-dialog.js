@@ -98,6 +98,17 @@ export default class D100AttackDialog extends AttackDialog {
     return { weapon, arsenal };
   }
 
+  /**
+   * A standing order waits for its trigger; firing it is a step of its own, opened by "The trigger is
+   * met" (never by the button that set it, so a second click cannot spend the order).
+   */
+  triggerMet = false;
+
+  /** The order stands and its trigger has not been declared met: nothing to fire, nobody listed. */
+  #waiting() {
+    return this.currentMode() === "overwatch_fire" && !this.triggerMet;
+  }
+
   /** The token's standing overwatch order, or null. @returns {Record<string, unknown> | null} */
   #order() {
     const order = tokenState(this.token).overwatch;
@@ -163,7 +174,7 @@ export default class D100AttackDialog extends AttackDialog {
 
   /** Every row the dialog shows, ticked or not, primary first. @returns {TargetRef[]} */
   #rows() {
-    if (this.currentMode() === "overwatch") return [];
+    if (this.currentMode() === "overwatch" || this.#waiting()) return [];
     const list = this.#list();
     /** @type {TargetRef[]} */
     let rows;
@@ -230,8 +241,9 @@ export default class D100AttackDialog extends AttackDialog {
       modifierLimit: MODIFIER_LIMIT,
       sector: mode && spec?.sector && mode !== "overwatch_fire" ? this.#sectorView(weapon, arsenal, mode) : null,
       order: order ? this.#orderView(order) : null,
+      waiting: this.#waiting() ? t("VOLLEY.D100.Dialog.OrderWaiting") : "",
       setting: mode === "overwatch" ? this.#settingView(weapon) : null,
-      firing: mode === "overwatch_fire" ? this.#firingView(weapon, order, bs) : null,
+      firing: mode === "overwatch_fire" && !this.#waiting() ? this.#firingView(weapon, order, bs) : null,
       burst,
       suppressing: spec?.mode === "suppressing",
       rows: rows.map((row) => this.#rowView(row, { weapon, character, primary, burst, mode })),
@@ -240,7 +252,7 @@ export default class D100AttackDialog extends AttackDialog {
       primaryHint: t(mode === "single" ? "VOLLEY.D100.Dialog.SingleTargetHint" : "VOLLEY.D100.Dialog.PrimaryHint"),
       addChoices: this.#addChoices(rows),
       // Single shots and bursts fire at the user's targets (T over a token); a sector's list is edited here.
-      addable: mode === "overwatch_fire" || Boolean(spec?.sector && mode !== "overwatch"),
+      addable: (mode === "overwatch_fire" && !this.#waiting()) || Boolean(spec?.sector && mode !== "overwatch" && mode !== "overwatch_fire"),
       rowsHint: this.#rowsHint(mode, rows),
       wider: burst,
       upkeep: this.#upkeepView(weapon, character),
@@ -352,15 +364,17 @@ export default class D100AttackDialog extends AttackDialog {
     const wp = typeof theirs.wp === "number" ? theirs.wp : null;
     let note = "";
     if (mode?.startsWith("suppressing") && band !== null && band !== "beyond" && !SUPPRESSION_TEST_BANDS.includes(band)) note = t("VOLLEY.D100.Dialog.NoTest");
+    if (single && !isPrimary && included) note = t("VOLLEY.D100.Dialog.IdleNote");
     return {
       id: row.id,
       name: row.name,
       included,
-      // A single shot fires at the one chosen above; the other rows wait, dimmed.
-      idle: single && !isPrimary,
+      // A single shot fires at the one chosen above: that row says so; the others have no tick to
+      // give (a tick that does nothing would mislead) and say why.
+      idle: single && !isPrimary && included,
       includeLabel: t(mode === "overwatch_fire" ? "VOLLEY.D100.Dialog.TriggeredBy" : "VOLLEY.D100.Dialog.IncludeTarget", { name: row.name }),
       isPrimary,
-      primaryMark: isPrimary && burst ? t("VOLLEY.D100.Dialog.PrimaryMark") : "",
+      primaryMark: isPrimary && burst ? t("VOLLEY.D100.Dialog.PrimaryMark") : isPrimary && single ? t("VOLLEY.D100.Dialog.SingleMark") : "",
       range: distance === null ? "—" : `${distance.toFixed(1).replace(".", decimal)} ${t("VOLLEY.D100.Dialog.Metres")}`,
       band: band === null ? "" : t(`VOLLEY.D100.Bands.${band}`),
       beyond: band === "beyond",
@@ -392,7 +406,7 @@ export default class D100AttackDialog extends AttackDialog {
    * @param {TargetRef[]} rows
    */
   #rowsHint(mode, rows) {
-    if (mode === "overwatch") return "";
+    if (mode === "overwatch" || this.#waiting()) return "";
     if (rows.length === 0) {
       if (mode === "overwatch_fire") return t("VOLLEY.D100.Dialog.NobodyInOrderSector");
       if (mode && DIALOG_MODES[mode].sector && this.sectorList) return t("VOLLEY.D100.Dialog.NobodyInSector");
@@ -540,7 +554,7 @@ export default class D100AttackDialog extends AttackDialog {
   /** @returns {string | null} */
   previewAction() {
     const mode = this.currentMode();
-    if (!mode || mode === "overwatch") return null;
+    if (!mode || mode === "overwatch" || this.#waiting()) return null;
     return mode === "overwatch_fire" ? "overwatch_fire" : "attack";
   }
 
@@ -567,6 +581,10 @@ export default class D100AttackDialog extends AttackDialog {
     const actions = [];
     if (mode === "overwatch") {
       actions.push({ action: "overwatch", label: t("VOLLEY.D100.Dialog.SetOverwatch"), icon: "fa-solid fa-eye", primary: true, blocked: jammedBlocks });
+    } else if (this.#waiting()) {
+      // Where Set overwatch stood, a button that does nothing: the order waits for its trigger.
+      actions.push({ action: "overwatch_waiting", label: t("VOLLEY.D100.Dialog.Waiting"), icon: "fa-solid fa-stopwatch", primary: true, blocked: t("VOLLEY.D100.Dialog.WaitingHint") });
+      actions.push({ action: "trigger_met", label: t("VOLLEY.D100.Dialog.TriggerMet"), icon: "fa-solid fa-bullseye", hint: t("VOLLEY.D100.Dialog.TriggerMetHint"), blocked: jammedBlocks });
     } else {
       actions.push({
         action: mode === "overwatch_fire" ? "overwatch_fire" : "attack",
@@ -576,6 +594,7 @@ export default class D100AttackDialog extends AttackDialog {
         needsTargets: true,
         blocked: jammedBlocks ?? (mode ? null : t("VOLLEY.D100.Dialog.NoModes")),
       });
+      if (mode === "overwatch_fire") actions.push({ action: "trigger_back", label: t("VOLLEY.D100.Dialog.NotYet"), icon: "fa-solid fa-eye", hint: t("VOLLEY.D100.Dialog.NotYetHint") });
     }
     if (this.#order()) actions.push({ action: "lift_overwatch", label: t("VOLLEY.D100.Dialog.LiftOverwatch"), icon: "fa-solid fa-eye-slash" });
     actions.push({ action: "reload", label: t("VOLLEY.Dialog.Reload"), icon: "fa-solid fa-rotate", blocked: readout.jammed ? t("VOLLEY.D100.Dialog.ReloadJammed") : null });
@@ -632,9 +651,25 @@ export default class D100AttackDialog extends AttackDialog {
     if (seen !== this.#orderSeen) {
       this.#orderSeen = seen;
       this.triggerList = null;
+      this.triggerMet = false;
       if (order) this.mode = "overwatch_fire";
     }
     await super.tokenChanged();
+  }
+
+  /**
+   * "The trigger is met" opens the step that fires the standing order (the tokens in its sector
+   * listed afresh); "Not yet" goes back to waiting. Neither asks the bridge.
+   * @param {string} action
+   */
+  async localAction(action) {
+    if (action !== "trigger_met" && action !== "trigger_back") return false;
+    this.triggerMet = action === "trigger_met";
+    this.triggerList = null;
+    await this.refresh(["body", "preview", "footer"]);
+    this.refreshPreview();
+    if (this.triggerMet) /** @type {HTMLElement | null} */ (this.element?.querySelector(".volley-d100__target input, select[name=fire_mode]"))?.focus();
+    return true;
   }
 
   /** @param {Event} event */

@@ -85,6 +85,30 @@ export default class GurpsAttackDialog extends AttackDialog {
   }
 
   /**
+   * The shots typed so far against RoF and the rounds loaded, as the player types them (B373: 1 to RoF
+   * shots in a turn, no more than are loaded): "Shots 16 / RoF 13", and Fire held back while over.
+   * @param {Record<string, string>} values
+   */
+  liveCheck(values) {
+    const weapon = arsenalOf(this.token, "gurps").weapons.find((w) => w.id === this.weaponId);
+    if (!weapon || !(`targets.0.id` in values)) return null;
+    let shots = 0;
+    for (let index = 0; `targets.${index}.id` in values; index += 1) {
+      const n = Number(values[`targets.${index}.shots`] || 0);
+      if (Number.isFinite(n) && n > 0) shots += Math.trunc(n);
+    }
+    const rof = rofShots(weapon.stats.rof);
+    const loaded = typeof weapon.state.loaded === "number" ? weapon.state.loaded : 0;
+    const tally = t("VOLLEY.Gurps.Tally", { shots, rof });
+    /** @type {string | null} */
+    let blocked = null;
+    if (shots > rof) blocked = t("VOLLEY.Gurps.TallyOverRof", { over: shots - rof, rof });
+    else if (shots > loaded) blocked = t("VOLLEY.Gurps.TallyOverLoaded", { loaded });
+    else if (shots === 0) blocked = t("VOLLEY.Form.NoShots");
+    return { tally, blocked };
+  }
+
+  /**
    * @param {VolleyWeapon} _weapon
    * @param {import("../registry.js").WeaponReadout} readout
    */

@@ -11,6 +11,29 @@ import { registerSystem, standardReadout, standardWeaponStateKey } from "../regi
 import { DEFAULT_MALF, GURPS_FAULTS, parseRof } from "./notation.js";
 import { buildGurpsRequest } from "./requests.js";
 
+/**
+ * What the table asks first about each target, on the card's face: the shots at it and the effective
+ * skill they were rolled against, and how many of the hits it dodged (or that it was not fired at).
+ * @param {unknown} result
+ * @returns {import("../registry.js").CardRowNote[]}
+ */
+export function cardRows(result) {
+  const targets = typeof result === "object" && result !== null ? /** @type {any} */ (result).targets : null;
+  if (!Array.isArray(targets)) return [];
+  return targets
+    .filter((t) => typeof t === "object" && t !== null && typeof t.id === "string")
+    .map((t) => {
+      /** @type {import("../registry.js").CardNote[]} */
+      const notes = [];
+      const shots = Number(t.shots) || 0;
+      if (t.outcome === "not fired" || shots === 0) notes.push({ key: "VOLLEY.Gurps.Card.NotFired" });
+      else if (t.attack && typeof t.effective === "number") notes.push({ key: "VOLLEY.Gurps.Card.ShotsAt", values: { n: shots, skill: t.effective } });
+      else notes.push({ key: "VOLLEY.Gurps.Card.ShotsOnly", values: { n: shots } });
+      if (t.dodge && typeof t.dodged === "number") notes.push({ key: "VOLLEY.Gurps.Card.Dodged", values: { n: t.dodged, of: Number(t.scored) || 0 } });
+      return { target: t.id, notes };
+    });
+}
+
 /** @type {import("../registry.js").RuleSystemPlugin} */
 const gurps = {
   id: "gurps",
@@ -49,6 +72,7 @@ const gurps = {
   buildRequest: buildGurpsRequest,
   previewActions: ["attack"],
   dialog: () => import("./attack-dialog.js"),
+  cardRows,
   cardExtras(result) {
     const weapon = /** @type {Record<string, unknown>} */ (
       typeof result === "object" && result !== null ? (/** @type {any} */ (result).weapon ?? {}) : {}

@@ -15,7 +15,7 @@
  * the dialog localises first (a mode's, a selector's or a kind's name). Pure: no Foundry globals.
  */
 
-import { BRING_TO_BEAR_DM, FAST_DRAW_DM, MODE_RULES, SPLIT_DM, burstSize, characteristicDm, weaponKind, weaponModes, weaponSelectors } from "./modes.js";
+import { BRING_TO_BEAR_DM, FAST_DRAW_DM, FAST_DRAW_WEAPONS, MODE_RULES, SPLIT_DM, burstSize, characteristicDm, weaponKind, weaponModes, weaponSelectors } from "./modes.js";
 
 /**
  * @typedef {import("./modes.js").FireMode} FireMode
@@ -41,6 +41,8 @@ import { BRING_TO_BEAR_DM, FAST_DRAW_DM, MODE_RULES, SPLIT_DM, burstSize, charac
  * @property {string | null} primary      the primary target's token id
  * @property {string} primaryName
  * @property {number} designated          chosen targets (bystanders not counted)
+ * @property {number} [counted]           the targets the splitting DM counts, when the table rule
+ *   `split_dm_counts: "receiving"` counts only those a burst's split gives a bullet (else `designated`)
  * @typedef {{blocked: Words | null, charge: Words | null, notes: Words[], dms: Words}} FiringPlan
  * @typedef {{action: "draw" | "unsling" | "ready" | "select_mode" | "retarget" | "reload",
  *   label: Words, hint: Words, blocked: Words | null}} HandlingAction
@@ -57,14 +59,15 @@ const word = (group, value) => ({ i18n: `${P}.${group}.${value}` });
 const signed = (n) => (n >= 0 ? `+${n}` : `−${-n}`);
 
 /**
- * The shot the dialog offers first: fast draw for a holstered weapon (it fires at once), retarget and
- * fire when the weapon is locked on someone else, else a plain fire at the locked target.
- * @param {Pick<Shooter, "readiness" | "lock">} shooter
+ * The shot the dialog offers first: fast draw for a holstered pistol (it fires at once; another kind is
+ * drawn or readied first), retarget and fire when the weapon is locked on someone else, else a plain
+ * fire at the locked target.
+ * @param {Pick<Shooter, "readiness" | "lock"> & {stats?: Shooter["stats"]}} shooter
  * @param {string | null} primary
  * @returns {FiringAction}
  */
 export function defaultFiringAction(shooter, primary) {
-  if (shooter.readiness === "holstered") return "fast_draw";
+  if (shooter.readiness === "holstered" && (!shooter.stats || weaponKind(shooter.stats.kind) === "pistol")) return "fast_draw";
   if (shooter.readiness === "ready" && shooter.lock && primary && shooter.lock !== primary) return "retarget_and_fire";
   return "fire";
 }
@@ -116,8 +119,14 @@ export function firingPlan(shooter, aim) {
     blocked = words("Charge.NoMode", { weapon: shooter.weapon, mode: word("Modes", aim.mode) });
   } else if (aim.how === "fast_draw") {
     actionDm = FAST_DRAW_DM;
+    // Reading 10: by default Fast Draw draws a holstered pistol only (the engine refuses the rest).
+    const small = FAST_DRAW_WEAPONS === "small";
     if (shooter.readiness === "slung" || shooter.readiness === "carried") {
-      blocked = words("Charge.FastDrawFrom", { weapon: shooter.weapon, readiness: word("Readinesses", shooter.readiness) });
+      blocked = words(small ? "Charge.FastDrawHolster" : "Charge.FastDrawFrom", { weapon: shooter.weapon, readiness: word("Readinesses", shooter.readiness) });
+    } else if (small && shooter.readiness === "ready") {
+      blocked = words("Charge.FastDrawReady", { weapon: shooter.weapon });
+    } else if (small && kind !== "pistol") {
+      blocked = words("Charge.FastDrawKind", { weapon: shooter.weapon, kind: word("Kinds", kind) });
     } else if (flips) {
       blocked = words("Charge.FastDrawSelector", { selector: word("Selectors", shooter.selector), mode: word("Modes", aim.mode) });
     } else {
@@ -163,7 +172,8 @@ function modeNote(shooter, aim) {
  */
 function dmLine(shooter, aim, actionDm) {
   const dexDm = characteristicDm(shooter.dex);
-  const split = MODE_RULES[aim.mode].splitDm ? (SPLIT_DM[Math.min(SPLIT_DM.length, Math.max(1, aim.designated)) - 1] ?? 0) : 0;
+  const counted = aim.counted ?? aim.designated;
+  const split = MODE_RULES[aim.mode].splitDm ? (SPLIT_DM[Math.min(SPLIT_DM.length, Math.max(1, counted)) - 1] ?? 0) : 0;
   const total = shooter.skill + dexDm + actionDm + split;
   return words("Charge.Dms", {
     skill: signed(shooter.skill),

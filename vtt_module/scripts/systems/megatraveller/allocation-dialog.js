@@ -29,6 +29,7 @@ import { OddsPanel } from "../../foundry/odds-panel.js";
 import { problemText, t } from "../../foundry/words.js";
 import { MODE_RULES } from "./modes.js";
 import { checkBulletSplit, checkClusterSplit, clusterBullets, defaultBulletSplit, defaultClusterSplit } from "./split.js";
+import { fitToWindow } from "../../fit-window.js";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -169,13 +170,22 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
     return split;
   }
 
-  /** Why the split cannot be sent as it is (a rule, in the player's words), or null. */
+  /**
+   * Why the split cannot be sent as it is (a rule, in the player's words), or null; a rule about one
+   * token's share is named by that token ("Cpl. Dace: none given while…"), not by a row number.
+   */
   #splitProblem() {
     try {
       if (this.clustered) checkClusterSplit(/** @type {number[][]} */ (this.split()), this.pool.clusters ?? []);
       else checkBulletSplit(this.bullets, this.pool.bullets ?? 0);
       return null;
     } catch (error) {
+      const e = /** @type {{field?: unknown, key?: unknown, values?: unknown}} */ (error);
+      const row = typeof e.field === "string" ? /^allocation\.(\d+)$/.exec(e.field) : null;
+      const target = row ? this.targets[Number(row[1])] : null;
+      if (target && typeof e.key === "string") {
+        return `${target.name}: ${t(e.key, /** @type {Record<string, unknown>} */ (e.values ?? {}))}`;
+      }
       return problemText(error);
     }
   }
@@ -225,7 +235,7 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
       problem,
       noTargets: "",
       // The RCS has no jams: no jam chance under the split's odds.
-      preview: this.oddsPanel.view(this.targets),
+      preview: ((view) => ({ ...view, summaryShown: view.rows.some((row) => row.bars.length > 0) }))(this.oddsPanel.view(this.targets)),
       bridge: { text: `${t("VOLLEY.Bridge.Label")}: ${t(words.key, words.values)}`, online: status.state === "ready" },
       notice: this.notice,
       actions: [
@@ -275,6 +285,7 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
     await super._onRender(context, options);
     // While Allocate is out both buttons are disabled: the focus waits on the window, then goes back.
     this.#focus.restore(this.element, { fallback: ".volley-attack__buttons button" });
+    fitToWindow(this.element);
   }
 
   /** Put the focus in the step (it was asked for again while open). */
@@ -329,9 +340,9 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
       this.oddsPanel.clear();
       return;
     }
-    const problem = this.#splitProblem();
-    if (problem) {
-      this.oddsPanel.clear({ message: problem, plain: true });
+    // A split the rules refuse is said once, in the line above the table: no odds, no second copy.
+    if (this.#splitProblem()) {
+      this.oddsPanel.clear();
       return;
     }
     this.oddsPanel.ask({ ...this.pending.choice, allocation: this.split(), pool: this.pending.pool }, this.element);

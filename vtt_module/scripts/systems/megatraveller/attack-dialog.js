@@ -15,6 +15,7 @@
 import { AttackDialog, formValues } from "../common/attack-dialog.js";
 import { FormError } from "../common/fields.js";
 import { arsenalOf, findTokenDocument, placedTokens, tokenCentreSquares, tokenState } from "../../foundry/documents.js";
+import { tableRuleValue } from "../../foundry/table-rules.js";
 import { t } from "../../foundry/words.js";
 import { defaultFiringAction, firingPlan, handlingActions } from "./actions.js";
 import { choiceTargets, lineup } from "./lineup.js";
@@ -76,6 +77,21 @@ const RESHAPING = new Set(["mode", "how", "primary", "add"]);
  */
 function freshDraft(weaponId) {
   return { weaponId, mode: null, how: null, primary: null, allocation: "default", emptyMagazine: false, rows: new Map(), added: [], bulletsFor: "" };
+}
+
+/**
+ * How many targets the splitting DM counts as the dialog can tell before the roll: every target
+ * designated (Volley's reading), or, under the table rule `split_dm_counts: "receiving"`, a burst's
+ * targets whose share is at least one bullet. Rapid fire's pool is rolled, so its count waits for the
+ * rules engine.
+ * @param {FireMode} mode
+ * @param {Lineup} laid
+ * @returns {number | undefined}
+ */
+function splitCounted(mode, laid) {
+  if (mode !== "burst" || tableRuleValue("megatraveller", "split_dm_counts") !== "receiving") return undefined;
+  const chosen = laid.rows.filter((row) => row.role === "target" && row.bullets !== null);
+  return chosen.length === laid.chosen ? chosen.filter((row) => Number(row.bullets) > 0).length : undefined;
 }
 
 /**
@@ -212,7 +228,9 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
     draft.mode = mode;
     const spots = sceneSpots(this.token);
     const me = spots.find((spot) => spot.id === this.token.id) ?? { id: String(this.token.id), name: "", x: 0, y: 0 };
-    const input = { mode, stats, shooter: me, targeted: targets, primary: draft.primary, lock: shooter.lock, scene: spots, drafts: draft.rows, added: draft.added };
+    // The danger space's shape is a table rule (reading 14): the table's width and reach, else Volley's.
+    const space = { halfWidth: Number(tableRuleValue("megatraveller", "danger_space_half_width")), beyond: Number(tableRuleValue("megatraveller", "danger_space_beyond")) };
+    const input = { mode, stats, shooter: me, targeted: targets, primary: draft.primary, lock: shooter.lock, scene: spots, drafts: draft.rows, added: draft.added, space };
     let laid = lineup(input);
     // A burst's split starts from the default whenever the chosen targets change.
     const chosenNow = laid.rows.filter((row) => row.role === "target").map((row) => row.id).join(",");
@@ -225,7 +243,7 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
     const howState = `${shooter.readiness}|${shooter.lock ?? ""}|${laid.primary ?? ""}`;
     const how = draft.how && draft.how.state === howState ? draft.how.value : defaultFiringAction(shooter, laid.primary);
     /** @type {Aim} */
-    const aim = { mode, how, primary: laid.primary, primaryName, designated: laid.chosen };
+    const aim = { mode, how, primary: laid.primary, primaryName, designated: laid.chosen, counted: splitCounted(mode, laid) };
     const attack = { weapon, shooter, mode, lineup: laid, aim, plan: firingPlan(shooter, aim), howState };
     this.#attack = attack;
     return attack;

@@ -34,32 +34,60 @@ export const BURST_SIZES = Object.freeze(["2", "3", "4"]);
  * The lines under a MegaTraveller card: the mode, the pool (rolled in step one of two-step play, or
  * spent), the bystanders caught, and the weapon's readiness, selector and the lock after the action.
  * @param {unknown} result
+ * @param {import("../registry.js").CardContext} [context] how a token's name is found from its id
  * @returns {import("../registry.js").CardExtra[]}
  */
-export function cardExtras(result) {
+export function cardExtras(result, { nameOf } = {}) {
   const r = /** @type {Record<string, any>} */ (typeof result === "object" && result !== null ? result : {});
   /** @type {import("../registry.js").CardExtra[]} */
   const extras = [];
-  const names = new Map((Array.isArray(r.targets) ? r.targets : []).map((t) => [String(t?.id ?? ""), String(t?.name ?? t?.id ?? "")]));
+  const names = new Map((Array.isArray(r.targets) ? r.targets : []).filter((t) => t?.name).map((t) => [String(t?.id ?? ""), String(t.name)]));
+  // A token the result names only by its id (the lock after Unsling, Ready, Select, Retarget): by its
+  // name on the scene; never the raw id.
+  const nameOfToken = (/** @type {string} */ id) => names.get(id) || nameOf?.(id) || { key: "VOLLEY.Card.UnknownToken" };
   if (FIRE_MODES.includes(r.mode)) extras.push({ label: "VOLLEY.MegaTraveller.Card.Mode", value: { key: `VOLLEY.MegaTraveller.Modes.${r.mode}` } });
   const pool = r.pending ?? r.pool;
   if (pool && typeof pool === "object") {
     if (typeof pool.bullets === "number" && r.mode === "rapid") extras.push({ label: "VOLLEY.MegaTraveller.Card.Bullets", value: pool.bullets });
-    if (typeof pool.rounds === "number") extras.push({ label: "VOLLEY.MegaTraveller.Card.Rounds", value: pool.rounds });
+    if (typeof pool.rounds === "number") extras.push({ label: r.pending ? "VOLLEY.MegaTraveller.Card.RoundsToFire" : "VOLLEY.MegaTraveller.Card.Rounds", value: pool.rounds });
     if (typeof pool.lost === "number") extras.push({ label: "VOLLEY.MegaTraveller.Card.Lost", value: pool.lost });
     // On a result the split line says the clusters target by target.
     if (Array.isArray(pool.clusters) && r.pending) extras.push({ label: "VOLLEY.MegaTraveller.Card.Clusters", value: pool.clusters.filter((/** @type {unknown} */ n) => typeof n === "number").join(", ") || "—" });
   }
   const bystanders = (Array.isArray(r.targets) ? r.targets : []).filter((t) => t?.bystander === true).map((t) => String(t.name ?? t.id));
-  if (bystanders.length) extras.push({ label: "VOLLEY.MegaTraveller.Card.Bystanders", value: bystanders.join(", ") });
+  // Once resolved, each bystander is marked in the hits table itself; the pending card has no table.
+  if (bystanders.length && r.pending) extras.push({ label: "VOLLEY.MegaTraveller.Card.Bystanders", value: bystanders.join(", ") });
   if (r.pending) return extras;
   const split = splitText(Array.isArray(r.targets) ? r.targets : []);
   if (split) extras.push({ label: "VOLLEY.MegaTraveller.Card.Split", value: split });
   if (typeof r.weapon?.fired === "number" && r.weapon.fired > 0 && !pool?.rounds) extras.push({ label: "VOLLEY.MegaTraveller.Card.Fired", value: r.weapon.fired });
   if (READINESS.includes(r.readiness)) extras.push({ label: "VOLLEY.MegaTraveller.Readiness", value: { key: `VOLLEY.MegaTraveller.Readinesses.${r.readiness}` } });
   if (SELECTOR.includes(r.selector)) extras.push({ label: "VOLLEY.MegaTraveller.Selector", value: { key: `VOLLEY.MegaTraveller.Selectors.${r.selector}` } });
-  if (typeof r.target === "string" && r.target) extras.push({ label: "VOLLEY.MegaTraveller.Card.Lock", value: names.get(r.target) || r.target });
+  if (typeof r.target === "string" && r.target) extras.push({ label: "VOLLEY.MegaTraveller.Card.Lock", value: nameOfToken(r.target) });
   return extras;
+}
+
+/**
+ * Each target's row on a resolved card: a bystander (caught in the danger space, not aimed at) is
+ * marked beside its name, and the clusters or bullets it took are said with why a bystander got any
+ * (the RCS gives everyone in the danger space a cluster while any are left).
+ * @param {unknown} result
+ * @returns {import("../registry.js").CardRowNote[]}
+ */
+export function cardRows(result) {
+  const r = /** @type {Record<string, any>} */ (typeof result === "object" && result !== null ? result : {});
+  if (r.pending || !Array.isArray(r.targets)) return [];
+  return r.targets
+    .filter((t) => typeof t === "object" && t !== null && typeof t.id === "string")
+    .map((t) => {
+      /** @type {import("../registry.js").CardNote[]} */
+      const notes = [];
+      const clusters = Array.isArray(t.clusters) ? t.clusters.filter((/** @type {unknown} */ n) => typeof n === "number") : [];
+      if (clusters.length) notes.push({ key: "VOLLEY.MegaTraveller.Card.TookClusters", values: { clusters: clusters.join("+"), n: clusters.length } });
+      else if (Number(t.bullets) > 0) notes.push({ key: "VOLLEY.MegaTraveller.Card.TookBullets", values: { n: Number(t.bullets) } });
+      if (t.bystander === true && clusters.length) notes.push({ key: "VOLLEY.MegaTraveller.Card.BystanderWhy" });
+      return { target: t.id, notes, role: t.bystander === true ? "VOLLEY.MegaTraveller.Card.BystanderRole" : null };
+    });
 }
 
 
@@ -127,6 +155,7 @@ const megatraveller = {
   dialog: () => import("./attack-dialog.js"),
   allocationDialog: () => import("./allocation-dialog.js"),
   cardExtras,
+  cardRows,
 };
 
 registerSystem(megatraveller);

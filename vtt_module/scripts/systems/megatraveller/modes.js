@@ -31,6 +31,12 @@ export const BURST_SIZES = Object.freeze([2, 3, 4]);
 
 /** RCS: Readying a Weapon. Drawing, aiming and firing in one action. */
 export const FAST_DRAW_DM = -2;
+/**
+ * Which weapons Fast Draw may draw, as the rules engine reads it by default (docs/rules/megatraveller.md,
+ * reading 10): "small", a holstered pistol; "any", any kind, holstered or already ready.
+ * @type {"small" | "any"}
+ */
+export const FAST_DRAW_WEAPONS = "small";
 
 /** RCS: Targetting and Firing. The bring-to-bear penalty of Retarget and Fire, by kind of weapon. */
 export const BRING_TO_BEAR_DM = Object.freeze({ pistol: -1, rifle: -2, heavy: -4 });

@@ -11,8 +11,9 @@ Before the bridge reads a file it decides what the file is:
   is a whole record that only lacks its newline, the newline is added);
 * a file that is not a Volley journal (no session header on line 1: someone's ``my_notes.jsonl``), or a
   journal of a newer format: left byte for byte as it is, and reported once;
-* a file that cannot be read, or whose torn tail cannot be cut (a read-only old journal): reported and
-  skipped, so its ids are not remembered; never fatal.
+* a file that cannot be read, or whose torn tail cannot be cut (a read-only old journal), or that is
+  not a regular file at all (a FIFO, a socket: never opened for a blocking read, ``bridge.store.files``):
+  reported and skipped, so its ids are not remembered; never fatal.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from typing import BinaryIO
 
 import msgspec
 
-from bridge.journal import FORMAT_VERSION, Header
-from bridge.paths import O_BINARY
+from bridge.store.files import open_for_reading, open_regular
+from bridge.store.journal import FORMAT_VERSION, Header
 
 __all__ = ["MAX_HEADER_BYTES", "FileKind", "Inspection", "inspect"]
 
@@ -73,11 +74,12 @@ class Inspection:
         return self.kind is FileKind.JOURNAL
 
 
-def inspect(path: Path) -> Inspection:
-    """Classify ``path`` and, for a journal this version reads, repair a torn last line."""
+def inspect(path: Path, *, repair: bool = True) -> Inspection:
+    """Classify ``path`` and, for a journal this version reads, repair a torn last line (unless
+    ``repair`` is off: a journal still being written is only read, its unfinished line left alone)."""
     name = path.name
     try:
-        with open(path, "rb") as handle:
+        with open_for_reading(path) as handle:
             first = handle.read(MAX_HEADER_BYTES)
             size = os.fstat(handle.fileno()).st_size
     except OSError as error:
@@ -104,8 +106,10 @@ def inspect(path: Path) -> Inspection:
                 f"({FORMAT_VERSION}); left as it is and its ids are not remembered"
             ),
         )
+    note = None
     try:
-        size, note = _repair_tail(path, size)
+        if repair:
+            size, note = _repair_tail(path, size)
     except OSError as error:
         return Inspection(
             path,
@@ -144,14 +148,14 @@ def _repair_tail(path: Path, size: int) -> tuple[int, str | None]:
     Returns the file's new size and a warning when something was cut. Raises ``OSError`` when the
     file cannot be changed (the caller skips it).
     """
-    with open(path, "rb") as handle:
+    with open_for_reading(path) as handle:
         handle.seek(size - 1)
         if handle.read(1) == b"\n":
             return size, None
         start = _last_line_start(handle, size)
         handle.seek(start)
         tail = handle.read(size - start)
-    fd = os.open(path, os.O_RDWR | O_BINARY)
+    fd = open_regular(path, os.O_RDWR)
     try:
         if tail.strip(b"\x00 \t\r") and _is_record(tail):
             os.lseek(fd, 0, os.SEEK_END)
@@ -182,7 +186,7 @@ def _last_line_start(handle: BinaryIO, size: int) -> int:
 def _count_lines(path: Path, stop: int) -> int:
     """Newlines before ``stop`` (only for the warning's line number: a torn file is rare)."""
     count = 0
-    with open(path, "rb") as handle:
+    with open_for_reading(path) as handle:
         left = stop
         while left > 0:
             chunk = handle.read(min(left, 1 << 20))

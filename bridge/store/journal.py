@@ -4,15 +4,18 @@ Line 1 is a ``header`` (format version, rules and bridge versions, start time, s
 line records one resolved request: the request as the client sent it, the seed or scripted dice it was
 rolled with, and the exact reply bytes sent back, so that
 
-* a retried request id gets the very same bytes, even after a restart (``bridge.ledger`` indexes where
-  each reply's line is, and reads it back from here);
+* a retried request id gets the very same bytes, even after a restart (``bridge.store.ledger`` indexes
+  where each reply's line is, and reads it back from here);
 * a session can be re-resolved later and compared (``bridge.replay``).
 
 Durability: a result is only sent once its line is on disk. Lines waiting at the same moment share one
 ``write`` and one ``fsync`` (group commit). A lone line on a fast disk is written on the event loop
 itself, since handing it to a thread and back costs more than the fsync; bigger batches, and every
-batch while the disk is slow, go to the journal's writer thread so the loop keeps serving.
-A crash can leave a torn last line; ``bridge.repair`` cuts it off on the next start, with a warning.
+batch while the disk is slow, go to the journal's writer thread so the loop keeps serving. Once a
+batch is durable its writers are answered first, and only then is the index told where the lines
+went (``on_written``): nothing the index does can delay, fail or hang a reply.
+A crash can leave a torn last line; ``bridge.store.repair`` cuts it off on the next start, with a
+warning, and every reader skips a last line that has no newline yet.
 """
 
 from __future__ import annotations
@@ -21,15 +24,16 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import msgspec
 
 from bridge.paths import O_BINARY
+from bridge.store.files import LineReader, open_for_reading, session_files
 
 if TYPE_CHECKING:
     import asyncio
@@ -45,6 +49,7 @@ __all__ = [
     "Journal",
     "JournalError",
     "SessionLog",
+    "SessionReader",
     "UndoLine",
     "Written",
     "decode_line",
@@ -139,8 +144,7 @@ class JournalError(Exception):
     """The journal could not be written: nothing may be acknowledged."""
 
 
-@dataclass(frozen=True)
-class Written:
+class Written(NamedTuple):
     """Where one journaled line landed in its session file (what the ledger indexes)."""
 
     line: Any
@@ -176,13 +180,6 @@ class SessionLog:
         return [record for record in self.records if isinstance(record, UndoLine)]
 
 
-def session_files(directory: Path) -> list[Path]:
-    """Session journals in start order (their names begin with a UTC timestamp)."""
-    if not directory.is_dir():
-        return []
-    return sorted(directory.glob("*.jsonl"))
-
-
 def decode_line(line: bytes) -> Header | Entry | UndoLine:
     return LINE_DECODER.decode(line)
 
@@ -206,29 +203,100 @@ def read_line(
     return None
 
 
+def too_long(where: str) -> str:
+    """What every reader says of a line past ``MAX_LINE`` bytes (skipped without being held)."""
+    return f"{where}: unreadable line skipped (longer than any journal line)"
+
+
+class SessionReader:
+    """A journal read one line at a time: its header first, then its records as they are iterated.
+
+    Memory stays flat in the file's size (``bridge.store.files.LineReader``): ``volley show`` prints
+    each record as it comes. Problems (unreadable lines, a file that cannot be opened) gather in
+    ``problems``; a last line without its newline (a live or killed session) is skipped silently.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.header: Header | None = None
+        self.problems: list[str] = []
+        self._lines: Iterator[tuple[int, int, bytes | None]] | None = None
+        self._first: Entry | UndoLine | None = None
+        self._handle = None
+        try:
+            self._handle = open_for_reading(path)
+        except OSError as error:
+            self.problems.append(f"{path.name}: cannot be read ({error.strerror or error})")
+            return
+        self._lines = iter(LineReader(self._handle))
+        for record in self._records():
+            if isinstance(record, Header):
+                if record.format > FORMAT_VERSION:
+                    self.problems.append(
+                        f"{path.name}: format {record.format} is newer than {FORMAT_VERSION}"
+                    )
+                    self.close()
+                    return
+                self.header = record
+            else:
+                self._first = record
+            break
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
+
+    def empty(self) -> bool:
+        """Whether the file holds no record at all after its header (reads ahead at most one)."""
+        if self._first is None:
+            for record in self:
+                self._first = record
+                break
+        return self._first is None
+
+    def _records(self) -> Iterator[Header | Entry | UndoLine]:
+        if self._lines is None:
+            return
+        name = self.path.name
+        try:
+            for number, _, line in self._lines:
+                if line is None:
+                    self.problems.append(too_long(f"{name}:{number}"))
+                    continue
+                if not line.strip():
+                    continue
+                record = read_line(LINE_DECODER, line, f"{name}:{number}", self.problems.append)
+                if record is not None:
+                    yield record
+        except OSError as error:
+            self.problems.append(f"{name}: reading stopped ({error.strerror or error})")
+
+    def __iter__(self) -> Iterator[Entry | UndoLine]:
+        """The entries and undo lines, in the order they were written (a later header is a problem)."""
+        if self._first is not None:
+            first, self._first = self._first, None
+            yield first
+        for record in self._records():
+            if isinstance(record, Header):
+                self.problems.append(f"{self.path.name}: a second session header skipped")
+                continue
+            yield record
+        self.close()
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+        self._lines = None
+
+
 def read_session(path: Path) -> SessionLog:
     """Read a journal without changing it; an unreadable line (``read_line``), or a whole file that
-    cannot be opened, is reported and skipped, never fatal."""
-    log = SessionLog(path=path, header=None)
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        log.problems.append(f"{path.name}: cannot be read ({error.strerror or error})")
-        return log
-    for number, line in enumerate(data.split(b"\n"), start=1):
-        if not line.strip():
-            continue
-        record = read_line(LINE_DECODER, line, f"{path.name}:{number}", log.problems.append)
-        if record is None:
-            continue
-        if isinstance(record, Header):
-            if record.format > FORMAT_VERSION:
-                log.problems.append(f"{path.name}: format {record.format} is newer than {FORMAT_VERSION}")
-                return log
-            log.header = record
-        else:
-            log.records.append(record)
-    return log
+    cannot be opened, is reported and skipped, never fatal. (It holds every record: readers that need
+    memory flat in the file's size iterate a ``SessionReader`` instead.)"""
+    reader = SessionReader(path)
+    records = list(reader)
+    return SessionLog(path=path, header=reader.header, records=records, problems=reader.problems)
 
 
 # --- writing ------------------------------------------------------------------------------------
@@ -282,7 +350,7 @@ def discard_session(path: Path) -> None:
 
 
 #: ``on_written(lines)``: told, on the event loop and in file order, where each line of a batch landed,
-#: before any of their writers is answered.
+#: right after their writers were answered (in the same turn of the loop, so no retry comes between).
 WrittenCallback = Callable[[list[Written]], None]
 
 #: ``then(error)``: told once whether a line reached the disk (``None``) or why not.
@@ -431,20 +499,30 @@ class Journal:
             self._idle.set()
 
     def _written(self, batch: list[_Waiting], seconds: float) -> None:
-        self.stats.batches += 1
-        self.stats.lines += len(batch)
-        self.stats.largest_batch = max(self.stats.largest_batch, len(batch))
-        self.stats.fsync_seconds += seconds
-        self.stats.slowest_fsync = max(self.stats.slowest_fsync, seconds)
+        stats = self.stats
+        stats.batches += 1
+        stats.lines += len(batch)
+        stats.largest_batch = max(stats.largest_batch, len(batch))
+        stats.fsync_seconds += seconds
+        stats.slowest_fsync = max(stats.slowest_fsync, seconds)
         self._recent_fsync = 0.8 * self._recent_fsync + 0.2 * seconds
+        size = self._size
         placed: list[Written] = []
         for data, line, _ in batch:
-            placed.append(Written(line, self._size, len(data)))
-            self._size += len(data)
-        if self.on_written is not None:
-            self.on_written(placed)
+            placed.append(Written(line, size, len(data)))
+            size += len(data)
+        self._size = size
+        # The lines are durable: answer first. The index hears of them after, and whatever it does
+        # (a locked or full ledger, a bug) cannot delay, fail or hang a reply.
         for _, _, then in batch:
             _tell(then, None)
+        if self.on_written is not None:
+            try:
+                self.on_written(placed)
+            except Exception:
+                import logging
+
+                logging.getLogger("volley.bridge").exception("indexing journal lines failed")
 
     def _failed(self, batch: list[_Waiting], error: BaseException) -> None:
         failure = JournalError(f"could not write the journal {self.path}: {error}")

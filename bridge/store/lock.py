@@ -1,6 +1,6 @@
 """One server per data directory.
 
-Request ids are deduplicated through the journals of the data directory (``bridge.ledger``); two
+Request ids are deduplicated through the journals of the data directory (``bridge.store.ledger``); two
 servers writing to the same directory at once would each keep its own memory of them, and a retry
 reaching the other one would be rolled a second time. So the running server holds an exclusive lock
 on ``sessions/.lock``; a second ``volley serve`` on the same directory is refused at start, told the
@@ -22,7 +22,7 @@ import os
 import sys
 from pathlib import Path
 
-from bridge.paths import O_BINARY
+from bridge.store.files import open_regular
 
 __all__ = ["DirectoryBusy", "DirectoryLock"]
 
@@ -81,7 +81,7 @@ class DirectoryLock:
 
     def acquire(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | O_BINARY, 0o600)
+        fd = open_regular(self.path, os.O_RDWR | os.O_CREAT)  # a FIFO here is refused, never waited on
         if not _try_lock(fd):
             holder = _read_pid(fd)
             os.close(fd)

@@ -1,0 +1,65 @@
+"""The durable core of the bridge: the journals (the record), the ledger (a cache of where things are
+in them), the id filter, start-up repair, the directory lock and reading sessions back.
+
+What it promises, and how each promise is kept:
+
+* **What is durable when a reply leaves.** A reply to ``attack``, ``action``, ``allocate`` or ``undo``
+  leaves only after its journal line (request, seed or dice, and the reply bytes themselves) has been
+  written and fsynced (``journal.Journal``; lines arriving together share one fsync). Nothing else
+  stands between the fsync and the reply: the index hears of the line afterwards, and an index that
+  cannot be written costs the run its SQLite cache (one log line; the journals are indexed in memory
+  instead), never a reply, a hang, or an ``internal`` error for a line that is on disk.
+* **What a retry returns.** A request id found in any journal gets that journal's reply bytes, always
+  the *first* line written for the id. The ledger (``ledger.Ledger``) is only a cache: every line it
+  points at is read back and checked to be the id's own. If it is not, or the line cannot be read just
+  now, or the cache is being rebuilt, the request is refused with the retryable ``journal_unreadable``
+  code; a known id is never resolved again.
+* **What a crash can leave, and how start repairs it.** A crash (even SIGKILL or a power loss) can
+  leave only the last line of a journal torn (no newline, or zeros); the next start cuts it, with a
+  warning (``repair.inspect``), and every reader, live or not, skips a last line with no newline.
+  The SQLite index may be behind, ahead, edited, locked, read-only or corrupt: at start it is checked
+  against the journals (row counts, furthest offsets, header lines), brought up to date, rebuilt, or
+  bypassed for an index in memory; ``volley serve`` starts in every case.
+* **Only regular files are opened.** A FIFO, socket or device named like a journal is never opened for
+  a blocking read: it is reported and skipped by ``serve``, ``sessions``, ``show``, ``replay`` and
+  ``report`` (``files``). Readers stream: memory stays flat in a journal's size.
+* **One server per directory** (``lock.DirectoryLock``), so no two processes answer the same ids.
+"""
+
+from __future__ import annotations
+
+from bridge.store.files import NotRegularFile, odd_files, open_for_reading, session_files
+from bridge.store.journal import (
+    FORMAT_VERSION,
+    Entry,
+    Header,
+    Journal,
+    JournalError,
+    SessionLog,
+    SessionReader,
+    UndoLine,
+    discard_session,
+    line_time,
+    read_session,
+)
+from bridge.store.lock import DirectoryBusy, DirectoryLock
+
+__all__ = [
+    "FORMAT_VERSION",
+    "DirectoryBusy",
+    "DirectoryLock",
+    "Entry",
+    "Header",
+    "Journal",
+    "JournalError",
+    "NotRegularFile",
+    "SessionLog",
+    "SessionReader",
+    "UndoLine",
+    "discard_session",
+    "line_time",
+    "odd_files",
+    "open_for_reading",
+    "read_session",
+    "session_files",
+]

@@ -1,0 +1,164 @@
+"""A long session: a few hundred attacks through the real attack dialog, one after another, on
+``volley sandbox`` in headless Chromium, as a referee would fire them.
+
+Prints how long each Fire takes to show its card, the first 20 attacks against the last 20 (the
+median of each, and last / first: a session that slows as its chat log grows shows a ratio above 1),
+and every page error seen (uncaught exceptions on the page; there should be none).
+
+    .venv/bin/python scripts/soak.py [--attacks 300] [--system gurps|megatraveller|d100]
+
+Exit status: 1 when a page error was seen (never because of a time: times go to the output, to be
+read against a baseline measured in the same run). ``tests/browser/test_soak.py`` runs a short soak
+through ``soak()`` in the suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+sys.path.insert(0, str(ROOT / "tests"))
+
+#: Per system: the scene, the shooter, a target whose chart shows the dialog is ready, and the dice
+#: each attack is scripted with (a hit that neither jams nor fumbles, so every attack is alike).
+SYSTEMS: dict[str, dict[str, str]] = {
+    "gurps": {
+        "scene": "gurps",
+        "shooter": "Sgt. Hale",
+        "chart": "Raider",
+        "dice": "3 3 4 6 6 6",
+        "shots": "3",
+    },
+    "d100": {"scene": "d100", "shooter": "Vex", "chart": "Heretic", "dice": "20 5"},
+    "megatraveller": {
+        "scene": "megatraveller",
+        "shooter": "Kira Rhyne",
+        "chart": "Vargr raider",
+        "dice": "",
+        "mode": "burst",
+    },
+}
+#: Reload when fewer rounds than this are left (the next attack must not run dry).
+RELOAD_BELOW = 6
+WINDOW = 20
+
+
+@dataclass
+class Soak:
+    """What a soak measured: Fire -> card per attack (ms), and the page errors."""
+
+    times_ms: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def first(self) -> float:
+        return statistics.median(self.times_ms[:WINDOW])
+
+    @property
+    def last(self) -> float:
+        return statistics.median(self.times_ms[-WINDOW:])
+
+    @property
+    def ratio(self) -> float:
+        return self.last / self.first if self.first else float("nan")
+
+
+def cards(page: Any) -> int:
+    return int(page.evaluate("document.querySelectorAll('.volley-card').length"))
+
+
+def soak(page: Any, attacks: int, system: str = "gurps", errors: list[str] | None = None) -> Soak:
+    """Fire ``attacks`` attacks through the dialog on a sandbox page that holds the bridge."""
+    from browserkit import open_attack_dialog, wait_for_chart
+
+    spec = SYSTEMS[system]
+    result = Soak(errors=errors if errors is not None else [])
+    dialog = open_attack_dialog(page, spec["shooter"])
+    wait_for_chart(dialog, spec["chart"])
+    fire = dialog.locator("[data-volley=attack]")
+    reload_ = dialog.locator("[data-volley=reload]")
+    loaded = """(name) => {
+      const token = canvas.scene.tokens.contents.find((t) => t.name === name);
+      const profile = token.actor.flags.volley.profile;
+      const weapon = profile.weapons.find((w) => w.id === profile.current) ?? profile.weapons[0];
+      return weapon.state.loaded;
+    }"""
+    # No request out: while one is, every button of the row is disabled (a full magazine's Reload, or
+    # a Fire the form holds back, is disabled alone).
+    idle = "[...document.querySelectorAll('.volley-attack__buttons button')].some((b) => !b.disabled)"
+    for _ in range(attacks):
+        page.wait_for_function(idle)
+        if int(page.evaluate(loaded, spec["shooter"])) < RELOAD_BELOW:
+            before = cards(page)
+            reload_.click()
+            page.wait_for_function(f"document.querySelectorAll('.volley-card').length > {before}")
+            page.wait_for_function(idle)
+        if spec.get("mode") and dialog.locator("select[name=mode]").input_value() != spec["mode"]:
+            dialog.locator("select[name=mode]").select_option(spec["mode"])
+        if spec.get("shots"):
+            dialog.locator("[name='targets.0.shots']").fill(spec["shots"])
+        page.wait_for_function("document.querySelector('[data-volley=attack]')?.disabled === false")
+        before = cards(page)
+        page.locator("#dice").fill(spec["dice"])
+        start = time.perf_counter()
+        fire.click()
+        page.wait_for_function(f"document.querySelectorAll('.volley-card').length > {before}", polling="raf")
+        result.times_ms.append((time.perf_counter() - start) * 1000)
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--attacks", type=int, default=300)
+    parser.add_argument("--system", choices=sorted(SYSTEMS), default="gurps")
+    args = parser.parse_args()
+    if args.attacks < 2 * WINDOW:
+        parser.error(f"--attacks: at least {2 * WINDOW}, to compare the first {WINDOW} with the last")
+
+    from browserkit import Sandbox, wait_booted, wait_connected
+    from conftest import CHROMIUM, CHROMIUM_ARGS
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as work:
+        sandbox = Sandbox(Path(work))
+        sandbox.start()
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+                )
+                page = browser.new_page(viewport={"width": 1400, "height": 900})
+                errors: list[str] = []
+                page.on("pageerror", lambda error: errors.append(str(error)))
+                page.set_default_timeout(30_000)
+                page.goto(f"{sandbox.url}?lang=en&scene={SYSTEMS[args.system]['scene']}&view=referee")
+                wait_booted(page)
+                wait_connected(page)
+                started = time.perf_counter()
+                result = soak(page, args.attacks, args.system, errors)
+                took = time.perf_counter() - started
+                browser.close()
+        finally:
+            sandbox.stop()
+    print(f"soak: {args.attacks} attacks ({args.system}) through the dialog in {took:.1f} s")
+    print(f"fire_to_card_first{WINDOW}_median_ms {result.first:.1f}")
+    print(f"fire_to_card_last{WINDOW}_median_ms {result.last:.1f}")
+    print(f"fire_to_card_last{WINDOW}_over_first{WINDOW} {result.ratio:.2f} (target <= 1.2)")
+    print(f"page_errors {len(result.errors)} (target 0)")
+    for error in result.errors[:20]:
+        print(f"  {error}")
+    return 1 if result.errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

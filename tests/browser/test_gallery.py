@@ -1,0 +1,302 @@
+"""The gallery: every dialog and card of every rule system, drawn in ``volley sandbox`` as a table sees
+it (English and Russian, light and dark, the referee's page and the player's), saved under
+``docs/images/gallery/`` to be looked at, and measured as it is drawn.
+
+It fails when a dialog's action buttons are not wholly inside a 1400 x 900 window, or when any text on
+a card runs past the card's box. Each picture is named ``<system>-<what>-<lang>-<theme>-<view>.png``.
+``VOLLEY_GALLERY=<dir>`` writes the pictures elsewhere (the suite's default is the docs folder, so the
+gallery is current after every run).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserkit import ROOT, Table, cards, message_of, open_attack_dialog, wait_for_chart
+
+WINDOW = {"width": 1400, "height": 900}
+GALLERY = Path(os.environ.get("VOLLEY_GALLERY", ROOT / "docs" / "images" / "gallery"))
+
+FIRE = {"en": "Fire", "ru": "Огонь"}
+WEAPONS = {"en": "Volley weapons", "ru": "Оружие Volley"}
+PICK_SECTOR = {"en": "Pick on the map", "ru": "Указать на карте"}
+
+#: GURPS: to-hit 10 against skill 14, the Raider's dodge 18 fails; then 18 and a stoppage.
+GURPS_HIT = "3 3 4 6 6 6"
+GURPS_JAM = "6 6 6 3 3 4"
+#: MegaTraveller automatic fire in two steps (test_megatraveller): the pool, then the to-hit rolls.
+MT_POOL = "1 1 1 5 3 6 6 1"
+MT_TO_HIT = "6 6 1 1 1 1 1 1"
+#: d100 suppressing fire: a miss (50), two failed suppression tests.
+D100_SUPPRESSION = "50 90 95"
+
+#: Every button of a dialog's action row (attack dialog, allocation step, profile editor).
+ACTIONS = ".volley-attack__buttons button, .volley-profile__buttons button"
+
+OUTSIDE = """(selector) => {
+  const w = window.innerWidth, h = window.innerHeight;
+  return [...document.querySelectorAll(selector)].filter((b) => b.offsetParent !== null).map((b) => {
+    const r = b.getBoundingClientRect();
+    return r.left < 0 || r.top < 0 || r.right > w || r.bottom > h
+      ? `${b.textContent.trim() || b.getAttribute('aria-label')}: ${Math.round(r.left)},${Math.round(r.top)}`
+        + `-${Math.round(r.right)},${Math.round(r.bottom)} in ${w}x${h}`
+      : null;
+  }).filter(Boolean);
+}"""
+
+TOASTS_ASIDE = '<style id="gallery-toasts">#notifications { visibility: hidden !important; }</style>'
+ASIDE = '<style id="gallery-aside">#windows, #notifications { visibility: hidden !important; }</style>'
+
+OVERFLOW = """() => {
+  const out = [];
+  for (const card of document.querySelectorAll('.volley-card')) {
+    const box = card.getBoundingClientRect();
+    for (const el of card.querySelectorAll('*')) {
+      if (el.closest('details:not([open])') && el.tagName !== 'SUMMARY' && !el.matches('details')) continue;
+      const r = el.getBoundingClientRect();
+      if (!r.width && !r.height) continue;
+      const past = r.right > box.right + 1 || r.left < box.left - 1;
+      const spills = el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX === 'visible'
+        && el.clientWidth > 0;
+      // A numbered list's numbers sit in its left inset: two digits need room (CSS cannot measure them).
+      if (el.matches('ol')) {
+        const cs = getComputedStyle(el);
+        const inset = parseFloat(cs.paddingLeft) + parseFloat(cs.marginLeft);
+        const digits = String(el.children.length).length;
+        if (inset < (digits * 0.62 + 0.9) * parseFloat(cs.fontSize)) {
+          out.push(`${card.querySelector('.volley-card__title')?.textContent}: the numbers of its `
+            + `${el.children.length} lines spill left (${Math.round(inset)}px)`);
+        }
+      }
+      if (past || spills) out.push(`${card.querySelector('.volley-card__title')?.textContent}: `
+        + `<${el.tagName.toLowerCase()} class="${el.className}"> `
+        + `"${(el.textContent || '').trim().slice(0, 50)}"`);
+    }
+  }
+  return out;
+}"""
+
+
+class Gallery:
+    """Pictures taken and problems found, for one language, theme and view."""
+
+    def __init__(self, lang: str, theme: str) -> None:
+        self.lang, self.theme = lang, theme
+        self.problems: list[str] = []
+        GALLERY.mkdir(parents=True, exist_ok=True)
+
+    def take(self, page: Any, locator: Any, system: str, what: str, view: str) -> None:
+        name = f"{system}-{what}-{self.lang}-{self.theme}-{view}"
+        outside = page.evaluate(OUTSIDE, ACTIONS)
+        self.problems += [f"{name}: action button outside the window: {o}" for o in outside]
+        self.problems += [f"{name}: card text overflows: {o}" for o in page.evaluate(OVERFLOW)]
+        path = GALLERY / f"{name}.png"
+        # The sandbox's toasts float over whatever is at the bottom right; they are not the module's.
+        page.evaluate(f"document.head.insertAdjacentHTML('beforeend', {TOASTS_ASIDE!r})")
+        try:
+            locator.screenshot(path=str(path))
+        finally:
+            page.evaluate("document.getElementById('gallery-toasts')?.remove()")
+        assert path.stat().st_size > 3_000, f"{name}: the picture is nearly empty"
+
+    def card(self, page: Any, system: str, what: str, view: str, index: int = -1) -> None:
+        """A card with its message header, the sandbox's windows and toasts set aside while it is taken
+        (they float over the chat log; the card is what the picture is of)."""
+        card = cards(page).nth(index) if index >= 0 else cards(page).last
+        card.wait_for()
+        page.evaluate(f"document.head.insertAdjacentHTML('beforeend', {ASIDE!r})")
+        # Its Rolls open, so what they say is seen and measured too.
+        card.evaluate("(c) => c.querySelectorAll('details').forEach((d) => { d.open = true; })")
+        try:
+            card.scroll_into_view_if_needed()
+            self.take(page, message_of(card), system, what, view)
+        finally:
+            page.evaluate("document.getElementById('gallery-aside')?.remove()")
+
+
+def open_page(table: Table, lang: str, theme: str, scene: str, view: str = "referee") -> Any:
+    page = table.pages.new()
+    page.set_viewport_size(WINDOW)
+    how = {"page": page, "lang": lang, "scene": scene, "view": view, "extra": f"&theme={theme}"}
+    # The player's browser reaches the bridge through the referee's page: it has no connection of its own.
+    return table.ready(**how) if view == "referee" else table.open(**how)
+
+
+def fire(page: Any, dialog: Any, dice: str, button: str = "[data-volley=attack]") -> None:
+    count = cards(page).count()
+    page.locator("#dice").fill(dice)
+    dialog.locator(button).click()
+    page.wait_for_function(f"document.querySelectorAll('.volley-card').length > {count}")
+
+
+def profile_editor(page: Any, gallery: Gallery, system: str, shooter: str) -> None:
+    page.get_by_role("button", name=shooter, exact=True).click()
+    page.locator("#token-hud .volley-profile").click()
+    editor = page.locator("form.volley-profile")
+    editor.wait_for()
+    gallery.take(page, editor, system, "profile", "referee")
+    # Two slips at once: both are named, beside their fields and in the notice.
+    fields = editor.locator("input[inputmode=numeric]")
+    fields.nth(0).fill("x")
+    fields.nth(1).fill("-999999")
+    editor.locator("[data-action=volleySave]").click()
+    editor.locator(".volley-profile__notice--error").wait_for()
+    gallery.take(page, editor, system, "profile-errors", "referee")
+    editor.locator(".sandbox-close").click()
+
+
+def gurps(table: Table, gallery: Gallery) -> None:
+    lang = gallery.lang
+    page = open_page(table, lang, gallery.theme, "gurps")
+    dialog = open_attack_dialog(page, "Sgt. Hale", FIRE[lang], chart="Raider")
+    gallery.take(page, dialog, "gurps", "dialog", "referee")
+    dialog.locator("[name='targets.0.shots']").fill("13")
+    dialog.locator("[name='targets.1.shots']").fill("11")
+    dialog.locator("[name='targets.0.shots']").press("Tab")
+    page.wait_for_function("document.querySelector('[data-volley=attack]')?.disabled === true")
+    gallery.take(page, dialog, "gurps", "dialog-over-rof", "referee")
+    dialog.locator("[name='targets.0.shots']").fill("3")
+    dialog.locator("[name='targets.1.shots']").fill("0")
+    dialog.locator("[name='targets.1.shots']").press("Tab")
+    page.wait_for_function("document.querySelector('[data-volley=attack]')?.disabled === false")
+    fire(page, dialog, GURPS_HIT)
+    gallery.card(page, "gurps", "card", "referee")
+    page.wait_for_function("document.querySelector('[data-volley=attack]')?.disabled === false")
+    fire(page, dialog, GURPS_JAM)
+    page.locator("[data-volley=unjam]").wait_for()
+    gallery.take(page, dialog, "gurps", "dialog-jammed", "referee")
+    gallery.card(page, "gurps", "card-jammed", "referee")
+    cards(page).last.locator(".volley-card__undo").click()
+    cards(page).last.locator(".volley-card__undone").wait_for()
+    gallery.card(page, "gurps", "card-undone", "referee")
+    dialog.locator(".sandbox-close").click()
+    profile_editor(page, gallery, "gurps", "Sgt. Hale")
+
+    player = open_page(table, lang, gallery.theme, "gurps", "player")
+    pdialog = open_attack_dialog(player, "Sgt. Hale", FIRE[lang], chart="Raider")
+    gallery.take(player, pdialog, "gurps", "dialog", "player")
+    gallery.card(player, "gurps", "card", "player", index=0)
+
+
+def megatraveller(table: Table, gallery: Gallery) -> None:
+    lang = gallery.lang
+    page = open_page(table, lang, gallery.theme, "megatraveller")
+    open_attack_dialog(page, "Kira Rhyne", FIRE[lang])
+    dialog = page.locator(".volley-attack-dialog").first
+    wait_for_chart(dialog, "Cpl. Dace")
+    gallery.take(page, dialog, "megatraveller", "dialog", "referee")
+    dialog.locator("select[name=allocation]").select_option("defer")
+    fire(page, dialog, MT_POOL)
+    step = page.locator(".volley-mt-allocation")
+    wait_for_chart(step, "Vargr raider")
+    gallery.take(page, step, "megatraveller", "allocation", "referee")
+    gallery.card(page, "megatraveller", "card-pending", "referee")
+    step.locator("select[name='cluster.2']").select_option("0")
+    step.locator(".volley-mt__blocked").wait_for()
+    gallery.take(page, step, "megatraveller", "allocation-refused", "referee")
+    step.locator("select[name='cluster.0']").select_option("1")
+    page.wait_for_function(
+        "document.querySelector('.volley-mt-allocation [data-volley=allocate]')?.disabled === false"
+    )
+    count = cards(page).count()
+    page.locator("#dice").fill(MT_TO_HIT)
+    step.locator("[data-volley=allocate]").click()
+    page.wait_for_function(f"document.querySelectorAll('.volley-card').length > {count}")
+    step.locator(".volley-mt-split__settled").wait_for()
+    page.wait_for_function("document.querySelector('.volley-card__settled') !== null")
+    gallery.card(page, "megatraveller", "card-settled", "referee", index=0)
+    gallery.card(page, "megatraveller", "card", "referee")
+    step.locator(".sandbox-close").click()
+
+    dialog.locator("select[name=weapon]").select_option(index=1)
+    page.wait_for_function(
+        "document.querySelector('.volley-mt__state')?.textContent.startsWith('Submachinegun')"
+        " || document.querySelector('.volley-mt__state')?.textContent.startsWith('Пистолет-пулемёт')"
+    )
+    page.locator("[data-volley=unsling]").wait_for()
+    gallery.take(page, dialog, "megatraveller", "dialog-slung", "referee")
+    fire(page, dialog, "", "[data-volley=unsling]")
+    gallery.card(page, "megatraveller", "card-unsling", "referee")
+    page.locator("[data-volley=ready]").wait_for()
+    fire(page, dialog, "", "[data-volley=ready]")
+    gallery.card(page, "megatraveller", "card-ready", "referee")
+    dialog.locator(".sandbox-close").click()
+    profile_editor(page, gallery, "megatraveller", "Kira Rhyne")
+
+    player = open_page(table, lang, gallery.theme, "megatraveller", "player")
+    open_attack_dialog(player, "Kira Rhyne", FIRE[lang])
+    pdialog = player.locator(".volley-attack-dialog").first
+    wait_for_chart(pdialog, "Vargr raider")
+    gallery.take(player, pdialog, "megatraveller", "dialog", "player")
+    gallery.card(player, "megatraveller", "card", "player")
+
+
+def pick_sector(page: Any, dialog: Any, lang: str) -> None:
+    dialog.get_by_role("button", name=PICK_SECTOR[lang]).click()
+    page.wait_for_function("document.querySelector('.volley-attack--picking') !== null")
+    page.locator("#board").click(position={"x": 388, "y": 184})
+    page.wait_for_function("document.querySelector('.volley-attack--picking') === null")
+
+
+def d100(table: Table, gallery: Gallery) -> None:
+    lang = gallery.lang
+    page = open_page(table, lang, gallery.theme, "d100")
+    dialog = open_attack_dialog(page, "Vex", FIRE[lang], chart="Heretic")
+    gallery.take(page, dialog, "d100", "dialog-single", "referee")
+    dialog.locator("select[name=weapon]").select_option(index=1)
+    page.wait_for_function(
+        "document.querySelector('select[name=mode] option[value=suppressing_full]') !== null"
+    )
+    dialog.locator("select[name=mode]").select_option("suppressing_full")
+    dialog.locator(".volley-d100__sector").wait_for()
+    pick_sector(page, dialog, lang)
+    wait_for_chart(dialog, "Cultist")
+    gallery.take(page, dialog, "d100", "dialog-suppressing", "referee")
+    fire(page, dialog, D100_SUPPRESSION)
+    gallery.card(page, "d100", "card-suppressing", "referee")
+
+    dialog.locator("select[name=weapon]").select_option(index=0)
+    page.wait_for_function("document.querySelector('select[name=mode] option[value=long_burst]') !== null")
+    dialog.locator("select[name=mode]").select_option("long_burst")
+    wait_for_chart(dialog, "Heretic")
+    gallery.take(page, dialog, "d100", "dialog-burst", "referee")
+    dialog.locator("select[name=mode]").select_option("overwatch")
+    pick_sector(page, dialog, lang)
+    dialog.locator("[name=trigger]").fill(
+        "anyone crosses the bridge" if lang == "en" else "кто-то идёт по мосту"
+    )
+    gallery.take(page, dialog, "d100", "dialog-overwatch", "referee")
+    fire(page, dialog, "", "[data-volley=overwatch]")
+    gallery.card(page, "d100", "card-overwatch-set", "referee")
+    page.wait_for_function("document.querySelector('.volley-d100__order') !== null")
+    gallery.take(page, dialog, "d100", "dialog-overwatch-standing", "referee")
+    dialog.locator(".sandbox-close").click()
+    profile_editor(page, gallery, "d100", "Vex")
+
+    player = open_page(table, lang, gallery.theme, "d100", "player")
+    pdialog = open_attack_dialog(player, "Vex", FIRE[lang])
+    pdialog.locator(".volley-d100__order").wait_for()
+    gallery.take(player, pdialog, "d100", "dialog-overwatch-standing", "player")
+    gallery.card(player, "d100", "card-suppressing", "player", index=0)
+
+
+SYSTEMS: dict[str, Callable[[Table, Gallery], None]] = {
+    "gurps": gurps,
+    "megatraveller": megatraveller,
+    "d100": d100,
+}
+
+
+@pytest.mark.parametrize("system", list(SYSTEMS))
+@pytest.mark.parametrize(
+    ("lang", "theme"), [("en", "light"), ("ru", "dark"), ("ru", "light"), ("en", "dark")]
+)
+def test_gallery(table: Table, system: str, lang: str, theme: str) -> None:
+    gallery = Gallery(lang, theme)
+    SYSTEMS[system](table, gallery)
+    assert gallery.problems == []
+    assert table.pages.errors == []

@@ -1,0 +1,97 @@
+"""Helpers for breaking the store's promises: a bridge in this process, a socket to it, the journals.
+
+``running(data)`` serves a bridge on a free loopback port through ``bridge.server.serving`` (the path
+``volley serve`` takes); ``Client`` sends requests and collects raw reply frames; ``lines(data)`` is
+every resolved line of every journal, in order (duplicates kept: a test counts them).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from servekit import GURPS_MP5
+
+from bridge.server import BridgeSettings, serving
+
+TOKEN = "store-test-token-0123456789"
+
+
+def settings(data: Path) -> BridgeSettings:
+    return BridgeSettings(token=TOKEN, data_dir=data, warm_up=False, rate=100000.0, burst=100000)
+
+
+@dataclass
+class Client:
+    ws: aiohttp.ClientWebSocketResponse
+
+    async def raw(self, message: dict[str, Any]) -> str:
+        await self.ws.send_str(json.dumps(message))
+        frame = await self.ws.receive(timeout=60)
+        assert frame.type == aiohttp.WSMsgType.TEXT, frame
+        return str(frame.data)
+
+    async def attack(self, id: str) -> str:
+        return await self.raw({"type": "attack", "id": id, "request": GURPS_MP5})
+
+    async def attack_many(self, ids: list[str]) -> dict[str, str]:
+        """Send every id at once, then gather the replies (in whatever order they come)."""
+        for id in ids:
+            await self.ws.send_str(json.dumps({"type": "attack", "id": id, "request": GURPS_MP5}))
+        replies = {}
+        while len(replies) < len(ids):
+            frame = await self.ws.receive(timeout=60)
+            assert frame.type == aiohttp.WSMsgType.TEXT, frame
+            replies[json.loads(frame.data)["id"]] = str(frame.data)
+        return replies
+
+    async def attack_until_answered(self, id: str) -> str:
+        """Send ``id`` until the answer is not the retryable ``journal_unreadable`` (the index being
+        rebuilt answers that for a moment); every answer before is checked to be that code."""
+        while True:
+            frame = await self.attack(id)
+            reply = json.loads(frame)
+            if reply.get("code") != "journal_unreadable":
+                return frame
+
+
+@contextlib.asynccontextmanager
+async def running(data: Path) -> AsyncIterator[Client]:
+    async with (
+        serving(settings(data), "127.0.0.1", 0) as served,
+        aiohttp.ClientSession() as http,
+        http.ws_connect(served.url) as ws,
+    ):
+        await ws.send_str(json.dumps({"type": "hello", "token": TOKEN}))
+        welcome = json.loads((await ws.receive(timeout=60)).data)
+        assert welcome["type"] == "welcome", welcome
+        yield Client(ws)
+
+
+def lines(data: Path) -> list[dict[str, Any]]:
+    """Every resolved line of every journal, in order (whole lines only)."""
+    found = []
+    for path in sorted((data / "sessions").glob("*.jsonl")):
+        for line in path.read_bytes().split(b"\n")[:-1]:
+            record = json.loads(line)
+            if record.get("kind") == "resolved":
+                found.append(record)
+    return found
+
+
+def ids(data: Path) -> list[str]:
+    return [record["id"] for record in lines(data)]
+
+
+async def first_session(data: Path, count: int) -> dict[str, str]:
+    """Serve once and resolve ``count`` attacks: id -> the raw reply frame."""
+    replies = {}
+    async with running(data) as client:
+        for k in range(count):
+            replies[f"a{k}"] = await client.attack(f"a{k}")
+    return replies

@@ -1,0 +1,160 @@
+"""Files that cannot hang or flood the bridge: a FIFO named like a journal, a 2 GB sparse journal, a
+torn last line; and tokens pasted with a BOM or too short.
+
+A command that hangs fails here by its subprocess timeout (generous: a busy machine is slow, a hang is
+forever); memory is checked as the peak RSS the command reports for itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import msgspec
+import pytest
+from servekit import ROOT, ServeProcess, serve_command
+from storekit import TOKEN, first_session
+
+from bridge.access import find_token
+from bridge.store.files import LineReader, odd_files, session_files
+from bridge.store.journal import FORMAT_VERSION, Header, read_session
+
+#: Seconds a reader may take before it counts as hung (a hang is forever).
+HANG = 120
+#: Peak memory a reader may reach on a 2 GB journal (it used 4.2 GB).
+FLAT_KIB = 200 * 1024
+
+_PEAK = (
+    "import resource, sys\n"
+    "from bridge.cli import main\n"
+    "try:\n"
+    "    code = main(sys.argv[1:])\n"
+    "finally:\n"
+    "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+    "    sys.stderr.write(f'\\nPEAK {peak}\\n')\n"
+    "sys.exit(code)\n"
+)
+
+
+def volley(*args: str) -> tuple[int, str, str, int]:
+    """Run ``volley args``: exit code, stdout, stderr, peak RSS in KiB."""
+    done = subprocess.run(
+        [sys.executable, "-c", _PEAK, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=HANG,
+        check=False,
+    )
+    peak = int(done.stderr.rsplit("PEAK ", 1)[1].split()[0]) if "PEAK " in done.stderr else -1
+    return done.returncode, done.stdout, done.stderr, peak
+
+
+def header_line(session: str) -> bytes:
+    header = Header(
+        format=FORMAT_VERSION,
+        session=session,
+        started="2026-01-01T00:00:00Z",
+        rules_version="0",
+        bridge_version="0",
+    )
+    return msgspec.json.encode(header) + b"\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX thing")
+@pytest.mark.asyncio
+async def test_a_fifo_named_like_a_journal_hangs_nothing(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    replies = await first_session(data, 2)
+    sessions = data / "sessions"
+    fifo = sessions / "20260101T000000.000000Z-fifo00.jsonl"
+    os.mkfifo(fifo)
+    assert session_files(sessions) == sorted(sessions.glob("2*.jsonl"))[1:]  # the FIFO sorts first
+    assert odd_files(sessions) == [f"{fifo.name}: a FIFO; skipped"]
+
+    server = ServeProcess(serve_command(data, tmp_path / "config", "--port", "0", "--token", TOKEN))
+    code, err = server.stop(signal.SIGTERM, timeout=HANG)
+    assert code == 0, err
+    assert f"{fifo.name}: a FIFO; skipped" in err
+
+    code, out, err, _ = volley("sessions", "--data-dir", str(data))
+    assert code == 0 and "a FIFO; skipped" in err
+    assert len(out.strip().splitlines()) == 2  # the heading and the real session
+    for command in ("show", "replay"):
+        code, _, err, _ = volley(command, fifo.name, "--data-dir", str(data))
+        assert code == 2 and "a FIFO; skipped" in err, (command, err)
+        code, _, err, _ = volley(command, str(fifo), "--data-dir", str(data))
+        assert code == 2 and "not a regular file" in err, (command, err)
+    code, _, err, _ = volley("report", str(fifo), "-o", str(tmp_path / "r.html"))
+    assert "not a regular file" in err, err
+    code, _, err, _ = volley("report", "--all", "--data-dir", str(data), "-o", str(tmp_path / "all.html"))
+    assert code == 0, err
+    assert replies
+
+
+def test_readers_of_a_2_gb_sparse_journal_hold_memory_flat(tmp_path: Path) -> None:
+    sessions = tmp_path / "data" / "sessions"
+    sessions.mkdir(parents=True)
+    name = "20260101T000000.000000Z-sparse"
+    path = sessions / f"{name}.jsonl"
+    line = {"kind": "resolved", "id": "r1", "type": "attack", "at": "x", "outcome": "result"}
+    line |= {"request": {"system": "gurps"}, "seed": 1, "reply": {"type": "result", "id": "r1"}}
+    with open(path, "wb") as handle:
+        handle.write(header_line(name) + json.dumps(line).encode() + b"\n")
+        handle.truncate(2 << 30)  # 2 GB of zeros, no newline: a hole, not disk
+    for args in (("sessions",), ("show", name), ("replay", name)):
+        _, _, err, peak = volley(*args, "--data-dir", str(tmp_path / "data"))
+        assert 0 < peak < FLAT_KIB, (args, peak, err)
+    _, _, err, peak = volley("report", str(path), "-o", str(tmp_path / "r.html"))
+    assert 0 < peak < FLAT_KIB, (peak, err)
+
+
+def test_every_reader_skips_an_unterminated_last_line(tmp_path: Path) -> None:
+    path = tmp_path / "20260101T000000.000000Z-torn00.jsonl"
+    line = {"kind": "resolved", "id": "r1", "type": "attack", "at": "x", "outcome": "result"}
+    line |= {"request": {"system": "gurps"}, "seed": 1, "reply": {"type": "result", "id": "r1"}}
+    whole = header_line(path.stem) + json.dumps(line).encode() + b"\n"
+    path.write_bytes(whole + b'{"kind":"resolved","id":"r2","ty')
+    log = read_session(path)
+    assert [entry.id for entry in log.entries] == ["r1"] and log.problems == []
+    with open(path, "rb") as handle:
+        reader = LineReader(handle)
+        assert [number for number, _, _ in reader] == [1, 2]
+        assert reader.unterminated == len(b'{"kind":"resolved","id":"r2","ty')
+
+
+def test_a_line_longer_than_any_journal_line_is_skipped_unheld(tmp_path: Path) -> None:
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(b"a\n" + b"x" * 5000 + b"\nb\n")
+    with open(path, "rb") as handle:
+        assert list(LineReader(handle, max_line=100)) == [(1, 0, b"a"), (2, 2, None), (3, 5003, b"b")]
+
+
+def test_tokens_lose_a_bom_and_whitespace_and_a_short_one_is_warned_about(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("VOLLEY_TOKEN", raising=False)
+    (tmp_path / "token").write_bytes("\ufeff  a-token-long-enough-1234 \r\n".encode())
+    found = find_token(tmp_path)
+    assert found is not None and found.value == "a-token-long-enough-1234" and found.warning() is None
+    (tmp_path / "token").write_text("x\n")
+    weak = find_token(tmp_path)
+    assert weak is not None and weak.value == "x"
+    warning = weak.warning()
+    assert warning is not None and "1 characters" in warning and "16" in warning
+    monkeypatch.setenv("VOLLEY_TOKEN", "\ufeffshort ")
+    from_env = find_token(tmp_path)
+    assert from_env is not None and from_env.value == "short" and from_env.weak
+
+
+def test_serve_warns_about_a_weak_token(tmp_path: Path) -> None:
+    server = ServeProcess(
+        serve_command(tmp_path / "data", tmp_path / "config", "--port", "0", "--token", "abc")
+    )
+    code, err = server.stop(signal.SIGTERM, timeout=HANG)
+    assert code == 0
+    assert "WARNING: the access token (from --token) is 3 characters long" in err
