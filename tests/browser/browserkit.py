@@ -284,8 +284,15 @@ def frames_sent(page: Any) -> list[dict[str, Any]]:
 
 
 def sent_with_id(sent: list[dict[str, Any]], request_id: str) -> dict[str, Any]:
-    """The message a page sent with this request id (``frames_sent`` collects them)."""
-    return next(frame for frame in sent if frame.get("id") == request_id)
+    """The message a page sent with this request id (``frames_sent`` collects them): the id itself, or
+    the bridge's key of a user's request id (``<user id>.<id>``, relay.js requestKey)."""
+    return next(frame for frame in sent if frame.get("id") in (request_id, *keys_of(frame, request_id)))
+
+
+def keys_of(frame: dict[str, Any], request_id: str) -> tuple[str, ...]:
+    """The key the referee's browser sends a user's request under, if the frame names its user."""
+    user = frame.get("user")
+    return (f"{user}.{request_id}",) if isinstance(user, str) else ()
 
 
 def cards(page: Any) -> Any:

@@ -330,13 +330,13 @@ def test_the_card_follows_the_players_roll_mode(table: Table) -> None:
         )
         if mode == "gmroll":
             assert message == {
-                "whisper": ["gm0000000000000a", "gm0000000000000c", "pl0000000000000b"],
+                "whisper": ["gm0000000000000a", "gm0000000000000c", "as0000000000000d", "pl0000000000000b"],
                 "blind": False,
                 "author": "gm0000000000000a",
             }
         else:
             assert message == {
-                "whisper": ["gm0000000000000a", "gm0000000000000c"],
+                "whisper": ["gm0000000000000a", "gm0000000000000c", "as0000000000000d"],
                 "blind": True,
                 "author": "gm0000000000000a",
             }
