@@ -389,6 +389,13 @@ def test_the_readme_burst_macro_fires_at_the_targeted_tokens(table: Table) -> No
     cards(page).nth(1).wait_for()
     shots = sent_with_id(sent, chat_flags(page)["requestId"])["request"]
     assert [target["shots"] for target in shots["targets"]] == [3, 3, 3]
+
+    page.get_by_role("combobox", name="Scene").select_option("d100")
+    page.get_by_role("button", name="Vex", exact=True).click()
+    run_macro(page, readme_macro("burst"))
+    cards(page).nth(2).wait_for()
+    burst = sent_with_id(sent, chat_flags(page)["requestId"])["request"]
+    assert burst["mode"] == "short_burst", burst
     assert table.pages.errors == []
 
 
