@@ -77,7 +77,7 @@ class Card(msgspec.Struct, kw_only=True):
 
 def _name(request: Mapping[str, Any], key: str) -> str | None:
     part = request.get(key)
-    if isinstance(part, Mapping):
+    if isinstance(part, (dict, Mapping)):  # a dict (almost always) is told without the ABC check
         for field in ("name", "id"):
             value = part.get(field)
             if isinstance(value, str) and value:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import secrets
 import ssl
@@ -349,6 +350,10 @@ async def run_server(
     restore_signals = stop_on_signals(asyncio.get_running_loop(), stop)
     try:
         async with serving(settings, host, port, app=app) as served:
+            # What start-up built (modules, tables, the ledger's index) lives as long as the server:
+            # kept out of every later collection, a full one walks only what serving allocated. Under
+            # 32 clients the full collections alone were ~6 µs per attack (issue 18).
+            gc.freeze()
             ready(served.url)
             await stop.wait()
             log.info("stopping: finishing requests in flight")

@@ -49,7 +49,10 @@ class Dice(ABC):
 
     def total(self, count: int, sides: int, purpose: Message) -> int:
         """Roll ``count`` dice and return their sum (``3d6`` is ``total(3, 6, ...)``)."""
-        return sum(self.roll(count, sides, purpose))
+        rolled = 0
+        for _ in range(count):
+            rolled += self.d(sides, purpose)
+        return rolled
 
     def finish(self) -> None:  # noqa: B027 - a hook with nothing to do for most dice
         """Called once a resolution is complete; scripted dice check nothing was left over."""
@@ -75,11 +78,21 @@ class SeededDice(Dice):
 
     def _face(self, sides: int, purpose: Message) -> int:
         # Reject the top sliver of the 64-bit range that would favour low faces.
-        limit = (1 << 64) - ((1 << 64) % sides)
+        limit = _LIMITS.get(sides)
+        if limit is None:
+            limit = (1 << 64) - ((1 << 64) % sides)
         while True:
-            value = self._next64()
+            # ``_next64`` written out: this is every die of every attack.
+            self._state = z = (self._state + 0x9E3779B97F4A7C15) & _MASK64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            value = z ^ (z >> 31)
             if value < limit:
                 return value % sides + 1
+
+
+#: The rejection limit of the dice the systems roll, worked out once.
+_LIMITS = {sides: (1 << 64) - ((1 << 64) % sides) for sides in (2, 3, 4, 5, 6, 8, 10, 12, 20, 100)}
 
 
 class ScriptedDice(Dice):

@@ -117,9 +117,17 @@ def test_a_long_burst_with_an_extra_hit_for_the_secondary(table: Table) -> None:
         "suppressing_full",
         "overwatch",
     ]
-    # A single shot has one target: the first targeted, the others shown but not fired at.
+    # A single shot has one target: the first targeted, marked as the one fired at; the others have no
+    # tick to give and say why.
     wait_for_chart(dialog, "Heretic")
     assert dialog.get_by_role("img", name="Cultist").count() == 0
+    heretic = dialog.locator("tr.volley-d100__target").filter(has_text="Heretic")
+    assert heretic.locator(".volley-d100__primary").inner_text() == "the one fired at"
+    cultist = dialog.locator("tr.volley-d100__target").filter(has_text="Cultist")
+    assert cultist.get_by_role("checkbox", name="Fire at Cultist").count() == 0
+    assert cultist.locator(".volley-d100__row-note").inner_text() == (
+        "not fired at: a single shot has one target, chosen above"
+    )
 
     mode.select_option("long_burst")
     dialog.get_by_role("spinbutton", name="Extra hits for Cultist").fill("1")

@@ -390,6 +390,13 @@ def test_the_readme_burst_macro_fires_at_the_targeted_tokens(table: Table) -> No
     cards(page).nth(1).wait_for()
     shots = sent_with_id(sent, chat_flags(page)["requestId"])["request"]
     assert [target["shots"] for target in shots["targets"]] == [3, 3, 3]
+
+    page.get_by_role("combobox", name="Scene").select_option("d100")
+    page.get_by_role("button", name="Vex", exact=True).click()
+    run_macro(page, readme_macro("burst"))
+    cards(page).nth(2).wait_for()
+    burst = sent_with_id(sent, chat_flags(page)["requestId"])["request"]
+    assert burst["mode"] == "short_burst", burst
     assert table.pages.errors == []
 
 
@@ -450,4 +457,26 @@ def test_the_settings_page_shows_both_versions_and_one_line_when_they_differ(tab
     lines = player.evaluate(SETTINGS_PAGE, bridge)
     assert lines[0][0] == f"Volley module {bridge} · bridge —"
     assert lines[1][0] == "The bridge's version is shown in the browser that holds the bridge connection."
+    assert table.pages.errors == []
+
+
+def test_open_attack_dialog_comes_pre_filled(table: Table) -> None:
+    page = table.ready()
+    opened = api_call(
+        page,
+        "const d = await api.openAttackDialog('tokHale000000001',"
+        " {weapon: 'remington 870', targets: ['tokLookout000003'], shots: 2, modifier: 1});"
+        " return d?.id ?? null;",
+    )
+    assert opened["ok"] and opened["value"], opened
+    dialog = page.get_by_role("dialog")
+    wait_for_chart(dialog, "Lookout")
+    weapon = dialog.get_by_role("combobox", name="Weapon", exact=True)
+    assert weapon.evaluate("(select) => select.selectedOptions[0].textContent") == "Remington 870 (5/5)"
+    assert dialog.get_by_role("spinbutton", name="Shots at Lookout").input_value() == "2"
+    assert dialog.get_by_role("spinbutton", name="Shots at Raider").count() == 0, "only the targets named"
+    assert dialog.locator('input[name="modifier"]').input_value() == "1"
+    # Fire from it: the card is the Remington's, at the Lookout.
+    flags = fire_first(page, dialog)
+    assert [target["id"] for target in flags["result"]["targets"]] == ["tokLookout000003"]
     assert table.pages.errors == []

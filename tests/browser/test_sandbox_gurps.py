@@ -158,6 +158,39 @@ def test_a_jam_refuses_fire_until_unjammed(table: Table) -> None:
     assert table.pages.errors == []
 
 
+def test_shots_over_rof_hold_fire_with_one_reason_and_the_form_survives_a_jam(table: Table) -> None:
+    """A running "Shots / RoF" line: over RoF, Fire is disabled and says why, and the reason is on the
+    dialog once (no second copy under the charts). What was typed survives the redraws of a jam."""
+    page = table.ready()
+    dialog = open_attack_dialog(page, chart="Raider")
+    tally = dialog.locator(".volley-attack__tally")
+    assert tally.inner_text() == "Shots 13 / RoF 13"
+    dialog.get_by_role("spinbutton", name="Shots at Lookout").fill("11")
+    page.wait_for_function("document.querySelector('[data-volley=attack]')?.disabled === true")
+    reason = "11 too many, the weapon fires at most 13 a turn"
+    assert tally.inner_text() == f"Shots 24 / RoF 13: {reason}"
+    assert dialog.get_by_role("button", name=FIRE, exact=True).get_attribute("title") == reason
+    assert dialog.inner_text().count("too many") == 1, "the refusal is shown once"
+    assert dialog.locator(".volley-attack__odds-status").inner_text() == ""
+    dialog.get_by_role("spinbutton", name="Shots at Raider").fill("5")
+    dialog.get_by_role("spinbutton", name="Shots at Lookout").fill("2")
+    page.wait_for_function("document.querySelector('[data-volley=attack]')?.disabled === false")
+    assert tally.inner_text() == "Shots 7 / RoF 13"
+    assert dialog.get_by_role("button", name=FIRE, exact=True).get_attribute("title") in (None, "")
+
+    # Fire, and the MP5 jams: the dialog redraws (the answer, then the token's update) and keeps 5 and 2.
+    page.get_by_label("Next roll's dice").fill(JAM_DICE)
+    dialog.get_by_role("button", name=FIRE, exact=True).click()
+    page.wait_for_function(f"{MP5}.state.jammed === true")
+    page.wait_for_function("document.querySelector('[data-volley=unjam]') !== null")
+    assert dialog.get_by_role("spinbutton", name="Shots at Raider").input_value() == "5"
+    assert dialog.get_by_role("spinbutton", name="Shots at Lookout").input_value() == "2"
+    # The card says the shots and the skill on its face.
+    card = cards(page).last
+    assert "5 shots" in card.locator("tr.volley-card__row").filter(has_text="Raider").inner_text()
+    assert table.pages.errors == []
+
+
 def test_undo_puts_rounds_jam_and_status_back(table: Table) -> None:
     page = table.ready()
     dialog = open_attack_dialog(page, chart="Raider")

@@ -74,6 +74,17 @@ def test_profile_editor_checks_the_book_notation_as_you_type(table: Table) -> No
     assert rof.get_attribute("aria-invalid") == "true"
     loaded = shotgun.get_by_role("textbox", name="Rounds loaded")
     loaded.fill("9")
+    # Every broken rule at once, the one across fields too; Save names each by its weapon and field.
+    page.wait_for_function("document.querySelectorAll('.volley-profile .volley-field--invalid').length === 2")
+    editor.get_by_role("button", name="Save").click()
+    editor.locator(".volley-profile__notice--error").wait_for()
+    assert editor.locator(".volley-profile__notice").inner_text().splitlines() == [
+        "Not saved: 2 fields need fixing.",
+        "Remington 870 · RoF: RoF is a number of shots (13) or shots x pellets (3x9), not 3y9",
+        "Remington 870 · Rounds loaded: must be at most 5",
+    ]
+    shotgun = editor.get_by_role("group", name="Remington 870")
+    rof = shotgun.get_by_role("textbox", name="RoF", exact=True)
     rof.fill("3×9")  # as the book prints it
     page.wait_for_function("document.querySelectorAll('.volley-profile .volley-field--invalid').length === 1")
     assert (
@@ -84,7 +95,10 @@ def test_profile_editor_checks_the_book_notation_as_you_type(table: Table) -> No
     # Saving with a problem saves nothing, and says how many fields need fixing.
     editor.get_by_role("button", name="Save").click()
     editor.locator(".volley-profile__notice--error").wait_for()
-    assert editor.locator(".volley-profile__notice").inner_text() == "Not saved: 1 field needs fixing."
+    assert editor.locator(".volley-profile__notice").inner_text().splitlines() == [
+        "Not saved: 1 field needs fixing.",
+        "Remington 870 · Rounds loaded: must be at most 5",
+    ]
     assert page.evaluate(f"{PROFILE}.weapons[1].state.loaded") == 5
 
     # Fixed and saved: the weapon keeps its id, the notation is stored as the rules read it.

@@ -233,6 +233,14 @@ def test_every_system_saves_through_the_bridge_and_its_refusal_stops_the_save(ta
     table.shots.take(menu, "table-rules-menu-refused-en")
     assert odds_requests(sent)[-1]["exceptional_margin"] == 50
     assert "exceptional_margin" not in page.evaluate(SETTING)["megatraveller"]
+
+    # A macro's misspelt field is said to the referee at once, and every request of that system is
+    # refused naming it, rather than sent without the table's rules.
+    page.evaluate("game.settings.set('volley', 'tableRules', {megatraveller: {split_dm_count: 'receiving'}})")
+    page.wait_for_function(
+        "sandbox.notifications.some(n => n.level === 'error' && n.text.includes("
+        "'tableRules.megatraveller.split_dm_count: no table rule is called split_dm_count'))"
+    )
     assert table.pages.errors == []
 
 

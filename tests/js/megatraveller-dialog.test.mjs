@@ -179,6 +179,17 @@ describe("what the shot costs (RCS: Readying a Weapon, Targetting and Firing)", 
     assert.equal(key(firingPlan({ ...pistol, readiness: "slung" }, aim({ how: "fast_draw", mode: "single" })).blocked), "Charge.FastDrawHolster");
   });
 
+  it("a table that reads Fast Draw as any weapon (fast_draw_weapons: any) may fast-draw a rifle or a ready weapon", () => {
+    const rifle = shooter({ readiness: "holstered", selector: "single" });
+    assert.equal(defaultFiringAction(rifle, "raider", "any"), "fast_draw");
+    const drawn = firingPlan(rifle, aim({ how: "fast_draw", mode: "single", fastDrawWeapons: "any" }));
+    assert.deepEqual([key(drawn.blocked), key(drawn.charge)], [null, "Charge.FastDraw"]);
+    const ready = firingPlan({ ...rifle, readiness: "ready" }, aim({ how: "fast_draw", mode: "single", fastDrawWeapons: "any" }));
+    assert.deepEqual([key(ready.blocked), key(ready.charge)], [null, "Charge.FastDrawInHand"]);
+    const slung = firingPlan({ ...rifle, readiness: "slung" }, aim({ how: "fast_draw", mode: "single", fastDrawWeapons: "any" }));
+    assert.equal(key(slung.blocked), "Charge.FastDrawFrom");
+  });
+
   it("firing off the selector's setting costs a difficulty level, said as a note", () => {
     const plan = firingPlan(shooter({ selector: "single" }), aim());
     assert.ok(plan.notes.some((note) => key(note) === "Charge.SelectorFlip"));

@@ -85,8 +85,10 @@ async def test_an_index_hook_that_raises_never_keeps_a_reply(tmp_path: Path) -> 
     journal.on_written = broken
     told: list[JournalError | None] = []
     journal.append_then(_entry("e1"), told.append, alone=True)
-    await asyncio.gather(*(journal.append(_entry(f"e{k}")) for k in range(2, 6)))
-    await journal.close()
+    # A deadline only to turn a hang (what a raising hook caused: the journal never idle again) into
+    # a failure; on any machine the writes take milliseconds.
+    await asyncio.wait_for(asyncio.gather(*(journal.append(_entry(f"e{k}")) for k in range(2, 6))), 120)
+    await asyncio.wait_for(journal.close(), 120)
     assert told == [None]
     assert journal._idle.is_set()
 

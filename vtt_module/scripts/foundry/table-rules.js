@@ -51,8 +51,15 @@ export function registerTableRules({ onChange } = {}) {
     config: false,
     type: Object,
     default: {},
-    onChange: () => {
+    onChange: (value) => {
       for (const menu of TableRulesMenu.open) if (!menu.dirty) void menu.render();
+      // A macro's bad value is said at once to the game masters: until it is fixed, every request of
+      // that system is refused (naming the same path) rather than sent without the table's rules.
+      try {
+        checkTableRules(value);
+      } catch (error) {
+        if (game.user.isGM) ui.notifications.error(`Volley: ${problemText(error)}`);
+      }
       onChange?.();
     },
   });

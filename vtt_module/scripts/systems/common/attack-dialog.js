@@ -611,8 +611,10 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   refreshPreview() {
     if (!this.rendered || this.headless) return;
     if (this.applyLiveCheck()) {
-      // The running line already says why: no odds, and no second copy of the reason under the charts.
+      // The running line already shows why: no odds, and no second copy of the reason under the
+      // charts; a screen reader hears it where the odds would have been said.
       this.oddsPanel.clear();
+      announcer("odds").say(this.element?.querySelector(".volley-attack__tally")?.textContent ?? "");
       return;
     }
     const action = this.previewAction();

@@ -43,6 +43,8 @@ import { BRING_TO_BEAR_DM, FAST_DRAW_DM, FAST_DRAW_WEAPONS, MODE_RULES, SPLIT_DM
  * @property {number} designated          chosen targets (bystanders not counted)
  * @property {number} [counted]           the targets the splitting DM counts, when the table rule
  *   `split_dm_counts: "receiving"` counts only those a burst's split gives a bullet (else `designated`)
+ * @property {"small" | "any"} [fastDrawWeapons]  the table's Fast Draw reading (`FAST_DRAW_WEAPONS` unless
+ *   the table rule `fast_draw_weapons` says otherwise)
  * @typedef {{blocked: Words | null, charge: Words | null, notes: Words[], dms: Words}} FiringPlan
  * @typedef {{action: "draw" | "unsling" | "ready" | "select_mode" | "retarget" | "reload",
  *   label: Words, hint: Words, blocked: Words | null}} HandlingAction
@@ -64,10 +66,12 @@ const signed = (n) => (n >= 0 ? `+${n}` : `−${-n}`);
  * fire at the locked target.
  * @param {Pick<Shooter, "readiness" | "lock"> & {stats?: Shooter["stats"]}} shooter
  * @param {string | null} primary
+ * @param {"small" | "any"} [fastDrawWeapons] the table's Fast Draw reading
  * @returns {FiringAction}
  */
-export function defaultFiringAction(shooter, primary) {
-  if (shooter.readiness === "holstered" && (!shooter.stats || weaponKind(shooter.stats.kind) === "pistol")) return "fast_draw";
+export function defaultFiringAction(shooter, primary, fastDrawWeapons = FAST_DRAW_WEAPONS) {
+  const drawable = fastDrawWeapons === "any" || !shooter.stats || weaponKind(shooter.stats.kind) === "pistol";
+  if (shooter.readiness === "holstered" && drawable) return "fast_draw";
   if (shooter.readiness === "ready" && shooter.lock && primary && shooter.lock !== primary) return "retarget_and_fire";
   return "fire";
 }
@@ -120,7 +124,7 @@ export function firingPlan(shooter, aim) {
   } else if (aim.how === "fast_draw") {
     actionDm = FAST_DRAW_DM;
     // Reading 10: by default Fast Draw draws a holstered pistol only (the engine refuses the rest).
-    const small = FAST_DRAW_WEAPONS === "small";
+    const small = (aim.fastDrawWeapons ?? FAST_DRAW_WEAPONS) === "small";
     if (shooter.readiness === "slung" || shooter.readiness === "carried") {
       blocked = words(small ? "Charge.FastDrawHolster" : "Charge.FastDrawFrom", { weapon: shooter.weapon, readiness: word("Readinesses", shooter.readiness) });
     } else if (small && shooter.readiness === "ready") {

@@ -340,9 +340,12 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
       this.oddsPanel.clear();
       return;
     }
-    // A split the rules refuse is said once, in the line above the table: no odds, no second copy.
-    if (this.#splitProblem()) {
+    // A split the rules refuse is shown once, in the line above the table (no odds, no second copy),
+    // and said where the odds would have been.
+    const problem = this.#splitProblem();
+    if (problem) {
       this.oddsPanel.clear();
+      announcer("odds").say(problem);
       return;
     }
     this.oddsPanel.ask({ ...this.pending.choice, allocation: this.split(), pool: this.pending.pool }, this.element);

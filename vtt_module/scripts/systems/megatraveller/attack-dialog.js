@@ -241,9 +241,11 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
     }
     const primaryName = laid.rows.find((row) => row.id === laid.primary)?.name ?? "";
     const howState = `${shooter.readiness}|${shooter.lock ?? ""}|${laid.primary ?? ""}`;
-    const how = draft.how && draft.how.state === howState ? draft.how.value : defaultFiringAction(shooter, laid.primary);
+    // The table's Fast Draw reading (docs/rules/megatraveller.md, reading 10): what the engine will allow.
+    const fastDrawWeapons = tableRuleValue("megatraveller", "fast_draw_weapons") === "any" ? "any" : "small";
+    const how = draft.how && draft.how.state === howState ? draft.how.value : defaultFiringAction(shooter, laid.primary, fastDrawWeapons);
     /** @type {Aim} */
-    const aim = { mode, how, primary: laid.primary, primaryName, designated: laid.chosen, counted: splitCounted(mode, laid) };
+    const aim = { mode, how, primary: laid.primary, primaryName, designated: laid.chosen, counted: splitCounted(mode, laid), fastDrawWeapons };
     const attack = { weapon, shooter, mode, lineup: laid, aim, plan: firingPlan(shooter, aim), howState };
     this.#attack = attack;
     return attack;
