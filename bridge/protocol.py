@@ -2,7 +2,8 @@
 
 Following msgspec's ``asyncio-kv`` example, each message is a Struct tagged on ``type``; the client's
 messages form one union decoded by a single ``Decoder`` built once, and the server dispatches with
-``match``. A field of the wrong shape comes back as an ``error`` message naming its JSON path.
+``match``. A field of the wrong shape, or one a message does not declare (a typo such as ``usr``), comes
+back as an ``error`` message naming its JSON path.
 
 Rules requests travel as plain JSON objects inside ``request``: the bridge does not know any system's
 fields, it hands them to ``rules.decode_request``.
@@ -138,14 +139,14 @@ class ProtocolError(Exception):
 # --- client -> bridge ---------------------------------------------------------------------------
 
 
-class Hello(msgspec.Struct, tag="hello"):
+class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
     """First message on every socket: proves the client holds the access token."""
 
     token: str
     client: str | None = None
 
 
-class Attack(msgspec.Struct, tag="attack"):
+class Attack(msgspec.Struct, tag="attack", forbid_unknown_fields=True):
     """Fire a weapon: a rules request whose action is a firing action (usually the default)."""
 
     id: RequestId
@@ -153,7 +154,7 @@ class Attack(msgspec.Struct, tag="attack"):
     user: UserId | None = None
 
 
-class Action(msgspec.Struct, tag="action"):
+class Action(msgspec.Struct, tag="action", forbid_unknown_fields=True):
     """Any other rules action (reload, unjam, ready, recover...); resolved exactly like ``attack``."""
 
     id: RequestId
@@ -161,7 +162,7 @@ class Action(msgspec.Struct, tag="action"):
     user: UserId | None = None
 
 
-class OddsRequest(msgspec.Struct, tag="odds"):
+class OddsRequest(msgspec.Struct, tag="odds", forbid_unknown_fields=True):
     """Exact outcome probabilities for the attack dialog's preview; nothing is rolled or logged."""
 
     id: RequestId
@@ -169,7 +170,7 @@ class OddsRequest(msgspec.Struct, tag="odds"):
     user: UserId | None = None
 
 
-class Allocate(msgspec.Struct, tag="allocate"):
+class Allocate(msgspec.Struct, tag="allocate", forbid_unknown_fields=True):
     """Second step of a two-step attack: how the pooled bullets of ``pending_id`` are shared out.
 
     ``dice`` (scripted faces for the whole resolution, pool first) is only accepted when the server
@@ -183,7 +184,7 @@ class Allocate(msgspec.Struct, tag="allocate"):
     user: UserId | None = None
 
 
-class Undo(msgspec.Struct, tag="undo"):
+class Undo(msgspec.Struct, tag="undo", forbid_unknown_fields=True):
     """The referee took back request ``target_id`` at the table (``bridge/undo.py``).
 
     The VTT restores its own state; the bridge journals the undo (``volley show`` shows it, replay
@@ -195,7 +196,7 @@ class Undo(msgspec.Struct, tag="undo"):
     user: UserId | None = None
 
 
-class Ping(msgspec.Struct, tag="ping"):
+class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
     """Keep-alive and latency probe."""
 
     id: str | None = None

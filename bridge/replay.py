@@ -8,6 +8,12 @@ over the wire: each request is sent to a running bridge with its recorded faces 
 
 A rules change that alters an old outcome therefore shows up as a difference, with its JSON path.
 
+Journaled requests are decoded leniently: the bridge once ignored fields a request type does not
+declare and now refuses them (``common.error.unknown_field``), so a field of an old request that no
+type declares is dropped (``rules.drop_unknown_fields``), which is exactly what resolving it did at
+the table; ``--against`` sends the request without it, for the same reason. Nothing else is relaxed:
+a request that is now refused for any other reason is reported as a difference.
+
 Journals of format 1 (protocol 1) recorded what the rules said as English text; the rules now say it
 in messages (docs/i18n.md). Such a journal still replays: its text fields (:data:`TEXT_FIELDS`, the
 log lines, roll purposes, card titles and notes) are left out of the comparison on both sides, and
@@ -183,7 +189,7 @@ class ProgressBar:
 
 def replay_entry(entry: Entry) -> bytes:
     """Resolve a journaled request again with its journaled dice; the reply bytes it gives now."""
-    request = decode(entry.request, id=entry.id)
+    request = decode(entry.request, id=entry.id, lenient=True)
     result = resolve(request, dice_for(request, entry.seed), id=entry.id)
     return reply_for(entry.id, entry.request, result)[1]
 
@@ -417,7 +423,8 @@ def _wire_message(entry: Entry, prefix: str) -> dict[str, Any]:
             "allocation": entry.request.get("allocation"),
             "dice": faces,
         }
-    return {"type": entry.type, "id": prefix + entry.id, "request": {**entry.request, "dice": faces}}
+    request, _ = rules.drop_unknown_fields(entry.request)  # what the table's bridge ignored then
+    return {"type": entry.type, "id": prefix + entry.id, "request": {**request, "dice": faces}}
 
 
 def _text(message: dict[str, Any]) -> str:

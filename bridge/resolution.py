@@ -101,10 +101,13 @@ def check_limits(request: Mapping[str, Any], *, allow_scripted_dice: bool, id: s
         )
 
 
-def decode(request: Mapping[str, Any], *, id: str | None, keep: tuple[str, ...] = ()) -> Any:
-    """``rules.decode_request`` with its error paths pointing into the client's message."""
+def decode(
+    request: Mapping[str, Any], *, id: str | None, keep: tuple[str, ...] = (), lenient: bool = False
+) -> Any:
+    """``rules.decode_request`` with its error paths pointing into the client's message (``lenient``
+    only for a journaled request: a field no longer declared is dropped, as it was ignored then)."""
     try:
-        return rules.decode_request(request)
+        return rules.decode_request(request, lenient=lenient)
     except rules.RuleError as error:
         raise _refused(error, id, keep) from None
 

@@ -88,6 +88,8 @@ def cmd_sandbox(args: argparse.Namespace) -> int:
 
 def add_sandbox_routes(app: web.Application, token: str) -> None:
     """The sandbox page, the module's files where Foundry serves them, and the sandbox's endpoints."""
+    import secrets
+
     from aiohttp import web
 
     from bridge.assets import module_dir
@@ -118,6 +120,14 @@ def add_sandbox_routes(app: web.Application, token: str) -> None:
         local_only(request)
         return web.json_response({"token": token}, headers={"Cache-Control": "no-store"})
 
+    # The world every page of this run shares (the page keeps it in the browser under this name), so a
+    # new run starts a new table and a reload keeps the one it has. No token in it: players read it too.
+    world = secrets.token_hex(8)
+
+    async def world_id(request: web.Request) -> web.Response:
+        local_only(request)
+        return web.json_response({"world": world}, headers={"Cache-Control": "no-store"})
+
     async def stop(request: web.Request) -> web.Response:
         local_only(request)
         state["stopped"] = True
@@ -141,6 +151,7 @@ def add_sandbox_routes(app: web.Application, token: str) -> None:
     app.router.add_get("/sandbox", page)
     app.router.add_get("/sandbox/", page)
     app.router.add_get("/sandbox/config.json", config)
+    app.router.add_get("/sandbox/world.json", world_id)
     app.router.add_post("/sandbox/bridge/stop", stop)
     app.router.add_post("/sandbox/bridge/start", start)
     app.router.add_static("/sandbox/", page_dir)

@@ -3,7 +3,8 @@
 No I/O, no clock, no global random: dice come in as an argument and every face used comes back in the
 result. Entry points:
 
-* ``decode_request(data)`` — JSON text, bytes or an already-parsed object to a typed request;
+* ``decode_request(data)`` — JSON text, bytes or an already-parsed object to a typed request (a field
+  the request type does not declare is refused; ``lenient=True`` drops it, for old journals);
 * ``resolve(request, dice)`` — roll it;
 * ``odds(request)`` — the exact probability of every outcome (``odds_cost(request)``: about how long
   that would take now, so a server can send expensive ones to a worker process);
@@ -24,6 +25,7 @@ from rules.registry import (
     SYSTEMS,
     decode_request,
     dice_for,
+    drop_unknown_fields,
     odds,
     odds_cost,
     request_schema,
@@ -36,6 +38,7 @@ __all__ = [
     "RuleError",
     "decode_request",
     "dice_for",
+    "drop_unknown_fields",
     "odds",
     "odds_cost",
     "request_schema",

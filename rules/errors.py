@@ -164,15 +164,16 @@ _UNKNOWN_VALUE = re.compile(r"Invalid enum value (?P<value>.+)")
 def split_validation(error: msgspec.ValidationError | msgspec.DecodeError) -> tuple[str, str]:
     """msgspec's "Expected `int`, got `str` - at `$.weapon.rof`" as (message, path).
 
-    msgspec reports a missing field at the object that lacks it; the path here points at the field
-    itself (``$.attacker.skill``), which is where a user has to look.
+    msgspec reports a missing or an unknown field at the object that lacks or holds it; the path here
+    points at the field itself (``$.attacker.skill``, ``$.targets[0].distnce``), which is where a user
+    has to look.
     """
     match = _AT_PATH.match(str(error))
     assert match is not None  # the pattern matches any string
     message, path = match.group("message"), match.group("path") or "$"
-    missing = _MISSING_FIELD.fullmatch(message)
-    if missing is not None:
-        path = f"{path}.{missing.group('field')}"
+    field = _MISSING_FIELD.fullmatch(message) or _UNKNOWN_FIELD.fullmatch(message)
+    if field is not None:
+        path = f"{path}.{field.group('field')}"
     return message, path
 
 

@@ -26,6 +26,7 @@ __all__ = [
     "SystemRegistry",
     "decode_request",
     "dice_for",
+    "drop_unknown_fields",
     "odds",
     "odds_cost",
     "request_schema",
@@ -83,11 +84,16 @@ SYSTEMS = SystemRegistry(
 )
 
 
-def decode_request(data: bytes | str | Mapping[str, Any]) -> Any:
+def decode_request(data: bytes | str | Mapping[str, Any], *, lenient: bool = False) -> Any:
     """Parse and validate one request; a ``RuleError`` names the offending field's path.
 
     ``system`` picks the rule system, ``action`` the request type within it (the system's default
-    action when absent). Unknown extra fields are ignored, so a VTT may send more than a system needs.
+    action when absent). A field the request type does not declare is refused (``unknown_field``, its
+    path naming it): a typo such as ``distnce`` must not quietly resolve with the default instead.
+
+    ``lenient`` is for reading old journals only (``volley replay``, the session report): a field
+    that no longer exists was ignored when the request was resolved, so it is dropped again
+    (:func:`drop_unknown_fields`) and the request resolves as it did at the table.
     """
     if isinstance(data, (bytes, bytearray, str)):
         try:
@@ -110,6 +116,8 @@ def decode_request(data: bytes | str | Mapping[str, Any]) -> Any:
     if obj["action"] not in actions:
         refusal = errors.UNKNOWN_ACTION(title=system.title, action=repr(obj["action"]), actions=list(actions))
         raise RuleError("$.action", refusal, code="invalid")
+    if lenient:
+        obj, _ = drop_unknown_fields(obj)
     try:
         return msgspec.convert(obj, system.request_type, strict=True)
     except msgspec.ValidationError as error:
@@ -118,6 +126,64 @@ def decode_request(data: bytes | str | Mapping[str, Any]) -> Any:
         if text.startswith("Invalid enum value"):
             allowed = _allowed_values(_request_member(system, obj["action"]), path)
         raise RuleError(path, validation_message(text, allowed), code="invalid") from None
+
+
+#: The most unknown fields :func:`drop_unknown_fields` removes from one request (a guard, not a rule).
+MAX_DROPPED = 256
+
+
+def drop_unknown_fields(request: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """``request`` without the fields its system's request type does not declare, and their paths.
+
+    For requests recorded before a field was refused (journals): each unknown field msgspec reports
+    is removed from a copy and the request checked again, so only fields that are truly unknown go
+    (anything else wrong is left for :func:`decode_request` to refuse). ``request`` is not modified.
+    """
+    obj: dict[str, Any] = dict(request)
+    name = obj.get("system")
+    system = SYSTEMS.get(name) if isinstance(name, str) else None
+    if system is None:
+        return obj, []
+    if "action" not in obj:
+        obj["action"] = system.default_action
+    dropped: list[str] = []
+    copied: set[int] = {id(obj)}
+    for _ in range(MAX_DROPPED):
+        try:
+            msgspec.convert(obj, system.request_type, strict=True)
+        except msgspec.ValidationError as error:
+            text, path = split_validation(error)
+            if not text.startswith("Object contains unknown field"):
+                break
+            parent, _, field = path.rpartition(".")
+            holder = _copied_at(obj, parent, copied)
+            if not isinstance(holder, dict) or field not in holder:
+                break
+            del holder[field]
+            dropped.append(path)
+        else:
+            break
+    if "action" not in request:
+        del obj["action"]
+    return obj, dropped
+
+
+def _copied_at(obj: dict[str, Any], path: str, copied: set[int]) -> Any:
+    """The object at ``path`` (``$.targets[0]``) inside ``obj``, each container on the way replaced
+    by a shallow copy the first time (``copied``), so the caller's request is never changed."""
+    here: Any = obj
+    for step in re.finditer(_PATH_STEP, path.removeprefix("$")):
+        key: str | int = step.group(1) if step.group(1) is not None else int(step.group(2))
+        try:
+            child = here[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+        if isinstance(child, (dict, list)) and id(child) not in copied:
+            child = dict(child) if isinstance(child, dict) else list(child)
+            copied.add(id(child))
+            here[key] = child
+        here = child
+    return here
 
 
 def _known() -> list[str]:

@@ -371,7 +371,7 @@ def _odds(notes: Notes, r: Resolution, pools: Mapping[str, Any]) -> Any:
         if isinstance(pool, dict):
             request["pool"] = pool
     try:
-        return rules.odds(rules.decode_request(request))
+        return rules.odds(rules.decode_request(request, lenient=True))  # a journaled request
     except rules.RuleError as error:
         notes.no_odds[f"{error.path}: {error.message}"] += 1
     except Exception as error:  # a request no rules version knows how to price

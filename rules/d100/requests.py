@@ -66,7 +66,7 @@ DamageType = Literal["I", "R", "X", "E", "X(Fr)"]
 Reliability = int | str | list[int | str]
 
 
-class OverwatchOrder(msgspec.Struct, kw_only=True, frozen=True):
+class OverwatchOrder(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
     """A standing overwatch order (seed 004, "Overwatch"): a sector, a trigger and the mode to fire."""
 
     mode: OverwatchMode = "single"
@@ -75,7 +75,7 @@ class OverwatchOrder(msgspec.Struct, kw_only=True, frozen=True):
     arc: Degrees = 45.0
 
 
-class Attacker(msgspec.Struct, kw_only=True, frozen=True):
+class Attacker(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
     id: str
     name: str | None = None
     bs: int
@@ -87,7 +87,7 @@ class Attacker(msgspec.Struct, kw_only=True, frozen=True):
     overwatch: OverwatchOrder | None = None
 
 
-class Weapon(msgspec.Struct, kw_only=True, frozen=True):
+class Weapon(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
     name: str | None = None
     weapon_class: WeaponClass = msgspec.field(default="rifle", name="class")
     rof: str = "S/-/-"
@@ -107,7 +107,7 @@ class Weapon(msgspec.Struct, kw_only=True, frozen=True):
     concussive: Points | None = None
 
 
-class Target(msgspec.Struct, kw_only=True, frozen=True):
+class Target(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
     id: str
     name: str | None = None
     wp: int | None = None

@@ -1,7 +1,10 @@
 """What a GURPS request looks like: one tagged union of attack, reload and unjam.
 
 The VTT sends the weapon's whole state with every request (rounds loaded, jammed, which malfunction),
-and may send the same weapon object for all three actions: fields an action does not need are ignored.
+and may send the same attacker and weapon objects for all three actions (reload and unjam accept the
+attacker's ``skill`` and the weapon's ``rof`` and ``rcl``, and do not use them). A field no GURPS
+request declares is refused (``common.error.unknown_field``, its path named), so a typo such as
+``sjots`` never resolves with the default instead.
 
 Every number has a sane range (docs/rules/gurps.md, "Bounds"): a value outside it is a typing slip, and
 is refused as ``invalid`` with its field named rather than half-working or making a preview that
@@ -52,11 +55,16 @@ Modifier = Annotated[int, msgspec.Meta(ge=MODIFIER_RANGE[0], le=MODIFIER_RANGE[1
 Rating = Annotated[int, msgspec.Meta(ge=1, le=MAX_RATING)]
 
 
-class Shooter(msgspec.Struct, kw_only=True, frozen=True):
-    """The token acting; ``id`` is the token the result's updates go to."""
+class Shooter(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
+    """The token acting; ``id`` is the token the result's updates go to.
+
+    ``skill`` is accepted (and checked) but not used by reload and unjam (an unjam roll's skill is the
+    request's own ``skill``), so the attack's attacker object serves all three actions.
+    """
 
     id: str
     name: str | None = None
+    skill: Score | None = None
 
 
 class Attacker(Shooter, kw_only=True, frozen=True):
@@ -65,8 +73,12 @@ class Attacker(Shooter, kw_only=True, frozen=True):
     skill: Score
 
 
-class WeaponStatus(msgspec.Struct, kw_only=True, frozen=True):
-    """The weapon's state as the VTT holds it. ``jammed`` decides; ``malfunction`` says why."""
+class WeaponStatus(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
+    """The weapon's state as the VTT holds it. ``jammed`` decides; ``malfunction`` says why.
+
+    ``rof`` and ``rcl`` are accepted (and checked) but not used by reload and unjam, so one weapon
+    object serves all three actions; any other field is refused.
+    """
 
     name: str | None = None
     loaded: Rounds
@@ -74,6 +86,8 @@ class WeaponStatus(msgspec.Struct, kw_only=True, frozen=True):
     malf: Annotated[int, msgspec.Meta(ge=3, le=MAX_RATING)] = 17
     jammed: bool = False
     malfunction: WeaponFault | None = None
+    rof: int | str | None = None
+    rcl: Rating | None = None
 
 
 class Weapon(WeaponStatus, kw_only=True, frozen=True):
@@ -83,7 +97,7 @@ class Weapon(WeaponStatus, kw_only=True, frozen=True):
     rcl: Rating
 
 
-class Target(msgspec.Struct, kw_only=True, frozen=True):
+class Target(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
     """One target. ``modifier`` sums range, size, cover...; ``dodge`` present means it dodges.
 
     ``shots`` says how many of the attack's shots go to this target; required when there are several

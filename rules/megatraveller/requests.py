@@ -72,7 +72,7 @@ SkillLevel = Annotated[int, msgspec.Meta(ge=-10, le=30)]
 TokenId = Annotated[str, msgspec.Meta(min_length=1)]
 
 
-class Attacker(msgspec.Struct, kw_only=True, frozen=True):
+class Attacker(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
     """The shooter: skill level with the weapon, Dexterity, and the state the VTT keeps for them.
 
     ``target`` is the current lock (a token id); ``None`` means no lock has been recorded, which a
@@ -88,7 +88,7 @@ class Attacker(msgspec.Struct, kw_only=True, frozen=True):
     target: TokenId | None = None
 
 
-class Weapon(msgspec.Struct, kw_only=True, frozen=True):
+class Weapon(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
     """The weapon's statistics and magazine.
 
     ``rapid`` is a trailing "/R" on its Recoil, ``burst`` its fixed burst size (2, 3 or 4) if it has a
@@ -105,7 +105,7 @@ class Weapon(msgspec.Struct, kw_only=True, frozen=True):
     capacity: Capacity | None = None
 
 
-class Target(msgspec.Struct, kw_only=True, frozen=True):
+class Target(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
     """One token fired at. ``targets[0]`` of a request is the primary target.
 
     ``difficulty`` is the to-hit task before the RCS shifts it (Close-range fire is Routine), ``shift``
@@ -124,7 +124,7 @@ class Target(msgspec.Struct, kw_only=True, frozen=True):
     bystander: bool = False
 
 
-class Pool(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
+class Pool(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """The rolled pool of a firing action, before it is split between targets.
 
     ``bullets`` for single, rapid and burst fire; ``rounds`` fired, ``lost`` and ``clusters`` for

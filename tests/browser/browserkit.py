@@ -203,36 +203,48 @@ def player_view(page: Any, shooter: str = SHOOTER, *, view: str = "View") -> Pla
     return PlayerView(frame=frame, page=player)
 
 
+#: The sandbox's users (vtt_module/sandbox/scenes.js): ?as= and ?view= open a page as one of them.
+REFEREE_ID = "gm0000000000000a"
+PLAYER_ID = "pl0000000000000b"
+COREFEREE_ID = "gm0000000000000c"
+ASSISTANT_ID = "as0000000000000d"
+
+
+def open_as(
+    table: Table, user: str = "referee", *, tab: int = 1, scene: str = "gurps", extra: str = ""
+) -> Any:
+    """A page of one sandbox user, in a browser of its own: ``user`` is referee, player, coreferee or
+    assistant; ``tab`` 2, 3... is another browser of the same user (its own socket id)."""
+    how = {"player": "&view=player", "coreferee": "&as=coreferee", "assistant": "&as=assistant"}.get(user, "")
+    view = "player" if user == "player" else "referee"
+    more = how.replace("&view=player", "") + (f"&tab={tab}" if tab > 1 else "") + extra
+    return table.open(scene=scene, view=view, extra=more)
+
+
+def refusal(page: Any, script: str) -> str | None:
+    """Run ``script`` (an expression giving a promise) on the page: the message it rejects with, or None
+    if it resolved (how a test sees the stand-in refuse what Foundry refuses)."""
+    return page.evaluate(
+        f"Promise.resolve().then(() => {script}).then(() => null, (e) => String(e?.message ?? e))"
+    )
+
+
+def set_hidden(page: Any, hidden: bool = True) -> None:
+    """Make a page a background tab (``document.hidden``), or bring it back."""
+    page.evaluate(f"sandbox.setHidden({'true' if hidden else 'false'})")
+
+
 def wait_booted(page: Any) -> None:
     page.wait_for_function("window.sandbox && (window.sandbox.ready || window.sandbox.bootError)")
     error = page.evaluate("window.sandbox.bootError ?? null")
     assert error is None, error
 
 
-#: True once the referee's page has written the world as it is now (combats, chat, actors) to the
-#: session storage it restores from on a reload. The sandbox writes it 50 ms after a change; a reload
-#: before that (a busy machine) brings back the world as it was, and the test then waits for a turn or
-#: a card that will never come.
-WORLD_KEPT = """() => {
-  const raw = sessionStorage.getItem("volley-sandbox-world");
-  if (!raw) return false;
-  const saved = JSON.parse(raw);
-  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-  const combats = (list) => list.map((c) => [c.id, c.round, c.turn, c.flags]);
-  if (!same(combats(game.combats?.contents ?? []), combats(saved.combats ?? []))) return false;
-  const messages = game.messages.contents.map((m) => [m.id, m.flags]);
-  if (!same(messages, (saved.messages ?? []).map((m) => [m._id, m.flags]))) return false;
-  return (saved.actors ?? []).every((a) => {
-    const live = game.actors.get(a.id);
-    return live !== undefined && same([live.flags, [...live.statuses]], [a.flags, a.statuses]);
-  });
-}"""
-
-
 def reload_kept(page: Any) -> None:
-    """Reload the referee's page once the world it will restore is the world it shows, and wait until
-    it has booted again."""
-    page.wait_for_function(WORLD_KEPT)
+    """Reload a page once the sandbox's "server" has kept every change the page made (the stand-in writes
+    each change as it happens; ``sandbox.flush()`` waits until those writes are committed), and wait
+    until it has booted again."""
+    page.evaluate("sandbox.flush()")
     page.reload()
     wait_booted(page)
 
@@ -272,8 +284,15 @@ def frames_sent(page: Any) -> list[dict[str, Any]]:
 
 
 def sent_with_id(sent: list[dict[str, Any]], request_id: str) -> dict[str, Any]:
-    """The message a page sent with this request id (``frames_sent`` collects them)."""
-    return next(frame for frame in sent if frame.get("id") == request_id)
+    """The message a page sent with this request id (``frames_sent`` collects them): the id itself, or
+    the bridge's key of a user's request id (``<user id>.<id>``, relay.js requestKey)."""
+    return next(frame for frame in sent if frame.get("id") in (request_id, *keys_of(frame, request_id)))
+
+
+def keys_of(frame: dict[str, Any], request_id: str) -> tuple[str, ...]:
+    """The key the referee's browser sends a user's request under, if the frame names its user."""
+    user = frame.get("user")
+    return (f"{user}.{request_id}",) if isinstance(user, str) else ()
 
 
 def cards(page: Any) -> Any:

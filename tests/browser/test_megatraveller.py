@@ -341,7 +341,8 @@ def test_the_player_who_fired_splits_the_pool_through_the_referee(table: Table) 
 
     # The referee's page resolved it and posted the result; the pending card says who split it.
     page.wait_for_function("game.messages.contents.length === 2")
-    assert page.evaluate("game.messages.contents[1].author") == "pl0000000000000b"
+    assert page.evaluate("(m => m.author?.id ?? m.author)(game.messages.contents[1])") == "gm0000000000000a"
+    assert page.evaluate("game.messages.contents[1].flags.volley.requester") == "pl0000000000000b"
     first = cards(page).first
     first.locator(".volley-card__settled").wait_for()
     assert first.locator(".volley-card__settled").inner_text().startswith("Split by Player: Vargr raider ")

@@ -118,7 +118,8 @@ def test_a_macro_fires_as_the_dialog_does_in_each_system(table: Table, system: s
     )
     assert fired["ok"], fired
     shot = fired["value"]
-    assert shot["type"] == "result" and shot["requestId"] == shot["id"]
+    # The card is kept under the bridge's key: the requesting user and the macro's id (#17).
+    assert shot["type"] == "result" and shot["requestId"] == f"gm0000000000000a.{shot['id']}"
     assert faces_of(shot["result"]) == faces
     assert hits_of(shot["result"]) == hits_of(by_dialog["result"])
     second_request = sent_with_id(sent, shot["id"])
@@ -127,7 +128,7 @@ def test_a_macro_fires_as_the_dialog_does_in_each_system(table: Table, system: s
 
     # Its card is in the log like the dialog's, with the same hits on it.
     assert cards(page).count() == 2
-    assert chat_flags(page)["requestId"] == shot["id"]
+    assert chat_flags(page)["requestId"] == shot["requestId"]
     assert page.evaluate("game.messages.contents.at(-1).id") == shot["messageId"]
     assert hits_of(chat_flags(page)["result"]) == hits_of(by_dialog["result"])
     assert table.pages.errors == []
@@ -282,7 +283,7 @@ def test_attack_resolved_and_undone_see_what_happened(table: Table) -> None:
         "token": "tokHale000000001",
         "weapon": "wMp5000001",
         "user": "gm0000000000000a",
-        "requestId": shot["id"],
+        "requestId": f"gm0000000000000a.{shot['id']}",
         "shots": 4,
         "updates": heard["updates"],
         "before": heard["before"],
@@ -295,7 +296,7 @@ def test_attack_resolved_and_undone_see_what_happened(table: Table) -> None:
     assert page.evaluate("window.heard[1]") == {
         "hook": "undone",
         "messageId": shot["messageId"],
-        "requestId": shot["id"],
+        "requestId": f"gm0000000000000a.{shot['id']}",
         "token": "tokHale000000001",
         "user": "gm0000000000000a",
     }

@@ -265,12 +265,13 @@ def test_a_player_fires_through_the_referee(table: Table) -> None:
     dialog.get_by_role("spinbutton", name="Shots at Raider").fill("5")
     dialog.get_by_role("button", name=FIRE, exact=True).click()
 
-    # The referee's page posts the card (author: the player) and writes the rounds; both see them.
+    # The referee's page posts the card (author: the referee, so no player owns it; the shooter speaks)
+    # and writes the rounds; both see them.
     cards(page).first.wait_for()
     message = page.evaluate(
-        "({author: game.messages.contents[0].author, alias: game.messages.contents[0].speaker.alias})"
+        "(m => ({author: m.author?.id ?? m.author, alias: m.speaker.alias}))(game.messages.contents[0])"
     )
-    assert message == {"author": "pl0000000000000b", "alias": SHOOTER}
+    assert message == {"author": "gm0000000000000a", "alias": SHOOTER}
     loaded = chat_flags(page)["result"]["weapon"]["loaded"]
     assert loaded in (25, 29, 30)  # five rounds, or one or none if the roll malfunctioned
     player_page.wait_for_function(f"{MP5}.state.loaded === {loaded}")
@@ -357,17 +358,18 @@ def test_the_card_follows_the_players_roll_mode(table: Table) -> None:
         dialog.get_by_role("button", name=FIRE, exact=True).click()
         page.wait_for_function(f"game.messages.contents.length === {count + 1}")
         message = page.evaluate(
-            "(({whisper, blind, author}) => ({whisper, blind, author}))(game.messages.contents.at(-1))"
+            "(({whisper, blind, author}) => ({whisper, blind, author: author?.id ?? author}))"
+            "(game.messages.contents.at(-1))"
         )
         if mode == "gmroll":
             assert message == {
-                "whisper": ["gm0000000000000a", "gm0000000000000c", "pl0000000000000b"],
+                "whisper": ["gm0000000000000a", "gm0000000000000c", "as0000000000000d", "pl0000000000000b"],
                 "blind": False,
-                "author": "pl0000000000000b",
+                "author": "gm0000000000000a",
             }
         else:
             assert message == {
-                "whisper": ["gm0000000000000a", "gm0000000000000c"],
+                "whisper": ["gm0000000000000a", "gm0000000000000c", "as0000000000000d"],
                 "blind": True,
                 "author": "gm0000000000000a",
             }

@@ -177,12 +177,17 @@ def test_fire_and_weapons_from_the_character_sheet_header(table: Table) -> None:
     page.locator("#token-hud").get_by_role("button", name="Character sheet").click()
     sheet = page.locator(".sandbox-sheet")
     sheet.wait_for()
-    header = sheet.locator(".window-header")
-    header.get_by_role("button", name="Volley weapons").click()
+    # Foundry v13 puts a sheet's header controls in a menu the header's "Toggle Controls" opens.
+    toggle = sheet.locator(".window-header").get_by_role("button", name="Toggle Controls")
+    menu = sheet.locator("menu.controls-dropdown")
+    toggle.click()
+    menu.get_by_role("button", name="Volley weapons").click()
     editor = page.get_by_role("dialog", name="Volley weapons: Sgt. Hale")
     editor.wait_for()
     editor.get_by_role("button", name="Close").click()
-    header.get_by_role("button", name="Fire").click()
+    assert menu.is_hidden()  # a control closes the menu
+    toggle.click()
+    menu.get_by_role("button", name="Fire").click()
     dialog = page.get_by_role("dialog", name="Volley: Sgt. Hale fires")
     wait_for_chart(dialog, "Raider")
     assert table.pages.errors == []

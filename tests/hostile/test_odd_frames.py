@@ -26,9 +26,10 @@ pytestmark = pytest.mark.asyncio
 
 
 def _ping_of_size(size: int, id: str = "big") -> bytes:
-    """A ``ping`` frame whose payload is exactly ``size`` bytes."""
-    head = json.dumps({"type": "ping", "id": id, "pad": ""})
-    payload = head[:-2] + "x" * (size - len(head)) + '"}'
+    """A ``ping`` frame whose payload is exactly ``size`` bytes (padded with JSON whitespace: a
+    ``ping`` declares no field to pad with, and an undeclared one is refused)."""
+    head = json.dumps({"type": "ping", "id": id})
+    payload = head[:-1] + " " * (size - len(head)) + "}"
     assert len(payload) == size
     return frame(payload)
 

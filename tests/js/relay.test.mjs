@@ -5,9 +5,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import { fromConnection, fromWire, isOnline, statusWords, toWire } from "../../vtt_module/scripts/bridge-status.js";
-import { electBridgeHolder, holderOrder, isBridgeHolder } from "../../vtt_module/scripts/gm-election.js";
+import { electBridgeHolder, electHolderBrowser, holderOrder, isBridgeHolder } from "../../vtt_module/scripts/gm-election.js";
+import { Presence, PRESENCE_KIND } from "../../vtt_module/scripts/presence.js";
 import { errorFrom } from "../../vtt_module/scripts/connection.js";
-import { Relay, RELAY_KIND, SOCKET_NAME, vetRelayed } from "../../vtt_module/scripts/relay.js";
+import { MAX_ID, Relay, RELAY_KIND, relayTimeoutMs, requestKey, SOCKET_NAME, vetRelayed, wireReply } from "../../vtt_module/scripts/relay.js";
 import { FormError } from "../../vtt_module/scripts/systems/common/fields.js";
 import { FakeClock, flush } from "./fakes.mjs";
 
@@ -23,25 +24,30 @@ const attack = (token, extra = {}) => ({
   choice: { system: "gurps", token, weapon: "w1", action: "attack", targets: [{ id: "t1", shots: 3 }], ...extra },
 });
 
-/** A Foundry-like socket bus: emit reaches every other client, with the sender's user id. */
+/**
+ * A Foundry-like socket bus: emit reaches every other browser (other tabs of the same user too, as
+ * Foundry's server broadcasts to every socket but the emitting one), with the sender's user id, which
+ * the server sets and no client can choose.
+ */
 function socketBus() {
   const clients = [];
   return {
     client(userId) {
       const handlers = [];
+      const me = { userId, handlers };
       const socket = {
         emitted: [],
         emit(name, data) {
           socket.emitted.push(data);
           for (const other of clients) {
-            if (other.userId !== userId) for (const h of other.handlers) if (h.name === name) h.fn(structuredClone(data), userId);
+            if (other !== me) for (const h of other.handlers) if (h.name === name) h.fn(structuredClone(data), userId);
           }
         },
         on(name, fn) {
           handlers.push({ name, fn });
         },
       };
-      clients.push({ userId, handlers });
+      clients.push(me);
       return socket;
     },
   };
@@ -115,7 +121,7 @@ describe("vetting a relayed message", () => {
     assert.equal(vetRelayed({ type: "attack", id: "x" }, "alice", tests).refuse.path, "$.choice");
     assert.equal(vetRelayed({ type: "attack", id: "x", choice: { token: "tok-alice" } }, "alice", tests).refuse.path, "$.choice.system");
     assert.equal(vetRelayed({ type: "attack", choice: {} }, "alice", tests).refuse.code, "invalid");
-    assert.equal(vetRelayed({ type: "attack", id: "x".repeat(129), choice: {} }, "alice", tests).refuse.code, "invalid");
+    assert.equal(vetRelayed({ type: "attack", id: "x".repeat(MAX_ID + 1), choice: {} }, "alice", tests).refuse.code, "invalid");
   });
 
   it("lets only a game master undo", () => {
@@ -127,33 +133,39 @@ describe("vetting a relayed message", () => {
 });
 
 describe("Relay between a player and the referee", () => {
-  function world({ forward } = {}) {
+  function world({ forward, holder } = {}) {
     const bus = socketBus();
     const clock = new FakeClock();
     const forwarded = [];
-    const gm = new Relay({
-      socket: bus.client("gm"),
-      userId: () => "gm",
-      isHolder: () => true,
-      ...tests,
-      forward:
-        forward ??
-        (async (message, userId) => {
-          forwarded.push({ message, userId });
-          return { type: "result", id: message.id, result: { hits: 2 }, card: {}, updates: [] };
-        }),
-      currentStatus: () => ({ state: "ready" }),
-      timers: clock,
-    });
+    let held = holder ?? { user: "gm", browser: "gm-tab-1" };
+    const gmTab = (browser) =>
+      new Relay({
+        socket: bus.client("gm"),
+        userId: () => "gm",
+        browser,
+        holder: () => held,
+        ...tests,
+        forward:
+          forward ??
+          (async (message, userId) => {
+            forwarded.push({ message, userId, browser });
+            return { type: "result", id: message.id, result: { hits: 2 }, card: {}, updates: [], visibility: "public" };
+          }),
+        currentStatus: () => ({ state: "ready" }),
+        timers: clock,
+      });
+    const gm = gmTab("gm-tab-1");
+    const gm2 = gmTab("gm-tab-2");
     const player = (id) =>
       new Relay({
         socket: bus.client(id),
         userId: () => id,
-        isHolder: () => false,
+        browser: `${id}-tab`,
+        holder: () => held,
         ownsToken: () => {
           throw new Error("players never check ownership");
         },
-        isGm: () => false,
+        isGm: tests.isGm,
         forward: async () => {
           throw new Error("players never forward");
         },
@@ -162,18 +174,70 @@ describe("Relay between a player and the referee", () => {
       });
     const alice = player("alice");
     const bob = player("bob");
-    for (const r of [gm, alice, bob]) r.attach();
-    return { gm, alice, bob, forwarded, clock };
+    for (const r of [gm, gm2, alice, bob]) r.attach();
+    return { gm, gm2, alice, bob, forwarded, clock, handOver: (to) => (held = to) };
   }
 
-  it("forwards an owned token's choice and answers only the requester", async () => {
+  it("forwards an owned token's choice under the user's key and answers only the requester", async () => {
     const { alice, bob, forwarded } = world();
     const seenByBob = [];
     bob.socket.on(SOCKET_NAME, (d) => seenByBob.push(d));
     const reply = await alice.send(attack("tok-alice"));
-    assert.deepEqual(reply, { type: "result", id: "req-tok-alice", result: { hits: 2 }, card: {}, updates: [] });
-    assert.deepEqual(forwarded, [{ message: attack("tok-alice"), userId: "alice" }]);
+    assert.deepEqual(reply, { type: "result", id: "req-tok-alice", result: { hits: 2 }, card: {} });
+    assert.deepEqual(forwarded, [{ message: { ...attack("tok-alice"), id: requestKey("alice", "req-tok-alice") }, userId: "alice", browser: "gm-tab-1" }]);
     assert.ok(seenByBob.some((d) => d.kind === RELAY_KIND.REPLY && d.to === "alice"));
+  });
+
+  it("keys a request by its user: another player's id names their own request, not the first one's", async () => {
+    const { alice, bob, forwarded } = world();
+    owners["tok-alice"].push("bob");
+    try {
+      await alice.send(attack("tok-alice"));
+      await bob.send(attack("tok-alice")); // the same id, from another user
+    } finally {
+      owners["tok-alice"].pop();
+    }
+    assert.deepEqual(
+      forwarded.map((f) => f.message.id),
+      [requestKey("alice", "req-tok-alice"), requestKey("bob", "req-tok-alice")],
+    );
+  });
+
+  it("only the holder's browser answers: a second tab of the same GM stays quiet", async () => {
+    const { alice, forwarded } = world();
+    await alice.send(attack("tok-alice"));
+    assert.deepEqual(forwarded.map((f) => f.browser), ["gm-tab-1"]);
+  });
+
+  it("sends a waiting request again, with its id, to the browser that takes over; answered once", async () => {
+    const { gm, alice, forwarded, handOver } = world();
+    gm.receive = async () => {}; // the holder's page went away with the request in flight
+    const waiting = alice.send(attack("tok-alice"));
+    await flush();
+    assert.equal(alice.waitingCount, 1);
+    handOver({ user: "gm", browser: "gm-tab-2" });
+    alice.resend();
+    const reply = await waiting;
+    assert.equal(reply.type, "result");
+    assert.deepEqual(forwarded.map((f) => [f.browser, f.message.id]), [["gm-tab-2", requestKey("alice", "req-tok-alice")]]);
+    assert.equal(alice.waitingCount, 0);
+  });
+
+  it("a repeat of a key while the first is being served joins it instead of asking twice", async () => {
+    let release;
+    const gate = new Promise((resolve) => (release = resolve));
+    let asked = 0;
+    const { gm } = world({
+      forward: async (message) => {
+        asked += 1;
+        await gate;
+        return { type: "result", id: message.id };
+      },
+    });
+    const first = gm.serve(attack("tok-alice"), "alice");
+    const second = gm.serve(attack("tok-alice"), "alice");
+    release();
+    assert.deepEqual([(await first).id, (await second).id, asked], ["req-tok-alice", "req-tok-alice", 1]);
   });
 
   it("refuses someone else's token without asking the bridge", async () => {
@@ -183,20 +247,47 @@ describe("Relay between a player and the referee", () => {
     assert.equal(forwarded.length, 0);
   });
 
-  it("drops a request whose claimed sender is not the socket's sender", async () => {
+  it("drops a request whose claimed sender is not the socket's sender, or that has none", async () => {
     const { gm, forwarded } = world();
     const replies = [];
     gm.socket.emit = (_name, data) => replies.push(data);
-    await gm.receive({ kind: RELAY_KIND.REQUEST, from: "bob", message: attack("tok-bob") }, "alice");
+    await gm.receive({ kind: RELAY_KIND.REQUEST, from: "bob", to: "gm-tab-1", message: attack("tok-bob") }, "alice");
+    await gm.receive({ kind: RELAY_KIND.REQUEST, from: "bob", to: "gm-tab-1", message: attack("tok-bob") });
     assert.deepEqual([forwarded.length, replies.length], [0, 0]);
+  });
+
+  it("takes a reply or a status only from the holder's browser: a player's forgery changes nothing", async () => {
+    const { alice, bob, clock } = world({ forward: () => new Promise(() => {}) });
+    const heard = [];
+    alice.onStatus((status) => heard.push(status));
+    const waiting = alice.send(attack("tok-alice"));
+    await flush();
+    // Bob, from his console: a fake answer to Alice, a fake "bridge down", each naming the holder's browser.
+    bob.emit({ kind: RELAY_KIND.REPLY, to: "alice", id: "req-tok-alice", browser: "gm-tab-1", reply: { type: "error", code: "no_gm" } });
+    bob.emit({ kind: RELAY_KIND.STATUS, browser: "gm-tab-1", status: { state: "stopped" } });
+    await flush();
+    assert.deepEqual([alice.waitingCount, heard.length], [1, 0]);
+    clock.advance(1000);
+    assert.equal((await waiting).code, "no_gm", "only the timeout ended it");
+  });
+
+  it("strips a private or blind card's reply before it goes on the socket every client reads", () => {
+    const reply = { type: "result", id: "r", card: { rows: [] }, result: { rolls: [] }, updates: [{}], pending: { pool: 3 }, visibility: "private" };
+    assert.deepEqual(wireReply(reply, "private"), { type: "result", id: "r", pending: { pool: 3 } });
+    assert.deepEqual(wireReply(reply, "blind"), { type: "result", id: "r" });
+    assert.deepEqual(Object.keys(wireReply(reply, "public")).sort(), ["card", "id", "pending", "result", "type"]);
+  });
+
+  it("waits long enough for the bridge's own timeout and a takeover", () => {
+    assert.ok(relayTimeoutMs(15_000, { expiryMs: 20_000, settleMs: 1_000 }) > 15_000 + 20_000 + 1_000);
   });
 
   it("tells the player at once when no referee holds the bridge, and after a while when none answers", async () => {
     const clock = new FakeClock();
-    const lonely = (holderOnline) =>
-      new Relay({ socket: { emit() {}, on() {} }, userId: () => "alice", isHolder: () => false, holderOnline, ...tests, forward: async () => ({}), timers: clock, timeoutMs: 1000 });
-    assert.equal((await lonely(() => false).send(attack("tok-alice"))).code, "no_gm");
-    const pending = lonely(() => true).send(attack("tok-alice"));
+    const lonely = (holder) =>
+      new Relay({ socket: { emit() {}, on() {} }, userId: () => "alice", browser: "a", holder: () => holder, ...tests, forward: async () => ({}), timers: clock, timeoutMs: 1000 });
+    assert.equal((await lonely(null).send(attack("tok-alice"))).code, "no_gm");
+    const pending = lonely({ user: "gm", browser: "g" }).send(attack("tok-alice"));
     clock.advance(1000);
     assert.equal((await pending).code, "no_gm");
   });
@@ -243,5 +334,50 @@ describe("Relay between a player and the referee", () => {
     alice.askStatus();
     await flush();
     assert.deepEqual(heard, [{ state: "waiting", retryInMs: 2000 }, { state: "ready" }]);
+  });
+});
+
+describe("which browser holds the bridge", () => {
+  const users = [
+    { id: "gm", active: true, isGM: true, role: 4 },
+    { id: "asst", active: true, isGM: true, role: 3 },
+    { id: "alice", active: true, isGM: false, role: 1 },
+  ];
+
+  it("is the oldest tab of Foundry's GM with a token; a newer tab of the same GM follows", () => {
+    const browsers = [
+      { browser: "new", user: "gm", token: true, since: 200 },
+      { browser: "old", user: "gm", token: true, since: 100 },
+      { browser: "a1", user: "asst", token: true, since: 50 },
+    ];
+    assert.equal(electHolderBrowser(browsers, users, "gm").browser, "old");
+    assert.equal(electHolderBrowser(browsers.filter((b) => b.browser !== "old"), users, "gm").browser, "new", "the old tab closed: the next takes over");
+    assert.equal(electHolderBrowser([{ ...browsers[1], token: false }, browsers[2]], users, "gm").browser, "a1", "an assistant GM with the token");
+    assert.equal(electHolderBrowser([{ browser: "p", user: "alice", token: true, since: 1 }], users, "gm"), null, "never a player");
+  });
+
+  it("lists GM browsers by the socket's sender, never by a claim, and forgets one that leaves or falls silent", () => {
+    const clock = new FakeClock();
+    let now = 0;
+    const sent = [];
+    const presence = new Presence({
+      emit: (data) => sent.push(data),
+      browser: "me",
+      userId: () => "alice",
+      isGm: (id) => id === "gm",
+      hasToken: () => false,
+      now: () => now,
+      timers: { setInterval: () => 0, clearInterval() {}, setTimeout: (fn) => clock.setTimeout(fn, 1) },
+    });
+    presence.start();
+    presence.receive({ kind: PRESENCE_KIND.HERE, browser: "fake", token: true, since: 0 }, "alice");
+    presence.receive({ kind: PRESENCE_KIND.HERE, browser: "g1", token: true, since: 5 }, "gm");
+    presence.receive({ kind: PRESENCE_KIND.HERE, browser: "g2", token: true, since: 9 }, "gm");
+    presence.receive({ kind: PRESENCE_KIND.GONE, browser: "g2" }, "alice"); // not hers to end
+    assert.deepEqual(presence.browsers().map((b) => [b.browser, b.user]), [["g1", "gm"], ["g2", "gm"]]);
+    presence.receive({ kind: PRESENCE_KIND.GONE, browser: "g1" }, "gm");
+    now = 60_000;
+    presence.sweep();
+    assert.deepEqual(presence.browsers(), []);
   });
 });

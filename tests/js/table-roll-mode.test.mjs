@@ -1,9 +1,10 @@
-// Roll modes for the card a GM's browser posts on a player's behalf: whisper and blind as Foundry core
-// sets them for the roller, and the same people watching the dice in Dice So Nice.
+// Roll modes for the card a GM's browser posts on a player's behalf, in the GM's name (issue #17): a roll
+// message whose whisper and blind make core show each user what it would show them had the player
+// rolled in their own name; the same people watch the dice in Dice So Nice.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { ROLL_MODES, cardVisibility, diceShowOptions } from "../../vtt_module/scripts/table/roll-mode.js";
+import { ROLL_MODES, cardVisibility, visibilityKind } from "../../vtt_module/scripts/table/roll-mode.js";
 
 const GMS = ["gmAnna", "gmBoris"];
 const PLAYER = "playerIvan";
@@ -32,9 +33,9 @@ function coreReaders(message, author) {
   });
 }
 
-/** Who reads Volley's card, a message without rolls (ChatMessage#visible). */
+/** Who reads Volley's card, a roll message too, authored by the poster. */
 function cardReaders(visibility) {
-  return USERS.filter((u) => visibility.whisper.length === 0 || visibility.whisper.includes(u) || u === visibility.author);
+  return coreReaders(visibility, visibility.author);
 }
 
 describe("cardVisibility", () => {
@@ -47,7 +48,7 @@ describe("cardVisibility", () => {
           const core = coreApplyRollMode({ whisper }, rollMode, requester);
           assert.deepEqual(cardReaders(ours), coreReaders(core, requester), label);
           assert.deepEqual([...(ours.diceViewers ?? USERS)].sort(), cardReaders(ours).sort(), label);
-          assert.equal(ours.blind, core.blind, label);
+          assert.equal(ours.author, POSTER, `${label}: always the posting GM's card, never the player's`);
         }
       }
     }
@@ -55,7 +56,7 @@ describe("cardVisibility", () => {
 
   it("public: everyone reads the card and watches the dice", () => {
     assert.deepEqual(cardVisibility({ rollMode: "publicroll", requester: PLAYER, poster: POSTER, gms: GMS, whisper: ["gmAnna"] }), {
-      author: PLAYER,
+      author: POSTER,
       whisper: [],
       blind: false,
       diceViewers: null,
@@ -64,14 +65,14 @@ describe("cardVisibility", () => {
 
   it("private GM: the GMs and the player who fired, as core shows a player their own private roll", () => {
     assert.deepEqual(cardVisibility({ rollMode: "gmroll", requester: PLAYER, poster: POSTER, gms: GMS }), {
-      author: PLAYER,
+      author: POSTER,
       whisper: ["gmAnna", "gmBoris", PLAYER],
       blind: false,
       diceViewers: ["gmAnna", "gmBoris", PLAYER],
     });
   });
 
-  it("blind GM: the GMs only, posted in a GM's name; the player who fired neither reads it nor sees the dice", () => {
+  it("blind GM: the GMs only; the player who fired reads '???' like everyone else and sees no dice", () => {
     assert.deepEqual(cardVisibility({ rollMode: "blindroll", requester: PLAYER, poster: POSTER, gms: GMS }), {
       author: POSTER,
       whisper: ["gmAnna", "gmBoris"],
@@ -79,14 +80,14 @@ describe("cardVisibility", () => {
       diceViewers: ["gmAnna", "gmBoris"],
     });
     const toBoris = cardVisibility({ rollMode: "blindroll", requester: PLAYER, poster: POSTER, gms: GMS, whisper: ["gmBoris"] });
-    assert.deepEqual([toBoris.author, toBoris.whisper], ["gmBoris", ["gmBoris"]]);
+    assert.deepEqual([toBoris.author, toBoris.whisper], [POSTER, ["gmBoris"]]);
   });
 
-  it("self: the player who fired alone, in their own name so the posting GM does not see it either", () => {
+  it("self: the player who fired alone; blind, so the posting GM (its author) reads '???' as in core", () => {
     assert.deepEqual(cardVisibility({ rollMode: "selfroll", requester: PLAYER, poster: POSTER, gms: GMS, whisper: ["gmAnna"] }), {
-      author: PLAYER,
+      author: POSTER,
       whisper: [PLAYER],
-      blind: false,
+      blind: true,
       diceViewers: [PLAYER],
     });
   });
@@ -118,15 +119,11 @@ describe("cardVisibility", () => {
   });
 });
 
-describe("diceShowOptions: game.dice3d.show from the GM's browser that posts the card", () => {
-  const poster = POSTER;
-  const show = (rollMode, requester = PLAYER) => diceShowOptions(cardVisibility({ rollMode, requester, poster, gms: GMS }), poster);
-
-  it("synchronises to every viewer, and plays locally only for a viewer", () => {
-    assert.deepEqual(show("publicroll"), { synchronize: true, whisper: null, blind: false });
-    assert.deepEqual(show("gmroll"), { synchronize: true, whisper: ["gmAnna", "gmBoris", PLAYER], blind: false });
-    assert.deepEqual(show("blindroll"), { synchronize: true, whisper: ["gmAnna", "gmBoris"], blind: false });
-    assert.deepEqual(show("selfroll"), { synchronize: true, whisper: [PLAYER], blind: true });
-    assert.deepEqual(show("selfroll", poster), { synchronize: true, whisper: [poster], blind: false });
+describe("visibilityKind: how much of a reply may travel on the socket", () => {
+  it("is public only for a public roll, blind for a blind one, private otherwise", () => {
+    assert.deepEqual(
+      ["publicroll", "gmroll", "blindroll", "selfroll"].map(visibilityKind),
+      ["public", "private", "blind", "private"],
+    );
   });
 });

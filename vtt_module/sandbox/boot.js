@@ -1,23 +1,32 @@
-// Sandbox start-up: the stand-in Foundry globals, a game system that rebuilds the status list (as some
-// do), the real module, then Foundry's init, setup and ready. The referee's page holds the bridge; the
-// player's view (?view=player, shown in a frame) reaches it through the referee's page.
+// Sandbox start-up, in core's order: the stand-in Foundry globals with the world the sandbox's "server"
+// keeps (IndexedDB, stand-in/store.js), a game system that rebuilds the status list (as some do), the
+// real module, then init, i18nInit, setup, the scene and the chat log drawn with the messages already
+// there, and ready (v13 Game#setupGame; the chat log is rendered before `ready` fires). The referee's
+// page holds the bridge; a player's page (?view=player, shown in a frame) reaches it through a GM's.
 //
 // Query: view=player, scene=gurps|megatraveller|d100, lang=en|ru, theme=dark|light (Foundry's interface
-// themes); as=coreferee opens the page as a
-// second game master; token=none leaves the access token out of this page's settings (to see the bridge
-// move to another GM's browser).
+// themes); as=coreferee opens the page as a second game master, as=assistant as an assistant GM;
+// tab=N (2, 3...) is another browser of the same user (its own socket id); token=none leaves the access
+// token out of this page's settings (to see the bridge move to another GM's browser); hidden=1 starts
+// the page as a background tab (document.hidden); dice3d=never|instant installs a Dice So Nice stand-in
+// whose show() never resolves, or resolves once the tab is visible.
 
 import { SCENE_BY_SYSTEM, SCENES, USERS } from "./scenes.js";
-import { snapshot } from "./stand-in/documents.js";
+import { hookErrors } from "./stand-in/hooks.js";
 import { coreStatusEffects, installFoundry } from "./stand-in/index.js";
 import { Table } from "./ui.js";
 
 const params = new URLSearchParams(location.search);
 const view = params.get("view") === "player" ? "player" : "referee";
 const lang = params.get("lang") === "ru" ? "ru" : "en";
-const firstScene = SCENE_BY_SYSTEM[params.get("scene") ?? ""] ?? SCENES[0];
-const coReferee = view === "referee" && params.get("as") === "coreferee";
-const userId = view === "player" ? USERS[1].id : coReferee ? USERS[2].id : USERS[0].id;
+const askedScene = SCENE_BY_SYSTEM[params.get("scene") ?? ""] ?? null;
+const as = view === "referee" ? params.get("as") : null;
+const coReferee = as === "coreferee";
+const assistant = as === "assistant";
+const tab = Math.max(1, Number.parseInt(params.get("tab") ?? "1", 10) || 1);
+const userId = view === "player" ? USERS[1].id : coReferee ? USERS[2].id : assistant ? USERS[3].id : USERS[0].id;
+/** The referee's first browser: it sets the world up (rule system, scene) when it opens. */
+const primary = view === "referee" && !as && tab === 1;
 const pasteToken = params.get("token") !== "none";
 const byId = (id) => document.getElementById(id);
 
@@ -27,7 +36,17 @@ const sandbox = {
   bootError: null,
   view,
   lang,
+  tab,
   diceSent: [],
+  /** The hooks of core's start-up, in the order they fired, with "chatLog" where the log was drawn. */
+  bootOrder: [],
+  hookErrors,
+  /** Make this page a background tab (`document.hidden`, `visibilityState`, `visibilitychange`), or not. */
+  setHidden,
+  /** A Dice So Nice stand-in: `show()` resolves once the tab is visible, or never (`{resolve: false}`). */
+  installDiceSoNice,
+  /** Resolves once every change this page made is kept by the sandbox's "server". */
+  flush: () => sandboxWorld?.world.store.flush(),
 };
 globalThis.sandbox = sandbox;
 document.documentElement.lang = lang;
@@ -36,6 +55,53 @@ document.body.classList.add(`sandbox--${view}`);
 document.body.classList.add(params.get("theme") === "dark" ? "theme-dark" : "theme-light");
 
 let table = null;
+
+let hidden = false;
+Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
+Object.defineProperty(document, "visibilityState", { configurable: true, get: () => (hidden ? "hidden" : "visible") });
+function setHidden(value) {
+  if (hidden === Boolean(value)) return;
+  hidden = Boolean(value);
+  document.dispatchEvent(new Event("visibilitychange"));
+}
+if (params.get("hidden") === "1") hidden = true;
+
+/** Resolves when the page is visible (Dice So Nice animates in animation frames: not in a background tab). */
+function whenVisible() {
+  if (!document.hidden) return Promise.resolve();
+  return new Promise((resolve) => {
+    const seen = () => {
+      if (document.hidden) return;
+      document.removeEventListener("visibilitychange", seen);
+      resolve();
+    };
+    document.addEventListener("visibilitychange", seen);
+  });
+}
+
+/**
+ * Dice So Nice, as a test needs it: `game.dice3d.show(data, user, synchronize, whisper, blind)` records
+ * each call (`sandbox.dice3d.shown`) and resolves once the tab is visible, or never; and, as Dice So Nice
+ * does on every reader's page, a created message with rolls this reader may see is animated there
+ * (`sandbox.dice3d.animated`: message ids).
+ */
+function installDiceSoNice({ resolve = true } = {}) {
+  const record = { shown: [], animated: [], resolve };
+  sandbox.dice3d = record;
+  game.modules.set("dice-so-nice", { id: "dice-so-nice", active: true });
+  game.dice3d = {
+    show(data, user = game.user, synchronize = false, whisper = null, blind = false) {
+      record.shown.push({ throws: data?.throws?.length ?? 0, user: user?.id ?? null, synchronize, whisper, blind, hidden: document.hidden });
+      return record.resolve ? whenVisible().then(() => true) : new Promise(() => {});
+    },
+    isEnabled: () => true,
+  };
+  Hooks.on("createChatMessage", (message) => {
+    if (message.isRoll && message.visible && message.isContentVisible) record.animated.push(message.id);
+  });
+  Hooks.callAll("diceSoNiceReady", game.dice3d);
+  return record;
+}
 
 /**
  * Scripted dice: the referee's page adds the faces typed in the dice box to the next attack or action.
@@ -95,8 +161,9 @@ function showScene(sceneId, { broadcast }) {
   if (select) select.value = scene.system;
   byId("board").replaceChildren();
   if (broadcast && game.user.isGM) {
-    void game.settings.set("volley", "ruleSystem", scene.system);
-    sandboxWorld.sync.broadcastScene(scene.id);
+    if (game.settings.get("volley", "ruleSystem") !== scene.system) void game.settings.set("volley", "ruleSystem", scene.system);
+    sandboxWorld.world.sync.broadcastScene(scene.id);
+    sandboxWorld.world.store.put("meta/scene", scene.id);
   }
   table.setTargets(SCENES.find((s) => s.id === scene.id).tokens.filter((t) => t.target).map((t) => t.id));
   table.renderBoard();
@@ -137,8 +204,11 @@ function shell() {
     next.set("scene", canvas.scene.system);
     location.search = next.toString();
   });
-  byId("reset").addEventListener("click", () => {
-    sessionStorage.removeItem(SAVED);
+  // A fresh world for every page: the kept one goes, every open page reloads.
+  byId("reset").addEventListener("click", async () => {
+    sandboxWorld.world.store.clear();
+    await sandboxWorld.world.store.flush();
+    sandboxWorld.world.sync.post({ op: "reset" });
     location.reload();
   });
   for (const [id, action] of [
@@ -180,39 +250,38 @@ function showView(which) {
 }
 
 let sandboxWorld = null;
-const SAVED = "volley-sandbox-world";
-let saving = null;
-
-/** The referee's page keeps the world over a reload (Foundry's server would): actors, chat, settings. */
-function keepWorld() {
-  if (view !== "referee" || coReferee || !sandbox.ready || saving) return;
-  saving = setTimeout(() => {
-    saving = null;
-    sessionStorage.setItem(SAVED, JSON.stringify({ ...snapshot(sandboxWorld.world), scene: canvas.scene.id }));
-  }, 50);
-}
 
 try {
+  // Only a GM's browser gets the bridge's token; every page learns which world this sandbox run keeps.
   const config = view === "referee" ? await (await fetch("/sandbox/config.json")).json() : {};
+  const { world: worldId } = await (await fetch("/sandbox/world.json")).json();
   sandboxWorld = await installFoundry({
     lang,
     userId,
+    worldId,
     scenes: SCENES,
     users: USERS,
     notify: (level, text) => table?.notify(level, text),
-    onChange: () => {
-      table?.changed();
-      keepWorld();
-    },
+    onChange: () => table?.changed(),
     onScene: (id) => showScene(id, { broadcast: false }),
+    onReset: () => location.reload(),
   });
   sandbox.world = sandboxWorld.world;
   sandbox.notifications = sandboxWorld.notifications;
+  sandbox.socketId = sandboxWorld.socketId;
   table = new Table({ world: sandboxWorld.world });
   sandbox.table = table;
+  const keptScene = game.scenes.get(sandboxWorld.world.meta?.scene ?? "");
+  const firstScene = askedScene ?? keptScene ?? SCENES[0];
   canvas.scene = game.scenes.get(firstScene.id);
-  Hooks.on("createChatMessage", (message) => table.renderMessage(message));
-  Hooks.on("updateChatMessage", (message) => table.renderMessage(message));
+  let chatDrawn = false;
+  const draw = (message) => {
+    if (chatDrawn) table.renderMessage(message);
+  };
+  Hooks.on("createChatMessage", draw);
+  Hooks.on("updateChatMessage", draw);
+  Hooks.on("deleteChatMessage", (message) => table.removeMessage(message));
+  for (const name of ["init", "i18nInit", "setup", "ready"]) Hooks.on(name, () => sandbox.bootOrder.push(name));
   // Like some game systems, rebuild the status list during setup and ready: the module must cope.
   Hooks.on("setup", () => {
     CONFIG.statusEffects = coreStatusEffects();
@@ -221,33 +290,38 @@ try {
     CONFIG.statusEffects = coreStatusEffects();
   });
   if (view === "referee") scriptDice();
+  const dice3d = params.get("dice3d");
+  if (dice3d === "never" || dice3d === "instant") installDiceSoNice({ resolve: dice3d === "instant" });
   // Core's own client setting: the roll mode chosen in the chat controls.
   game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
   await import("/modules/volley/scripts/volley.js");
   Hooks.callAll("init");
+  Hooks.callAll("i18nInit");
   shell();
-  await game.settings.set("volley", "bridgeUrl", `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  // World settings are a GM's to write (a player's page reads the world's): where the bridge is, and
+  // the rule system of the scene the referee opened.
+  if (game.user.isGM) {
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+    if (game.settings.get("volley", "bridgeUrl") !== url) await game.settings.set("volley", "bridgeUrl", url);
+  }
   if (view === "referee" && pasteToken) await game.settings.set("volley", "token", config.token);
-  if (view === "referee" && !coReferee) await game.settings.set("volley", "ruleSystem", firstScene.system);
-  game.user.active = true;
-  sandboxWorld.sync.announce(true);
-  sandboxWorld.sync.askPresence();
+  if (primary && game.settings.get("volley", "ruleSystem") !== firstScene.system) await game.settings.set("volley", "ruleSystem", firstScene.system);
+  sandboxWorld.presence.announce();
+  addEventListener("pagehide", () => sandboxWorld.presence.leave());
   // Foundry's client knows who is connected before `ready`; give the other pages a moment to answer.
   await new Promise((resolve) => setTimeout(resolve, 150));
-  addEventListener("pagehide", () => sandboxWorld.sync.announce(false));
-  if (view === "player" || coReferee) sandboxWorld.sync.askSnapshot();
   Hooks.callAll("setup");
-  Hooks.callAll("ready");
-  showScene(firstScene.id, { broadcast: false });
+  // The canvas and the chat log, drawn before `ready` as core draws them, the log with every message
+  // the world already has (each through renderChatMessageHTML).
+  showScene(firstScene.id, { broadcast: primary });
   table.renderPlayers();
+  chatDrawn = true;
+  table.renderLog(game.messages.contents);
+  sandbox.bootOrder.push("chatLog");
+  game.ready = true;
+  Hooks.callAll("ready");
   // The module's ready is asynchronous: wait for its API.
   for (let i = 0; i < 200 && !game.modules.get("volley").api; i += 1) await new Promise((r) => setTimeout(r, 25));
-  const saved = view === "referee" && !coReferee ? sessionStorage.getItem(SAVED) : null;
-  if (saved) {
-    const state = JSON.parse(saved);
-    await sandboxWorld.applySnapshot(state);
-    if (state.scene && state.scene !== canvas.scene.id && !params.has("scene")) showScene(state.scene, { broadcast: true });
-  }
   sandbox.ready = true;
 } catch (error) {
   sandbox.bootError = String(error?.stack ?? error);

@@ -6,12 +6,14 @@ const PLAYER = "pl0000000000000b";
 
 /**
  * Users of the sandbox world. Each is connected while a page is open as them (the referee's page, the
- * player's view, a page opened with ?as=coreferee): pages announce themselves to each other.
+ * player's view, a page opened with ?as=coreferee or ?as=assistant): pages announce themselves to each
+ * other. Roles are Foundry's (CONST.USER_ROLES): 4 a game master, 3 an assistant GM, 1 a player.
  */
 export const USERS = [
-  { id: "gm0000000000000a", name: "Referee", isGM: true },
-  { id: PLAYER, name: "Player", isGM: false },
-  { id: "gm0000000000000c", name: "Co-referee", isGM: true },
+  { id: "gm0000000000000a", name: "Referee", role: 4 },
+  { id: PLAYER, name: "Player", role: 1 },
+  { id: "gm0000000000000c", name: "Co-referee", role: 4 },
+  { id: "as0000000000000d", name: "Assistant", role: 3 },
 ];
 
 const owned = { [PLAYER]: 3 };

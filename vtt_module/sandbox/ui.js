@@ -65,6 +65,8 @@ export class Table {
     this.world = world;
     this.hudToken = null;
     this.pending = false;
+    /** Every message drawn, in order, and whether `ready` had fired (core draws the log before it). */
+    this.rendered = [];
   }
 
   /** Redraw on the next frame (documents change in bursts). */
@@ -208,29 +210,71 @@ export class Table {
     this.hudToken = null;
   }
 
-  /** One chat message, drawn as Foundry draws it, then handed to renderChatMessageHTML. */
-  renderMessage(message) {
+  /**
+   * One chat message, drawn as Foundry's chat log draws it, then handed to renderChatMessageHTML: not at
+   * all if this user may not see it (`visible`); a roll whose content this user may not see as core
+   * draws it (v13 ChatMessage#renderHTML: the author's name, the flavor "… privately rolled some dice",
+   * the rolls rendered private: "???" and "?"), never the message's own content.
+   */
+  renderMessage(message, { initial = false } = {}) {
     const log = byId("chat-log");
-    let li = log.querySelector(`[data-message-id="${message.id}"]`);
-    // A whispered message shows only to its author and the users it is whispered to.
-    const whisper = Array.isArray(message.whisper) ? message.whisper : [];
-    if (whisper.length && message.author !== game.user.id && !whisper.includes(game.user.id)) {
+    const li = log.querySelector(`[data-message-id="${message.id}"]`);
+    if (!game.messages.has(message.id) || !message.visible) {
       li?.remove();
       return;
     }
     const fresh = document.createElement("li");
     fresh.className = "chat-message message";
+    fresh.classList.toggle("whisper", message.whisper.length > 0);
+    fresh.classList.toggle("blind", message.blind);
     fresh.dataset.messageId = message.id;
-    const author = game.users.get(message.author)?.name ?? "";
-    fresh.innerHTML = '<header class="message-header"><span class="message-sender"></span> <span class="message-author"></span></header><div class="message-content"></div>';
-    fresh.querySelector(".message-sender").textContent = message.speaker?.alias ?? author;
+    const author = message.author?.name ?? "";
+    fresh.innerHTML =
+      '<header class="message-header"><span class="message-sender"></span> <span class="message-author"></span><span class="whisper-to"></span><span class="flavor-text"></span></header><div class="message-content"></div>';
+    const hidden = message.isRoll && !message.isContentVisible;
+    fresh.querySelector(".message-sender").textContent = hidden ? author : message.alias;
     fresh.querySelector(".message-author").textContent = author ? `(${author})` : "";
-    fresh.querySelector(".message-content").innerHTML = message.content; // Foundry inserts content as HTML
+    if (message.whisper.length && !message.isRoll) {
+      fresh.querySelector(".whisper-to").textContent = ` → ${message.whisper.map((id) => game.users.get(id)?.name ?? id).join(", ")}`;
+    }
+    const flavor = hidden ? game.i18n.format("CHAT.PrivateRollContent", { user: author }) : message.flavor;
+    fresh.querySelector(".flavor-text").textContent = flavor ? ` ${flavor}` : "";
+    const content = fresh.querySelector(".message-content");
+    if (hidden) content.innerHTML = message.rolls.map((roll) => roll._html({ isPrivate: true })).join("");
+    else {
+      content.innerHTML = message.content; // Foundry inserts content as HTML
+      if (!content.childElementCount && message.isRoll) content.innerHTML = message.rolls.map((roll) => roll._html({ isPrivate: false })).join("");
+    }
     if (li) li.replaceWith(fresh);
-    else log.append(fresh);
-    li = fresh;
-    Hooks.callAll("renderChatMessageHTML", message, li, {});
-    li.scrollIntoView({ block: "end" });
+    else if (initial) log.append(fresh);
+    else this.#insertInOrder(log, fresh, message);
+    this.rendered.push({ id: message.id, content: hidden ? "" : message.content, ready: game.ready });
+    Hooks.callAll("renderChatMessageHTML", message, fresh, { message: message.toObject(), user: game.user, author: message.author, alias: message.alias, isWhisper: message.whisper.length > 0 });
+    if (!initial) fresh.scrollIntoView({ block: "end" });
+  }
+
+  /** The whole log at start-up, in the world's order (existing entries drawn afresh), then scrolled down. */
+  renderLog(messages) {
+    const log = byId("chat-log");
+    log.replaceChildren();
+    for (const message of messages) this.renderMessage(message, { initial: true });
+    log.lastElementChild?.scrollIntoView({ block: "end" });
+  }
+
+  /** The log is in the messages' order (a late page draws what came while it was loading in place). */
+  #insertInOrder(log, li, message) {
+    const last = log.lastElementChild;
+    const lastMessage = last ? game.messages.get(last.dataset.messageId) : null;
+    if (!lastMessage || lastMessage.timestamp <= message.timestamp) {
+      log.append(li);
+      return;
+    }
+    const later = [...log.children].find((other) => (game.messages.get(other.dataset.messageId)?.timestamp ?? 0) > message.timestamp);
+    log.insertBefore(li, later ?? null);
+  }
+
+  removeMessage(message) {
+    byId("chat-log").querySelector(`[data-message-id="${message.id}"]`)?.remove();
   }
 
   /** The encounter's line in the header: whose turn it is, and the controls that move the turn. */
@@ -260,7 +304,8 @@ export class Table {
     ul.replaceChildren(
       ...game.users.contents.map((user) => {
         const li = document.createElement("li");
-        li.textContent = `${user.name}${user.isGM ? " (GM)" : ""}${user.id === game.user.id ? " ★" : ""}`;
+        const role = user.role === 3 ? " (AGM)" : user.isGM ? " (GM)" : ""; // 3: CONST.USER_ROLES.ASSISTANT
+        li.textContent = `${user.name}${role}${user.id === game.user.id ? " ★" : ""}`;
         li.classList.toggle("sandbox-players__inactive", !user.active);
         return li;
       }),

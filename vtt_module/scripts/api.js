@@ -25,6 +25,7 @@ import { MODULE_ID, worldRuleSystem } from "./foundry/settings.js";
 import { problemText, t } from "./foundry/words.js";
 import { assignWeaponMacro, weaponDrop } from "./hotbar.js";
 import { newRequestId } from "./protocol.js";
+import { requestKey } from "./relay.js";
 import { systemPlugin } from "./systems/index.js";
 
 /**
@@ -299,7 +300,8 @@ export async function fire(token, options = {}) {
     if (reply.code === "cancelled") ui.notifications.warn(`Volley: ${text}`);
     throw new VolleyApiError(text, { code: String(reply.code ?? "refused"), reply });
   }
-  const message = await cardOf(String(reply.id));
+  // The card is kept under the bridge's key of this user's request (relay.js requestKey, #17).
+  const message = await cardOf(requestKey(String(game.user.id), String(reply.id)));
   /** @param {unknown} value */
   const record = (value) => (typeof value === "object" && value !== null ? /** @type {Record<string, unknown>} */ (value) : null);
   return {

@@ -12,8 +12,9 @@
 
 /**
  * @typedef {"ready" | "connecting" | "waiting" | "refused" | "stopped" | "no_token" | "no_gm" | "unknown"} BridgeState
- * @typedef {{state: BridgeState, retryAt?: number, reason?: string, holder?: string}} BridgeStatus
- *   `retryAt`: when the next reconnect is tried, on this client's clock (ms)
+ * @typedef {{state: BridgeState, retryAt?: number, reason?: string, holder?: string, follower?: boolean}} BridgeStatus
+ *   `retryAt`: when the next reconnect is tried, on this client's clock (ms); `follower`: another tab of
+ *   this same user holds the bridge (this one relays through it, and says so)
  * @typedef {{state: BridgeState, retryInMs?: number, reason?: string, holder?: string}} WireStatus
  */
 

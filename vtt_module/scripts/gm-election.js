@@ -58,3 +58,30 @@ export function electBridgeHolder(users, activeGmId) {
 export function isBridgeHolder(users, activeGmId, userId) {
   return electBridgeHolder(users, activeGmId)?.id === userId;
 }
+
+/**
+ * One GM may have the table open in several browsers (a second screen, an old tab), and Foundry's
+ * `activeGM` names a user, not a browser. So the holder is chosen among browsers: every GM browser says
+ * over the module socket that it is there (presence.js), and every client runs this on the same list.
+ *
+ * @typedef {{browser: string, user: string, token: boolean, since: number}} BrowserLike one live browser of
+ *   a GM: its random id for this page load, its user (the socket's sender id, never a claim), whether it
+ *   has an access token, and when it started (ms, its own clock; only compared within one user)
+ */
+
+/**
+ * The browser that holds the bridge: the users in `holderOrder`, each user's browsers oldest first
+ * (an old tab keeps the bridge when a second one opens; it says so); the first browser with a token
+ * wins, else the first browser at all (it is told it has no token).
+ * @param {Iterable<BrowserLike>} browsers
+ * @param {Iterable<UserLike>} users
+ * @param {string | null | undefined} activeGmId
+ * @returns {BrowserLike | null}
+ */
+export function electHolderBrowser(browsers, users, activeGmId) {
+  const order = holderOrder(users, activeGmId).map((user) => user.id);
+  const rank = (/** @type {BrowserLike} */ b) => order.indexOf(b.user);
+  const live = [...browsers].filter((b) => rank(b) >= 0);
+  live.sort((a, b) => rank(a) - rank(b) || a.since - b.since || (a.browser < b.browser ? -1 : a.browser > b.browser ? 1 : 0));
+  return live.find((b) => b.token) ?? live[0] ?? null;
+}

@@ -15,6 +15,24 @@
  * The answer goes back to the requesting user only, keyed by the request id. The holder also
  * broadcasts the connection's state, so every client can say "bridge offline" at once.
  *
+ * Trust (issue #17). Module socket messages reach every client, and a player can emit anything from
+ * the console; only the sender id Foundry's server puts on a message (`(data, senderUserId)`) is
+ * true. So:
+ * - a request is served only when its claimed `from` is that sender, and only by the browser it is
+ *   addressed to (`to`, the holder's browser id), so two tabs never both answer one shot;
+ * - a reply or a status is accepted only from the holder's browser: sent by the holder's user, naming
+ *   the holder's browser id (a player cannot be a GM's sender id);
+ * - the bridge's idempotency key of a relayed request is `requestKey(user, id)`: the requesting user is
+ *   part of it, so no user can read or replay another's result by sending their id;
+ * - a reply to a private, blind or self roll travels without the card, the result and the updates
+ *   (every client's JavaScript receives a module socket message); the requester reads what core lets
+ *   them read on the chat card itself.
+ *
+ * Handover: a player keeps every request until it is answered (for `timeoutMs`, which covers the
+ * bridge's own timeout plus a takeover) and sends it again, with the same id, whenever another browser
+ * takes the bridge or the holder says it is connected again. The holder answers a repeated key from the
+ * bridge's journal and its own card (referee.js): one roll, one card, the updates applied once.
+ *
  * Pure: the Foundry socket, the ownership and GM tests and the forwarding are injected.
  */
 
@@ -34,11 +52,50 @@ export const RELAY_KIND = Object.freeze({
 /** Message types a player's browser may relay. */
 export const RELAYED_TYPES = Object.freeze(["attack", "action", "odds", "allocate", "undo"]);
 
-/** How long a player waits for the referee's answer. */
-export const RELAY_TIMEOUT_MS = 20_000;
+/** How long a player waits for the referee's answer when nothing else is known (see relayTimeoutMs). */
+export const RELAY_TIMEOUT_MS = 50_000;
 
-/** Longest request id the bridge accepts. */
-const MAX_ID = 128;
+/**
+ * How long a player waits: the bridge's own timeout, plus the time to notice a crashed holder and for
+ * another browser to take over and ask the bridge again, plus a margin for a busy table.
+ * @param {number} bridgeTimeoutMs
+ * @param {{expiryMs: number, settleMs: number}} presence
+ */
+export function relayTimeoutMs(bridgeTimeoutMs, presence) {
+  return bridgeTimeoutMs * 2 + presence.expiryMs + presence.settleMs + 10_000;
+}
+
+/** Longest request id a browser may relay: room for the user's id in the bridge's key (128 characters). */
+export const MAX_ID = 60;
+
+/**
+ * The bridge's idempotency key for a user's request id: the user is part of it, so one user's id never
+ * names another's request (protocol.md, "Keys").
+ * @param {string} userId
+ * @param {string} id
+ */
+export function requestKey(userId, id) {
+  return `${userId}.${id}`;
+}
+
+/**
+ * What of a reply may travel on the socket, which every client's JavaScript receives: for a card not
+ * everyone may read, only the outcome's kind (the requester reads the card core lets them read).
+ * @param {BridgeMessage} reply
+ * @param {unknown} visibility "public", "private" or "blind" (referee.js sets it on the reply)
+ * @returns {BridgeMessage}
+ */
+export function wireReply(reply, visibility) {
+  const out = { ...reply };
+  delete out.visibility;
+  delete out.updates;
+  if (visibility === "public" || out.type === "error") return out;
+  delete out.card;
+  delete out.result;
+  delete out.rolls;
+  if (visibility === "blind") delete out.pending;
+  return out;
+}
 
 /**
  * @typedef {import("./protocol.js").BridgeMessage} BridgeMessage
@@ -47,6 +104,7 @@ const MAX_ID = 128;
  * @typedef {{type: "undo", id: string, message: string}} UndoMessage undo the chat message's request
  * @typedef {ChoiceMessage | UndoMessage} RelayedMessage
  * @typedef {{emit(name: string, data: unknown): void, on(name: string, fn: (data: any, senderId?: string) => void): void}} SocketLike
+ * @typedef {{user: string, browser: string}} HolderRef the browser holding the bridge, and its user
  * @typedef {import("./connection.js").Timers} Timers
  */
 
@@ -79,7 +137,7 @@ export function refusal(id, code, message, path = null, rule) {
  */
 export function vetRelayed(message, userId, { ownsToken, isGm }) {
   if (!isPlainObject(message) || typeof message.id !== "string" || !message.id || message.id.length > MAX_ID) {
-    return { refuse: refusal(null, "invalid", "a relayed message needs an id of 1-128 characters") };
+    return { refuse: refusal(null, "invalid", `a relayed message needs an id of 1-${MAX_ID} characters`) };
   }
   const id = message.id;
   if (typeof message.type !== "string" || !RELAYED_TYPES.includes(message.type)) {
@@ -106,26 +164,31 @@ export function vetRelayed(message, userId, { ownsToken, isGm }) {
 }
 
 export class Relay {
-  /** @type {Map<string, {resolve: (reply: BridgeMessage) => void, timer: unknown}>} */
+  /** @type {Map<string, {message: RelayedMessage | Record<string, unknown>, resolve: (reply: BridgeMessage) => void, timer: unknown, sentTo: string | null}>} */
   #waiting = new Map();
+  /** Requests being served on this (holder) browser, by key: a repeat joins the first. @type {Map<string, Promise<BridgeMessage>>} */
+  #serving = new Map();
   /** @type {Set<(status: unknown) => void>} */
   #statusListeners = new Set();
+  /** @type {Set<(data: Record<string, unknown>, senderId: string | undefined) => boolean>} */
+  #others = new Set();
 
   /**
    * @param {{
-   *   socket: SocketLike, userId: () => string, isHolder: () => boolean, holderOnline?: () => boolean,
+   *   socket: SocketLike, userId: () => string, browser?: string, holder: () => HolderRef | null,
    *   ownsToken: (userId: string, tokenId: string) => boolean, isGm: (userId: string) => boolean,
    *   forward: (message: RelayedMessage, userId: string) => Promise<BridgeMessage>,
-   *   currentStatus?: () => unknown, timers?: Timers, timeoutMs?: number
+   *   currentStatus?: () => unknown, timers?: Timers, timeoutMs?: number | (() => number)
    * }} options `forward` is the holder's own handling (build the request, ask the bridge, post the card,
-   *   apply the updates) and resolves with the bridge's answer; `currentStatus` is the holder's
-   *   connection state as it goes on the wire; `holderOnline` says whether any client holds the bridge.
+   *   apply the updates) and resolves with the bridge's answer, its `id` the key it was asked under;
+   *   `currentStatus` is the holder's connection state as it goes on the wire; `holder` is the elected
+   *   browser (null when no GM browser is there); `browser` is this page's own browser id
    */
-  constructor({ socket, userId, isHolder, holderOnline = () => true, ownsToken, isGm, forward, currentStatus, timers, timeoutMs = RELAY_TIMEOUT_MS }) {
+  constructor({ socket, userId, browser = "", holder, ownsToken, isGm, forward, currentStatus, timers, timeoutMs = RELAY_TIMEOUT_MS }) {
     this.socket = socket;
     this.userId = userId;
-    this.isHolder = isHolder;
-    this.holderOnline = holderOnline;
+    this.browser = browser;
+    this.holder = holder;
     this.ownsToken = ownsToken;
     this.isGm = isGm;
     this.forward = forward;
@@ -134,7 +197,13 @@ export class Relay {
       setTimeout: (/** @type {() => void} */ fn, /** @type {number} */ ms) => globalThis.setTimeout(fn, ms),
       clearTimeout: (/** @type {any} */ handle) => globalThis.clearTimeout(handle),
     };
-    this.timeoutMs = timeoutMs;
+    this.timeoutMs = typeof timeoutMs === "function" ? timeoutMs : () => timeoutMs;
+  }
+
+  /** Whether this browser holds the bridge. */
+  isHolder() {
+    const holder = this.holder();
+    return holder !== null && holder.browser === this.browser && holder.user === this.userId();
   }
 
   /** Listen on the module socket. Call once, in `ready`. */
@@ -145,29 +214,89 @@ export class Relay {
   }
 
   /**
+   * Other messages on the module channel (presence.js): a handler returns true when it took one.
+   * @param {(data: Record<string, unknown>, senderId: string | undefined) => boolean} handler
+   */
+  also(handler) {
+    this.#others.add(handler);
+  }
+
+  /** @param {unknown} data */
+  emit(data) {
+    this.socket.emit(SOCKET_NAME, data);
+  }
+
+  /**
    * Send a relayed message from this user: to the bridge directly when this browser holds it,
    * otherwise through the holder. Resolves with the bridge's answer or an `error` message.
    * @param {RelayedMessage | Record<string, unknown>} message
    * @returns {Promise<BridgeMessage>}
    */
   async send(message) {
-    if (this.isHolder()) return this.serve(message, this.userId());
+    if (this.isHolder()) {
+      const reply = await this.serve(message, this.userId());
+      const out = { ...reply };
+      delete out.visibility;
+      return out;
+    }
     const id = message.id;
     if (typeof id !== "string" || !id) return refusal(null, "invalid", "a relayed message needs an id");
-    if (!this.holderOnline()) return refusal(id, "no_gm", "no referee is connected to hold the bridge");
+    if (!this.holder()) return refusal(id, "no_gm", "no referee is connected to hold the bridge");
+    const earlier = this.#waiting.get(id);
+    if (earlier) return new Promise((resolve) => {
+      const first = earlier.resolve;
+      earlier.resolve = (reply) => {
+        first(reply);
+        resolve(reply);
+      };
+    });
     return new Promise((resolve) => {
       const timer = this.timers.setTimeout(() => {
         this.#waiting.delete(id);
         resolve(refusal(id, "no_gm", "no referee answered; is a GM connected to the bridge?"));
-      }, this.timeoutMs);
-      this.#waiting.set(id, { resolve, timer });
-      this.socket.emit(SOCKET_NAME, { kind: RELAY_KIND.REQUEST, from: this.userId(), message });
+      }, this.timeoutMs());
+      this.#waiting.set(id, { message, resolve, timer, sentTo: null });
+      this.#dispatch(id);
     });
   }
 
   /**
-   * The holder's side: vet a message from `userId` and forward it. Never throws: failures come back
-   * as `error` messages for the requester.
+   * Send (again) a waiting request to the browser that holds the bridge now, under the same id.
+   * @param {string} id
+   */
+  #dispatch(id) {
+    const waiting = this.#waiting.get(id);
+    const holder = this.holder();
+    if (!waiting || !holder) return;
+    waiting.sentTo = holder.browser;
+    this.emit({ kind: RELAY_KIND.REQUEST, from: this.userId(), browser: this.browser, to: holder.browser, message: waiting.message });
+  }
+
+  /**
+   * Another browser holds the bridge now, or the holder has (re)connected: every request still waiting
+   * goes to it again, with its own id (the holder answers a repeat from the bridge's journal).
+   */
+  resend() {
+    if (this.isHolder()) {
+      // This browser took over: its own waiting requests are served here.
+      for (const [id, waiting] of [...this.#waiting]) {
+        this.#waiting.delete(id);
+        this.timers.clearTimeout(waiting.timer);
+        void this.send(waiting.message).then(waiting.resolve);
+      }
+      return;
+    }
+    for (const id of this.#waiting.keys()) this.#dispatch(id);
+  }
+
+  /** How many requests of this browser wait for an answer. */
+  get waitingCount() {
+    return this.#waiting.size;
+  }
+
+  /**
+   * The holder's side: vet a message from `userId` and forward it under the user's key. Never throws:
+   * failures come back as `error` messages for the requester. The answer carries the requester's id.
    * @param {unknown} message
    * @param {string} userId
    * @returns {Promise<BridgeMessage>}
@@ -175,19 +304,40 @@ export class Relay {
   async serve(message, userId) {
     const vetted = vetRelayed(message, userId, { ownsToken: this.ownsToken, isGm: this.isGm });
     if ("refuse" in vetted) return vetted.refuse;
+    const id = vetted.forward.id;
+    const key = requestKey(userId, id);
+    const running = this.#serving.get(key);
+    if (running) return running;
+    const work = this.#forwardKeyed({ ...vetted.forward, id: key }, userId, id);
+    this.#serving.set(key, work);
     try {
-      return await this.forward(vetted.forward, userId);
+      return await work;
+    } finally {
+      this.#serving.delete(key);
+    }
+  }
+
+  /**
+   * @param {RelayedMessage} keyed
+   * @param {string} userId
+   * @param {string} id the requester's own id, put back on the answer
+   * @returns {Promise<BridgeMessage>}
+   */
+  async #forwardKeyed(keyed, userId, id) {
+    try {
+      const reply = await this.forward(keyed, userId);
+      return { ...reply, id };
     } catch (error) {
       const err = /** @type {{code?: unknown, reason?: unknown, message?: unknown, path?: unknown, field?: unknown, key?: unknown, values?: unknown, msg?: unknown}} */ (error);
       if (typeof err.field === "string" && typeof err.key === "string") {
         // A FormError from the request builder: the rule as a message, the path into the choice.
-        return refusal(vetted.forward.id, "invalid", String(err.message), `$.choice.${err.field}`, {
+        return refusal(id, "invalid", String(err.message), `$.choice.${err.field}`, {
           key: err.key,
           values: isPlainObject(err.values) ? err.values : {},
         });
       }
       const refused = refusal(
-        vetted.forward.id,
+        id,
         typeof err.code === "string" ? err.code : "internal",
         String(err.reason ?? err.message ?? error),
         typeof err.path === "string" ? err.path : null,
@@ -203,12 +353,12 @@ export class Relay {
    * @param {unknown} status the wire form (bridge-status.js toWire)
    */
   publishStatus(status) {
-    this.socket.emit(SOCKET_NAME, { kind: RELAY_KIND.STATUS, status });
+    this.emit({ kind: RELAY_KIND.STATUS, browser: this.browser, status });
   }
 
   /** A client that has just started asks the holder for the connection's state. */
   askStatus() {
-    this.socket.emit(SOCKET_NAME, { kind: RELAY_KIND.ASK_STATUS });
+    this.emit({ kind: RELAY_KIND.ASK_STATUS });
   }
 
   /**
@@ -221,8 +371,19 @@ export class Relay {
   }
 
   /**
-   * One socket message, on any client. Foundry passes the sender's id where it knows it; a message
-   * whose claimed sender differs from that is dropped.
+   * Whether a message claiming to come from `browser` comes from the holder's browser: Foundry's sender
+   * id must be the holder's user (a player can never send as a GM), and the browser id the holder's.
+   * @param {unknown} browser
+   * @param {string | undefined} senderId
+   */
+  #fromHolder(browser, senderId) {
+    const holder = this.holder();
+    return holder !== null && typeof senderId === "string" && senderId === holder.user && browser === holder.browser;
+  }
+
+  /**
+   * One socket message, on any client. Foundry passes the sender's user id; a message without one, or
+   * whose claimed sender differs from it, is dropped.
    * @param {unknown} data
    * @param {string} [senderId]
    */
@@ -230,30 +391,38 @@ export class Relay {
     if (!isPlainObject(data)) return;
     switch (data.kind) {
       case RELAY_KIND.REQUEST: {
-        if (!this.isHolder()) return; // only the holder answers
+        if (!this.isHolder() || data.to !== this.browser) return; // only the browser asked answers
         const from = data.from;
-        if (typeof from !== "string" || (typeof senderId === "string" && senderId !== from)) return;
+        if (typeof from !== "string" || typeof senderId !== "string" || senderId !== from) return;
         const reply = await this.serve(data.message, from);
-        this.socket.emit(SOCKET_NAME, { kind: RELAY_KIND.REPLY, to: from, id: reply.id, reply });
+        this.emit({ kind: RELAY_KIND.REPLY, to: from, toBrowser: data.browser, browser: this.browser, id: reply.id, reply: wireReply(reply, reply.visibility) });
         return;
       }
       case RELAY_KIND.REPLY: {
         if (data.to !== this.userId() || typeof data.id !== "string") return;
+        if (data.toBrowser !== undefined && data.toBrowser !== this.browser) return;
         const waiting = this.#waiting.get(data.id);
         if (!waiting) return;
+        // From the holder, or from the browser this request last went to (it may have just handed over).
+        const holderSaid = this.#fromHolder(data.browser, senderId);
+        const askedSaid = typeof senderId === "string" && this.isGm(senderId) && data.browser === waiting.sentTo;
+        if (!holderSaid && !askedSaid) return;
+        if (!isPlainObject(data.reply)) return;
         this.#waiting.delete(data.id);
         this.timers.clearTimeout(waiting.timer);
-        waiting.resolve(/** @type {BridgeMessage} */ (data.reply));
+        waiting.resolve(/** @type {BridgeMessage} */ ({ ...data.reply, id: data.id }));
         return;
       }
       case RELAY_KIND.STATUS:
         if (this.isHolder()) return; // the holder knows its own connection
+        if (!this.#fromHolder(data.browser, senderId)) return;
         for (const listener of this.#statusListeners) listener(data.status);
         return;
       case RELAY_KIND.ASK_STATUS:
         if (this.isHolder()) this.publishStatus(this.currentStatus());
         return;
       default:
+        for (const handler of this.#others) if (handler(data, senderId)) return;
     }
   }
 }

@@ -20,7 +20,7 @@ import { moduleApi } from "./api.js";
 import { onHotbarDrop } from "./hotbar.js";
 import { showVersions } from "./versions.js";
 import { AttackDialog } from "./systems/common/attack-dialog.js";
-import { bridgeConnection, isHolder, onBridgeStatus, publishTokenFlag, sendRelayed, startBridge, syncConnection } from "./foundry/bridge.js";
+import { bridgeConnection, isHolder, onBridgeStatus, publishTokenFlag, sendRelayed, startBridge, syncConnection, userConnection } from "./foundry/bridge.js";
 import { cardFlags, decorateChatMessage, focusWhenUndone, loadCardTemplate } from "./foundry/chat.js";
 import { prepareAnnouncers } from "./foundry/announce.js";
 import { addHudControls, addSheetButtons, addSheetControls, addStatusLine, announceBridge, refreshFireControls, refreshStatusLines } from "./foundry/controls.js";
@@ -72,13 +72,15 @@ Hooks.once("init", () => {
   });
   registerStatuses();
   void foundry.applications.handlebars.loadTemplates(TEMPLATES);
+  // The chat log is drawn before `ready`: the card template starts loading now, and a card drawn
+  // before it arrives waits for it (foundry/chat.js).
+  void loadCardTemplate();
 });
 
 Hooks.once("setup", registerStatuses);
 
 Hooks.once("ready", async () => {
   registerStatuses();
-  await loadCardTemplate();
   await startBridge(referee, ownsToken);
   await migrateOldSettings(game.settings.get(MODULE_ID, "overwatchEndsOnTurn"));
   isReady = true;
@@ -106,7 +108,7 @@ Hooks.on("renderSettingsConfig", (_app, html) => {
   });
 });
 
-Hooks.on("userConnected", () => syncConnection());
+Hooks.on("userConnected", (user, connected) => userConnection(String(user.id), Boolean(connected)));
 Hooks.on("updateUser", (_user, changes) => {
   if (/** @type {any} */ (changes)?.flags?.[MODULE_ID] !== undefined || "role" in /** @type {object} */ (changes ?? {})) syncConnection();
 });

@@ -136,22 +136,54 @@ export class ApplicationV2 {
     const element = document.createElement(this.options.tag ?? "div");
     element.id = this.id;
     element.className = ["application", "sandbox-window", ...(this.options.classes ?? [])].join(" ");
+    // v13's window frame: the title, a "Toggle Controls" button and Close in the header; the header
+    // controls in a menu that button opens (`menu.controls-dropdown`, one `li.header-control` per
+    // control, each a button dispatched by its `action` through the application's actions, as
+    // ApplicationV2#_renderHeaderControl and #_onClickAction do; types client/applications/api/
+    // application.d.mts `HeaderControlsEntry`: icon, label, action, visible, ownership; no onClick).
     const header = document.createElement("header");
     header.className = "window-header";
     const icon = this.options.window?.icon ? `<i class="window-icon ${this.options.window.icon}" inert></i>` : "";
-    header.innerHTML = `${icon}<h1 class="window-title"></h1><nav class="window-controls"></nav>`;
-    const controls = header.querySelector(".window-controls");
+    header.innerHTML = `${icon}<h1 class="window-title"></h1>`;
+    const menu = document.createElement("menu");
+    menu.className = "controls-dropdown";
+    menu.hidden = true;
     for (const control of this._getHeaderControls()) {
-      const visible = typeof control.visible === "function" ? control.visible() : control.visible ?? true;
+      const visible = typeof control.visible === "function" ? control.visible.call(this) : (control.visible ?? true);
       if (!visible) continue;
+      if (control.ownership !== undefined && this.document && !this.document.testUserPermission(game.user, control.ownership)) continue;
+      const li = document.createElement("li");
+      li.className = "header-control";
+      li.dataset.action = control.action;
       const button = document.createElement("button");
       button.type = "button";
-      button.className = "header-control";
-      button.dataset.action = control.action;
-      button.innerHTML = `<i class="${control.icon}" inert></i> `;
-      button.append(game.i18n.localize(control.label));
-      if (control.onClick) button.addEventListener("click", (event) => control.onClick(event));
-      controls.append(button);
+      button.className = "control";
+      button.innerHTML = `<i class="control-icon fa-fw ${control.icon}" inert></i><span class="control-label"></span>`;
+      button.querySelector(".control-label").textContent = game.i18n.localize(control.label);
+      button.addEventListener("click", (event) => {
+        event.stopPropagation();
+        void this.toggleControls(false);
+        const action = this.options.actions?.[control.action];
+        const handler = typeof action === "function" ? action : action?.handler;
+        if (handler) void handler.call(this, event, li);
+        else console.warn(`sandbox: no action "${control.action}" on ${this.constructor.name} for its header control`);
+      });
+      li.append(button);
+      menu.append(li);
+    }
+    if (menu.children.length) {
+      const toggle = document.createElement("button");
+      toggle.type = "button";
+      toggle.className = "header-control icon fa-solid fa-ellipsis-vertical";
+      toggle.dataset.action = "toggleControls";
+      toggle.setAttribute("aria-label", game.i18n.localize("APPLICATION.TOOLS.ToggleControls"));
+      toggle.setAttribute("aria-expanded", "false");
+      toggle.textContent = "⋮";
+      toggle.addEventListener("click", (event) => {
+        event.stopPropagation();
+        void this.toggleControls();
+      });
+      header.append(toggle);
     }
     const close = document.createElement("button");
     close.type = "button";
@@ -159,10 +191,10 @@ export class ApplicationV2 {
     close.setAttribute("aria-label", game.i18n.localize("Close"));
     close.textContent = "×";
     close.addEventListener("click", () => void this.close());
-    controls.append(close);
+    header.append(close);
     const content = document.createElement("section");
     content.className = "window-content";
-    element.append(header, content);
+    element.append(header, menu, content);
     element.addEventListener("click", (event) => {
       const target = event.target instanceof Element ? event.target.closest("[data-action]") : null;
       if (!target || !element.contains(target) || target.closest(".window-header")) return;
@@ -193,6 +225,15 @@ export class ApplicationV2 {
     windows.append(element);
     this.element = element;
     this.bringToFront();
+  }
+
+  /** v13 ApplicationV2#toggleControls(expanded): show or hide the header's controls menu. */
+  async toggleControls(expanded) {
+    const menu = this.element?.querySelector(":scope > .controls-dropdown");
+    if (!menu) return;
+    const open = expanded ?? menu.hidden;
+    menu.hidden = !open;
+    this.element.querySelector('[data-action="toggleControls"]')?.setAttribute("aria-expanded", String(open));
   }
 
   bringToFront() {

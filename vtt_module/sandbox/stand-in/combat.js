@@ -5,7 +5,7 @@
 // the update, `combatTurnChange(combat, prior, current)` when the combatant or the round changed, and
 // `updateCombat(combat, changed, options, userId)`. TEST STAND-IN, NOT FOUNDRY.
 
-import { Collection, Document, postChange } from "./documents.js";
+import { Collection, Document, permissionError, postChange } from "./documents.js";
 import { Hooks } from "./hooks.js";
 import { deepClone, expandObject, mergeObject } from "./utils.js";
 
@@ -114,7 +114,41 @@ export class Combat extends Document {
    * Apply a turn or flags update here, tell the other clients, fire the hooks as Foundry's `_onUpdate`
    * does (a flags-only update changes no turn: `updateCombat` only).
    */
-  async update(changes, { fromSync = false, userId, ...options } = {}) {
+  /**
+   * Who may change the encounter: a GM anything; a player only the turn and round, and only while the
+   * combatant whose turn it is is theirs (the stand-in's reading of v13 BaseCombat's update test, which
+   * lets a player end their own turn; types: common/documents/combat.d.mts).
+   */
+  canUserModify(user, action, data = {}) {
+    if (!user) return false;
+    if (user.isGM) return true;
+    if (action !== "update" || Object.keys(data).some((key) => key !== "round" && key !== "turn")) return false;
+    return Boolean(this.combatant?.actor?.testUserPermission(user, "OWNER"));
+  }
+
+  get storeKey() {
+    return `combat/${this.id}`;
+  }
+
+  toStore() {
+    return { round: this.round, turn: this.turn, flags: deepClone(this.flags) };
+  }
+
+  async update(changes, { fromSync: _f, userId: _u, ...options } = {}) {
+    return this._update(changes, options, { fromSync: false, userId: this.world.me.id });
+  }
+
+  async _update(changes, options, { fromSync, userId }) {
+    const author = userId;
+    const user = this.world.users.get(author);
+    if (!this.canUserModify(user, "update", expandObject(deepClone(changes)))) {
+      const error = permissionError(user, "update", this);
+      if (fromSync) {
+        console.warn(`sandbox: refused a change from another page: ${error.message}`);
+        return this;
+      }
+      throw error;
+    }
     const changed = {};
     for (const key of ["round", "turn"]) if (key in changes) changed[key] = changes[key];
     const flags = expandObject(deepClone(changes)).flags;
@@ -128,7 +162,7 @@ export class Combat extends Document {
       this.current = this._getCurrentState();
       this.previous = prior;
     }
-    const author = userId ?? this.world.me.id;
+    if (!fromSync) this.world.keep(this);
     if (!fromSync) postChange({ op: "update", doc: this.documentName, id: this.syncId, changes: deepClone(changed), userId: author, options });
     if (this.current.combatantId !== prior.combatantId || this.current.round !== prior.round) {
       Hooks.callAll("combatTurnChange", this, this.previous, this.current);

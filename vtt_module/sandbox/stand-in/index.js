@@ -1,13 +1,16 @@
-// Installs the stand-in Foundry globals (game, ui, CONFIG, foundry, ChatMessage, canvas, Hooks) for
-// one sandbox client: the referee's page or the player's view. TEST STAND-IN, NOT FOUNDRY: it has the
-// v13 names and shapes the module relies on, just enough to run the real module in a real browser.
+// Installs the stand-in Foundry globals (game, ui, CONFIG, CONST, foundry, ChatMessage, Roll, canvas,
+// Hooks) for one sandbox page: one browser of one user. TEST STAND-IN, NOT FOUNDRY: it has the v13
+// names and shapes the module relies on, and refuses what Foundry's server refuses (documents.js).
 
 import { ActorSheetV2, ApplicationV2, getTemplate, HandlebarsApplicationMixin, loadTemplates, registerHelpers, renderTemplate } from "./applications.js";
 import { Combat } from "./combat.js";
-import { allTokens, Collection, connectWorld, createMessage, createWorld } from "./documents.js";
+import { Die, NumericTerm, OperatorTerm, Roll } from "./dice.js";
+import { allTokens, Collection, connectWorld, createWorld, loadRecords, OWNERSHIP, permissionError, randomId, ROLES } from "./documents.js";
 import { Hooks } from "./hooks.js";
 import { loadTranslations, makeI18n } from "./i18n.js";
 import { installHotbar, Macro, macros } from "./macros.js";
+import { ChatMessage as BaseChatMessage, createMessage, deleteMessage } from "./messages.js";
+import { WorldStore } from "./store.js";
 import { deepClone, expandObject, getProperty, mergeObject, setProperty } from "./utils.js";
 
 /** The status effects Foundry's core defines (a few of them): the module must add its own. */
@@ -20,65 +23,117 @@ export function coreStatusEffects() {
   ];
 }
 
+/** CONST.DICE_ROLL_MODES */
+const DICE_ROLL_MODES = Object.freeze({ PUBLIC: "publicroll", PRIVATE: "gmroll", BLIND: "blindroll", SELF: "selfroll" });
+
 /**
- * @param {{lang: string, userId: string, scenes: object[], users: object[], notify: (level: string, text: string) => void,
- *   onChange: () => void, onChat: (message: object) => void, onScene: (id: string) => void}} setup
+ * @param {{lang: string, userId: string, worldId: string, scenes: object[], users: object[],
+ *   notify: (level: string, text: string) => void, onChange: () => void, onScene: (id: string) => void,
+ *   onReset: () => void}} setup
  */
-export async function installFoundry({ lang, userId, scenes, users, notify, onChange, onChat, onScene }) {
+export async function installFoundry({ lang, userId, worldId, scenes, users, notify, onChange, onScene, onReset }) {
   const translations = await loadTranslations(lang);
   const i18n = makeI18n(lang, translations);
   registerHelpers(i18n);
   const world = createWorld({ scenes, users, me: userId });
-  // One encounter per scene, made alike in every client (same ids), not begun.
+  // One encounter per scene, made alike in every page (same ids), not begun.
   world.combats = new Collection(world.scenes.contents.map((scene) => new Combat(world, scene)).map((combat) => [combat.id, combat]));
   world.onChange = onChange;
   const me = world.me;
+  me.active = true; // this page's own user is connected (Foundry's client: game.user.active)
 
-  const settings = new Map();
-  const applySnapshot = async (state) => {
-    for (const { id, flags, statuses } of state.actors) {
-      const token = allTokens(world).find((t) => t.actor.id === id);
-      if (!token) continue;
-      token.actor.flags = deepClone(flags);
-      token.actor.statuses = new Set(statuses);
+  /** ChatMessage as the module sees it: v13's class, its create/getSpeaker statics on this world. */
+  class ChatMessage extends BaseChatMessage {
+    static get implementation() {
+      return ChatMessage;
     }
-    for (const { id, flags, active } of state.users) {
-      const user = world.users.get(id);
-      if (!user || user.id === world.me.id) continue;
-      user.flags = deepClone(flags);
-      user.active = active;
-      Hooks.callAll("updateUser", user, { flags: deepClone(flags) }, {}, user.id);
+    /** Only this page's user, never another's: the options cannot say who asks. */
+    static async create(data, { fromSync: _f, userId: _u, ...options } = {}) {
+      return createMessage(world, data, options);
     }
-    for (const message of state.messages) await createMessage(world, message, { fromSync: true });
-    for (const { id, round, turn, flags } of state.combats ?? []) world.combats.get(id)?.restore({ round, turn, flags });
-    for (const [key, value] of Object.entries(state.settings)) {
-      const entry = settings.get(key);
-      if (entry && entry.config.scope === "world") {
-        entry.value = value;
-        world.settings.set(key, value);
-        entry.config.onChange?.(value);
-      }
+    static getSpeaker({ scene, actor, token, alias } = {}) {
+      const doc = token?.document ?? token ?? (actor?.isToken ? actor.token : null);
+      if (doc) return { scene: doc.parent?.id ?? null, token: doc.id, actor: doc.actor?.id ?? null, alias: alias ?? doc.name };
+      if (actor) return { scene: (scene ?? canvas.scene)?.id ?? null, actor: actor.id, token: null, alias: alias ?? actor.name };
+      return { scene: (scene ?? canvas.scene)?.id ?? null, actor: null, token: null, alias: alias ?? me.name };
     }
-    onChange();
+    static getWhisperRecipients(name) {
+      if (["GM", "DM"].includes(String(name).toUpperCase())) return world.users.filter((u) => u.isGM);
+      if (String(name).toLowerCase() === "players") return world.users.filter((u) => !u.isGM);
+      const user = world.users.find((u) => u.name.toLowerCase() === String(name).toLowerCase());
+      return user ? [user] : [];
+    }
+    /** v13 ChatMessage.applyRollMode(chatData, rollMode). */
+    static applyRollMode(chatData, rollMode) {
+      const modes = DICE_ROLL_MODES;
+      if (rollMode === "roll") rollMode = game.settings.get("core", "rollMode");
+      if ([modes.PRIVATE, modes.BLIND].includes(rollMode)) chatData.whisper = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
+      else if (rollMode === modes.SELF) chatData.whisper = [me.id];
+      else if (rollMode === modes.PUBLIC) chatData.whisper = [];
+      chatData.blind = rollMode === modes.BLIND;
+      return chatData;
+    }
+  }
+  world.ChatMessageClass = ChatMessage;
+
+  // World settings live in the world (every page sees the same values, kept over a reload); client
+  // settings in this browser only. Registered configs: this page's.
+  const registered = new Map();
+  const clientValues = new Map();
+  const applySetting = (id, value, fromUserId) => {
+    const config = registered.get(id);
+    const user = world.users.get(fromUserId);
+    if (config && config.scope !== "world") return;
+    if (!user?.hasPermission("SETTINGS_MODIFY")) {
+      console.warn(`sandbox: refused setting ${id} from ${user?.name ?? fromUserId}`);
+      return;
+    }
+    world.settings.set(id, value);
+    config?.onChange?.(value);
   };
-  const sync = connectWorld(world, {
-    onSetting: (key, value) => {
-      const entry = settings.get(key);
-      if (!entry || entry.config.scope !== "world") return;
-      entry.value = value;
-      entry.config.onChange?.(value);
-    },
+
+  // Who is connected, per browser: every page is one socket (its own id), some pages share a user.
+  const socketId = randomId();
+  const sockets = new Map(); // socket id -> user id, of the other pages
+  const setActive = (user) => {
+    const active = user.id === me.id || [...sockets.values()].includes(user.id);
+    if (user.active === active) return;
+    user.active = active;
+    Hooks.callAll("userConnected", user, active);
+    world.changed();
+  };
+  const onPresence = (data) => {
+    if (data.op === "presence?") {
+      world.sync.post({ op: "hello", user: me.id, socket: socketId });
+      return;
+    }
+    const user = world.users.get(data.user);
+    if (!user || data.socket === socketId) return;
+    if (data.op === "hello") sockets.set(data.socket, user.id);
+    else sockets.delete(data.socket);
+    setActive(user);
+  };
+
+  world.sync = connectWorld(world, {
+    onSetting: applySetting,
     onScene,
-    applySnapshot,
+    onPresence,
+    onReset,
+    createMessage: (data, options, remote) => createMessage(world, data, options, remote),
+    deleteMessage: (id, options, remote) => deleteMessage(world, id, options, remote),
   });
+  // The world as the server hands it over: from the store, before anything else runs.
+  world.store = await WorldStore.open(worldId);
+  loadRecords(world, await world.store.entries(), ChatMessage);
+  await world.sync.start();
 
   const socketHandlers = [];
   const socket = new BroadcastChannel("volley-sandbox-socket");
-  socket.onmessage = ({ data: { name, data, sender } }) => {
-    for (const handler of socketHandlers) if (handler.name === name) handler.fn(data, sender);
+  socket.onmessage = ({ data: { name, args, sender } }) => {
+    for (const handler of socketHandlers) if (handler.name === name) handler.fn(...args, sender);
   };
 
-  const moduleEntry = { id: "volley", version: "sandbox", api: null };
+  const moduleEntry = { id: "volley", version: "sandbox", active: true, api: null };
 
   const game = {
     world: { id: "volley-sandbox" },
@@ -86,6 +141,7 @@ export async function installFoundry({ lang, userId, scenes, users, notify, onCh
     user: me,
     users: Object.defineProperties(world.users, {
       current: { get: () => me },
+      players: { get: () => world.users.filter((u) => !u.isGM) },
       /** v13: one active GM, a full GM before an assistant, the lowest id first. */
       activeGM: {
         get: () => world.users.contents.filter((u) => u.active && u.isGM).sort((a, b) => b.role - a.role || (a.id < b.id ? -1 : 1))[0] ?? null,
@@ -93,7 +149,7 @@ export async function installFoundry({ lang, userId, scenes, users, notify, onCh
     }),
     settings: {
       register(scope, key, config) {
-        settings.set(`${scope}.${key}`, { config, value: config.default });
+        registered.set(`${scope}.${key}`, { ...config });
       },
       /** v13 ClientSettings#registerMenu: Foundry's settings window opens `new type()`; menus by id. */
       menus: new Map(),
@@ -101,47 +157,72 @@ export async function installFoundry({ lang, userId, scenes, users, notify, onCh
         this.menus.set(`${scope}.${key}`, { key, namespace: scope, ...data });
       },
       get(scope, key) {
-        const entry = settings.get(`${scope}.${key}`);
-        if (!entry) throw new Error(`setting ${scope}.${key} is not registered`);
-        return entry.value;
+        const id = `${scope}.${key}`;
+        const config = registered.get(id);
+        if (!config) throw new Error(`setting ${id} is not registered`);
+        const values = config.scope === "world" ? world.settings : clientValues;
+        return values.has(id) ? deepClone(values.get(id)) : deepClone(config.default);
       },
+      /**
+       * A world setting is a Setting document: creating or updating it needs SETTINGS_MODIFY (v13
+       * BaseSetting `#canModify`, types common/documents/setting.d.mts; the permission's default
+       * role is ASSISTANT, common/constants.d.mts). A player's promise rejects and nothing changes.
+       */
       async set(scope, key, value) {
         const id = `${scope}.${key}`;
-        const entry = settings.get(id);
-        if (!entry) throw new Error(`setting ${id} is not registered`);
-        entry.value = value;
-        if (entry.config.scope === "world") {
-          world.settings.set(id, value);
-          sync.broadcastSetting(id, value);
-        }
-        entry.config.onChange?.(value);
+        const config = registered.get(id);
+        if (!config) throw new Error(`setting ${id} is not registered`);
+        if (config.scope === "world") {
+          if (!me.hasPermission("SETTINGS_MODIFY")) throw permissionError(me, "update", { documentName: "Setting", id });
+          world.settings.set(id, deepClone(value));
+          world.store.put(`setting/${id}`, value);
+          world.sync.broadcastSetting(id, deepClone(value), me.id);
+        } else clientValues.set(id, deepClone(value));
+        config.onChange?.(value);
         return value;
       },
     },
     i18n,
-    // The module socket: reaches every other client of this sandbox (not the sender), with the sender's id.
+    /**
+     * The module socket, as Foundry's server relays it: only `module.*` and `system.*` events; to every
+     * other browser (other browsers of the same user too, never back to the sender), each handler
+     * called with the emitted arguments and then the sender's user id, which the server sets and the
+     * sender cannot choose. `id`: this browser's own connection id.
+     */
     socket: {
+      id: socketId,
       emitted: [],
-      emit(name, data) {
-        this.emitted.push({ name, data });
-        socket.postMessage({ name, data: structuredClone(data), sender: me.id });
+      emit(name, ...args) {
+        if (!/^(module|system)\./.test(String(name))) {
+          console.warn(`sandbox: Foundry relays module.* and system.* socket events only, not ${name}`);
+          return false;
+        }
+        const data = args.filter((arg) => typeof arg !== "function");
+        this.emitted.push({ name, data: data[0] });
+        socket.postMessage({ name, args: structuredClone(data), sender: me.id });
+        return true;
       },
       on(name, fn) {
         socketHandlers.push({ name, fn });
+        return this;
+      },
+      off(name, fn) {
+        const i = socketHandlers.findIndex((h) => h.name === name && (!fn || h.fn === fn));
+        if (i >= 0) socketHandlers.splice(i, 1);
+        return this;
       },
     },
-    modules: { get: (id) => (id === "volley" ? moduleEntry : undefined) },
+    modules: new Map([["volley", moduleEntry]]),
     messages: world.messages,
     macros,
     scenes: world.scenes,
     combats: world.combats,
+    actors: world.actors,
     /** v13: the encounter of the viewed scene. */
     get combat() {
       return world.combats.find((combat) => combat.scene === canvas.scene && combat.active) ?? null;
     },
-    actors: { get: (id) => allTokens(world).find((t) => t.actor.id === id)?.actor, get contents() {
-      return allTokens(world).map((t) => t.actor);
-    } },
+    ready: false,
   };
 
   const notifications = [];
@@ -157,16 +238,8 @@ export async function installFoundry({ lang, userId, scenes, users, notify, onCh
     ),
   };
 
-  const CONFIG = { statusEffects: coreStatusEffects() };
-
-  const ChatMessage = {
-    getSpeaker: ({ token } = {}) => ({ alias: token?.name ?? me.name, token: token?.id ?? null, actor: token?.actor?.id ?? null }),
-    async create(data) {
-      const message = await createMessage(world, data);
-      return message;
-    },
-  };
-  world.messageAdded = onChat;
+  const CONFIG = { statusEffects: coreStatusEffects(), ChatMessage: { documentClass: ChatMessage } };
+  const CONST = Object.freeze({ DOCUMENT_OWNERSHIP_LEVELS: OWNERSHIP, USER_ROLES: ROLES, DICE_ROLL_MODES });
 
   // The board is the canvas: its element is the view, one board pixel is one canvas pixel (no pan or
   // zoom), and the scene's grid says how many of its distance units a grid square is.
@@ -209,15 +282,31 @@ export async function installFoundry({ lang, userId, scenes, users, notify, onCh
   };
 
   const foundryNs = {
-    utils: { getProperty, setProperty, mergeObject: (a, b) => mergeObject(a, b), deepClone, expandObject },
+    utils: { getProperty, setProperty, mergeObject: (a, b) => mergeObject(a, b), deepClone, expandObject, randomID: randomId },
     applications: {
       api: { ApplicationV2, HandlebarsApplicationMixin },
       handlebars: { getTemplate, renderTemplate, loadTemplates },
       sheets: { ActorSheetV2 },
     },
+    dice: { Roll, terms: { Die, OperatorTerm, NumericTerm } },
+    documents: { ChatMessage },
   };
 
   ui.hotbar = installHotbar({ user: me, i18n });
-  Object.assign(globalThis, { Hooks, game, ui, CONFIG, foundry: foundryNs, ChatMessage, canvas, Macro });
-  return { world, game, notifications, settings, sync, canvas, applySnapshot };
+  Object.assign(globalThis, { Hooks, game, ui, CONFIG, CONST, foundry: foundryNs, ChatMessage, Roll, canvas, Macro });
+
+  const presence = {
+    /** This page opens: tell the others, and ask who is there. */
+    announce() {
+      me.active = true;
+      world.sync.post({ op: "hello", user: me.id, socket: socketId });
+      world.sync.post({ op: "presence?" });
+    },
+    leave() {
+      world.sync.post({ op: "bye", user: me.id, socket: socketId });
+    },
+  };
+  return { world, game, notifications, canvas, presence, socketId, registered };
 }
+
+export { allTokens };

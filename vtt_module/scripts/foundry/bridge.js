@@ -2,9 +2,14 @@
  * The table's line to the bridge: which browser holds the connection, the connection itself, the
  * relay every other browser uses to reach it, and the connection's state as every client sees it.
  *
- * - Election (gm-election.js): Foundry's `game.users.activeGM`, unless that browser has no access
- *   token and another GM's has; each GM's browser says so in its user flags, and every client re-runs
- *   the election when users come, go or change that flag.
+ * - Election (gm-election.js `electHolderBrowser`), per browser, not per user: every GM browser says
+ *   over the module socket that it is there and whether it has an access token (presence.js); Foundry's
+ *   `game.users.activeGM` first, then the other GMs; within one GM, the oldest browser. A second tab of
+ *   the holding GM is a follower and says so on its status line. The user flag `bridgeToken` is still
+ *   written (older clients read it), but the election reads the browsers.
+ * - Handover: when the holder's page goes (closed, reloaded: `pagehide` says goodbye at once; crashed:
+ *   its silence does after `PRESENCE_TIMING.expiryMs`) the next browser takes the connection, and every
+ *   player's waiting request is sent to it again under the same id (relay.js).
  * - The holder's connection state is broadcast over the module socket, so a player's Fire control
  *   and preview show "bridge offline" at once, and the referee always sees connected, reconnecting
  *   in N s, or refused and why.
@@ -12,8 +17,9 @@
 
 import { fromConnection, fromWire, isOnline, toWire, UNKNOWN_STATUS } from "../bridge-status.js";
 import { BridgeConnection } from "../connection.js";
-import { electBridgeHolder, TOKEN_FLAG } from "../gm-election.js";
-import { Relay } from "../relay.js";
+import { electHolderBrowser, TOKEN_FLAG } from "../gm-election.js";
+import { newBrowserId, Presence, PRESENCE_TIMING } from "../presence.js";
+import { Relay, relayTimeoutMs } from "../relay.js";
 import { accessToken, bridgeUrl, MODULE_ID, requestTimeoutMs } from "./settings.js";
 import { t } from "./words.js";
 
@@ -27,6 +33,12 @@ import { t } from "./words.js";
 let connection = null;
 /** @type {Relay | null} */
 let relay = null;
+/** @type {Presence | null} */
+let presence = null;
+/** This page load's own id among the table's browsers. */
+export const BROWSER_ID = newBrowserId();
+/** The holder last elected here, to notice a handover. */
+let lastHolder = "";
 /** This browser's own connection state, when it holds the bridge. @type {BridgeStatus} */
 let ownStatus = UNKNOWN_STATUS;
 /** What the holder last said, when another browser holds the bridge. @type {BridgeStatus} */
@@ -50,14 +62,27 @@ function electorate() {
   }));
 }
 
-/** The user whose browser holds the bridge, or null when no GM is connected. */
+/**
+ * The browser that holds the bridge (its user's `id`, its `browser` id), or null when no GM browser is
+ * there.
+ * @returns {{id: string, browser: string, token: boolean} | null}
+ */
 export function bridgeHolder() {
-  return electBridgeHolder(electorate(), game.users.activeGM?.id ?? null);
+  if (!presence) return null;
+  const elected = electHolderBrowser(presence.browsers(), electorate(), game.users.activeGM?.id ?? null);
+  return elected ? { id: elected.user, browser: elected.browser, token: elected.token } : null;
 }
 
 /** Whether this browser holds the bridge. */
 export function isHolder() {
-  return started && bridgeHolder()?.id === game.user.id;
+  const holder = bridgeHolder();
+  return started && holder !== null && holder.browser === BROWSER_ID;
+}
+
+/** Whether another browser of this same user holds the bridge (this one is a follower tab). */
+export function isFollower() {
+  const holder = bridgeHolder();
+  return started && holder !== null && holder.id === game.user.id && holder.browser !== BROWSER_ID;
 }
 
 /** The connection, on the holder's browser. */
@@ -72,7 +97,8 @@ export function bridgeConnection() {
 export function bridgeStatus() {
   const holder = bridgeHolder();
   if (!holder) return { state: "no_gm" };
-  if (holder.id === game.user.id) return ownStatus;
+  if (holder.browser === BROWSER_ID) return ownStatus;
+  if (holder.id === game.user.id) return { ...heardStatus, follower: true };
   return heardStatus;
 }
 
@@ -119,25 +145,56 @@ export function sendRelayed(message) {
  * @param {(userId: string, tokenId: string) => boolean} ownsToken
  */
 export async function startBridge(forward, ownsToken) {
+  const isGm = (/** @type {string} */ userId) => Boolean(game.users.get(userId)?.isGM);
   relay = new Relay({
     socket: game.socket,
     userId: () => String(game.user.id),
-    isHolder,
-    holderOnline: () => bridgeHolder() !== null,
+    browser: BROWSER_ID,
+    holder: () => {
+      const holder = bridgeHolder();
+      return holder ? { user: holder.id, browser: holder.browser } : null;
+    },
     ownsToken,
-    isGm: (userId) => Boolean(game.users.get(userId)?.isGM),
+    isGm,
     forward,
     currentStatus: () => toWire(ownStatus, Date.now()),
+    timeoutMs: () => relayTimeoutMs(requestTimeoutMs(), PRESENCE_TIMING),
   });
+  presence = new Presence({
+    emit: (data) => relay?.emit(data),
+    browser: BROWSER_ID,
+    userId: () => String(game.user.id),
+    isGm,
+    hasToken: () => accessToken() !== "",
+    onChange: () => syncConnection(),
+  });
+  const here = presence;
+  relay.also((data, senderId) => here.receive(data, senderId));
   relay.attach();
   relay.onStatus((wire) => {
+    const before = heardStatus.state;
     heardStatus = fromWire(wire, Date.now());
+    // The holder is (again) connected: whatever this browser still waits for goes to it again.
+    if (heardStatus.state === "ready" && before !== "ready") relay?.resend();
     announce();
   });
   started = true;
+  globalThis.addEventListener?.("pagehide", () => presence?.stop());
+  presence.start();
   await publishTokenFlag();
   syncConnection();
   if (!isHolder()) relay.askStatus();
+}
+
+/**
+ * Foundry says a user connected or left: a user who left has no browsers any more.
+ * @param {string} userId
+ * @param {boolean} connected
+ */
+export function userConnection(userId, connected) {
+  if (!connected) presence?.userLeft(userId);
+  if (connected) presence?.announce();
+  syncConnection();
 }
 
 /** A GM's browser tells the others whether it has an access token (the election reads it). */
@@ -177,9 +234,16 @@ function sayOnce(key, level, text) {
  */
 export function syncConnection(restart = false) {
   if (!started) return;
+  presence?.announce();
   const holder = bridgeHolder();
-  const mine = holder?.id === game.user.id;
-  if (game.user.isGM && game.users.activeGM?.id === game.user.id && !accessToken() && holder && !mine) {
+  const mine = holder?.browser === BROWSER_ID;
+  const key = holder ? holder.browser : "";
+  if (key !== lastHolder) {
+    lastHolder = key;
+    // Another browser holds the bridge now: every request this one waits for goes to it again.
+    queueMicrotask(() => relay?.resend());
+  }
+  if (game.user.isGM && game.users.activeGM?.id === game.user.id && !accessToken() && holder && holder.id !== game.user.id) {
     sayOnce(`handed:${holder.id}`, "info", t("VOLLEY.Bridge.HandedOver", { name: game.users.get(holder.id)?.name ?? holder.id }));
   }
   if (!mine) {

@@ -6,6 +6,17 @@
  * result, the system, the token and weapon that acted, and `before` (the old values of everything the
  * result changed, updates.js), so Undo still works after a reload.
  *
+ * Trust (issue #17, docs/protocol.md "Cards"): a card is authored by the GM whose browser posts it,
+ * with the shooter as the speaker. In Foundry v13 a player can neither create a message in another
+ * user's name nor update or delete a message they did not author (`BaseChatMessage` permission rules:
+ * create requires `author` to be the creating user unless a GM creates it; update/delete require
+ * OWNER, which only the author and GMs have: foundry-vtt-types 13.345.1
+ * `src/foundry/common/documents/chat-message.d.mts`, `metadata.permissions` and `getUserLevel`). So only a card a GM authored is a card: a message with Volley flags from anyone else
+ * is drawn as what it is (plain text), gets no button, and is never taken as the card of a request.
+ * `before` is also sealed with the bridge's token (table/seal.js). The card is written before the
+ * result's updates and marked `applied` after them, so a request asked again after a crash applies its
+ * updates once (referee.js).
+ *
  * Two-step attacks: the first step's card (`pending`: the pool rolled) keeps the choice and offers
  * **Allocate** to the player who fired (an owner of the token) and to game masters; the allocation
  * step posts the result as a card of its own, and the pending card is then marked `settled`: split by
@@ -14,9 +25,9 @@
  */
 
 import { CARD_TEMPLATE, renderCard } from "../card.js";
-import { diceSoNiceData } from "../table/dice-so-nice.js";
-import { cardVisibility, diceShowOptions, ROLL_MODES } from "../table/roll-mode.js";
-import { systemPlugin } from "../systems/index.js";
+import { cardVisibility, ROLL_MODES } from "../table/roll-mode.js";
+import { rollsData } from "../table/rolls.js";
+import { systemPlugin } from "../registry.js";
 import { findTokenDocument } from "./documents.js";
 import { activeControl } from "./focus.js";
 import { MODULE_ID } from "./settings.js";
@@ -26,7 +37,8 @@ import { hasWord, messageText, t } from "./words.js";
  * @typedef {{requestId: string, system: string, token: string, weapon: string | null,
  *   card: unknown, result: unknown, capacity: number | null, before: unknown[],
  *   pending: unknown, choice: unknown, requester?: string, undone: {by: string, at: number} | null,
- *   settled?: Settled | null}} CardFlags
+ *   settled?: Settled | null, applied?: boolean, seal?: string}} CardFlags `requestId` is the bridge's key
+ *   (relay.js requestKey); `applied`: the result's updates are on the tokens; `seal`: table/seal.js
  * @typedef {{kind: "allocated", by: string | null, requestId: string | null, messageId: string | null,
  *   hits: {name: string, hits: number}[], at: number} | {kind: "expired", code: string, at: number}} Settled
  *   how a pending attack ended: split (by whom, by which request, its card, the hits), or gone from the bridge
@@ -34,11 +46,16 @@ import { hasWord, messageText, t } from "./words.js";
 
 /**
  * The parts of a chat message Volley reads and writes (Foundry's ChatMessage has them all).
- * @typedef {{id: string | null, flags: unknown, update(changes: Record<string, unknown>): Promise<unknown>}} CardMessage
+ * @typedef {{id: string | null, flags: unknown, author?: {isGM?: boolean} | null, isContentVisible?: boolean,
+ *   update(changes: Record<string, unknown>): Promise<unknown>}} CardMessage
  */
 
 /** @type {((view: import("../card.js").CardView) => string) | null} */
 let cardTemplate = null;
+/** @type {Promise<void> | null} */
+let loading = null;
+/** Cards drawn before the template was there, filled in once it is. @type {Set<() => void>} */
+const waitingForTemplate = new Set();
 
 /**
  * The world's chat messages, as the parts Volley reads. (The v13 types' configured ChatMessage
@@ -57,9 +74,19 @@ export function chatMessage(id) {
   return /** @type {CardMessage | undefined} */ (/** @type {unknown} */ (game.messages.get(id))) ?? null;
 }
 
-/** Compile the card template once (in `ready`), so messages can be drawn as they render. */
-export async function loadCardTemplate() {
-  cardTemplate = /** @type {any} */ (await foundry.applications.handlebars.getTemplate(CARD_TEMPLATE));
+/**
+ * Compile the card template once. Started in `init`: core draws the chat log (and calls
+ * `renderChatMessageHTML` for every message in it) before `ready` (v13 `Game#setupGame`: `setup`, then
+ * the UI is rendered, then `ready`), so a card drawn before the template is there waits for it (a
+ * placeholder, never the poster's language) and is filled in when it arrives.
+ */
+export function loadCardTemplate() {
+  loading ??= (async () => {
+    cardTemplate = /** @type {any} */ (await foundry.applications.handlebars.getTemplate(CARD_TEMPLATE));
+    for (const fill of [...waitingForTemplate]) fill();
+    waitingForTemplate.clear();
+  })();
+  return loading;
 }
 
 /** @type {import("../card.js").CardWords} */
@@ -70,8 +97,20 @@ const words = { text: messageText, localize: (key) => t(key), has: hasWord, form
  * @returns {CardFlags | null}
  */
 export function cardFlags(message) {
+  if (!isGmCard(message)) return null;
   const flags = /** @type {any} */ (message.flags)?.[MODULE_ID];
   return flags && typeof flags.requestId === "string" ? /** @type {CardFlags} */ (flags) : null;
+}
+
+/**
+ * Whether a message is a card a GM posted: its author is a GM (a player cannot post in a GM's name).
+ * @param {{flags: unknown, author?: unknown}} message
+ */
+export function isGmCard(message) {
+  // v13: `author` is a ForeignDocumentField, read as the User; its id is looked up should a client hold it bare.
+  const raw = /** @type {any} */ (message).author;
+  const author = typeof raw === "string" ? game.users.get(raw) : raw;
+  return Boolean(author && typeof author === "object" && author.isGM === true);
 }
 
 /**
@@ -182,10 +221,7 @@ export async function settlePending(pendingId, settled) {
   const message = cardFor(pendingId);
   const flags = message ? cardFlags(message) : null;
   if (!message || !flags || !flags.pending || flags.settled) return;
-  /** @type {Record<string, unknown>} */
-  const changes = { content: cardHtml({ ...flags, settled }) };
-  changes[`flags.${MODULE_ID}.settled`] = settled;
-  await message.update(changes);
+  await message.update({ content: cardHtml({ ...flags, settled }), ...flagChanges({ ...flags, settled }) });
 }
 
 /**
@@ -198,55 +234,66 @@ function rollModeOf(mode) {
 }
 
 /**
- * Post the card for one answer, once per request id (a resent or replayed id does not post twice),
- * read by exactly those who would read the requester's own roll in its roll mode (table/roll-mode.js);
- * with Dice So Nice, the bridge's dice roll in 3D for the same people first (table/dice-so-nice.js).
+ * Post the card for one answer, once per request key (a resent or replayed key does not post twice),
+ * as the poster (a GM) with the shooter as the speaker, holding the bridge's dice as rolls so core's
+ * roll-mode rules decide who reads it (table/roll-mode.js) and Dice So Nice animates it in each
+ * reader's own browser: nothing here waits for an animation.
  * @param {Omit<CardFlags, "undone">} flags
  * @param {string} userId who acted
  * @param {TokenDocument | null} shooter
  * @param {unknown} rollMode the requester's roll mode (their client's core setting, sent with the choice)
- * @returns {Promise<string | null>} the card's message id
+ * @returns {Promise<CardMessage | null>} the card
  */
 export async function postCard(flags, userId, shooter, rollMode) {
   const posted = cardFor(flags.requestId);
-  if (posted) return posted.id;
-  if (!cardTemplate) await loadCardTemplate();
+  if (posted) return posted;
+  await loadCardTemplate();
   const poster = String(game.user.id);
   const gms = game.users.contents.filter((user) => user.isGM).map((user) => String(user.id));
-  const visibility = cardVisibility({ rollMode: rollModeOf(rollMode), requester: userId, poster, gms });
-  await showDice(flags.result, userId, visibility, poster);
+  const visibility = cardVisibility({ rollMode: cardRollMode(rollMode), requester: userId, poster, gms });
   /** @type {CardFlags} */
   const stored = { ...flags, requester: userId, undone: null, settled: null };
+  const rolls = typeof flags.result === "object" && flags.result !== null ? /** @type {any} */ (flags.result).rolls : null;
   const message = await ChatMessage.create({
     content: cardHtml(stored),
     author: visibility.author,
     whisper: visibility.whisper,
     blind: visibility.blind,
+    // Each roll as JSON, as core stores it (v13 BaseChatMessage schema: `rolls` is an array of JSON fields).
+    rolls: rollsData(rolls).map((roll) => JSON.stringify(roll)),
     speaker: ChatMessage.getSpeaker(shooter ? { token: shooter } : {}),
     flags: { [MODULE_ID]: stored },
   });
-  return message?.id ?? null;
+  return /** @type {CardMessage | null} */ (/** @type {unknown} */ (message)) ?? null;
 }
 
 /**
- * Dice So Nice, when the table has it: the bridge's own faces, in the order the rules rolled them.
- * @param {unknown} result
- * @param {string} owner
- * @param {import("../table/roll-mode.js").CardVisibility} visibility
- * @param {string} poster
+ * The requester's roll mode as the card honours it; anything else reads as a private roll, as in core.
+ * @param {unknown} mode
  */
-async function showDice(result, owner, visibility, poster) {
-  const dice3d = /** @type {{show?: (...args: unknown[]) => Promise<unknown>} | undefined} */ (/** @type {any} */ (game).dice3d);
-  if (typeof dice3d?.show !== "function") return;
-  const rolls = typeof result === "object" && result !== null ? /** @type {any} */ (result).rolls : null;
-  const data = diceSoNiceData(rolls, { owner });
-  if (!data.throws.length) return;
-  const { synchronize, whisper, blind } = diceShowOptions(visibility, poster);
-  try {
-    await dice3d.show(data, game.user, synchronize, whisper, blind);
-  } catch (error) {
-    console.warn("volley: Dice So Nice could not show the dice", error);
-  }
+export function cardRollMode(mode) {
+  return rollModeOf(mode);
+}
+
+/**
+ * The result's updates are on the tokens: the card says so (and carries the seal of what Undo puts back).
+ * @param {CardMessage} message
+ * @param {string} seal
+ */
+export async function markApplied(message, seal) {
+  const flags = cardFlags(message);
+  if (!flags) return;
+  await message.update(flagChanges({ ...flags, applied: true, seal }));
+}
+
+/**
+ * An update of a card's Volley flags, written whole (a merge of the whole object is the same in any
+ * client, however it merges nested keys).
+ * @param {CardFlags} flags
+ * @returns {Record<string, unknown>}
+ */
+function flagChanges(flags) {
+  return { [`flags.${MODULE_ID}`]: flags };
 }
 
 /**
@@ -258,10 +305,7 @@ export async function markUndone(message, userId) {
   const flags = cardFlags(message);
   if (!flags) return;
   const undone = { by: userId, at: Date.now() };
-  /** @type {Record<string, unknown>} */
-  const changes = { content: cardHtml({ ...flags, undone }) };
-  changes[`flags.${MODULE_ID}.undone`] = undone;
-  await message.update(changes);
+  await message.update({ content: cardHtml({ ...flags, undone }), ...flagChanges({ ...flags, undone }) });
 }
 
 /** Cards whose Undo this client pressed: when drawn undone, the focus goes to their "undone" line. */
@@ -329,7 +373,18 @@ function mayAllocate(flags) {
 export function decorateChatMessage(message, html, onUndo, onAllocate) {
   const flags = cardFlags(message);
   if (!flags || !(html instanceof HTMLElement)) return;
+  // Core drew "???" for a reader who may not read this roll: nothing of the card is added back.
+  if (message.isContentVisible === false) return;
   const section = html.querySelector(".volley-card");
+  if (!cardTemplate) {
+    // The chat log is drawn before the template has arrived: hold the card's place, never show the
+    // poster's words, and draw it in this reader's language as soon as the template is there.
+    if (section) section.replaceChildren();
+    section?.setAttribute("aria-busy", "true");
+    waitingForTemplate.add(() => decorateChatMessage(message, html, onUndo, onAllocate));
+    void loadCardTemplate();
+    return;
+  }
   const fresh = cardHtml(flags);
   if (section && fresh) section.outerHTML = fresh;
   if (flags.undone && message.id && undoing.delete(message.id)) focusUndoneLine(html);
@@ -353,7 +408,8 @@ export function decorateChatMessage(message, html, onUndo, onAllocate) {
     });
     return;
   }
-  if (!game.user.isGM || flags.undone) return;
+  // Undo only for a result whose updates were applied and whose record is sealed (table/seal.js).
+  if (!game.user.isGM || flags.undone || flags.applied !== true || typeof flags.seal !== "string") return;
   cardButton(card, {
     className: "volley-card__undo",
     icon: "fa-solid fa-rotate-left",

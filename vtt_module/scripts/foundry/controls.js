@@ -10,7 +10,7 @@
 import { BridgeWatch } from "../announcer.js";
 import { statusWords } from "../bridge-status.js";
 import { openSessionReport } from "../report-link.js";
-import { systemPlugin } from "../systems/index.js";
+import { systemPlugin } from "../registry.js";
 import { announcer } from "./announce.js";
 import { bridgeOnline, bridgeStatus } from "./bridge.js";
 import { arsenalOf, findTokenDocument } from "./documents.js";
@@ -241,8 +241,11 @@ function reportButton() {
 
 /** The bridge's state as one line: "Volley bridge: connected". */
 function bridgeLine() {
-  const words = statusWords(bridgeStatus(), Date.now());
-  return `${t("VOLLEY.Bridge.Label")}: ${t(words.key, words.values)}`;
+  const status = bridgeStatus();
+  const words = statusWords(status, Date.now());
+  const state = t(words.key, words.values);
+  // A second tab of the GM who holds the bridge is a follower: it says so instead of looking like a holder.
+  return `${t("VOLLEY.Bridge.Label")}: ${status.follower ? t("VOLLEY.Bridge.Follower", { state }) : state}`;
 }
 
 const watch = new BridgeWatch();

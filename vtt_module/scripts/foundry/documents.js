@@ -8,8 +8,8 @@
 
 import { adapterForGame } from "../adapters/index.js";
 import { actorArsenal, weaponStateWrites } from "../profile/weapons.js";
-import { FormError } from "../systems/common/fields.js";
-import { metresPerUnit } from "../systems/common/sector.js";
+import { FormError } from "../fields.js";
+import { metresPerUnit } from "../sector.js";
 import { derivedStatuses } from "../updates.js";
 import { MODULE_ID } from "./settings.js";
 import { setStatus } from "./statuses.js";
@@ -18,9 +18,9 @@ import { t } from "./words.js";
 /**
  * @typedef {import("../profile/weapons.js").Arsenal} Arsenal
  * @typedef {import("../profile/types.js").VolleyWeapon} VolleyWeapon
- * @typedef {import("../systems/registry.js").RuleSystemPlugin} RuleSystemPlugin
- * @typedef {import("../systems/registry.js").RequestContext} RequestContext
- * @typedef {import("../systems/registry.js").Choice} Choice
+ * @typedef {import("../registry.js").RuleSystemPlugin} RuleSystemPlugin
+ * @typedef {import("../registry.js").RequestContext} RequestContext
+ * @typedef {import("../registry.js").Choice} Choice
  */
 
 /**
@@ -129,7 +129,7 @@ export function metresPerPixel(scene) {
 /**
  * A token's centre in metres on its scene, for rules that measure (range bands, sectors of fire).
  * @param {TokenDocument} token
- * @returns {import("../systems/registry.js").TokenCentre}
+ * @returns {import("../registry.js").TokenCentre}
  */
 export function tokenCentre(token) {
   const pixels = tokenCentrePixels(token);

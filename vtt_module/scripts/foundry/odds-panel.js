@@ -51,7 +51,7 @@ export class OddsPanel {
 
   /** @param {Record<string, unknown>} choice */
   async #fetch(choice) {
-    const reply = await sendRelayed({ type: "odds", id: newRequestId(), choice: /** @type {import("../systems/registry.js").Choice} */ (choice) });
+    const reply = await sendRelayed({ type: "odds", id: newRequestId(), choice: /** @type {import("../registry.js").Choice} */ (choice) });
     if (reply.type !== "odds") throw reply;
     this.odds = reply.odds;
     return reply.odds;

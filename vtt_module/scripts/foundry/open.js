@@ -4,7 +4,7 @@
  */
 
 import { ProfileEditor } from "../profile/editor.js";
-import { systemPlugin } from "../systems/index.js";
+import { systemPlugin } from "../registry.js";
 import { MODULE_ID, worldRuleSystem } from "./settings.js";
 import { t } from "./words.js";
 
@@ -26,14 +26,15 @@ export async function openAttackDialog(token) {
     ui.notifications.warn(t("VOLLEY.Errors.NoDialogYet", { system: t(plugin.label) }));
     return null;
   }
-  const { AttackDialog } = await import("../systems/common/attack-dialog.js");
-  const open = [...AttackDialog.openDialogs].find((dialog) => dialog.token === token);
+  // The system's own dialog class: its open windows are the common dialog's (a static set every system's
+  // dialog inherits), so this layer needs no import of any system's code.
+  const { default: Dialog } = await plugin.dialog();
+  const open = [...(/** @type {any} */ (Dialog).openDialogs ?? [])].find((dialog) => dialog.token === token);
   if (open) {
     open.bringToFront();
     open.focusIn();
     return open;
   }
-  const { default: Dialog } = await plugin.dialog();
   const dialog = new Dialog({ token, plugin });
   await dialog.render({ force: true });
   return dialog;

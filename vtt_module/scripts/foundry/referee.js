@@ -2,25 +2,37 @@
  * The holder's side of every relayed message: build the rules request from the documents, ask the
  * bridge, apply what comes back to the weapon that fired and the tokens it hit, and post the card.
  * Undo is the same path backwards.
+ *
+ * Exactly once (issue #17, docs/protocol.md "Keys"): every message arrives here under its key
+ * (relay.js `requestKey`: the requesting user and their id). The bridge answers a key it has seen from
+ * its journal, without rolling again; the card is the table's own record of the key: it is written
+ * (by a GM) before the updates, and marked `applied` after them. A key that already has an applied
+ * card changes nothing more, whoever asks and however often; a card not yet marked (the holder went
+ * away in between) gets its updates now, once. Undo restores only what a GM-authored card sealed with
+ * the bridge's token holds, and only after the bridge has journalled the undo; a refusal restores
+ * nothing.
  */
 
 import { announceResolved, announceUndone } from "../attack-hooks.js";
 import { BridgeError } from "../connection.js";
 import { newRequestId, rulesMessage, undo } from "../protocol.js";
-import { FormError } from "../systems/common/fields.js";
-import { systemPlugin } from "../systems/index.js";
+import { FormError } from "../fields.js";
+import { systemPlugin } from "../registry.js";
 import { applyPlans, planResult, undoPlans } from "../updates.js";
 import { bridgeConnection, bridgeOnline } from "./bridge.js";
-import { cardFlags, chatMessage, markUndone, postCard, settlePending } from "./chat.js";
+import { cardFlags, cardFor, cardRollMode, chatMessage, markApplied, markUndone, postCard, settlePending } from "./chat.js";
 import { findTokenDocument, rememberCurrentWeapon, requestContext, syncDerivedStatuses, tokenHandle, tokenView } from "./documents.js";
-import { worldRuleSystem } from "./settings.js";
+import { accessToken, worldRuleSystem } from "./settings.js";
 import { asTablePlays } from "./table-rules.js";
+import { visibilityKind } from "../table/roll-mode.js";
+import { sealHolds, sealOf } from "../table/seal.js";
+import { requestKey } from "../relay.js";
 
 /**
  * @typedef {import("../relay.js").RelayedMessage} RelayedMessage
  * @typedef {import("../relay.js").ChoiceMessage} ChoiceMessage
  * @typedef {import("../protocol.js").BridgeMessage} BridgeMessage
- * @typedef {import("../systems/registry.js").RuleSystemPlugin} RuleSystemPlugin
+ * @typedef {import("../registry.js").RuleSystemPlugin} RuleSystemPlugin
  */
 
 function connected() {
@@ -68,7 +80,7 @@ export async function referee(message, userId) {
   if (message.type === "allocate") {
     if (!plugin.buildAllocation) throw new FormError("action", "VOLLEY.Form.NoAllocation");
     const built = plugin.buildAllocation(choice, context);
-    pendingId = built.pending_id;
+    pendingId = pendingKey(built.pending_id, userId);
     outgoing = { type: "allocate", id: message.id, pending_id: pendingId, allocation: built.allocation, user: userId };
   } else {
     const built = plugin.buildRequest(choice, context);
@@ -77,48 +89,52 @@ export async function referee(message, userId) {
   }
   const reply = await askBridge(connection, outgoing, pendingId);
   if (reply.type !== "result" && reply.type !== "pending") return reply;
+  const visibility = visibilityKind(cardRollMode(choice.rollMode));
   nameRows(reply.card);
   const shooter = findTokenDocument(choice.token);
-  /** @type {unknown[]} */
-  let before = [];
-  if (reply.type === "result") {
-    try {
-      before = await applyResult(reply, plugin, choice.token, context.weapon.id);
-    } catch (error) {
-      // The bridge has journalled the attack: it happened. Tell the referee; a resend of the same id
-      // gets the same result to apply again.
-      reportFailure(error);
-    }
+  let card = cardFor(message.id);
+  if (card && cardFlags(card)?.applied === true) {
+    // This key was answered and applied before (a retry, a takeover, a replayed id): nothing changes.
+    return { ...reply, visibility, pending_id: reply.type === "pending" ? message.id : undefined };
   }
-  /** @type {string | null} */
-  let posted = null;
+  const planned = reply.type === "result" ? planFor(reply, plugin, choice.token, context.weapon.id) : null;
   try {
-    const capacity = plugin.readout(context.weapon).capacity;
-    posted = await postCard(
-      {
-        requestId: message.id,
-        system: plugin.id,
-        token: choice.token,
-        weapon: context.weapon.id,
-        card: reply.card ?? null,
-        result: reply.result ?? null,
-        capacity,
-        before,
-        pending: reply.type === "pending" ? (reply.pending ?? null) : null,
-        choice,
-      },
-      userId,
-      shooter,
-      choice.rollMode,
-    );
-    if (pendingId && reply.type === "result") {
-      await settlePending(pendingId, { kind: "allocated", by: userId, requestId: message.id, messageId: posted, hits: hitsOf(reply.card), at: Date.now() });
+    if (!card) {
+      const capacity = plugin.readout(context.weapon).capacity;
+      card = await postCard(
+        {
+          requestId: message.id,
+          system: plugin.id,
+          token: choice.token,
+          weapon: context.weapon.id,
+          card: reply.card ?? null,
+          result: reply.result ?? null,
+          capacity,
+          before: planned?.before ?? [],
+          pending: reply.type === "pending" ? (reply.pending ?? null) : null,
+          choice,
+          applied: reply.type === "pending",
+        },
+        userId,
+        shooter,
+        choice.rollMode,
+      );
     }
   } catch (error) {
+    // The bridge has journalled the attack: it happened. Tell the referee; the same key asked again
+    // gets the same result, and the card and updates then.
     reportFailure(error);
+    return { ...reply, visibility };
   }
-  if (reply.type === "result") {
-    // volley.attackResolved (attack-hooks.js): here, in the browser that applied the result.
+  if (planned && card) {
+    const flags = cardFlags(card);
+    try {
+      await applyPlanned(planned, plugin, choice.token, context.weapon.id);
+      if (flags) await markApplied(card, sealOf(accessToken(), flags));
+    } catch (error) {
+      reportFailure(error);
+    }
+    // volley.attackResolved (attack-hooks.js): here, in the browser that applied the result, once per key.
     announceResolved({
       type: message.type,
       system: plugin.id,
@@ -127,14 +143,34 @@ export async function referee(message, userId) {
       result: reply.result ?? null,
       card: reply.card ?? null,
       updates: reply.updates ?? [],
-      before,
-      message: posted ? chatMessage(posted) : null,
+      before: flags?.before ?? planned.before,
+      message: card,
       token: shooter,
       weapon: context.weapon.id,
       userId,
     });
   }
-  return reply;
+  if (pendingId && reply.type === "result") {
+    const hits = hitsOf(reply.card);
+    await settlePending(pendingId, { kind: "allocated", by: userId, requestId: message.id, messageId: card?.id ?? null, hits, at: Date.now() }).catch(reportFailure);
+  }
+  return { ...reply, visibility, pending_id: reply.type === "pending" ? message.id : undefined };
+}
+
+/**
+ * The key of the pending attack an allocation names: a pending card's key as it is (a GM, or the
+ * player from the card), or the requester's own id of it (the player, from their first step's answer).
+ * Only the player who fired it, or a GM, may split it.
+ * @param {string} named
+ * @param {string} userId
+ */
+function pendingKey(named, userId) {
+  const isGm = Boolean(game.users.get(userId)?.isGM);
+  for (const key of [named, requestKey(userId, named)]) {
+    const flags = cardFor(key) ? cardFlags(/** @type {any} */ (cardFor(key))) : null;
+    if (flags?.pending && (isGm || flags.requester === userId)) return key;
+  }
+  throw new FormError("pending_id", "VOLLEY.Form.NothingToAllocate");
 }
 
 /** Bridge codes that mean a pending attack is gone for good (it was forgotten, or it expired). */
@@ -197,26 +233,36 @@ function reportFailure(error) {
 }
 
 /**
- * Write a result to the tokens and return the old values of what changed (for Undo).
+ * What a result changes, and the old values of what it changes (for Undo), read before anything is
+ * written.
  * @param {BridgeMessage} reply
  * @param {RuleSystemPlugin} plugin
  * @param {string} shooterId
  * @param {string} weaponId
  */
-async function applyResult(reply, plugin, shooterId, weaponId) {
-  const { plans, before, problems } = planResult(reply.updates, { token: shooterId, weapon: weaponId }, plugin.weaponStateKey, (id) => {
+function planFor(reply, plugin, shooterId, weaponId) {
+  return planResult(reply.updates, { token: shooterId, weapon: weaponId }, plugin.weaponStateKey, (id) => {
     const doc = findTokenDocument(id);
     return doc ? tokenView(doc, plugin.id) : null;
   });
-  const applied = await applyPlans(plans, (id) => {
+}
+
+/**
+ * Write a planned result to the tokens.
+ * @param {ReturnType<typeof planFor>} planned
+ * @param {RuleSystemPlugin} plugin
+ * @param {string} shooterId
+ * @param {string} weaponId
+ */
+async function applyPlanned(planned, plugin, shooterId, weaponId) {
+  const applied = await applyPlans(planned.plans, (id) => {
     const doc = findTokenDocument(id);
     return doc ? tokenHandle(doc, plugin.id) : null;
   });
-  for (const problem of [...problems, ...applied.problems]) console.warn("volley:", problem);
-  await afterWrites([shooterId, ...plans.map((plan) => plan.token)], plugin);
+  for (const problem of [...planned.problems, ...applied.problems]) console.warn("volley:", problem);
+  await afterWrites([shooterId, ...planned.plans.map((plan) => plan.token)], plugin);
   const shooter = findTokenDocument(shooterId);
   if (shooter) await rememberCurrentWeapon(shooter, plugin.id, weaponId);
-  return before;
 }
 
 /**
@@ -238,19 +284,16 @@ async function afterWrites(tokenIds, plugin) {
  */
 async function undoCard(message, userId) {
   const chat = chatMessage(message.message);
-  const flags = chat ? cardFlags(chat) : null;
+  const flags = chat ? cardFlags(chat) : null; // a GM-authored card only
   if (!chat || !flags || flags.pending) throw new FormError("message", "VOLLEY.Form.NothingToUndo");
   if (flags.undone) throw new FormError("message", "VOLLEY.Form.AlreadyUndone");
+  if (flags.applied !== true || !sealHolds(accessToken(), flags)) throw new FormError("message", "VOLLEY.Form.UndoUnsealed");
   const plugin = systemPlugin(flags.system);
   if (!plugin) throw new FormError("system", "VOLLEY.Form.NoSystem");
-  /** @type {BridgeMessage} */
-  let reply;
-  try {
-    reply = await connected().request(undo(message.id, flags.requestId, userId));
-  } catch (error) {
-    // Undone before (the card's update was lost): the values are absolute, so restoring again is harmless.
-    if (!(error instanceof BridgeError && error.code === "already_undone")) throw error;
-    reply = { type: "undone", id: message.id, target_id: flags.requestId };
+  // The bridge journals the undo first; any refusal (already undone, never resolved) restores nothing.
+  const reply = await connected().request(undo(message.id, flags.requestId, userId));
+  if (reply.type !== "undone" || reply.target_id !== flags.requestId) {
+    throw new BridgeError({ code: "internal", message: `the bridge answered the undo with '${String(reply.type)}'` });
   }
   const { plans, problems } = undoPlans(flags.before);
   const applied = await applyPlans(plans, (id) => {

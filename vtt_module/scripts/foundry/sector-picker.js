@@ -9,7 +9,7 @@
  * (`canvasCoordinatesFromClient`, `clientCoordinatesFromCanvas`), so panning and zoom are honoured.
  */
 
-import { bearing, sectorOutline } from "../systems/common/sector.js";
+import { bearing, sectorOutline } from "../sector.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -17,7 +17,7 @@ const SVG = "http://www.w3.org/2000/svg";
 const UNLIMITED_PIXELS = 6000;
 
 /**
- * @typedef {import("../systems/common/sector.js").Point} Point
+ * @typedef {import("../sector.js").Point} Point
  * @typedef {{origin: Point, arc: number, lengthPixels: number}} PickSetup
  *   `origin`: the shooter's centre in canvas pixels; `arc`: the sector's width in degrees;
  *   `lengthPixels`: how far it reaches (Infinity: no limit)

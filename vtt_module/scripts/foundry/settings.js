@@ -4,7 +4,7 @@
  */
 
 import { DEFAULT_BRIDGE_URL } from "../protocol.js";
-import { allSystems, defaultRuleSystem } from "../systems/index.js";
+import { allSystems, defaultRuleSystem } from "../registry.js";
 import { tableRules, tableRuleValue } from "./table-rules.js";
 
 export const MODULE_ID = "volley";

@@ -8,7 +8,7 @@
  */
 
 import { ordersEnding, recordTurn, turnsBegun } from "../standing-orders.js";
-import { allSystems, systemPlugin } from "../systems/index.js";
+import { allSystems, systemPlugin } from "../registry.js";
 import { isHolder } from "./bridge.js";
 import { findTokenDocument, syncDerivedStatuses, tokenHandle, tokenState } from "./documents.js";
 import { MODULE_ID, overwatchEndsOnTurn, worldRuleSystem } from "./settings.js";

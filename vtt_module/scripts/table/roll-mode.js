@@ -9,20 +9,23 @@
  * - self (`selfroll`): whispered to the roller alone, not blind;
  * - anything else: treated like a private roll (core's last branch).
  *
- * Core relies on two things Volley's card does not have. It reads "the roller" as the user whose client
- * creates the message, and it shows a roll message's author their own private roll because the message
- * holds Roll objects (`ChatMessage#isContentVisible`). Volley's card is created by the GM's browser that
- * holds the bridge connection (the poster), on behalf of the user who fired (the requester), and it
- * carries no Roll objects: Foundry shows a whispered message without rolls to its author and its
- * recipients only (`ChatMessage#visible`). So here:
- * - the roller is the requester, named explicitly;
- * - the card's `author` is the requester (a GM may create a message in another user's name), so a self
- *   roll stays with the requester and does not show in the poster's log; except for a blind roll, whose
- *   author must be a GM among the recipients (the poster), or the requester would read it as its author;
- * - a private roll whispers to the GMs **and the requester**, who would have seen it under core's rules.
+ * Volley's card is created by the GM browser that holds the bridge (the poster), for the user who
+ * fired (the requester), and it holds the bridge's dice as real rolls (table/rolls.js), so core's own
+ * roll-message rules decide who reads it (v12/v13 client `ChatMessage#visible` and `#isContentVisible`:
+ * a whispered roll message is listed for everyone; its content shows to the whisper list, and to its
+ * author unless the message is blind; hidden content is drawn as "<author> rolled privately" and "???").
+ * The card's author is always the poster, a GM (issue #17: a player must not own a card, or they could
+ * edit what Undo restores); the shooter is the speaker. So, to show each reader what core would show
+ * them had the requester rolled in their own name:
+ * - public: no whisper;
+ * - private GM: whispered to the GMs and the requester (the requester, as author, would read it);
+ * - blind GM: whispered to the GMs, blind: the requester, like every other player, reads "???";
+ * - self: whispered to the requester alone, blind, so the posting GM (the author) reads "???" as a
+ *   GM reads another user's self roll in core; any private card is blind when its poster is not among
+ *   its readers (recipients named without the poster), for the same reason.
  *
- * Dice So Nice shows the animation to the same people who may read the card: everyone for a public
- * roll, otherwise exactly the whisper list.
+ * Dice So Nice animates a message's rolls in each reader's browser, for the readers core shows the
+ * content to; `diceViewers` says who they are (tests, and the poster's own expectations).
  *
  * Pure: ids in, plain data out; no Foundry globals.
  */
@@ -58,32 +61,28 @@ export function cardVisibility({ rollMode, requester, poster, gms, whisper = [] 
   if (typeof requester !== "string" || requester === "") throw new TypeError("requester: the id of the user who fired is required");
   if (typeof poster !== "string" || poster === "") throw new TypeError("poster: the id of the user posting the card is required");
   const named = ids(whisper);
-  if (rollMode === ROLL_MODES.PUBLIC) return { author: requester, whisper: [], blind: false, diceViewers: null };
-  if (rollMode === ROLL_MODES.SELF) return { author: requester, whisper: [requester], blind: false, diceViewers: [requester] };
+  if (rollMode === ROLL_MODES.PUBLIC) return { author: poster, whisper: [], blind: false, diceViewers: null };
+  // Blind when the poster, the card's author, is not a reader: core shows an author their own unblind roll.
+  if (rollMode === ROLL_MODES.SELF) return { author: poster, whisper: [requester], blind: requester !== poster, diceViewers: [requester] };
 
   const recipients = named.length > 0 ? named : ids(gms);
   if (recipients.length === 0) {
     throw new RangeError("gms: a private or blind card needs a GM to whisper to; an empty whisper would make it public");
   }
-  if (rollMode === ROLL_MODES.BLIND) {
-    const author = recipients.includes(poster) ? poster : recipients[0];
-    return { author, whisper: recipients, blind: true, diceViewers: recipients };
-  }
+  if (rollMode === ROLL_MODES.BLIND) return { author: poster, whisper: recipients, blind: true, diceViewers: recipients };
   const readers = ids([...recipients, requester]);
-  return { author: requester, whisper: readers, blind: false, diceViewers: readers };
+  return { author: poster, whisper: readers, blind: !readers.includes(poster), diceViewers: readers };
 }
 
 /**
- * The arguments for Dice So Nice's `game.dice3d.show(data, user, synchronize, whisper, blind)` from the
- * one client that posts the card: the animation goes over the socket to every viewer, and plays on the
- * posting client only when its user is a viewer too.
- * @param {CardVisibility} visibility
- * @param {string} poster the user id of the client that calls `show` (`game.user.id`)
- * @returns {{synchronize: boolean, whisper: string[] | null, blind: boolean}}
+ * How much of a card every reader may know: "public", "private" (some readers see "???") or "blind"
+ * (the requester too). The relay strips a reply by it (relay.js `wireReply`).
+ * @param {string} rollMode one of ROLL_MODES
+ * @returns {"public" | "private" | "blind"}
  */
-export function diceShowOptions(visibility, poster) {
-  const viewers = visibility.diceViewers;
-  return { synchronize: true, whisper: viewers, blind: viewers !== null && !viewers.includes(poster) };
+export function visibilityKind(rollMode) {
+  if (rollMode === ROLL_MODES.PUBLIC) return "public";
+  return rollMode === ROLL_MODES.BLIND ? "blind" : "private";
 }
 
 /**

@@ -418,7 +418,8 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
   async onPending(reply, choice) {
     const { default: Step } = await import("./allocation-dialog.js");
     await Step.open({
-      pendingId: String(reply.id ?? ""),
+      // The bridge's key of the pending attack (the card's), not the player's own request id (#17).
+      pendingId: String(reply.pending_id ?? reply.id ?? ""),
       token: choice.token,
       weapon: choice.weapon,
       pool: reply.pending,

@@ -1,0 +1,321 @@
+"""The sandbox's stand-in for the Foundry client refuses what Foundry v13 refuses, so the module's tests
+can fail where a real table would: document ownership, message authors, world settings, one user in
+several browsers, background tabs, core's start-up order, linked and unlinked tokens, whispered and blind
+rolls, hooks that throw; and the sandbox keeps its world over a reload without rewriting all of it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browserkit import (
+    ASSISTANT_ID,
+    PLAYER_ID,
+    REFEREE_ID,
+    Table,
+    open_as,
+    refusal,
+    set_hidden,
+)
+
+HALE = "canvas.scene.tokens.get('tokHale000000001')"
+RAIDER = "canvas.scene.tokens.get('tokRaider0000002')"
+
+
+def marker(page: Any, other: Any, name: str) -> None:
+    """A change the page may make (its own user's flag), then wait for ``other`` to see it: the other
+    page has by then also seen anything the first sent before it (one sender's messages keep order)."""
+    page.evaluate(f"game.user.setFlag('sandbox-test', 'marker', '{name}')")
+    user = page.evaluate("game.user.id")
+    other.wait_for_function(f"game.users.get('{user}').flags['sandbox-test']?.marker === '{name}'")
+
+
+def test_a_player_updates_only_what_it_owns(table: Table) -> None:
+    referee = open_as(table, "referee")
+    player = open_as(table, "player")
+
+    # The referee's actor: the update's promise rejects as Foundry's server refuses it; nothing changes.
+    said = refusal(player, f"{RAIDER}.actor.update({{'flags.volley.cheat': 1, 'system.hp': 99}})")
+    assert said == "User Player lacks permission to update Actor [tokRaider0000002-actor]"
+    said = refusal(player, f"{RAIDER}.update({{x: 5}})")
+    assert said is not None and "lacks permission to update Token" in said
+    said = refusal(player, f"{RAIDER}.actor.toggleStatusEffect('prone', {{active: true}})")
+    assert said is not None and "lacks permission" in said
+    said = refusal(player, "game.actors.get('tokRaider0000002-actor').update({name: 'Mine'})")
+    assert said is not None and "lacks permission" in said
+    assert player.evaluate(f"{RAIDER}.actor.flags.volley.cheat ?? null") is None
+
+    # Its own character: system.* and embedded Items are written as Foundry writes them, everywhere.
+    player.evaluate(f"{HALE}.actor.update({{'system.hp.value': 7, 'flags.volley.mine': true}})")
+    player.evaluate(
+        f"{HALE}.actor.createEmbeddedDocuments('Item', [{{_id: 'itemRifle000001', name: 'Rifle',"
+        " type: 'weapon', system: {ammo: {value: 30}}}])"
+    )
+    player.evaluate(f"{HALE}.actor.items.get('itemRifle000001').update({{'system.ammo.value': 12}})")
+    marker(player, referee, "owned")
+    assert referee.evaluate(f"{HALE}.actor.system.hp.value") == 7
+    assert referee.evaluate(f"{HALE}.actor.items.get('itemRifle000001').system.ammo.value") == 12
+    assert referee.evaluate(f"{HALE}.actor.flags.volley.mine") is True
+    assert referee.evaluate(f"{RAIDER}.actor.flags.volley.cheat ?? null") is None
+    assert referee.evaluate(f"{RAIDER}.actor.statuses.has('prone')") is False
+    assert referee.evaluate(f"{RAIDER}.x") == 300
+    assert table.pages.errors == []
+
+
+def test_linked_and_unlinked_tokens(table: Table) -> None:
+    referee = open_as(table, "referee")
+    other = open_as(table, "coreferee")
+    # The player's character is linked: its token's actor is the world actor.
+    assert referee.evaluate(f"{HALE}.actorLink && {HALE}.actor === game.actors.get({HALE}.actor.id)") is True
+    # A mook is not: its actor is synthetic, and a change goes to the token's delta, not the world actor.
+    assert referee.evaluate(f"{RAIDER}.actorLink") is False
+    assert referee.evaluate(
+        f"{RAIDER}.actor.isToken && {RAIDER}.actor !== game.actors.get({RAIDER}.actor.id)"
+    )
+    referee.evaluate(f"{RAIDER}.actor.update({{'flags.volley.state.hit': 2, 'system.wounds': 1}})")
+    marker(referee, other, "delta")
+    for page in (referee, other):
+        assert page.evaluate(f"{RAIDER}.delta.flags.volley.state.hit") == 2
+        assert page.evaluate(f"{RAIDER}.actor.system.wounds") == 1
+        assert page.evaluate(f"game.actors.get({RAIDER}.actor.id).flags.volley.state ?? null") is None
+    assert table.pages.errors == []
+
+
+def test_chat_messages_follow_v13_authorship(table: Table) -> None:
+    referee = open_as(table, "referee")
+    player = open_as(table, "player")
+    # A player cannot post as somebody else, by data or by option.
+    said = refusal(player, f"ChatMessage.create({{content: 'forged', author: '{REFEREE_ID}'}})")
+    assert said == "User Player lacks permission to create ChatMessage [" + said.split("[")[1]
+    said = refusal(player, f"ChatMessage.create({{content: 'forged'}}, {{userId: '{REFEREE_ID}'}})")
+    assert said is None  # the option is ignored: the message is the player's own
+    referee.wait_for_function("game.messages.contents.some(m => m.content === 'forged')")
+    assert referee.evaluate("game.messages.contents.find(m => m.content === 'forged').author.id") == PLAYER_ID
+
+    # The referee's message: the player may neither edit its flags nor delete it.
+    gm_message = referee.evaluate(
+        "ChatMessage.create({content: 'gm', flags: {volley: {before: 1}}}).then(m => m.id)"
+    )
+    player.wait_for_function(f"game.messages.has('{gm_message}')")
+    said = refusal(player, f"game.messages.get('{gm_message}').update({{'flags.volley.before': 99}})")
+    assert said == f"User Player lacks permission to update ChatMessage [{gm_message}]"
+    said = refusal(player, f"game.messages.get('{gm_message}').delete()")
+    assert said == f"User Player lacks permission to delete ChatMessage [{gm_message}]"
+    # Its own message: it owns it, but cannot hand it to the referee.
+    mine = player.evaluate("ChatMessage.create({content: 'mine'}).then(m => m.id)")
+    assert player.evaluate(f"game.messages.get('{mine}').author.id") == PLAYER_ID
+    said = refusal(player, f"game.messages.get('{mine}').update({{author: '{REFEREE_ID}'}})")
+    assert said is not None and "lacks permission" in said
+    player.evaluate(f"game.messages.get('{mine}').update({{content: 'mine, edited'}})")
+    marker(player, referee, "messages")
+    assert referee.evaluate(f"game.messages.get('{gm_message}').flags.volley.before") == 1
+    assert referee.evaluate(f"game.messages.get('{mine}').content") == "mine, edited"
+    assert referee.evaluate(f"game.messages.get('{mine}').author.id") == PLAYER_ID
+    # A GM may delete anyone's: gone from every page.
+    referee.evaluate(f"game.messages.get('{mine}').delete()")
+    player.wait_for_function(f"!game.messages.has('{mine}')")
+    assert player.locator(f"[data-message-id='{mine}']").count() == 0
+    assert table.pages.errors == []
+
+
+def test_world_settings_are_for_gms_and_assistants(table: Table) -> None:
+    referee = open_as(table, "referee")
+    player = open_as(table, "player")
+    assistant = open_as(table, "assistant")
+    assert assistant.evaluate("game.user.isGM && game.user.role") == 3
+    # The player's page never wrote the bridge's address: it reads the world's.
+    url = referee.evaluate("game.settings.get('volley', 'bridgeUrl')")
+    assert player.evaluate("game.settings.get('volley', 'bridgeUrl')") == url
+    said = refusal(player, "game.settings.set('volley', 'bridgeUrl', 'ws://evil.example/ws')")
+    assert said == "User Player lacks permission to update Setting [volley.bridgeUrl]"
+    # An assistant GM may (SETTINGS_MODIFY), and every page sees it.
+    assert refusal(assistant, "game.settings.set('volley', 'timeout', 21)") is None
+    referee.wait_for_function("game.settings.get('volley', 'timeout') === 21")
+    player.wait_for_function("game.settings.get('volley', 'timeout') === 21")
+    assert referee.evaluate("game.settings.get('volley', 'bridgeUrl')") == url
+    # A client setting is the player's own.
+    assert refusal(player, "game.settings.set('core', 'rollMode', 'selfroll')") is None
+    assert referee.evaluate(f"game.users.get('{ASSISTANT_ID}').active") is True
+    assert table.pages.errors == []
+
+
+SOCKET_LOG = """() => {
+  window.heard = [];
+  game.socket.on('module.sandbox-test', (data, sender) => window.heard.push({data, sender}));
+}"""
+
+
+def test_one_user_in_two_browsers(table: Table) -> None:
+    first = open_as(table, "referee")
+    second = open_as(table, "referee", tab=2)
+    player = open_as(table, "player")
+    assert second.evaluate("game.user.id") == first.evaluate("game.user.id") == REFEREE_ID
+    assert second.evaluate("game.socket.id") != first.evaluate("game.socket.id")
+    for page in (first, second, player):
+        page.evaluate(SOCKET_LOG)
+    # A module socket message reaches every other browser, the same user's too, with the sender's user
+    # id set by the "server" (a claim in the payload changes nothing); never the sender itself.
+    second.evaluate(f"game.socket.emit('module.sandbox-test', {{from: '{PLAYER_ID}'}})")
+    first.wait_for_function("window.heard.length === 1")
+    player.wait_for_function("window.heard.length === 1")
+    assert first.evaluate("window.heard[0].sender") == REFEREE_ID
+    assert player.evaluate("window.heard[0]") == {"data": {"from": PLAYER_ID}, "sender": REFEREE_ID}
+    player.evaluate("game.socket.emit('module.sandbox-test', 'from the player')")
+    second.wait_for_function("window.heard.length === 1")
+    assert second.evaluate("window.heard") == [{"data": "from the player", "sender": PLAYER_ID}]
+    assert player.evaluate("window.heard.length") == 1  # not its own
+    # Only module.* and system.* events are relayed.
+    assert player.evaluate("game.socket.emit('userActivity', {})") is False
+
+    # The user stays connected while one of its browsers is open.
+    player.evaluate(
+        "window.left = []; Hooks.on('userConnected', (user, active) => window.left.push([user.id, active]))"
+    )
+    second.close()
+    marker(first, player, "after-second")
+    assert player.evaluate(f"game.users.get('{REFEREE_ID}').active") is True
+    assert player.evaluate("window.left") == []
+    first.close()
+    player.wait_for_function(f"!game.users.get('{REFEREE_ID}').active")
+    assert player.evaluate("window.left") == [[REFEREE_ID, False]]
+    assert table.pages.errors == []
+
+
+def test_a_background_tab_and_a_dice_so_nice_that_never_resolves(table: Table) -> None:
+    page = open_as(table, "referee", extra="&dice3d=never")
+    page.evaluate(
+        "window.changes = [];"
+        " document.addEventListener('visibilitychange', () => changes.push(document.visibilityState))"
+    )
+    set_hidden(page)
+    assert page.evaluate("[document.hidden, document.visibilityState]") == [True, "hidden"]
+    shown = page.evaluate(
+        "Promise.race([game.dice3d.show({throws: [{dice: []}]}).then(() => 'shown'),"
+        " new Promise(r => setTimeout(() => r('still waiting'), 300))])"
+    )
+    assert shown == "still waiting"
+    set_hidden(page, False)
+    assert page.evaluate("window.changes") == ["hidden", "visible"]
+    assert page.evaluate("sandbox.dice3d.shown.length") == 1
+    # The kind that resolves does so once the tab is visible again.
+    hidden = open_as(table, "referee", tab=2, extra="&dice3d=instant&hidden=1")
+    hidden.evaluate(
+        "() => { window.done = false;"
+        " void game.dice3d.show({throws: []}).then(() => { window.done = true; }); }"
+    )
+    assert hidden.evaluate("document.hidden && !window.done") is True
+    set_hidden(hidden, False)
+    hidden.wait_for_function("window.done")
+    assert table.pages.errors == []
+
+
+def test_core_start_up_order_draws_the_chat_log_before_ready(table: Table) -> None:
+    referee = open_as(table, "referee")
+    referee.evaluate("ChatMessage.create({content: '<p class=\"early\">already there</p>'})")
+    referee.evaluate("sandbox.flush()")
+    player = open_as(table, "player")
+    assert player.evaluate("sandbox.bootOrder") == ["init", "i18nInit", "setup", "chatLog", "ready"]
+    # The message was drawn, through renderChatMessageHTML, before ready fired.
+    drawn = player.evaluate("sandbox.table.rendered.find(r => r.content.includes('already there'))")
+    assert drawn["ready"] is False
+    assert player.locator(".chat-message .early").inner_text() == "already there"
+    assert table.pages.errors == []
+
+
+def test_hooks_call_all_logs_a_throwing_handler_and_calls_the_next(table: Table) -> None:
+    page = open_as(table, "referee")
+    result = page.evaluate(
+        """() => {
+          const calls = [];
+          Hooks.on('sandboxTest', () => { calls.push(1); throw new Error('boom'); });
+          Hooks.on('sandboxTest', () => { calls.push(2); });
+          const all = Hooks.callAll('sandboxTest');
+          const one = Hooks.call('sandboxTest');
+          return {all, one, calls, errors: sandbox.hookErrors.filter(e => e.hook === 'sandboxTest').length};
+        }"""
+    )
+    assert result == {"all": True, "one": True, "calls": [1, 2, 1, 2], "errors": 2}
+    assert table.pages.errors == []
+
+
+ROLL = """(mode) => {
+  const {Die} = foundry.dice.terms;
+  const roll = Roll.fromTerms([new Die({number: 2, faces: 6, results: [{result: 4}, {result: 5}]})]);
+  const data = ChatMessage.applyRollMode({content: '', rolls: [roll], flavor: mode}, mode);
+  return ChatMessage.create(data).then(m => m.id);
+}"""
+
+
+def test_whispered_and_blind_rolls_are_seen_as_core_shows_them(table: Table) -> None:
+    referee = open_as(table, "referee")
+    player = open_as(table, "player")
+    blind = player.evaluate(ROLL, "blindroll")
+    private = player.evaluate(ROLL, "gmroll")
+    public = player.evaluate(ROLL, "publicroll")
+    selfroll = referee.evaluate(ROLL, "selfroll")
+    whisper = referee.evaluate(
+        "ChatMessage.create({content: 'for GMs only', whisper: [game.user.id]}).then(m => m.id)"
+    )
+    marker(referee, player, "rolls")
+    referee.wait_for_function(f"game.messages.has('{public}')")
+
+    def shown(page: Any, message: str) -> str:
+        return page.locator(f"[data-message-id='{message}']").inner_text()
+
+    # The blind roll: in the player's own log as "???"; the GMs see it.
+    assert "???" in shown(player, blind) and "privately rolled some dice" in shown(player, blind)
+    assert "9" in shown(referee, blind) and "???" not in shown(referee, blind)
+    # A GM roll: its author sees it, the GMs see it.
+    assert "9" in shown(player, private) and "???" not in shown(player, private)
+    assert "9" in shown(referee, private)
+    assert "9" in shown(referee, public) and "9" in shown(player, public)
+    # The referee's self roll is listed for the player, its content hidden; a whisper is not listed.
+    assert "???" in shown(player, selfroll)
+    assert player.locator(f"[data-message-id='{whisper}']").count() == 0
+    assert referee.locator(f"[data-message-id='{whisper}']").count() == 1
+    assert player.evaluate(f"game.messages.get('{blind}').isContentVisible") is False
+    assert player.evaluate(f"game.messages.get('{blind}').rolls[0].total") == 9
+    assert table.pages.errors == []
+
+
+def test_the_world_keeps_a_thousand_cards_over_a_reload(table: Table) -> None:
+    page = open_as(table, "referee")
+    # About as big as a real card (its HTML and flags): ~10 KB each, 10 MB in all, twice what the old
+    # sessionStorage keeper could hold.
+    page.evaluate(
+        """async () => {
+          const body = '<div class="volley-card">' + 'x'.repeat(9000) + '</div>';
+          for (let i = 0; i < 1000; i += 1) {
+            await ChatMessage.create({content: body, flags: {volley: {n: i, before: {rounds: i}}}});
+          }
+          await sandbox.flush();
+        }"""
+    )
+    assert page.evaluate("sandbox.world.store.errors") == []
+    page.reload()
+    # A thousand cards take a while to draw on a busy machine: a condition, with room.
+    page.wait_for_function(
+        "window.sandbox && (window.sandbox.ready || window.sandbox.bootError)", timeout=120_000
+    )
+    assert page.evaluate("sandbox.bootError") is None
+    assert page.evaluate("game.messages.size") == 1000
+    assert page.evaluate("game.messages.contents.at(-1).flags.volley.n") == 999
+    assert page.locator("#chat-log > li").count() == 1000
+    assert table.pages.errors == []
+
+
+PLAYS = "[game.settings.get('volley', 'ruleSystem'), canvas.scene.system]"
+
+
+def test_opening_the_d100_scene_after_megatraveller_plays_d100(table: Table) -> None:
+    page = open_as(table, "referee")
+    page.locator("#scene-select").select_option("megatraveller")
+    page.wait_for_function("game.settings.get('volley', 'ruleSystem') === 'megatraveller'")
+    page.evaluate("sandbox.flush()")
+    page.goto(f"{table.sandbox.url}?scene=d100")
+    page.wait_for_function("window.sandbox && window.sandbox.ready")
+    assert page.evaluate(PLAYS) == ["d100", "d100"]
+    # Without ?scene=, a reload stays where the table was.
+    page.goto(table.sandbox.url)
+    page.wait_for_function("window.sandbox && window.sandbox.ready")
+    assert page.evaluate(PLAYS) == ["d100", "d100"]
+    assert table.pages.errors == []

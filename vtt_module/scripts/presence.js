@@ -1,0 +1,180 @@
+/**
+ * Which game masters' browsers are open, browser by browser.
+ *
+ * Foundry knows users, not browsers: `game.users.activeGM` and `user.active` say a GM is connected,
+ * not in how many tabs or on how many screens. The bridge connection, though, belongs to one browser.
+ * So each GM browser says, over the module socket, that it is here (a random id for this page load,
+ * whether it has an access token, when it started), says it again every few seconds and when a new
+ * client asks, and says goodbye when the page goes (`pagehide`). Every client keeps the same list and
+ * runs the same election on it (gm-election.js `electHolderBrowser`).
+ *
+ * Who a browser belongs to is never taken from the message: it is the sender id Foundry's server puts
+ * on every module socket message (v13 `ClientSocket`/server `module.<id>` relay: handlers are called
+ * `(data, senderUserId)`), and only a user who is a GM may be listed. A browser not heard from for
+ * `expiryMs` (it crashed, or lost its network) is dropped, so another takes over.
+ *
+ * Pure: socket, clock and timers are injected.
+ */
+
+/** Socket message kinds, on the relay's channel. */
+export const PRESENCE_KIND = Object.freeze({
+  HERE: "volley.here",
+  GONE: "volley.gone",
+  ASK: "volley.here?",
+});
+
+/** How often a GM browser says it is still here, and when silence means it is gone. */
+export const PRESENCE_TIMING = Object.freeze({ heartbeatMs: 5_000, expiryMs: 20_000, settleMs: 1_000 });
+
+/** Longest browser id kept (ours are 32 hex digits). */
+const MAX_BROWSER = 64;
+
+/**
+ * @typedef {import("./gm-election.js").BrowserLike} BrowserLike
+ * @typedef {BrowserLike & {seen: number}} Seen
+ * @typedef {{emit(name: string, data: unknown): void}} Emitter
+ * @typedef {{setInterval(fn: () => void, ms: number): unknown, clearInterval(handle: unknown): void,
+ *   setTimeout(fn: () => void, ms: number): unknown}} PresenceTimers
+ */
+
+/** A fresh id for this page load (not kept across a reload: a reloaded page is a new browser). */
+export function newBrowserId(source = globalThis.crypto) {
+  const bytes = source.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export class Presence {
+  /** @type {Map<string, Seen>} */
+  #browsers = new Map();
+  #settled = false;
+  /** @type {unknown} */
+  #beat = null;
+
+  /**
+   * @param {{emit: (data: unknown) => void, browser: string, userId: () => string, isGm: (userId: string) => boolean,
+   *   hasToken: () => boolean, now?: () => number, timers?: PresenceTimers, onChange?: () => void,
+   *   timing?: Partial<typeof PRESENCE_TIMING>}} options `emit` sends on the module channel
+   */
+  constructor({ emit, browser, userId, isGm, hasToken, now = () => Date.now(), timers, onChange = () => {}, timing = {} }) {
+    this.emit = emit;
+    this.browser = browser;
+    this.userId = userId;
+    this.isGm = isGm;
+    this.hasToken = hasToken;
+    this.now = now;
+    this.since = now();
+    this.onChange = onChange;
+    this.timing = { ...PRESENCE_TIMING, ...timing };
+    this.timers = timers ?? {
+      setInterval: (/** @type {() => void} */ fn, /** @type {number} */ ms) => globalThis.setInterval(fn, ms),
+      clearInterval: (/** @type {any} */ handle) => globalThis.clearInterval(handle),
+      setTimeout: (/** @type {() => void} */ fn, /** @type {number} */ ms) => globalThis.setTimeout(fn, ms),
+    };
+  }
+
+  /** Say hello, ask who else is here, and keep saying it. A GM browser counts itself once settled. */
+  start() {
+    this.announce();
+    this.emit({ kind: PRESENCE_KIND.ASK });
+    this.#beat = this.timers.setInterval(() => {
+      this.announce();
+      this.sweep();
+    }, this.timing.heartbeatMs);
+    // Until the others have had a moment to answer, this browser does not put itself forward: a second
+    // tab must not grab the bridge before it has heard that the first one holds it.
+    this.timers.setTimeout(() => {
+      this.#settled = true;
+      this.onChange();
+    }, this.timing.settleMs);
+  }
+
+  /** The page is going: tell the others now instead of letting them wait for the silence. */
+  stop() {
+    if (this.#beat !== null) this.timers.clearInterval(this.#beat);
+    this.#beat = null;
+    if (this.isGm(this.userId())) this.emit({ kind: PRESENCE_KIND.GONE, browser: this.browser });
+  }
+
+  /** Whether this browser has waited for the others to answer. */
+  get settled() {
+    return this.#settled;
+  }
+
+  announce() {
+    if (!this.isGm(this.userId())) return;
+    this.emit({ kind: PRESENCE_KIND.HERE, browser: this.browser, token: this.hasToken(), since: this.since });
+  }
+
+  /** Drop browsers not heard from for `expiryMs`. */
+  sweep() {
+    const cutoff = this.now() - this.timing.expiryMs;
+    let changed = false;
+    for (const [id, seen] of this.#browsers) {
+      if (seen.seen < cutoff) {
+        this.#browsers.delete(id);
+        changed = true;
+      }
+    }
+    if (changed) this.onChange();
+  }
+
+  /**
+   * Foundry says a user left (its last browser closed): all its browsers are gone.
+   * @param {string} userId
+   */
+  userLeft(userId) {
+    let changed = false;
+    for (const [id, seen] of this.#browsers) {
+      if (seen.user === userId) {
+        this.#browsers.delete(id);
+        changed = true;
+      }
+    }
+    if (changed) this.onChange();
+  }
+
+  /**
+   * A presence message; returns whether it was one.
+   * @param {Record<string, unknown>} data
+   * @param {string | undefined} senderId the socket's sender (Foundry's, not the message's claim)
+   */
+  receive(data, senderId) {
+    switch (data.kind) {
+      case PRESENCE_KIND.HERE: {
+        const browser = data.browser;
+        if (typeof senderId !== "string" || !this.isGm(senderId)) return true; // only GMs' browsers count
+        if (typeof browser !== "string" || !browser || browser.length > MAX_BROWSER || browser === this.browser) return true;
+        const known = this.#browsers.get(browser);
+        if (known && known.user !== senderId) return true; // another user's browser id: not yours to refresh
+        const token = data.token === true;
+        const since = typeof data.since === "number" && Number.isFinite(data.since) ? data.since : this.now();
+        this.#browsers.set(browser, { browser, user: senderId, token, since, seen: this.now() });
+        if (!known || known.token !== token || known.since !== since) this.onChange();
+        return true;
+      }
+      case PRESENCE_KIND.GONE: {
+        const known = typeof data.browser === "string" ? this.#browsers.get(data.browser) : undefined;
+        if (known && known.user === senderId) {
+          this.#browsers.delete(known.browser);
+          this.onChange();
+        }
+        return true;
+      }
+      case PRESENCE_KIND.ASK:
+        this.announce();
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * Every GM browser this client knows of, itself included once settled.
+   * @returns {BrowserLike[]}
+   */
+  browsers() {
+    const list = [...this.#browsers.values()].map(({ browser, user, token, since }) => ({ browser, user, token, since }));
+    if (this.#settled && this.isGm(this.userId())) list.push({ browser: this.browser, user: this.userId(), token: this.hasToken(), since: this.since });
+    return list;
+  }
+}
