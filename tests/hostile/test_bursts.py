@@ -6,7 +6,6 @@ import asyncio
 import itertools
 import json
 import logging
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -42,6 +41,10 @@ async def test_a_burst_in_one_write_read_at_once_is_rate_limited_never_cut_off(
     assert not any("too slow" in line or "not reading" in line for line in warnings), warnings
 
 
+#: Seconds a reply may take before the test calls it a hang (not a speed limit: the machine may be busy).
+HANG = 60.0
+
+
 class Table:
     """One socket, as the elected GM's browser holds it: replies matched to requests by id."""
 
@@ -60,34 +63,42 @@ class Table:
         id = f"{kind}-{next(self.ids)}"
         future = self.waiting[id] = asyncio.get_running_loop().create_future()
         await self.ws.send_str(json.dumps({"type": kind, "id": id, **fields}))
-        return await asyncio.wait_for(future, 10)
+        return await asyncio.wait_for(future, HANG)
 
 
 async def test_six_players_previewing_and_the_referee_firing_are_never_refused(tmp_path: Path) -> None:
-    """Each player's dialog sends a debounced preview with never more than one in flight (issue 8)."""
+    """Each player's dialog sends a debounced preview with never more than one in flight (issue 8).
+
+    Counted by requests and replies, never by a time window: every request sent is answered, and none
+    is refused. The first previews of all six players go out together, as when a table opens the
+    dialog at once: that alone is past one connection's old limit (a burst of 40), however slow the
+    machine.
+    """
     settings = settings_for(tmp_path)
+    previews, shots = 30, 8
     async with bridge(settings) as served, aiohttp.ClientSession() as session:
         ws = await session.ws_connect(f"http://127.0.0.1:{served.port}/ws")
         await ws.send_str(json.dumps({"type": "hello", "token": settings.token}))
         assert json.loads((await ws.receive()).data)["type"] == "welcome"
         table = Table(ws)
-        until = time.monotonic() + 2.5
         answers: list[dict[str, Any]] = []
 
         async def player(user: str) -> None:
-            while time.monotonic() < until:
+            opening = [table.ask("odds", request=GURPS_MP5, user=user) for _ in range(20)]
+            answers.extend(await asyncio.gather(*opening))
+            for _ in range(previews - len(opening)):
                 answers.append(await table.ask("odds", request=GURPS_MP5, user=user))
-                await asyncio.sleep(0.08)  # the dialog's debounce
+                await asyncio.sleep(0.08)  # the dialog's debounce: pacing, not a wait for anything
 
         async def referee() -> None:
-            while time.monotonic() < until:
+            for _ in range(shots):
                 answers.append(await table.ask("attack", request=GURPS_MP5, user="gm"))
                 await asyncio.sleep(0.25)
 
         await asyncio.gather(*(player(f"player{k}") for k in range(6)), referee())
         kinds = Counter(answer["type"] for answer in answers)
         assert set(kinds) == {"odds", "result"}, [a for a in answers if a["type"] == "error"][:3]
-        assert kinds["odds"] > 100  # well past one connection's old limit of 40 + 20/s
+        assert kinds == {"odds": 6 * previews, "result": shots}  # every request answered, none refused
         table.reading.cancel()
         await ws.close()
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
+import urllib.request
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,13 +20,30 @@ from hostilekit import (
     serve_process,
     settings_for,
 )
-from servekit import GURPS_MP5, memory_kib
+from servekit import GURPS_MP5, ServeProcess, memory_kib
 
 from bridge.connection import Connection, Pace
 from bridge.protocol import MAX_FRAME_BYTES
 from bridge.server import CONNECTIONS
 
 pytestmark = pytest.mark.asyncio
+
+
+#: Seconds a test waits for something before calling it a hang (not a speed limit: the machine may be busy).
+HANG = 60.0
+
+
+async def until(condition: Callable[[], bool], hang: str) -> None:
+    """Wait until ``condition()`` holds, polling; a ``hang`` assertion if it never does."""
+    async with asyncio.timeout(HANG):
+        while not condition():
+            await asyncio.sleep(0.05)
+    assert condition(), hang
+
+
+def _warm(server: ServeProcess) -> bool:
+    with urllib.request.urlopen(server.http("/healthz"), timeout=HANG) as response:
+        return bool(json.load(response)["workers"]["warm"])
 
 
 def _wide_odds(k: int) -> bytes:
@@ -68,12 +86,8 @@ async def test_a_client_that_never_reads_is_cut_off_and_its_replies_let_go(
         (connection,) = served.app[CONNECTIONS]
         # About 10 MB of requests whose replies are as big; the client never reads one of them.
         sending = asyncio.create_task(raw.send(*(_wide_odds(k) for k in range(200))))
-        started = time.monotonic()
-        while open_connections(served) and time.monotonic() - started < 5:
-            await asyncio.sleep(0.05)
-        elapsed = time.monotonic() - started
-        assert open_connections(served) == 0, "the stuck client is still connected"
-        assert elapsed < 3, elapsed  # stall (0.5 s) + close (0.5 s), not minutes
+        # Stall (0.5 s) + close (0.5 s) cut it off; the deadline only catches a client kept forever.
+        await until(lambda: open_connections(served) == 0, "the stuck client is still connected")
         assert isinstance(connection, Connection)
         assert (len(connection.outbox), connection.outbox.bytes) == (0, 0)  # nothing kept for it
         assert connection.ws.closed and door_of(served)["authenticated"] == 0
@@ -91,30 +105,36 @@ async def test_a_slow_reader_sending_megabyte_ids_holds_no_megabytes(tmp_path: P
     """
     server = serve_process(tmp_path, "--rate", "10000", "--burst", "10000")
     try:
-        await asyncio.sleep(1.0)  # let the rules warm-up finish, so it does not count
+        await until(lambda: _warm(server), "the rules warm-up did not finish")  # so it does not count
         peak_before = memory_kib(server.pid, "VmHWM")
         raw = await raw_websocket(server.port, receive_buffer=4096)
         big = [message("attack", id=f"{k}-" + "i" * 900_000, request=GURPS_MP5) for k in range(100)]
-        sending = asyncio.create_task(raw.send(*big))
-        await asyncio.sleep(3.0)
+        # Not one reply is read while the 90 MB go out: the write only ends once the server took them.
+        async with asyncio.timeout(HANG):
+            await raw.send(*big)
+        # Then a ping, read behind the refusals: once it is answered, every big request was handled.
+        await raw.send(message("ping", id="last"))
+        replies = [await raw.reply(HANG) for _ in range(101)]
         growth_mib = (memory_kib(server.pid, "VmHWM") - peak_before) / 1024
-        sending.cancel()
         raw.close()
     finally:
         server.stop()
     assert growth_mib < 30, f"the server grew by {growth_mib:.0f} MiB for 90 MB of refused requests"
+    assert [reply.get("code") for reply in replies[:100]] == ["too_large"] * 100, replies[:3]
+    assert replies[100] == {"type": "pong", "id": "last"}
 
 
 async def test_a_polite_shutdown_does_not_wait_for_a_client_that_never_reads(tmp_path: Path) -> None:
-    pace = Pace(outgoing_frames=32, outgoing_bytes=256 * 1024, stall_timeout=30, close_timeout=0.5)
+    # The client would be cut off only after ten minutes; the bridge must stop well before that
+    # (``bridge`` fails the test if stopping takes longer than STOP_WITHIN).
+    pace = Pace(outgoing_frames=32, outgoing_bytes=256 * 1024, stall_timeout=600, close_timeout=0.5)
     settings = replace(settings_for(tmp_path), pace=pace, rate=10_000, burst=10_000)
-    started = None
     async with bridge(settings) as served:
         raw = await raw_websocket(served.port, receive_buffer=4096)
+        (connection,) = served.app[CONNECTIONS]
+        assert isinstance(connection, Connection)
         sending = asyncio.create_task(raw.send(*(_wide_odds(k) for k in range(100))))
-        await asyncio.sleep(0.5)
+        await until(lambda: connection.outbox.full, "the outbox never filled")  # stuck on this client
         assert open_connections(served) == 1
-        started = time.monotonic()
-    assert time.monotonic() - started < 3
     sending.cancel()
     raw.close()
