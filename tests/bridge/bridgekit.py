@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -13,10 +14,25 @@ from servekit import GURPS_MP5
 
 from bridge.store.journal import FORMAT_VERSION, Header
 
-__all__ = ["GURPS_MP5", "HEADER", "TOKEN", "Session", "Start", "entries", "journal_lines", "open_session"]
+__all__ = [
+    "BUDGET_S",
+    "GURPS_MP5",
+    "HEADER",
+    "TOKEN",
+    "Session",
+    "Start",
+    "entries",
+    "journal_lines",
+    "open_session",
+]
 
 #: ``start_bridge(**setting_changes)``: start a bridge on a real socket, get its test client.
 Start = Callable[..., Awaitable[TestClient[Any, Any]]]
+
+#: The longest any single wait for the bridge (a reply, a worker's warm-up) may take before a test fails,
+#: scaled like the browser tests' (``browserkit.BUDGET_S``): ``VOLLEY_TEST_SLOWDOWN=3`` on a loaded
+#: machine. Waits are on conditions, so a large budget costs nothing when the bridge answers.
+BUDGET_S = 60.0 * max(1.0, float(os.environ.get("VOLLEY_TEST_SLOWDOWN") or 1))
 
 TOKEN = "test-token-0123456789"
 #: The header of the journals the tests write by hand.
@@ -40,13 +56,13 @@ class Session:
         await self.ws.send_str(message if isinstance(message, str) else json.dumps(message))
 
     async def reply(self) -> dict[str, Any]:
-        frame = await self.ws.receive(timeout=10)
+        frame = await self.ws.receive(timeout=BUDGET_S)
         assert frame.type == aiohttp.WSMsgType.TEXT, frame
         data: dict[str, Any] = json.loads(frame.data)
         return data
 
     async def raw_reply(self) -> str:
-        frame = await self.ws.receive(timeout=10)
+        frame = await self.ws.receive(timeout=BUDGET_S)
         assert frame.type == aiohttp.WSMsgType.TEXT, frame
         return str(frame.data)
 
