@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 from aiohttp.test_utils import TestClient
-from servekit import GURPS_MP5
+from servekit import BUDGET_S, GURPS_MP5
 
 from bridge.store.journal import FORMAT_VERSION, Header
 
@@ -28,11 +27,6 @@ __all__ = [
 
 #: ``start_bridge(**setting_changes)``: start a bridge on a real socket, get its test client.
 Start = Callable[..., Awaitable[TestClient[Any, Any]]]
-
-#: The longest any single wait for the bridge (a reply, a worker's warm-up) may take before a test fails,
-#: scaled like the browser tests' (``browserkit.BUDGET_S``): ``VOLLEY_TEST_SLOWDOWN=3`` on a loaded
-#: machine. Waits are on conditions, so a large budget costs nothing when the bridge answers.
-BUDGET_S = 60.0 * max(1.0, float(os.environ.get("VOLLEY_TEST_SLOWDOWN") or 1))
 
 TOKEN = "test-token-0123456789"
 #: The header of the journals the tests write by hand.
