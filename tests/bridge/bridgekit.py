@@ -68,7 +68,7 @@ class Session:
 async def open_session(client: TestClient[Any, Any], token: str = TOKEN) -> Session:
     ws = await client.ws_connect("/ws")
     await ws.send_str(json.dumps({"type": "hello", "token": token, "client": "pytest"}))
-    welcome = json.loads((await ws.receive(timeout=10)).data)
+    welcome = json.loads((await ws.receive(timeout=BUDGET_S)).data)
     assert welcome["type"] == "welcome", welcome
     return Session(ws, welcome)
 
