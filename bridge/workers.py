@@ -11,10 +11,11 @@ stays on the loop, where it costs less than the round trip to a worker would (ab
 * The pool starts in the background after the server is listening (start-up is not slowed), or on the
   first request that needs it. Each worker fills the rules' caches (``rules.warm_up``) before it is
   counted as warm; ``/healthz`` says when all are.
-* Until the pool has been warm once, a costly preview is computed on the loop instead (``run``
-  answers None): it costs tens of milliseconds there, once, where queued behind a worker's warm-up at
-  ``WORKER_NICE`` on a loaded machine it could wait minutes (a browser test waited 60 s for a preview
-  at load 15 on two cores). Without a warm-up (``warm_up=False``, tests) jobs queue as before.
+* Until the pool is warm, a costly preview is computed on the loop instead (``run`` answers None):
+  it costs tens of milliseconds there, where queued behind a worker's warm-up at ``WORKER_NICE`` on a
+  loaded machine it could wait minutes (a browser test waited 60 s for a preview at load 15 on two
+  cores). The same holds for a pool started again after a worker died: its fresh workers warm up at
+  ``WORKER_NICE`` too. Without a warm-up (``warm_up=False``, tests) jobs queue as before.
 * Workers leave with the server: a polite stop shuts the pool down and waits for it; if the server is
   killed (SIGKILL), each worker notices its parent is gone within ``ORPHAN_CHECK`` seconds and exits.
 * A worker that dies (a crash, the OOM killer) breaks the pool; the request gets ``internal`` and a
@@ -116,8 +117,6 @@ class RulesWorkers:
         self._starting: asyncio.Task[None] | None = None
         self._pids: list[int] = []
         self._warm = False
-        #: the pool has been warm at least once (a restarted pool's jobs queue for it)
-        self._ever_warm = False
         self._closed = False
         self._failed = False
 
@@ -165,7 +164,6 @@ class RulesWorkers:
             self._failed = True
             return
         self._warm = True
-        self._ever_warm = True
         log.info(
             "%d rules worker(s) ready in %.0f ms (pids %s)",
             len(self._pids),
@@ -178,8 +176,8 @@ class RulesWorkers:
         if self._closed or self._failed:
             return None
         self.start()  # no wait for the warm-up: a job queues until a worker is up...
-        if self.warm_up and not self._ever_warm:
-            return None  # ...except behind the first warm-up, which a loaded machine may starve
+        if self.warm_up and not self._warm:
+            return None  # ...except behind a warm-up, which a loaded machine may starve
         try:
             pool = self._ensure_pool()
         except Exception:
@@ -189,7 +187,7 @@ class RulesWorkers:
         except BrokenProcessPool:
             log.error("a rules worker died; starting a fresh pool")
             self._restart(pool)
-            return ("error", "internal", "a rules worker died; try again", None)
+            return ("error", "internal", "a rules worker died; try again", None, None)
 
     async def odds(self, id: str, request: dict[str, Any]) -> Outcome | None:
         return await self.run(_odds, id, request)

@@ -27,6 +27,10 @@ ROOT = Path(__file__).resolve().parents[1]
 GURPS_MP5: dict[str, Any] = json.loads(
     (ROOT / "docs" / "examples" / "gurps" / "mp5_burst.json").read_text(encoding="utf-8")
 )
+#: The longest any single wait for a bridge (a reply, a worker's warm-up, a polite stop) may take before
+#: a test fails, scaled like the browser tests' (``browserkit.BUDGET_S``): ``VOLLEY_TEST_SLOWDOWN=3`` on
+#: a loaded machine. Waits are on conditions, so a large budget costs nothing when the bridge answers.
+BUDGET_S = 60.0 * max(1.0, float(os.environ.get("VOLLEY_TEST_SLOWDOWN") or 1))
 #: The start of the last line ``volley serve`` prints once it listens.
 LAST_START_LINE = "Foundry module:"
 #: What the line with the address says before the address (``volley serve`` and the echo server).
@@ -97,7 +101,7 @@ class ServeProcess:
         """The address of ``path`` on the server's HTTP side (``/healthz``)."""
         return self.url.replace("wss://", "https://").replace("ws://", "http://").removesuffix("/ws") + path
 
-    def stop(self, signum: int = signal.SIGTERM, timeout: float = 20.0) -> tuple[int, str]:
+    def stop(self, signum: int = signal.SIGTERM, timeout: float = BUDGET_S) -> tuple[int, str]:
         """Send ``signum`` (if it still runs) and wait: its exit code and what it wrote on stderr.
 
         A server that has not stopped within ``timeout`` seconds is killed (and its exit code says so).

@@ -9,11 +9,21 @@ from typing import Any
 
 import aiohttp
 from aiohttp.test_utils import TestClient
-from servekit import GURPS_MP5
+from servekit import BUDGET_S, GURPS_MP5
 
 from bridge.store.journal import FORMAT_VERSION, Header
 
-__all__ = ["GURPS_MP5", "HEADER", "TOKEN", "Session", "Start", "entries", "journal_lines", "open_session"]
+__all__ = [
+    "BUDGET_S",
+    "GURPS_MP5",
+    "HEADER",
+    "TOKEN",
+    "Session",
+    "Start",
+    "entries",
+    "journal_lines",
+    "open_session",
+]
 
 #: ``start_bridge(**setting_changes)``: start a bridge on a real socket, get its test client.
 Start = Callable[..., Awaitable[TestClient[Any, Any]]]
@@ -40,13 +50,13 @@ class Session:
         await self.ws.send_str(message if isinstance(message, str) else json.dumps(message))
 
     async def reply(self) -> dict[str, Any]:
-        frame = await self.ws.receive(timeout=10)
+        frame = await self.ws.receive(timeout=BUDGET_S)
         assert frame.type == aiohttp.WSMsgType.TEXT, frame
         data: dict[str, Any] = json.loads(frame.data)
         return data
 
     async def raw_reply(self) -> str:
-        frame = await self.ws.receive(timeout=10)
+        frame = await self.ws.receive(timeout=BUDGET_S)
         assert frame.type == aiohttp.WSMsgType.TEXT, frame
         return str(frame.data)
 
@@ -58,7 +68,7 @@ class Session:
 async def open_session(client: TestClient[Any, Any], token: str = TOKEN) -> Session:
     ws = await client.ws_connect("/ws")
     await ws.send_str(json.dumps({"type": "hello", "token": token, "client": "pytest"}))
-    welcome = json.loads((await ws.receive(timeout=10)).data)
+    welcome = json.loads((await ws.receive(timeout=BUDGET_S)).data)
     assert welcome["type"] == "welcome", welcome
     return Session(ws, welcome)
 

@@ -11,7 +11,7 @@ from typing import Any
 import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient
-from bridgekit import GURPS_MP5, TOKEN, Start, entries, journal_lines, open_session
+from bridgekit import BUDGET_S, GURPS_MP5, TOKEN, Start, entries, journal_lines, open_session
 
 import bridge
 import rules
@@ -49,8 +49,8 @@ async def _refused(client: TestClient[Any, Any], first: str | None) -> tuple[dic
     ws = await client.ws_connect("/ws")
     if first is not None:
         await ws.send_str(first)
-    error = json.loads((await ws.receive(timeout=10)).data)
-    closing = await ws.receive(timeout=10)
+    error = json.loads((await ws.receive(timeout=BUDGET_S)).data)
+    closing = await ws.receive(timeout=BUDGET_S)
     assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
     return error, ws.close_code
 

@@ -12,7 +12,7 @@ import msgspec
 import pytest
 import skirmish
 from aiohttp.test_utils import TestClient
-from bridgekit import GURPS_MP5, Session, Start, entries, open_session
+from bridgekit import BUDGET_S, GURPS_MP5, Session, Start, entries, open_session
 
 import rules
 from bridge.i18n import Catalogue
@@ -250,7 +250,7 @@ async def test_frames_over_1_mib_close_the_socket_with_1009(bridge_client: TestC
     """Past aiohttp's own read limit the frame is never read; the socket closes (message too big)."""
     session = await open_session(bridge_client)
     await session.send({"type": "ping", "note": "x" * (READ_LIMIT + 1)})
-    frame = await session.ws.receive(timeout=10)
+    frame = await session.ws.receive(timeout=BUDGET_S)
     assert frame.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
     assert session.ws.close_code == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import websockets
 from aiohttp.test_utils import TestClient
-from servekit import GURPS_MP5
+from servekit import BUDGET_S, GURPS_MP5
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,7 +35,7 @@ def start_sandbox(*extra: str) -> tuple[str, subprocess.Popen[str]]:
 def stop(process: subprocess.Popen[str]) -> None:
     if process.poll() is None:
         process.terminate()
-        process.wait(timeout=15)
+        process.wait(timeout=BUDGET_S)
 
 
 @pytest.fixture
@@ -50,14 +50,15 @@ def sandbox() -> Iterator[tuple[str, subprocess.Popen[str]]]:
 def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
     request = urllib.request.Request(url, headers=headers or {})
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=BUDGET_S) as response:
             return response.status, response.read()
     except urllib.error.HTTPError as error:
         return error.code, error.read()
 
 
 def post(url: str) -> Any:
-    with urllib.request.urlopen(urllib.request.Request(url, method="POST", data=b""), timeout=10) as response:
+    request = urllib.request.Request(url, method="POST", data=b"")
+    with urllib.request.urlopen(request, timeout=BUDGET_S) as response:
         return json.loads(response.read())
 
 
@@ -108,7 +109,7 @@ def test_sandbox_prints_one_line_and_serves_page_module_and_bridge(
     assert asyncio.run(hello(ws_url, token))["type"] == "welcome"
 
     process.terminate()
-    out, _ = process.communicate(timeout=15)
+    out, _ = process.communicate(timeout=BUDGET_S)
     assert process.returncode == 0
     assert out == "", "nothing but the one line on stdout"
 
