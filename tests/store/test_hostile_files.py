@@ -28,14 +28,18 @@ HANG = 120
 #: Peak memory a reader may reach on a 2 GB journal (it used 4.2 GB).
 FLAT_KIB = 200 * 1024
 
+# The peak is this process's own VmHWM, not ``getrusage(RUSAGE_SELF).ru_maxrss``: Linux carries
+# ru_maxrss across exec, and subprocess starts the child with vfork, so ru_maxrss begins at the
+# peak of the pytest process that launched it (hundreds of MB late in a full run, tiny alone).
 _PEAK = (
-    "import resource, sys\n"
+    "import re, sys\n"
     "from bridge.cli import main\n"
     "try:\n"
     "    code = main(sys.argv[1:])\n"
     "finally:\n"
-    "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-    "    sys.stderr.write(f'\\nPEAK {peak}\\n')\n"
+    "    with open('/proc/self/status') as status:\n"
+    "        peak = re.search(r'VmHWM:\\s*(\\d+)', status.read())\n"
+    "    sys.stderr.write(f'\\nPEAK {peak[1] if peak else -1}\\n')\n"
     "sys.exit(code)\n"
 )
 
