@@ -218,9 +218,13 @@ export class Table {
    */
   renderMessage(message, { initial = false } = {}) {
     const log = byId("chat-log");
-    const li = log.querySelector(`[data-message-id="${message.id}"]`);
+    // A message this page has never drawn is posted, not looked up: v13 ChatLog#postOne appends the new
+    // element without searching the log; only #updateMessage queries it by id (a long session's log is
+    // not searched once per card).
+    const li = initial || !this.#posted.has(message.id) ? null : log.querySelector(`[data-message-id="${message.id}"]`);
     if (!game.messages.has(message.id) || !message.visible) {
       li?.remove();
+      this.#posted.delete(message.id);
       return;
     }
     const fresh = document.createElement("li");
@@ -245,20 +249,56 @@ export class Table {
       content.innerHTML = message.content; // Foundry inserts content as HTML
       if (!content.childElementCount && message.isRoll) content.innerHTML = message.rolls.map((roll) => roll._html({ isPrivate: false })).join("");
     }
+    const atBottom = this.#atBottom;
     if (li) li.replaceWith(fresh);
     else if (initial) log.append(fresh);
     else this.#insertInOrder(log, fresh, message);
+    this.#posted.add(message.id);
     this.rendered.push({ id: message.id, content: hidden ? "" : message.content, ready: game.ready });
     Hooks.callAll("renderChatMessageHTML", message, fresh, { message: message.toObject(), user: game.user, author: message.author, alias: message.alias, isWhisper: message.whisper.length > 0 });
-    if (!initial) fresh.scrollIntoView({ block: "end" });
+    // v13 ChatLog#postOne: a message appended at the bottom scrolls the log down when it was at the
+    // bottom or the message is this user's, through ChatLog#scrollBottom (asynchronous: it waits for the
+    // log's images first, then sets the scroll container's scrollTop; no scrollIntoView of every card,
+    // which laid out the page around a log that grows all session).
+    if (!initial && !li && fresh === log.lastElementChild && (atBottom || message.isAuthor)) this.#scrollBottom(log);
+  }
+
+  /**
+   * Ids of the messages this page drew: v13's `ChatMessage#logged` (foundry-vtt-types 13.345.1
+   * client/documents/chat-message.d.mts: "Set `true` in ChatLog#postOne and ChatLog#_renderBatch").
+   * The types leave ChatLog a stub; its postOne/scrollBottom here follow v13's
+   * client/applications/sidebar/tabs/chat.mjs as public copies of it read.
+   */
+  #posted = new Set();
+  /** Whether the log was scrolled to its end (v13 ChatLog#isAtBottom, kept by its scroll listener). */
+  #atBottom = true;
+  #scrollPending = false;
+  #watching = false;
+
+  /** v13 ChatLog#scrollBottom: once, after this task's posts (`scroll.scrollTop = 0x7fffffbf`). */
+  #scrollBottom(log) {
+    if (!this.#watching) {
+      this.#watching = true;
+      log.addEventListener("scroll", () => {
+        this.#atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 2;
+      }, { passive: true });
+    }
+    if (this.#scrollPending) return;
+    this.#scrollPending = true;
+    queueMicrotask(() => {
+      this.#scrollPending = false;
+      log.scrollTop = 0x7fffffbf;
+      this.#atBottom = true;
+    });
   }
 
   /** The whole log at start-up, in the world's order (existing entries drawn afresh), then scrolled down. */
   renderLog(messages) {
     const log = byId("chat-log");
     log.replaceChildren();
+    this.#posted.clear();
     for (const message of messages) this.renderMessage(message, { initial: true });
-    log.lastElementChild?.scrollIntoView({ block: "end" });
+    log.scrollTop = 0x7fffffbf; // v13 ChatLog#scrollBottom
   }
 
   /** The log is in the messages' order (a late page draws what came while it was loading in place). */
@@ -274,6 +314,7 @@ export class Table {
   }
 
   removeMessage(message) {
+    this.#posted.delete(message.id);
     byId("chat-log").querySelector(`[data-message-id="${message.id}"]`)?.remove();
   }
 
