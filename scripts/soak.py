@@ -72,25 +72,42 @@ class Soak:
 
 
 def cards(page: Any) -> int:
-    return int(page.evaluate("document.querySelectorAll('.volley-card').length"))
+    """Cards seen so far, as the clock counts them (not a query over the page, polled every frame)."""
+    return int(page.evaluate("window.soakClock.seen"))
 
 
 #: Timed in the page, not through Playwright (whose round trips a busy machine stretches): from the
-#: Fire click (a capturing listener) to the card's element in the chat log (a mutation observer).
+#: Fire click (a capturing listener) to the card's element in the chat log (a mutation observer on the
+#: log that looks only at the nodes each mutation added: counting the page's cards on every mutation,
+#: as the first version of this clock did, costs more the longer the log, and was most of what grew).
 CLOCK = """() => {
   if (window.soakClock) return;
-  const cards = document.getElementsByClassName('volley-card');
-  const clock = { started: 0, seen: cards.length, times: [] };
+  // A card is counted once, by its message: a card redrawn in place (an update) is not a new card.
+  const ids = new Set();
+  for (const li of document.querySelectorAll('[data-message-id]')) {
+    if (li.querySelector('.volley-card')) ids.add(li.dataset.messageId);
+  }
+  const clock = { started: 0, seen: ids.size, times: [] };
   window.soakClock = clock;
+  const newCard = (node) => {
+    const li = node instanceof Element ? node.closest('[data-message-id]') : null;
+    if (li === null || ids.has(li.dataset.messageId)) return null;
+    return li.querySelector('.volley-card') !== null ? li : null;
+  };
   document.addEventListener('click', (event) => {
     const fire = event.target instanceof Element && event.target.closest('[data-volley=attack]');
     if (fire) clock.started = performance.now();
   }, true);
-  new MutationObserver(() => {
-    if (cards.length === clock.seen) return;
-    clock.seen = cards.length;
+  new MutationObserver((records) => {
+    let added = 0;
+    for (const record of records) for (const node of record.addedNodes) {
+      const li = newCard(node);
+      if (li) { ids.add(li.dataset.messageId); added += 1; }
+    }
+    if (!added) return;
+    clock.seen += added;
     if (clock.started) { clock.times.push(performance.now() - clock.started); clock.started = 0; }
-  }).observe(document.body, { childList: true, subtree: true });
+  }).observe(document.getElementById('chat-log'), { childList: true, subtree: true });
 }"""
 
 
@@ -119,7 +136,7 @@ def soak(page: Any, attacks: int, system: str = "gurps", errors: list[str] | Non
         if int(page.evaluate(loaded, spec["shooter"])) < RELOAD_BELOW:
             before = cards(page)
             reload_.click()
-            page.wait_for_function(f"document.querySelectorAll('.volley-card').length > {before}")
+            page.wait_for_function(f"window.soakClock.seen > {before}")
             page.wait_for_function(idle)
         if spec.get("mode") and dialog.locator("select[name=mode]").input_value() != spec["mode"]:
             dialog.locator("select[name=mode]").select_option(spec["mode"])
@@ -129,7 +146,7 @@ def soak(page: Any, attacks: int, system: str = "gurps", errors: list[str] | Non
         before = cards(page)
         page.locator("#dice").fill(spec["dice"])
         fire.click()
-        page.wait_for_function(f"document.querySelectorAll('.volley-card').length > {before}")
+        page.wait_for_function(f"window.soakClock.seen > {before}")
     result.times_ms = [float(ms) for ms in page.evaluate("window.soakClock.times")]
     return result
 
