@@ -203,7 +203,16 @@ class RulesWorkers:
         """Stop the workers and wait for them (no orphans)."""
         self._closed = True
         if self._starting is not None and not self._starting.done():
-            await asyncio.wait([self._starting])
+            if self.warm_up:
+                # Still warming up, so no job was handed over (``run`` waits for warm workers). At
+                # nice 19 on a busy machine a warm-up can take minutes; a stop does not wait for it.
+                self._starting.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._starting
+                for process in list((self._pool._processes or {}).values() if self._pool else []):
+                    process.kill()  # nothing to lose mid warm-up; a stopped one ignores SIGTERM
+            else:
+                await asyncio.wait([self._starting])
         pool, self._pool = self._pool, None
         if pool is not None:
             await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
