@@ -200,19 +200,20 @@ class RulesWorkers:
             self._starting = None
 
     async def close(self) -> None:
-        """Stop the workers and wait for them (no orphans)."""
+        """Stop the workers and wait for them (no orphans).
+
+        A warm-up still running is stopped, not waited for: at nice 19 on a busy machine it can take
+        longer than the bridge's whole stop deadline (SIGTERM waited 30 s for one), and a worker holds
+        nothing but caches. Its processes are terminated, and the task that waited for them cancelled.
+        """
         self._closed = True
-        if self._starting is not None and not self._starting.done():
-            if self.warm_up:
-                # Still warming up, so no job was handed over (``run`` waits for warm workers). At
-                # nice 19 on a busy machine a warm-up can take minutes; a stop does not wait for it.
-                self._starting.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await self._starting
-                for process in list((self._pool._processes or {}).values() if self._pool else []):
-                    process.kill()  # nothing to lose mid warm-up; a stopped one ignores SIGTERM
-            else:
-                await asyncio.wait([self._starting])
         pool, self._pool = self._pool, None
+        if pool is not None and not self._warm:
+            # ``_processes`` is the executor's own table of its workers (there is no public one).
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
+        if self._starting is not None and not self._starting.done():
+            self._starting.cancel()
+            await asyncio.wait([self._starting])
         if pool is not None:
             await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)

@@ -46,7 +46,7 @@ def dirs(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
 
 
 async def hello(url: str) -> ClientConnection:
-    ws = await connect(url)
+    ws = await connect(url, open_timeout=BUDGET_S)
     await ws.send(json.dumps({"type": "hello", "token": TOKEN}))
     welcome = json.loads(await ws.recv())
     assert welcome["type"] == "welcome"

@@ -64,7 +64,7 @@ def post(url: str) -> Any:
 
 async def attack_twice(ws_url: str, token: str) -> list[dict[str, Any]]:
     """Two GURPS MP5 attacks without dice: the bridge draws the seeds."""
-    async with websockets.connect(ws_url) as ws:
+    async with websockets.connect(ws_url, open_timeout=BUDGET_S) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         assert json.loads(await ws.recv())["type"] == "welcome"
         replies = []
@@ -77,7 +77,7 @@ async def attack_twice(ws_url: str, token: str) -> list[dict[str, Any]]:
 
 
 async def hello(ws_url: str, token: str) -> dict[str, Any]:
-    async with websockets.connect(ws_url) as ws:
+    async with websockets.connect(ws_url, open_timeout=BUDGET_S) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         reply: dict[str, Any] = json.loads(await ws.recv())
         return reply

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from browserkit import (
+    BUDGET_S,
     FIRE,
     MP5,
     SHOOTER,
@@ -64,7 +65,7 @@ def api_call(page: Any, script: str) -> Any:
 
 def resolved_count(table: Table) -> int:
     """How many requests the bridge has resolved and journalled (its /healthz)."""
-    with urllib.request.urlopen(table.sandbox.origin + "/healthz", timeout=10) as response:
+    with urllib.request.urlopen(table.sandbox.origin + "/healthz", timeout=BUDGET_S) as response:
         count: int = json.loads(response.read())["resolved"]
         return count
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from browserkit import (
+    BUDGET_S,
     CONNECTION_STATE,
     MP5,
     PLAYER_ID,
     REFEREE_ID,
     Table,
     cards,
+    ms,
     open_as,
     refusal,
     wait_booted,
@@ -225,11 +227,11 @@ def test_the_referee_reloads_with_a_players_shot_in_flight(table: Table) -> None
         "() => { ChatMessage.create = () => {"
         " setTimeout(() => location.reload(), 0); return new Promise(() => {}); }; }"
     )
-    with referee.expect_navigation(timeout=60_000):
+    with referee.expect_navigation(timeout=ms(BUDGET_S)):
         start_relay(player, "volley-in-flight")
     wait_booted(referee)
     wait_connected(referee)
-    player.wait_for_function("window.answers?.['volley-in-flight'] !== undefined", timeout=90_000)
+    player.wait_for_function("window.answers?.['volley-in-flight'] !== undefined", timeout=ms(1.5 * BUDGET_S))
     answer = player.evaluate("window.answers['volley-in-flight']")
     assert answer["type"] == "result", answer
     referee.wait_for_function("game.messages.contents.length === 1")

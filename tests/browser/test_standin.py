@@ -9,9 +9,11 @@ from typing import Any
 
 from browserkit import (
     ASSISTANT_ID,
+    BUDGET_S,
     PLAYER_ID,
     REFEREE_ID,
     Table,
+    ms,
     open_as,
     refusal,
     set_hidden,
@@ -294,7 +296,7 @@ def test_the_world_keeps_a_thousand_cards_over_a_reload(table: Table) -> None:
     page.reload()
     # A thousand cards take a while to draw on a busy machine: a condition, with room.
     page.wait_for_function(
-        "window.sandbox && (window.sandbox.ready || window.sandbox.bootError)", timeout=120_000
+        "window.sandbox && (window.sandbox.ready || window.sandbox.bootError)", timeout=ms(2 * BUDGET_S)
     )
     assert page.evaluate("sandbox.bootError") is None
     assert page.evaluate("game.messages.size") == 1000
