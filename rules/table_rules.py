@@ -10,7 +10,9 @@ order ends at its shooter's next turn). Each system declares all of them here, i
   (``vtt_module/scripts/table-rules/readings.js`` is written from :func:`export`, and a test holds it
   to this table);
 * the chat card, ``volley show`` and the session report, which list the readings a request changed
-  (:func:`changed`, put on the card by ``bridge/card.py``, so the journal carries them);
+  (:func:`changed`, put on the card by ``bridge/card.py``, so the journal carries them). The module's
+  own readings reach a request as its ``module_readings`` field (:data:`MODULE_READINGS`), which the
+  rules ignore: the request is only their record;
 * ``volley table-rules``, which prints the table as JSON.
 
 A reading whose value equals its default is not a change: a request that spells out Volley's own
@@ -25,7 +27,12 @@ from typing import Any, Literal
 
 from rules.results import Message
 
-__all__ = ["Kind", "Owner", "Reading", "changed", "export", "readings_of"]
+__all__ = ["MODULE_READINGS", "Kind", "Owner", "Reading", "changed", "export", "readings_of"]
+
+#: The request field where the referee's browser reports the module's own readings the table changed
+#: (``{<field>: value}``, declared by each system's requests for the actions in ``Reading.actions``):
+#: the rules never read it, the card lists it with the rest.
+MODULE_READINGS = "module_readings"
 
 #: Who applies a reading: the rules engine (a request field) or the VTT module (before a request exists).
 Owner = Literal["rules", "module"]
@@ -38,10 +45,10 @@ Kind = Literal["choice", "integer", "boolean", "bands"]
 class Reading:
     """One reading a table may change.
 
-    ``field`` is the request's own field name (for a rules reading) or the module's name for it;
-    ``actions`` the request actions that carry it (the module merges it into those only); ``reading``
-    where docs/rules/<system>.md explains it. ``says`` turns a value that differs from ``default``
-    into the messages a card lists for it.
+    ``field`` is the request's own field name (for a rules reading) or the module's name for it (a
+    request reports it inside ``module_readings``); ``actions`` the request actions that carry it (the
+    module merges it into those only); ``reading`` where docs/rules/<system>.md explains it. ``says``
+    turns a value that differs from ``default`` into the messages a card lists for it.
     """
 
     field: str
@@ -108,10 +115,12 @@ def changed(request: Mapping[str, Any]) -> list[Message]:
         return []
     action = request.get("action") or found.default_action
     out: list[Message] = []
+    reported = request.get(MODULE_READINGS)
+    module = reported if isinstance(reported, Mapping) else {}
     for reading in found.table_rules:
-        if reading.owner != "rules" or action not in reading.actions:
+        if action not in reading.actions:
             continue
-        value = request.get(reading.field)
+        value = request.get(reading.field) if reading.owner == "rules" else module.get(reading.field)
         try:
             if reading.differs(value):
                 out.extend(reading.says(value))

@@ -17,7 +17,7 @@ import rules
 from bridge.card_text import card_lines
 from bridge.i18n import Catalogue
 from bridge.resolution import reply_for
-from rules.table_rules import changed, export, readings_of
+from rules.table_rules import MODULE_READINGS, changed, export, readings_of
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -46,12 +46,17 @@ def test_every_rules_reading_is_a_field_of_each_action_it_names(system: str) -> 
     declared = readings_of(system)
     assert declared, f"{system} declares no table rules"
     for reading in declared:
-        if reading.owner == "module":
-            assert reading.actions == (), reading.field
-            continue
         assert reading.actions, reading.field
         for action in reading.actions:
-            assert reading.field in _struct_fields(system, action), (system, action, reading.field)
+            fields = _struct_fields(system, action)
+            if reading.owner == "module":
+                # Reported inside the request's module_readings, a struct that names each of them.
+                reported = fields[MODULE_READINGS].type
+                inner = reported.types[0] if isinstance(reported, msgspec.inspect.UnionType) else reported
+                assert isinstance(inner, msgspec.inspect.StructType), (system, action)
+                assert reading.field in {f.encode_name for f in inner.fields}, (system, action, reading.field)
+            else:
+                assert reading.field in fields, (system, action, reading.field)
 
 
 @pytest.mark.parametrize("system", sorted(rules.SYSTEMS))
@@ -73,6 +78,15 @@ def test_a_changed_reading_is_listed_only_for_actions_that_carry_it() -> None:
     assert [(m.key, m.values["modifier"], m.values["volley"]) for m in moved] == [
         ("d100.table_rule.range_modifier", -20, -10)
     ]
+    # The module's own readings, as the referee's browser reports them in module_readings.
+    danger = changed({**RAPID, "module_readings": {"danger_space_half_width": 3, "danger_space_beyond": 2}})
+    assert [(m.key, m.values["squares"], m.values["volley"]) for m in danger] == [
+        ("megatraveller.table_rule.danger_space_half_width", 3, 1)
+    ]
+    assert changed({**RAPID, "danger_space_half_width": 3}) == []
+    stands = {"system": "d100", "action": "overwatch", "module_readings": {"overwatch_ends_on_turn": False}}
+    assert [m.key for m in changed(stands)] == ["d100.table_rule.overwatch_stands"]
+    assert changed({**stands, "action": "attack"}) == []
     # A value of the wrong shape says nothing here: the rules refuse the request before any card.
     assert changed({"system": "d100", "action": "attack", "range_modifiers": ["long"]}) == []
     assert changed({"system": "nowhere", "dodge_step": 3}) == []

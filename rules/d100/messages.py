@@ -345,3 +345,4 @@ ERR_BEYOND_EXTREME = MESSAGES.error(
 
 # --- Table rules (rules/d100/table_rules.py): a card's line for a reading the table changed ---------
 TABLE_RANGE_MODIFIER = MESSAGES.message("table_rule.range_modifier", "band", signed=("modifier", "volley"))
+TABLE_OVERWATCH_STANDS = MESSAGES.message("table_rule.overwatch_stands")

@@ -171,6 +171,17 @@ class OverwatchFire(RequestBase, tag="overwatch_fire", kw_only=True, frozen=True
     range_band: RangeBand | None = None
 
 
+class OverwatchReadings(
+    msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True, omit_defaults=True
+):
+    """The VTT module's own overwatch reading the table changed (docs/rules/d100.md, "Overwatch"), as
+    the referee's browser reports it: the module, not the rules, lifts an order at its shooter's next
+    turn. The rules never read it; the card, ``volley show`` and the report list it
+    (``rules.table_rules.changed``), and the journal keeps it with the request."""
+
+    overwatch_ends_on_turn: bool | None = None
+
+
 class Overwatch(RequestBase, tag="overwatch", kw_only=True, frozen=True):
     """Set (or with ``clear`` lift) a standing overwatch order: a full action."""
 
@@ -179,6 +190,8 @@ class Overwatch(RequestBase, tag="overwatch", kw_only=True, frozen=True):
     weapon: Weapon | None = None
     order: OverwatchOrder | None = None
     clear: bool = False
+    #: The module's readings the table changed, for the record only (``OverwatchReadings``).
+    module_readings: OverwatchReadings | None = None
 
 
 def attack_range(request: Attack | OverwatchFire) -> Target | None:

@@ -23,11 +23,6 @@ def _range_modifiers(value: Mapping[str, Any]) -> list[Message]:
     ]
 
 
-def _nothing(_value: Any) -> list[Message]:
-    """A module reading: it decides when the module acts, and no request carries it."""
-    return []
-
-
 TABLE_RULES: tuple[Reading, ...] = (
     #: The seed's range table is missing: Volley's modifiers per band, each of which a table may move.
     Reading(
@@ -43,13 +38,15 @@ TABLE_RULES: tuple[Reading, ...] = (
         members=tuple(RANGE_MODIFIERS),
     ),
     #: A standing overwatch order ends when the combat's turn comes back to its shooter (the module
-    #: lifts it); off, it stands until fired or lifted by hand.
+    #: lifts it); off, it stands until fired or lifted by hand. The order's request reports it in
+    #: ``module_readings``.
     Reading(
         field="overwatch_ends_on_turn",
         owner="module",
         kind="boolean",
         default=True,
-        says=_nothing,
+        says=lambda _value: [msg.TABLE_OVERWATCH_STANDS()],
         reading="docs/rules/d100.md#overwatch-караул",
+        actions=("overwatch",),
     ),
 )

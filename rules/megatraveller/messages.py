@@ -317,3 +317,5 @@ ERR_NOT_THE_SAME_DICE = MESSAGES.error(
 TABLE_SPLIT_DM_COUNTS = MESSAGES.message("table_rule.split_dm_counts")
 TABLE_EXCEPTIONAL_MARGIN = MESSAGES.message("table_rule.exceptional_margin", "margin", "volley")
 TABLE_FAST_DRAW_WEAPONS = MESSAGES.message("table_rule.fast_draw_weapons")
+TABLE_DANGER_SPACE_HALF_WIDTH = MESSAGES.message("table_rule.danger_space_half_width", "squares", "volley")
+TABLE_DANGER_SPACE_BEYOND = MESSAGES.message("table_rule.danger_space_beyond", "squares", "volley")

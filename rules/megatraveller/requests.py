@@ -138,6 +138,18 @@ class Pool(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True
     clusters: list[int] | None = None
 
 
+class ModuleReadings(
+    msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True, omit_defaults=True
+):
+    """The VTT module's own readings the table changed (docs/rules/megatraveller.md, "The VTT module's
+    readings"), as the referee's browser reports them: they shaped the danger space the dialog drew
+    before the request existed. The rules never read them; the card, ``volley show`` and the report
+    list them (``rules.table_rules.changed``), and the journal keeps them with the request."""
+
+    danger_space_half_width: Annotated[int, msgspec.Meta(ge=0, le=10)] | None = None
+    danger_space_beyond: Annotated[int, msgspec.Meta(ge=0, le=20)] | None = None
+
+
 #: ``allocation`` is bullets per target (single, rapid, burst), cluster indices per target (automatic,
 #: controlled), ``"defer"`` to roll only the pool, or absent for the default split.
 Allocation = list[int | list[int]] | Literal["defer"] | None
@@ -166,6 +178,8 @@ class FireFields(RequestBase, kw_only=True, frozen=True):
             )
         ),
     ] = None
+    #: The module's readings the table changed, for the record only (``ModuleReadings``).
+    module_readings: ModuleReadings | None = None
 
 
 class FireRequest(FireFields, kw_only=True, frozen=True, tag="fire"):

@@ -4,12 +4,9 @@ readings")."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.megatraveller import messages as msg
 from rules.megatraveller.modes import FAST_DRAW_WEAPONS, SPLIT_DM_COUNTS
 from rules.megatraveller.tasks import EXCEPTIONAL_SUCCESS_MARGIN
-from rules.results import Message
 from rules.table_rules import Reading
 
 __all__ = ["TABLE_RULES"]
@@ -18,9 +15,9 @@ __all__ = ["TABLE_RULES"]
 FIRING = ("fire", "fast_draw", "retarget_and_fire")
 
 
-def _nothing(_value: Any) -> list[Message]:
-    """A module reading: it shapes what the dialog lists, and the request says the rest."""
-    return []
+#: Module reading 14's defaults: grid squares either side of the line of fire, and past the target.
+DANGER_SPACE_HALF_WIDTH = 1
+DANGER_SPACE_BEYOND = 2
 
 
 TABLE_RULES: tuple[Reading, ...] = (
@@ -60,14 +57,18 @@ TABLE_RULES: tuple[Reading, ...] = (
         actions=("fast_draw",),
         choices=("small", "any"),
     ),
-    #: Module reading 14: the danger space reaches this many grid squares either side of a line of fire.
+    #: Module reading 14: the danger space reaches this many grid squares either side of a line of fire
+    #: (the module draws it; a firing request reports a changed value in ``module_readings``).
     Reading(
         field="danger_space_half_width",
         owner="module",
         kind="integer",
-        default=1,
-        says=_nothing,
+        default=DANGER_SPACE_HALF_WIDTH,
+        says=lambda value: [
+            msg.TABLE_DANGER_SPACE_HALF_WIDTH(squares=int(value), volley=DANGER_SPACE_HALF_WIDTH)
+        ],
         reading="docs/rules/megatraveller.md#the-vtt-modules-readings (14)",
+        actions=FIRING,
         minimum=0,
         maximum=10,
     ),
@@ -76,9 +77,10 @@ TABLE_RULES: tuple[Reading, ...] = (
         field="danger_space_beyond",
         owner="module",
         kind="integer",
-        default=2,
-        says=_nothing,
+        default=DANGER_SPACE_BEYOND,
+        says=lambda value: [msg.TABLE_DANGER_SPACE_BEYOND(squares=int(value), volley=DANGER_SPACE_BEYOND)],
         reading="docs/rules/megatraveller.md#the-vtt-modules-readings (14)",
+        actions=FIRING,
         minimum=0,
         maximum=20,
     ),

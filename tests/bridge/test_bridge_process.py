@@ -142,7 +142,7 @@ async def test_every_acknowledged_result_survives_sigkill_and_a_torn_line_is_rep
     assert await ws.recv() == some_frame  # retried after the crash: same bytes, not re-rolled
     await ws.close()
     code, err = restarted.stop(signal.SIGTERM)
-    assert code == 0
+    assert code == 0, err[-3000:]
     assert "cut a torn last line" in err and session.name in err
     assert session.read_bytes() == intact
 

@@ -20,7 +20,8 @@ from bridge.report.record import read_record
 from bridge.server import BridgeSettings
 
 #: Kira's burst at two Vargr, the second designated with no bullet (reading 5's case), and the table's
-#: reading that only targets given a bullet count for the splitting DM.
+#: reading that only targets given a bullet count for the splitting DM; the table also widened the
+#: module's danger space, which the referee's browser reports in ``module_readings``.
 BURST = {
     "system": "megatraveller",
     "mode": "burst",
@@ -29,6 +30,7 @@ BURST = {
     "targets": [{"id": "v1", "name": "Raider"}, {"id": "v2", "name": "Leader"}],
     "allocation": [4, 0],
     "split_dm_counts": "receiving",
+    "module_readings": {"danger_space_half_width": 3},
 }
 #: A d100 single shot at long range, where the table plays -20 rather than Volley's -10.
 LONG_SHOT = {
@@ -66,7 +68,10 @@ async def test_a_session_played_with_table_rules_replays_and_shows_them(
     records = {r["id"]: r for r in map(json.loads, journal.read_text().splitlines()[1:]) if "id" in r}
     assert records["m"]["request"]["split_dm_counts"] == "receiving"
     cards = {id: record["reply"]["card"] for id, record in records.items()}
-    assert [m["key"] for m in cards["m"]["table_rules"]] == ["megatraveller.table_rule.split_dm_counts"]
+    assert [m["key"] for m in cards["m"]["table_rules"]] == [
+        "megatraveller.table_rule.split_dm_counts",
+        "megatraveller.table_rule.danger_space_half_width",
+    ]
     assert [m["key"] for m in cards["g"]["table_rules"]] == ["gurps.table_rule.dodge_step"]
     assert [m["values"]["modifier"] for m in cards["d"]["table_rules"]] == [-20]
     assert "table_rules" not in cards["plain"]
@@ -79,10 +84,12 @@ async def test_a_session_played_with_table_rules_replays_and_shows_them(
     assert shown.count("table rules differ from Volley's readings:") == 3
     assert "    * Splitting DM counts only targets given a bullet (Volley: every target designated)" in shown
     assert "    * Range long: -20 (Volley: -10)" in shown
+    assert "    * Danger space reaches 3 squares either side of the line of fire (Volley: 1)" in shown
     assert "    * Dodge avoids one more hit per full Rcl of margin (Volley: per point)" in shown
     assert main(["show", name[:12], "--data-dir", str(settings.data_dir), "--lang", "ru"]) == 0
     shown = capsys.readouterr().out
     assert "    * Дистанция дальняя: -20 (Volley: -10)" in shown
+    assert "    * Опасная зона: 3 кл. по обе стороны линии огня (Volley: 1)" in shown
 
 
 @pytest.mark.asyncio
@@ -95,10 +102,12 @@ async def test_the_session_report_lists_each_requests_table_rules(
     assert "3 requests were played by table rules other than Volley&#x27;s readings:" in english
     assert f"{journal.stem} m: Splitting DM counts only targets given a bullet" in english
     assert f"{journal.stem} d: Range long: -20 (Volley: -10)" in english
+    assert "Danger space reaches 3 squares either side of the line of fire (Volley: 1)" in english
     assert f"{journal.stem} plain:" not in english
     russian = report_html([read_record(journal)], "ru")
     assert "Запросов по правилам стола, отличным от прочтений Volley: 3" in russian
     assert "Дистанция дальняя: -20 (Volley: -10)" in russian
+    assert "Опасная зона: 3 кл. по обе стороны линии огня (Volley: 1)" in russian
 
 
 @pytest.mark.asyncio
@@ -133,3 +142,19 @@ async def test_a_bad_table_value_is_refused_with_its_path(bridge_client: TestCli
         {"type": "odds", "id": "o2", "request": {**LONG_SHOT, "range_modifiers": {"long": 900}}}
     )
     assert reply["type"] == "error" and reply["path"].startswith("$.request.range_modifiers"), reply
+    for bad, path in [
+        ({"danger_space_half_width": 11}, "$.request.module_readings.danger_space_half_width"),
+        ({"danger_space_beyond": "far"}, "$.request.module_readings.danger_space_beyond"),
+        ({"danger_shape": "cone"}, "$.request.module_readings"),
+    ]:
+        reply = await session.ask({"type": "odds", "id": "o3", "request": {**BURST, "module_readings": bad}})
+        assert reply["type"] == "error" and reply["path"].startswith(path), (bad, reply)
+    order = {"system": "d100", "action": "overwatch", "attacker": {"id": "vex", "name": "Vex", "bs": 45}}
+    stands = {**order, "module_readings": {"overwatch_ends_on_turn": "no"}}
+    reply = await session.ask({"type": "attack", "id": "w", "request": stands})
+    assert reply["type"] == "error", reply
+    assert reply["path"] == "$.request.module_readings.overwatch_ends_on_turn", reply
+    stands = {**order, "module_readings": {"overwatch_ends_on_turn": False}}
+    reply = await session.ask({"type": "attack", "id": "w2", "request": stands})
+    assert reply["type"] == "result", reply
+    assert [m["key"] for m in reply["card"]["table_rules"]] == ["d100.table_rule.overwatch_stands"]

@@ -107,9 +107,13 @@ def test_a_reading_set_in_the_menu_changes_the_odds_and_the_card(table: Table) -
     # The table's reading: only targets given a bullet count (-1). The open dialog asks again.
     menu = page.get_by_role("dialog", name="Table rules")
     menu.get_by_role("combobox", name="Whom the splitting DM counts", exact=True).select_option("receiving")
+    # And a wider danger space: the module's own reading, which the card must list too.
+    menu.get_by_role("spinbutton", name="Danger space width (squares)", exact=True).fill("3")
     menu.get_by_role("button", name="Save", exact=True).click()
     page.wait_for_function(f"{SETTING}?.megatraveller?.split_dm_counts === 'receiving'")
-    assert page.evaluate(SETTING) == {"megatraveller": {"split_dm_counts": "receiving"}}
+    assert page.evaluate(SETTING) == {
+        "megatraveller": {"split_dm_counts": "receiving", "danger_space_half_width": 3}
+    }
     menu.locator(".volley-table-rules__notice").wait_for()
     assert menu.locator(".volley-table-rules__notice").inner_text().startswith("Table rules saved.")
     assert (
@@ -118,6 +122,7 @@ def test_a_reading_set_in_the_menu_changes_the_odds_and_the_card(table: Table) -
     )
     receiving = settled_label(page, designated)
     assert odds_requests(sent)[-1]["split_dm_counts"] == "receiving"
+    assert odds_requests(sent)[-1]["module_readings"] == {"danger_space_half_width": 3}
     assert odds_requests(sent)[-1]["allocation"] == [3, 1, 0]
     assert _chance_of_any_hit(receiving) > _chance_of_any_hit(designated), (designated, receiving)
     # The dialog's own DM line follows the table too: two targets given bullets, -1.
@@ -126,16 +131,21 @@ def test_a_reading_set_in_the_menu_changes_the_odds_and_the_card(table: Table) -
     menu.get_by_role("button", name="Close").click()
     menu.wait_for(state="detached")
 
-    # The card lists the changed reading, folded; unfolded it says what the table plays.
+    # The card lists the changed readings, the module's danger space with the rules' own, folded;
+    # unfolded it says what the table plays.
     flags = fire_first(page, dialog)
     card = cards(page).first
     note = card.locator(".volley-card__table-rules")
-    assert note.locator("summary").inner_text() == "Table rules differ from Volley's readings (1)"
+    assert note.locator("summary").inner_text() == "Table rules differ from Volley's readings (2)"
     note.locator("summary").click()
     assert note.locator("li").all_inner_texts() == [
-        "Splitting DM counts only targets given a bullet (Volley: every target designated)"
+        "Splitting DM counts only targets given a bullet (Volley: every target designated)",
+        "Danger space reaches 3 squares either side of the line of fire (Volley: 1)",
     ]
-    assert flags["card"]["table_rules"][0]["key"] == "megatraveller.table_rule.split_dm_counts"
+    assert [m["key"] for m in flags["card"]["table_rules"]] == [
+        "megatraveller.table_rule.split_dm_counts",
+        "megatraveller.table_rule.danger_space_half_width",
+    ]
     table.shots.take(message_of(card), "table-rules-card-en")
 
     # Reset to Volley's readings, saved: the setting is empty again.
@@ -187,6 +197,31 @@ def test_the_menu_in_russian(table: Table) -> None:
     bands = menu.locator("[data-reading='d100.range_modifiers'] .volley-table-rules__bands").inner_text()
     assert "в упор" in bands and "предельная" in bands
     table.shots.take(menu, "table-rules-menu-ru")
+    menu.get_by_role("button", name="Закрыть").click()
+    menu.wait_for(state="detached")
+
+    # Set by a macro, as the menu would: only targets given a bullet count, and a wider danger space.
+    page.evaluate(
+        "game.settings.set('volley', 'tableRules', "
+        "{megatraveller: {split_dm_counts: 'receiving', danger_space_half_width: 3}})"
+    )
+    page.wait_for_function(f"{SETTING}?.megatraveller?.danger_space_half_width === 3")
+    dialog = open_attack_dialog(page, KIRA, "Огонь", chart="Vargr raider")
+    dialog.get_by_role("combobox", name="Режим", exact=True).select_option("burst")
+    # The default split gives each of the three Vargr a bullet: the DM line counts all three (-3).
+    page.wait_for_function(
+        "document.querySelector('.volley-mt__dms')?.textContent.includes('число целей −3 = +1')"
+    )
+    table.shots.take(dialog, "table-rules-dialog-ru")
+    fire_first(page, dialog, "Огонь")
+    card = cards(page).first
+    note = card.locator(".volley-card__table-rules")
+    note.locator("summary").click()
+    assert note.locator("li").all_inner_texts() == [
+        "МБ за разделение считает только цели, получившие пулю (Volley: все назначенные цели)",
+        "Опасная зона: 3 кл. по обе стороны линии огня (Volley: 1)",
+    ]
+    table.shots.take(message_of(card), "table-rules-card-ru")
     assert table.pages.errors == []
 
 
@@ -206,13 +241,16 @@ def test_every_system_saves_through_the_bridge_and_its_refusal_stops_the_save(ta
         "megatraveller": {"fast_draw_weapons": "any", "danger_space_half_width": 2},
     }
     # Each system's values went to the bridge in a preview of an action that carries them before they
-    # were saved (a plain fire carries none of these: the danger space is the module's own).
+    # were saved (the danger space, the module's own, as a firing request's module_readings).
     probes = [request for request in odds_requests(sent) if request["attacker"]["id"] == "probe"]
     assert {(p["system"], p.get("action")) for p in probes} == {
         ("d100", "attack"),
         ("gurps", "attack"),
+        ("megatraveller", "fire"),
         ("megatraveller", "fast_draw"),
     }
+    fire = next(p for p in probes if p.get("action") == "fire")
+    assert fire["module_readings"] == {"danger_space_half_width": 2}
     assert next(p for p in probes if p["system"] == "gurps")["dodge_step"] == "rcl"
     assert page.evaluate("game.settings.get('volley', 'overwatchEndsOnTurn')") is True
 

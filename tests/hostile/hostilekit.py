@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from servekit import ServeProcess, serve_command
+from servekit import BUDGET_S, ServeProcess, serve_command
 
 from bridge.connection import Pace
 from bridge.guard import GATE, Door
@@ -104,7 +104,7 @@ class RawSocket:
         self.writer.write(b"".join(frames))
         await self.writer.drain()
 
-    async def receive(self, timeout: float = 10) -> tuple[int, bytes]:
+    async def receive(self, timeout: float = BUDGET_S) -> tuple[int, bytes]:
         """The next frame from the bridge: (opcode, payload)."""
         async with asyncio.timeout(timeout):
             first, second = await self.reader.readexactly(2)
@@ -115,13 +115,13 @@ class RawSocket:
                 (length,) = struct.unpack("!Q", await self.reader.readexactly(8))
             return first & 0x0F, await self.reader.readexactly(length)
 
-    async def reply(self, timeout: float = 10) -> dict[str, Any]:
+    async def reply(self, timeout: float = BUDGET_S) -> dict[str, Any]:
         opcode, payload = await self.receive(timeout)
         assert opcode == TEXT, (opcode, payload[:200])
         data: dict[str, Any] = json.loads(payload)
         return data
 
-    async def close_code(self, timeout: float = 10) -> int | None:
+    async def close_code(self, timeout: float = BUDGET_S) -> int | None:
         """Read until the bridge's close frame; its code (``None`` if the socket just ended)."""
         try:
             while True:
@@ -200,7 +200,7 @@ async def http_get(
     try:
         request = f"GET {path} HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers)
         writer.write((request + "Connection: close\r\n\r\n").encode())
-        head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)).decode()
+        head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), BUDGET_S)).decode()
     finally:
         writer.transport.abort()
     status_line, *header_lines = head.strip().split("\r\n")

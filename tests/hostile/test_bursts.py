@@ -6,6 +6,8 @@ import asyncio
 import itertools
 import json
 import logging
+import math
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,8 @@ import aiohttp
 import pytest
 from hostilekit import bridge, message, raw_websocket, settings_for
 from servekit import GURPS_MP5
+
+from bridge.ratelimit import RATE
 
 pytestmark = pytest.mark.asyncio
 
@@ -25,11 +29,13 @@ async def test_a_burst_in_one_write_read_at_once_is_rate_limited_never_cut_off(
     caplog.set_level(logging.INFO, logger="volley.bridge")
     async with bridge(settings_for(tmp_path)) as served:
         raw = await raw_websocket(served.port)
+        started = time.monotonic()
         await raw.send(*(message("ping", id=f"p{k}") for k in range(frames)))
         replies = [await raw.reply() for _ in range(frames)]
+        refilled = refill(started)
         kinds = Counter(reply["type"] if reply["type"] == "pong" else reply["code"] for reply in replies)
         assert set(kinds) == {"pong", "rate_limited"}
-        assert 40 <= kinds["pong"] <= 45  # the burst, and what refilled while the frames were read
+        assert 40 <= kinds["pong"] <= 40 + refilled  # the burst, and what refilled while they were read
         assert [reply["id"] for reply in replies] == [f"p{k}" for k in range(frames)]
         # Still connected and served once the rate allows.
         await asyncio.sleep(0.2)
@@ -43,6 +49,12 @@ async def test_a_burst_in_one_write_read_at_once_is_rate_limited_never_cut_off(
 
 #: Seconds a reply may take before the test calls it a hang (not a speed limit: the machine may be busy).
 HANG = 60.0
+
+
+def refill(started: float) -> int:
+    """Tokens a bucket (``RATE`` a second) can have regained since ``started``: on a busy machine the
+    frames are read more slowly and more refill; the bound follows, it is not a speed limit."""
+    return math.ceil((time.monotonic() - started) * RATE) + 1
 
 
 class Table:
@@ -109,10 +121,11 @@ async def test_one_flooding_player_is_limited_without_starving_the_others(tmp_pa
         flood = [message("odds", id=f"f{k}", request=GURPS_MP5, user="flooder") for k in range(300)]
         others = [message("odds", id=f"o{k}", request=GURPS_MP5, user=f"player{k}") for k in range(5)]
         others.append(message("ping", id="gm"))
+        started = time.monotonic()
         await raw.send(*flood, *others)
         replies = {reply["id"]: reply for reply in [await raw.reply() for _ in range(306)]}
         served_flood = sum(replies[f"f{k}"]["type"] == "odds" for k in range(300))
-        assert 40 <= served_flood <= 50
+        assert 40 <= served_flood <= 40 + refill(started)
         refused = {replies[f"f{k}"].get("code") for k in range(300)} - {None}
         assert refused == {"rate_limited"}
         assert "user 'flooder'" in replies["f299"]["message"]

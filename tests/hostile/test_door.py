@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from hostilekit import bridge, http_get, raw_websocket, settings_for
+from servekit import BUDGET_S
 
 from bridge.guard import Door, host_allowed, normal_origin
 
@@ -108,7 +109,7 @@ async def test_no_response_names_python_or_aiohttp(tmp_path: Path) -> None:
         # A request aiohttp cannot even parse is answered by aiohttp itself, outside the app.
         reader, writer = await asyncio.open_connection("127.0.0.1", served.port)
         writer.write(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header Line\r\n\r\n")
-        head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)).decode()
+        head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), BUDGET_S)).decode()
         writer.transport.abort()
         assert head.split("\r\n")[0].split()[1] == "400"
         seen.extend(

@@ -21,7 +21,7 @@ from hostilekit import (
     serve_process,
     settings_for,
 )
-from servekit import GURPS_MP5, serve_command
+from servekit import BUDGET_S, GURPS_MP5, serve_command
 from websockets.asyncio.client import connect
 
 
@@ -90,7 +90,7 @@ async def test_plain_http_to_a_tls_bridge_gets_no_answer(
     async with bridge(settings_for(tmp_path, tls_cert=cert, tls_key=key)) as served:
         reader, writer = await asyncio.open_connection("127.0.0.1", served.port)
         writer.write(f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n\r\n".encode())
-        assert await closed_by_server(reader, timeout=3)
+        assert await closed_by_server(reader, timeout=BUDGET_S)
         assert await reader.read() == b""  # not one byte of HTTP in clear text
         writer.transport.abort()
 
@@ -101,13 +101,15 @@ async def test_a_socket_that_never_starts_its_handshake_is_a_stranger_with_a_dea
 ) -> None:
     cert, key = certificate
     settings = settings_for(tmp_path, tls_cert=cert, tls_key=key)
-    async with bridge(replace(settings, door=replace(settings.door, request_timeout=0.5))) as served:
+    async with bridge(replace(settings, door=replace(settings.door, request_timeout=3))) as served:
         reader, writer = await idle_socket(served.port)
-        await asyncio.sleep(0.1)
-        assert door_of(served)["strangers"] == 1  # counted from accept, before any TLS
-        assert await closed_by_server(reader, timeout=3)
-        await asyncio.sleep(0.05)
-        assert door_of(served)["strangers"] == 0
+        async with asyncio.timeout(BUDGET_S):  # waits on conditions; the deadline only catches hangs
+            while door_of(served)["strangers"] != 1:  # counted from accept, before any TLS
+                await asyncio.sleep(0.01)
+        assert await closed_by_server(reader, timeout=BUDGET_S)
+        async with asyncio.timeout(BUDGET_S):
+            while door_of(served)["strangers"] != 0:
+                await asyncio.sleep(0.01)
         writer.transport.abort()
 
 

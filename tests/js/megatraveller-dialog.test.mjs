@@ -143,6 +143,17 @@ describe("what the shot costs (RCS: Readying a Weapon, Targetting and Firing)", 
     assert.equal(plan.dms.values.total, "+4");
   });
 
+  it("the splitting DM: designated by Volley's reading; under split_dm_counts \"receiving\" the bullets given, or after the roll when the roll decides them", () => {
+    const rapid = shooter({ selector: "single", stats: { ...AUTORIFLE, rapid: true } });
+    const designated = firingPlan(rapid, aim({ mode: "rapid", designated: 3 })).dms;
+    assert.deepEqual([key(designated), designated.values.split, designated.values.total], ["Charge.Dms", "−3", "+1"]);
+    const burst = firingPlan(shooter({ selector: "burst" }), aim({ mode: "burst", designated: 3, counted: 1 })).dms;
+    assert.deepEqual([key(burst), burst.values.split, burst.values.total], ["Charge.Dms", "", "+4"]);
+    // Rapid fire's bullets are rolled: the line must not show the designated count as if it applied.
+    const waits = firingPlan(rapid, aim({ mode: "rapid", designated: 3, counted: null })).dms;
+    assert.deepEqual([key(waits), waits.values.split, waits.values.worst, waits.values.total], ["Charge.DmsSplitAfterRoll", "", "−3", "+4"]);
+  });
+
   it("says what has to happen first: draw, unsling and ready, ready", () => {
     assert.equal(key(firingPlan(shooter({ readiness: "holstered" }), aim()).blocked), "Charge.NeedDraw");
     assert.equal(key(firingPlan(shooter({ readiness: "slung" }), aim()).blocked), "Charge.NeedUnsling");

@@ -41,9 +41,15 @@ describe("withTableRules: each system", () => {
     assert.equal(withTableRules("megatraveller", plain, rules).split_dm_counts, "receiving", "a request with no action is the default, fire");
   });
 
-  it("MegaTraveller: the module's own readings never reach a request", () => {
-    const rules = { megatraveller: { danger_space_half_width: 3, danger_space_beyond: 5 } };
-    assert.deepEqual(withTableRules("megatraveller", MT_FIRE, rules), MT_FIRE);
+  it("MegaTraveller: the module's own readings a table changed are reported in module_readings, for firing actions only", () => {
+    const rules = { megatraveller: { danger_space_half_width: 3, danger_space_beyond: 2, split_dm_counts: "receiving" } };
+    // The reach keeps Volley's value: only the width the table changed travels.
+    assert.deepEqual(withTableRules("megatraveller", MT_FIRE, rules), { ...MT_FIRE, split_dm_counts: "receiving", module_readings: { danger_space_half_width: 3 } });
+    assert.deepEqual(withTableRules("megatraveller", { ...MT_FIRE, action: "retarget_and_fire" }, rules).module_readings, { danger_space_half_width: 3 });
+    assert.deepEqual(withTableRules("megatraveller", MT_RELOAD, rules), MT_RELOAD);
+    assert.deepEqual(withTableRules("megatraveller", MT_FIRE, { megatraveller: { danger_space_half_width: 1, danger_space_beyond: 2 } }), MT_FIRE, "Volley's own values are not sent");
+    const handMade = { ...MT_FIRE, module_readings: { danger_space_beyond: 4 } };
+    assert.deepEqual(withTableRules("megatraveller", handMade, rules).module_readings, { danger_space_beyond: 4 }, "a request that reports its own stays as it is");
     assert.equal(tableReading("megatraveller", "danger_space_half_width", rules), 3);
     assert.equal(tableReading("megatraveller", "danger_space_beyond", {}), 2);
   });
@@ -56,6 +62,11 @@ describe("withTableRules: each system", () => {
     const reload = { system: "d100", action: "reload", attacker: { id: "a", bs: 40 }, weapon: { loaded: 0 } };
     assert.deepEqual(withTableRules("d100", reload, rules), reload);
     assert.equal(tableReading("d100", "overwatch_ends_on_turn", { d100: { overwatch_ends_on_turn: false } }), false);
+    const order = { system: "d100", action: "overwatch", attacker: { id: "a", bs: 40 } };
+    const stands = { d100: { overwatch_ends_on_turn: false } };
+    assert.deepEqual(withTableRules("d100", order, stands), { ...order, module_readings: { overwatch_ends_on_turn: false } });
+    assert.deepEqual(withTableRules("d100", D100, stands), D100, "an attack does not carry the overwatch reading");
+    assert.deepEqual(withTableRules("d100", order, { d100: { overwatch_ends_on_turn: true } }), order);
   });
 
   it("a field the request already carries stays as it is", () => {

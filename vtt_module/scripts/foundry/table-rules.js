@@ -14,7 +14,7 @@
  */
 
 import { newRequestId, rulesMessage } from "../protocol.js";
-import { checkTableRules, isDefault, migrateOverwatchSetting, onlyChanges, readingsOf, tableReading, withTableRules } from "../table-rules/table-rules.js";
+import { MODULE_READINGS, checkTableRules, isDefault, migrateOverwatchSetting, onlyChanges, readingsOf, tableReading, withTableRules } from "../table-rules/table-rules.js";
 import { READINGS } from "../table-rules/readings.js";
 import { announcer } from "./announce.js";
 import { problemText, t } from "./words.js";
@@ -351,7 +351,9 @@ async function askBridge(changes) {
       } catch (error) {
         const refusal = /** @type {{path?: string | null, code?: string}} */ (error);
         if (!refusal?.path) return "unchecked";
-        const inRequest = refusal.path.replace(/^\$\.request\.?/, "").split(/[.[]/)[0];
+        // A module reading is refused inside the request's module_readings: its field is the next step.
+        const steps = refusal.path.replace(/^\$\.request\.?/, "").split(/[.[]/);
+        const inRequest = steps[0] === MODULE_READINGS && steps[1] ? steps[1] : steps[0];
         return { path: `tableRules.${system}.${inRequest}`, reason: problemText({ ...refusal, path: undefined, field: undefined }) };
       }
     }

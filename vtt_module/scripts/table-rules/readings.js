@@ -44,7 +44,9 @@ export const READINGS = Object.freeze({
       "kind": "boolean",
       "default": true,
       "reading": "docs/rules/d100.md#overwatch-караул",
-      "actions": []
+      "actions": [
+        "overwatch"
+      ]
     }
   ],
   "gurps": [
@@ -120,7 +122,11 @@ export const READINGS = Object.freeze({
       "kind": "integer",
       "default": 1,
       "reading": "docs/rules/megatraveller.md#the-vtt-modules-readings (14)",
-      "actions": [],
+      "actions": [
+        "fire",
+        "fast_draw",
+        "retarget_and_fire"
+      ],
       "minimum": 0,
       "maximum": 10
     },
@@ -130,7 +136,11 @@ export const READINGS = Object.freeze({
       "kind": "integer",
       "default": 2,
       "reading": "docs/rules/megatraveller.md#the-vtt-modules-readings (14)",
-      "actions": [],
+      "actions": [
+        "fire",
+        "fast_draw",
+        "retarget_and_fire"
+      ],
       "minimum": 0,
       "maximum": 20
     }

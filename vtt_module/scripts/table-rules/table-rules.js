@@ -133,8 +133,15 @@ export function isDefault(reading, value) {
 }
 
 /**
+ * The request field where the module's own readings the table changed are reported (rules/table_rules.py
+ * MODULE_READINGS): the rules ignore it, the card, `volley show` and the report list it.
+ */
+export const MODULE_READINGS = "module_readings";
+
+/**
  * The request as the table plays it: each of the system's rules readings the table set, for an
- * action that carries it, merged in. A field the request already carries is left as it is (a
+ * action that carries it, merged in; the module's own readings the table changed (the danger space it
+ * drew, when its overwatch order ends), for an action they shape, reported under `module_readings`. A field the request already carries is left as it is (a
  * hand-built request speaks for itself); a table value equal to Volley's is not sent at all, so a
  * table that keeps every reading sends the same requests as before. The setting is checked first:
  * an unknown system, field or a bad value throws a TableRuleError naming it, and nothing is sent.
@@ -151,12 +158,16 @@ export function withTableRules(system, request, tableRules) {
   const action = typeof request.action === "string" ? request.action : (DEFAULT_ACTIONS[/** @type {keyof typeof DEFAULT_ACTIONS} */ (system)] ?? "");
   /** @type {Record<string, unknown>} */
   const merged = { ...request };
+  /** @type {Record<string, unknown>} */
+  const reported = {};
   for (const reading of readingsOf(system)) {
-    if (reading.owner !== "rules" || !reading.actions.includes(action)) continue;
+    if (!reading.actions.includes(action)) continue;
     const value = chosen[reading.field];
-    if (isDefault(reading, value) || reading.field in request) continue;
-    merged[reading.field] = reading.kind === "bands" ? { ...reading.default, .../** @type {object} */ (value) } : value;
+    if (isDefault(reading, value)) continue;
+    if (reading.owner === "module") reported[reading.field] = value;
+    else if (!(reading.field in request)) merged[reading.field] = reading.kind === "bands" ? { ...reading.default, .../** @type {object} */ (value) } : value;
   }
+  if (Object.keys(reported).length > 0 && !(MODULE_READINGS in request)) merged[MODULE_READINGS] = reported;
   return /** @type {R} */ (merged);
 }
 

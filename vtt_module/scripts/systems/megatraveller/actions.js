@@ -41,8 +41,9 @@ import { BRING_TO_BEAR_DM, FAST_DRAW_DM, FAST_DRAW_WEAPONS, MODE_RULES, SPLIT_DM
  * @property {string | null} primary      the primary target's token id
  * @property {string} primaryName
  * @property {number} designated          chosen targets (bystanders not counted)
- * @property {number} [counted]           the targets the splitting DM counts, when the table rule
- *   `split_dm_counts: "receiving"` counts only those a burst's split gives a bullet (else `designated`)
+ * @property {number | null} [counted]    the targets the splitting DM counts, when the table rule
+ *   `split_dm_counts: "receiving"` counts only those a burst's split gives a bullet (else `designated`);
+ *   null when that rule applies but the shares are only known after the roll (rapid fire)
  * @property {"small" | "any"} [fastDrawWeapons]  the table's Fast Draw reading (`FAST_DRAW_WEAPONS` unless
  *   the table rule `fast_draw_weapons` says otherwise)
  * @typedef {{blocked: Words | null, charge: Words | null, notes: Words[], dms: Words}} FiringPlan
@@ -169,22 +170,25 @@ function modeNote(shooter, aim) {
 
 /**
  * The DMs every target's roll shares: skill, Dex, the action's DM, and the splitting DM of rapid and
- * burst fire (for the targets designated, the rules engine's reading 5).
+ * burst fire (for the targets designated, the rules engine's reading 5; under the table rule that
+ * counts only targets given a bullet, for those, or, when the roll decides them, said to come after it).
  * @param {Shooter} shooter
  * @param {Aim} aim
  * @param {number} actionDm
  */
 function dmLine(shooter, aim, actionDm) {
   const dexDm = characteristicDm(shooter.dex);
-  const counted = aim.counted ?? aim.designated;
-  const split = MODE_RULES[aim.mode].splitDm ? (SPLIT_DM[Math.min(SPLIT_DM.length, Math.max(1, counted)) - 1] ?? 0) : 0;
+  const splitDm = (/** @type {number} */ count) => (MODE_RULES[aim.mode].splitDm ? (SPLIT_DM[Math.min(SPLIT_DM.length, Math.max(1, count)) - 1] ?? 0) : 0);
+  const waits = aim.counted === null;
+  const split = waits ? 0 : splitDm(aim.counted ?? aim.designated);
   const total = shooter.skill + dexDm + actionDm + split;
-  return words("Charge.Dms", {
+  return words(waits ? "Charge.DmsSplitAfterRoll" : "Charge.Dms", {
     skill: signed(shooter.skill),
     dex: shooter.dex,
     dexDm: signed(dexDm),
     action: actionDm ? signed(actionDm) : "",
     split: split ? signed(split) : "",
+    worst: signed(splitDm(aim.designated)),
     total: signed(total),
   });
 }

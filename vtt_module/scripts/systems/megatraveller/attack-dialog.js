@@ -81,17 +81,20 @@ function freshDraft(weaponId) {
 
 /**
  * How many targets the splitting DM counts as the dialog can tell before the roll: every target
- * designated (Volley's reading), or, under the table rule `split_dm_counts: "receiving"`, a burst's
- * targets whose share is at least one bullet. Rapid fire's pool is rolled, so its count waits for the
- * rules engine.
+ * designated (Volley's reading: undefined), or, under the table rule `split_dm_counts: "receiving"`, a
+ * burst's targets whose share is at least one bullet. Where the shares are not known before the roll
+ * (rapid fire's pool is rolled; a burst the player has not split by hand) the count is null: the DM
+ * line then says the splitting DM comes after the roll, rather than show the designated count.
  * @param {FireMode} mode
  * @param {Lineup} laid
- * @returns {number | undefined}
+ * @returns {number | null | undefined}
  */
 function splitCounted(mode, laid) {
-  if (mode !== "burst" || tableRuleValue("megatraveller", "split_dm_counts") !== "receiving") return undefined;
+  if (!MODE_RULES[mode].splitDm || tableRuleValue("megatraveller", "split_dm_counts") !== "receiving") return undefined;
+  if (laid.chosen < 2) return undefined;
+  if (mode !== "burst") return null;
   const chosen = laid.rows.filter((row) => row.role === "target" && row.bullets !== null);
-  return chosen.length === laid.chosen ? chosen.filter((row) => Number(row.bullets) > 0).length : undefined;
+  return chosen.length === laid.chosen ? chosen.filter((row) => Number(row.bullets) > 0).length : null;
 }
 
 /**

@@ -1,0 +1,34 @@
+"""A polite stop does not wait for a rules warm-up that a busy machine starves (workers run at nice 19)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+import pytest
+from bridgekit import BUDGET_S
+
+from bridge.workers import RulesWorkers
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_closing_during_a_warm_up_that_never_ends_does_not_wait_for_it() -> None:
+    workers = RulesWorkers(workers=1, warm_up=True)
+    starting = workers.start()
+    pool = workers._ensure_pool()
+    # The worker is spawned on the pool's first job; stop it there, as a starved worker stands still.
+    async with asyncio.timeout(BUDGET_S):
+        while not pool._processes:
+            await asyncio.sleep(0.01)
+    (process,) = pool._processes.values()
+    assert process.pid is not None
+    os.kill(process.pid, signal.SIGSTOP)
+    # Before the fix, close() waited for the warm-up: forever here, minutes on a loaded machine.
+    async with asyncio.timeout(BUDGET_S):
+        await workers.close()
+    assert starting.done() and not workers.warm
+    async with asyncio.timeout(BUDGET_S):
+        while process.is_alive():
+            await asyncio.sleep(0.01)
