@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable
@@ -27,6 +26,8 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench_echo import serve_until_stopped  # scripts/ is on sys.path: this file runs as a script
+
 from bridge.connection import _finish_sending
 
 #: As the bridge's journal: a lone line is fsynced on the loop while recent fsyncs average under this.
@@ -127,18 +128,7 @@ async def serve(directory: Path, line_bytes: int) -> None:
     app = web.Application()
     app[DURABLE] = Durable(directory / "durable.jsonl", b"x" * (line_bytes - 1) + b"\n")
     app.router.add_get("/ws", echo)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    host, port = runner.addresses[0][:2]
-    print(f"listening on ws://{host}:{port}/ws", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
-    await stop.wait()
-    await runner.cleanup()
+    await serve_until_stopped(app)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,12 @@ async def echo(request: web.Request) -> web.WebSocketResponse:
 async def serve() -> None:
     app = web.Application()
     app.router.add_get("/ws", echo)
+    await serve_until_stopped(app)
+
+
+async def serve_until_stopped(app: web.Application) -> None:
+    """Listen on a free loopback port, say where, and serve until SIGINT/SIGTERM (shared with the
+    durable baseline, ``bench_durable.py``, so both baselines start and stop alike)."""
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
