@@ -34,7 +34,7 @@ import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import hdrs, web, web_response
 from aiohttp.web_protocol import RequestHandler
@@ -235,13 +235,15 @@ class _Doorway(asyncio.Protocol):
         self._early_eof = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self._raw = transport
+        # A stream transport, though not always an ``asyncio.Transport`` instance: uvloop's TCP
+        # transport implements the same interface without subclassing it.
+        stream = cast(asyncio.Transport, transport)
+        self._raw = stream
         self._gate.arrive(self)
         if self._tls is None:
-            self._enter(transport)
+            self._enter(stream)
         else:
-            self._securing = asyncio.ensure_future(self._secure(transport, self._tls))
+            self._securing = asyncio.ensure_future(self._secure(stream, self._tls))
 
     async def _secure(self, raw: asyncio.Transport, tls: ssl.SSLContext) -> None:
         timeout = self._gate.door.request_timeout

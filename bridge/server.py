@@ -29,7 +29,7 @@ import bridge
 import rules
 from bridge import guard
 from bridge.card import system_title
-from bridge.connection import Connection, Pace
+from bridge.connection import Connection, Pace, one_write_per_socket
 from bridge.expiry import PENDING_EXPIRY
 from bridge.guard import GATE, Door, GatedSite
 from bridge.module_server import add_module_routes
@@ -137,6 +137,7 @@ async def _journal_context(app: web.Application) -> AsyncIterator[None]:
         raise
     try:
         journal.on_written = ledger.begin_session(journal.path, journal.head)
+        journal.replying = one_write_per_socket
         app[REFEREE] = Referee(
             journal,
             ledger,
@@ -253,6 +254,8 @@ async def healthz(request: web.Request) -> web.Response:
         "status": "ok",
         "server_version": bridge.__version__,
         "protocol_version": PROTOCOL_VERSION,
+        # ``uvloop`` or ``asyncio``: the loop serving (``bridge.loop``; VOLLEY_LOOP=asyncio picks the latter)
+        "event_loop": type(asyncio.get_running_loop()).__module__.partition(".")[0],
         "session": referee.journal.session,
         "connections": len(request.app[CONNECTIONS]),
         "door": request.app[GATE].as_dict(),

@@ -17,7 +17,7 @@ Nothing is timed before the bridge's rules workers are warm (``/healthz``). Voll
 compiled first, as installing a wheel does (this sandbox sets PYTHONDONTWRITEBYTECODE, which would
 otherwise make every start compile the sources).
 
-    .venv/bin/python scripts/bench.py [--quick]
+    .venv/bin/python scripts/bench.py [--quick] [--only odds|cli|wire|history ...]
 """
 
 from __future__ import annotations
@@ -40,6 +40,9 @@ import bench_bridge as wire
 import bench_cli as cli
 import bench_history as history
 import bench_odds as odds
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bridge import loop as event_loop
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -228,16 +231,25 @@ def bench_history(figures: dict[str, Any], quick: bool) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples (a smoke test, not figures)")
+    parts = {"odds": bench_odds, "cli": bench_cli, "wire": bench_wire, "history": bench_history}
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=list(parts),
+        help="run only this part (repeat for several); all four by default",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     compileall.compile_dir(ROOT / "rules", quiet=1)
     compileall.compile_dir(ROOT / "bridge", quiet=1)
-    print(f"Volley bench: python {sys.version.split()[0]}, {os.cpu_count()} cpus, load {load()}")
-    figures: dict[str, Any] = {}
-    bench_odds(figures, args.quick)
-    bench_cli(figures, args.quick)
-    bench_wire(figures, args.quick)
-    bench_history(figures, args.quick)
+    print(
+        f"Volley bench: python {sys.version.split()[0]}, {os.cpu_count()} cpus, load {load()}, "
+        f"event loop {event_loop.loop_name()} (bridge and baselines alike)"
+    )
+    figures: dict[str, Any] = {"event_loop": event_loop.loop_name()}
+    for name, part in parts.items():
+        if args.only is None or name in args.only:
+            part(figures, args.quick)
     figures["bench_seconds"] = round(time.perf_counter() - started)
     figures["load_average_end"] = float(load()) if load() != "?" else None
     print(f"\nbench took {figures['bench_seconds']} s")

@@ -12,8 +12,12 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
+from pathlib import Path
 
 from aiohttp import WSMsgType, web
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bridge import loop as event_loop
 
 
 async def echo(request: web.Request) -> web.WebSocketResponse:
@@ -50,5 +54,5 @@ async def serve_until_stopped(app: web.Application) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(serve())
+    event_loop.run(serve())  # the bridge's own loop (uvloop where installed): like against like
     sys.exit(0)

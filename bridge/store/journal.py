@@ -38,6 +38,7 @@ from bridge.store.files import LineReader, open_for_reading, session_files
 if TYPE_CHECKING:
     import asyncio
     from concurrent.futures import Future
+    from contextlib import AbstractContextManager
 
 __all__ = [
     "FORMAT_VERSION",
@@ -67,6 +68,53 @@ FORMAT_VERSION = 2
 #: A batch of one line is fsynced on the event loop while the disk's recent fsyncs average less than
 #: this (seconds); otherwise, and for every bigger batch, the writer thread does it.
 INLINE_FSYNC_LIMIT = 0.001
+#: Disk space reserved past the journal's end at a time (Linux ``fallocate`` with ``KEEP_SIZE``).
+RESERVE_BYTES = 1 << 20
+
+
+class _Reserve:
+    """Space for the journal's next lines, allocated ahead without changing the file's size.
+
+    An append into blocks the file already owns leaves the fsync nothing to allocate: on this
+    project's ext4 disks it took the fsync of one line from about 160 to 125 µs (the largest part of
+    a lone attack's round trip). The file's bytes and size are exactly what they would be without it,
+    so no reader changes; a crash leaves at most ``RESERVE_BYTES`` allocated past the end, and a clean
+    close gives it back. Where ``fallocate`` is missing (not Linux) or refused, nothing is reserved.
+    """
+
+    def __init__(self) -> None:
+        self.end = 0
+        self._call: Callable[[int, int, int], bool] | None = _fallocate_keep_size()
+
+    def ensure(self, fd: int, size: int) -> None:
+        """Have at least ``size`` bytes reserved (a chunk more, when it asks the disk)."""
+        if size <= self.end or self._call is None:
+            return
+        end = size + RESERVE_BYTES
+        if self._call(fd, self.end, end - self.end):
+            self.end = end
+        else:
+            self._call = None  # refused once (no space, a file system without it): appends as ever
+
+
+def _fallocate_keep_size() -> Callable[[int, int, int], bool] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        fallocate = libc.fallocate
+    except (OSError, AttributeError):
+        return None
+    fallocate.argtypes = (ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64)
+    fallocate.restype = ctypes.c_int
+    keep_size = 1  # FALLOC_FL_KEEP_SIZE
+
+    def call(fd: int, offset: int, length: int) -> bool:
+        return bool(fallocate(fd, keep_size, offset, length) == 0)
+
+    return call
 
 
 class Header(msgspec.Struct, kw_only=True, tag="header", tag_field="kind"):
@@ -372,6 +420,9 @@ class Journal:
         self.head = head
         self.stats = CommitStats()
         self.on_written: WrittenCallback | None = None
+        #: What a batch's replies are told inside: the server's ``bridge.connection.one_write_per_socket``,
+        #: so that a batch's replies to one socket leave in one write. Nothing by default.
+        self.replying: Callable[[], AbstractContextManager[None]] = contextlib.nullcontext
         self._fd = fd
         self._size = len(head)
         self._loop = asyncio.get_running_loop()
@@ -382,6 +433,7 @@ class Journal:
         self._idle = asyncio.Event()
         self._idle.set()
         self._recent_fsync = fsync_seconds
+        self._reserve = _Reserve()
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="journal")
 
     @property
@@ -460,6 +512,9 @@ class Journal:
         await self._idle.wait()
         if first:
             self._thread.shutdown(wait=True)
+            if self._reserve.end > self._size:
+                with contextlib.suppress(OSError):  # the same size: gives back what was reserved past it
+                    os.ftruncate(self._fd, self._size)
             os.close(self._fd)
 
     def _start_batch(self) -> None:
@@ -514,8 +569,9 @@ class Journal:
         self._size = size
         # The lines are durable: answer first. The index hears of them after, and whatever it does
         # (a locked or full ledger, a bug) cannot delay, fail or hang a reply.
-        for _, _, then in batch:
-            _tell(then, None)
+        with self.replying():
+            for _, _, then in batch:
+                _tell(then, None)
         if self.on_written is not None:
             try:
                 self.on_written(placed)
@@ -533,6 +589,7 @@ class Journal:
         """One write and one fsync for the whole batch; on failure the file is put back as it was."""
         size = self._size
         try:
+            self._reserve.ensure(self._fd, size + len(data))
             view = memoryview(data)
             while view:
                 written = os.write(self._fd, view)

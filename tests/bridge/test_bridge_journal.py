@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import sys
 from pathlib import Path
 
 import msgspec
@@ -16,6 +17,7 @@ from bridge.access import load_or_create_token, token_matches
 from bridge.paths import config_dir, data_dir
 from bridge.store.journal import (
     FORMAT_VERSION,
+    RESERVE_BYTES,
     Entry,
     Journal,
     JournalError,
@@ -65,6 +67,28 @@ async def test_concurrent_appends_share_one_fsync(tmp_path: Path) -> None:
     assert journal.stats.lines == 50
     # All fifty were queued before the writer woke, so they went out in a single batch.
     assert journal.stats.batches == 1 and journal.stats.largest_batch == 50
+
+
+@pytest.mark.asyncio
+async def test_space_is_reserved_ahead_without_changing_the_file_and_given_back_at_close(
+    tmp_path: Path,
+) -> None:
+    """The journal reserves disk space past its end (Linux ``fallocate`` KEEP_SIZE) so that an fsync
+    has nothing to allocate; the file's bytes and size stay exactly the lines written, live and after
+    a clean close, and the close gives the reservation back."""
+    journal = Journal.create(tmp_path, HEADER)
+    await journal.append(entry("r1"))
+    written = journal.path.read_bytes()
+    live = journal.path.stat()
+    assert live.st_size == len(written) and written.endswith(b"\n") and b"\0" not in written
+    if sys.platform.startswith("linux"):  # where fallocate exists (CI): the space is really held
+        assert live.st_blocks * 512 >= RESERVE_BYTES
+    await journal.append(entry("r2"))
+    await journal.close()
+    closed = journal.path.stat()
+    assert closed.st_size == len(journal.path.read_bytes())
+    assert closed.st_blocks * 512 < RESERVE_BYTES // 2  # nothing left reserved past the end
+    assert [e.id for e in read_session(journal.path).entries] == ["r1", "r2"]
 
 
 @pytest.mark.asyncio
