@@ -1,9 +1,10 @@
 // BridgeConnection against a scripted socket and a manual clock: handshake, requests by id,
-// timeouts, the reconnect backoff and resending unanswered requests with the same id.
+// timeouts, the reconnect backoff and resending unanswered requests with the same id, also after a
+// `journal_unreadable` answer.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { BACKOFF, BridgeConnection, BridgeError, backoffDelay } from "../../vtt_module/scripts/connection.js";
+import { BACKOFF, BridgeConnection, BridgeError, RESEND_DELAYS_MS, backoffDelay } from "../../vtt_module/scripts/connection.js";
 import { FakeClock, fakeSocketClass, flush } from "./fakes.mjs";
 
 const WELCOME = {
@@ -266,5 +267,166 @@ describe("reconnect", () => {
     assert.equal(onclose, null, "handlers are detached from a socket given up on");
     clock.advance(1000);
     assert.equal(Socket.instances.length, 2);
+  });
+});
+
+describe("journal_unreadable: the same id again", () => {
+  const unreadable = (id) => ({
+    type: "error",
+    id,
+    code: "journal_unreadable",
+    message: "whether this id was already answered cannot be read just now; send the same request again",
+  });
+  const ATTACK = { type: "attack", id: "volley-7", request: { system: "gurps", shots: 3 } };
+  const sentOf = (socket, id) => socket.messages().filter((m) => m.id === id);
+
+  it("waits 250 ms, 500 ms, 1 s, 2 s: four resends inside the request's own timeout", () => {
+    assert.deepEqual([...RESEND_DELAYS_MS], [250, 500, 1000, 2000]);
+    assert.ok(Object.isFrozen(RESEND_DELAYS_MS));
+    const total = RESEND_DELAYS_MS.reduce((a, b) => a + b, 0);
+    assert.ok(total < 15_000 / 2, "room left for the answers themselves");
+  });
+
+  it("sends the same message, same id and payload, after each delay and not before", async () => {
+    const { conn, connect, clock } = setup({ requestTimeoutMs: 15_000 });
+    conn.start();
+    const socket = connect();
+    const answer = conn.request(structuredClone(ATTACK));
+    let settled = false;
+    answer.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    for (const [k, delay] of RESEND_DELAYS_MS.entries()) {
+      assert.equal(sentOf(socket, ATTACK.id).length, k + 1);
+      socket.receive(unreadable(ATTACK.id));
+      clock.advance(delay - 1);
+      assert.equal(sentOf(socket, ATTACK.id).length, k + 1, `resend ${k + 1} not before ${delay} ms`);
+      clock.advance(1);
+      assert.equal(sentOf(socket, ATTACK.id).length, k + 2, `resend ${k + 1} after ${delay} ms`);
+    }
+    for (const sent of sentOf(socket, ATTACK.id)) assert.deepEqual(sent, ATTACK);
+    await flush();
+    assert.equal(settled, false, "still waiting for the last resend's answer");
+    assert.equal(conn.pendingCount, 1);
+    socket.receive({ type: "result", id: ATTACK.id, result: { hits: 1 }, card: {}, updates: [] });
+    assert.deepEqual((await answer).result, { hits: 1 });
+  });
+
+  it("gives up after the last resend and surfaces the bridge's journal_unreadable", async () => {
+    const { conn, connect, clock } = setup({ requestTimeoutMs: 15_000 });
+    conn.start();
+    const socket = connect();
+    const answer = conn.request(ATTACK);
+    for (const delay of RESEND_DELAYS_MS) {
+      socket.receive(unreadable(ATTACK.id));
+      clock.advance(delay);
+    }
+    socket.receive(unreadable(ATTACK.id));
+    await assert.rejects(answer, (e) => e instanceof BridgeError && e.code === "journal_unreadable");
+    assert.equal(sentOf(socket, ATTACK.id).length, 1 + RESEND_DELAYS_MS.length);
+    assert.equal(conn.pendingCount, 0);
+    assert.deepEqual(clock.pendingDelays(), [], "no timer left behind");
+    clock.advance(60_000);
+    assert.equal(sentOf(socket, ATTACK.id).length, 1 + RESEND_DELAYS_MS.length, "nothing sent after giving up");
+  });
+
+  it("resolves the original promise once when the second try succeeds", async () => {
+    const { conn, connect, clock } = setup();
+    conn.start();
+    const socket = connect();
+    const answer = conn.request(ATTACK);
+    const again = conn.request(ATTACK); // the same id asked again while it waits joins it
+    assert.equal(again, answer);
+    let resolved = 0;
+    answer.then(() => (resolved += 1));
+    socket.receive(unreadable(ATTACK.id));
+    clock.advance(RESEND_DELAYS_MS[0]);
+    socket.receive({ type: "result", id: ATTACK.id, result: { hits: 2 }, card: {}, updates: [] });
+    assert.deepEqual((await answer).result, { hits: 2 });
+    await flush();
+    assert.equal(resolved, 1);
+    assert.equal(sentOf(socket, ATTACK.id).length, 2);
+    assert.equal(conn.pendingCount, 0);
+    assert.deepEqual(clock.pendingDelays(), [], "neither the timeout nor a resend still waits");
+  });
+
+  it("does not resend journal_failed, internal or any other refusal", async () => {
+    for (const code of ["journal_failed", "internal", "rule", "shutting_down"]) {
+      const { conn, connect, clock } = setup();
+      conn.start();
+      const socket = connect();
+      const answer = conn.request(ATTACK);
+      socket.receive({ type: "error", id: ATTACK.id, code, message: code });
+      await assert.rejects(answer, { code });
+      clock.advance(10_000);
+      assert.equal(sentOf(socket, ATTACK.id).length, 1, `${code} is final`);
+    }
+  });
+
+  it("after a drop during the wait, sends it once on welcome with the same id, and not again", async () => {
+    const { conn, connect, clock, Socket } = setup({ requestTimeoutMs: 15_000 });
+    conn.start();
+    const first = connect();
+    const answer = conn.request(ATTACK);
+    first.receive(unreadable(ATTACK.id));
+    first.drop(); // while the 250 ms wait runs
+    clock.advance(BACKOFF.initialMs); // the resend's time passes with no socket; the reconnect opens one
+    assert.equal(Socket.instances.length, 2);
+    const second = connect();
+    assert.deepEqual(second.messages().slice(1), [ATTACK], "sent once, on welcome");
+    clock.advance(10_000);
+    assert.equal(sentOf(second, ATTACK.id).length, 1, "no second copy from the resend timer");
+    second.receive({ type: "result", id: ATTACK.id, result: { ok: 1 }, card: {}, updates: [] });
+    assert.deepEqual((await answer).result, { ok: 1 });
+    assert.equal(sentOf(first, ATTACK.id).length, 1);
+  });
+
+  it("a welcome that comes before the resend's delay is up sends it at once, and the timer no more", async () => {
+    const { conn, connect, clock } = setup({ requestTimeoutMs: 15_000, resendDelaysMs: [250, 5000] });
+    conn.start();
+    const first = connect();
+    const answer = conn.request(ATTACK);
+    first.receive(unreadable(ATTACK.id));
+    clock.advance(250);
+    first.receive(unreadable(ATTACK.id)); // second wait: 5 s
+    first.drop();
+    clock.advance(BACKOFF.initialMs);
+    const second = connect();
+    assert.equal(sentOf(second, ATTACK.id).length, 1, "sent on welcome");
+    clock.advance(5000);
+    assert.equal(sentOf(second, ATTACK.id).length, 1, "the cancelled timer sends nothing");
+    second.receive(unreadable(ATTACK.id)); // both delays were spent before the drop: this one is final
+    await assert.rejects(answer, { code: "journal_unreadable" });
+  });
+
+  it("out of time while waiting to resend, fails with the bridge's journal_unreadable", async () => {
+    const { conn, connect, clock } = setup({ requestTimeoutMs: 1000 });
+    conn.start();
+    const socket = connect();
+    const answer = conn.request(ATTACK);
+    clock.advance(200);
+    socket.receive(unreadable(ATTACK.id));
+    clock.advance(250); // resent at 450 ms
+    clock.advance(300);
+    socket.receive(unreadable(ATTACK.id)); // at 750 ms: the 500 ms wait would end at 1250 ms
+    clock.advance(249);
+    assert.equal(conn.pendingCount, 1);
+    clock.advance(1); // the request's own timeout, at 1000 ms, comes first
+    await assert.rejects(answer, { code: "journal_unreadable" });
+    assert.equal(sentOf(socket, ATTACK.id).length, 2);
+    assert.deepEqual(clock.pendingDelays(), []);
+  });
+
+  it("stop() during the wait fails the request and sends nothing more", async () => {
+    const { conn, connect, clock } = setup();
+    conn.start();
+    const socket = connect();
+    const answer = conn.request(ATTACK);
+    socket.receive(unreadable(ATTACK.id));
+    conn.stop("referee left");
+    await assert.rejects(answer, { code: "closed" });
+    assert.deepEqual(clock.pendingDelays(), []);
+    assert.equal(sentOf(socket, ATTACK.id).length, 1);
   });
 });

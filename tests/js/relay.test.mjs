@@ -7,10 +7,10 @@ import { describe, it } from "node:test";
 import { fromConnection, fromWire, isOnline, statusWords, toWire } from "../../vtt_module/scripts/bridge-status.js";
 import { electBridgeHolder, electHolderBrowser, holderOrder, isBridgeHolder } from "../../vtt_module/scripts/gm-election.js";
 import { Presence, PRESENCE_KIND } from "../../vtt_module/scripts/presence.js";
-import { errorFrom } from "../../vtt_module/scripts/connection.js";
+import { BridgeConnection, errorFrom, RESEND_DELAYS_MS } from "../../vtt_module/scripts/connection.js";
 import { MAX_ID, Relay, RELAY_KIND, relayTimeoutMs, requestKey, SOCKET_NAME, vetRelayed, wireReply } from "../../vtt_module/scripts/relay.js";
 import { FormError } from "../../vtt_module/scripts/systems/common/fields.js";
-import { FakeClock, flush } from "./fakes.mjs";
+import { FakeClock, fakeSocketClass, flush } from "./fakes.mjs";
 
 const owners = { "tok-alice": ["alice"], "tok-bob": ["bob"] };
 const tests = {
@@ -324,6 +324,31 @@ describe("Relay between a player and the referee", () => {
     const reply = await refusing.alice.send(attack("tok-alice"));
     assert.deepEqual(reply, frame);
     await flush();
+  });
+
+  it("a player's request the bridge cannot look up just now is asked again by the holder, same key", async () => {
+    const Socket = fakeSocketClass();
+    let connection = null; // the holder's connection to the bridge, on the world's clock
+    const { alice, clock } = world({ forward: (message) => connection.request(message) });
+    connection = new BridgeConnection({ url: "ws://bridge", token: "t", WebSocket: Socket, timers: clock });
+    connection.start();
+    const bridge = Socket.instances[0];
+    bridge.open();
+    bridge.receive({ type: "welcome", session: "s1", systems: [] });
+    const replied = alice.send(attack("tok-alice"));
+    await flush();
+    const key = requestKey("alice", "req-tok-alice");
+    bridge.receive({ type: "error", id: key, code: "journal_unreadable", message: "cannot tell just now" });
+    clock.advance(RESEND_DELAYS_MS[0]);
+    const asked = bridge.messages().filter((m) => m.type === "attack");
+    assert.equal(asked.length, 2);
+    assert.deepEqual(asked[1], asked[0], "the same key and choice again");
+    assert.equal(asked[0].id, key);
+    bridge.receive({ type: "result", id: key, result: { hits: 1 }, card: {}, updates: [] });
+    const reply = await replied;
+    assert.equal(reply.type, "result");
+    assert.equal(reply.id, "req-tok-alice");
+    connection.stop();
   });
 
   it("broadcasts the holder's connection state, and answers a client that asks", async () => {

@@ -5,6 +5,10 @@
  * - Requests wait in a map keyed by their id, each with its own timeout. If the socket drops, the
  *   unanswered ones are sent again after the next `welcome` with the same id: the bridge treats the id
  *   as an idempotency key, so a retry can never roll the dice twice.
+ * - An answer `journal_unreadable` (the bridge cannot tell just now whether this id was already
+ *   answered) is not final: the same message goes again, same id, after each of RESEND_DELAYS_MS, and
+ *   only the answer after the last of them is the request's. A new id could roll twice; the same id
+ *   never does. The request's own timeout keeps running meanwhile.
  * - Reconnects back off exponentially (1 s, 2 s, 4 s ... capped at 30 s) and the count resets on welcome.
  * - An `error` before `welcome` means the bridge refused us (a wrong token), and an address the
  *   browser will not open is as hopeless: no reconnect loop, the status says so until `start()` is
@@ -23,6 +27,18 @@ export const BACKOFF = Object.freeze({ initialMs: 1000, factor: 2, maxMs: 30_000
 /** How long a request waits for its answer, and the handshake for `welcome`. */
 export const REQUEST_TIMEOUT_MS = 15_000;
 export const HELLO_TIMEOUT_MS = 10_000;
+
+/**
+ * How long to wait before sending a request again, same id, after each `journal_unreadable` answer:
+ * four resends within 3.75 s, well inside REQUEST_TIMEOUT_MS.
+ */
+export const RESEND_DELAYS_MS = Object.freeze([250, 500, 1000, 2000]);
+
+/**
+ * Error codes that mean "nothing was done, ask again with the same id" (docs/protocol.md, Errors).
+ * Not `journal_failed` (a write failed: the referee should know) nor `internal`.
+ */
+export const RESEND_SAME_ID = Object.freeze(["journal_unreadable"]);
 
 const OPEN = 1;
 
@@ -63,7 +79,10 @@ export class BridgeError extends Error {
  * @typedef {{state: ConnectionState, attempt: number, delayMs?: number, error?: BridgeError, welcome?: Record<string, unknown>}} ConnectionStatus
  * @typedef {import("./protocol.js").BridgeMessage} BridgeMessage
  * @typedef {{message: BridgeMessage, resolve: (reply: BridgeMessage) => void,
- *   reject: (error: Error) => void, timer: unknown, promise: Promise<BridgeMessage>}} PendingRequest
+ *   reject: (error: Error) => void, timer: unknown, promise: Promise<BridgeMessage>,
+ *   resends: number, resendTimer: unknown, refused: BridgeError | null}} PendingRequest
+ *   `resends` counts the same-id resends after `journal_unreadable`; `resendTimer` is set while one
+ *   waits its delay, and `refused` is the answer that made it wait
  */
 
 /** @type {Timers} */
@@ -96,6 +115,7 @@ export class BridgeConnection {
    *   url: string, token: string, WebSocket: SocketConstructor, timers?: Timers,
    *   requestTimeoutMs?: number, helloTimeoutMs?: number,
    *   backoff?: {initialMs: number, factor: number, maxMs: number},
+   *   resendDelaysMs?: readonly number[],
    *   client?: string | null, log?: (...args: unknown[]) => void
    * }} options
    */
@@ -107,6 +127,7 @@ export class BridgeConnection {
     requestTimeoutMs = REQUEST_TIMEOUT_MS,
     helloTimeoutMs = HELLO_TIMEOUT_MS,
     backoff = BACKOFF,
+    resendDelaysMs = RESEND_DELAYS_MS,
     client = null,
     log = () => {},
   }) {
@@ -117,6 +138,7 @@ export class BridgeConnection {
     this.requestTimeoutMs = requestTimeoutMs;
     this.helloTimeoutMs = helloTimeoutMs;
     this.backoff = backoff;
+    this.resendDelaysMs = resendDelaysMs;
     this.client = client;
     this.log = log;
   }
@@ -185,7 +207,8 @@ export class BridgeConnection {
    * Send a message with an `id` and wait for the bridge's answer to that id.
    *
    * The promise resolves with the answer (`result`, `odds`, `pending`, `pong`) and rejects with a
-   * BridgeError for an `error` answer, a timeout or `stop()`. A second call with an id that is still
+   * BridgeError for an `error` answer, a timeout or `stop()`; a `journal_unreadable` answer is
+   * first retried with the same id (RESEND_DELAYS_MS). A second call with an id that is still
    * waiting returns the first call's promise instead of sending twice.
    * @param {BridgeMessage} message
    * @returns {Promise<BridgeMessage>}
@@ -202,7 +225,7 @@ export class BridgeConnection {
       return Promise.reject(new BridgeError({ code: this.#state, message: why }));
     }
     /** @type {PendingRequest} */
-    const entry = /** @type {any} */ ({ message });
+    const entry = /** @type {any} */ ({ message, resends: 0, resendTimer: null, refused: null });
     entry.promise = new Promise((resolve, reject) => {
       entry.resolve = resolve;
       entry.reject = reject;
@@ -210,6 +233,13 @@ export class BridgeConnection {
     entry.timer = this.timers.setTimeout(() => {
       if (this.#pending.get(id) !== entry) return;
       this.#pending.delete(id);
+      const waitingToResend = entry.resendTimer !== null;
+      this.timers.clearTimeout(entry.resendTimer);
+      // Out of time while waiting to ask again: the bridge's own last word says more than "no answer".
+      if (waitingToResend && entry.refused) {
+        entry.reject(entry.refused);
+        return;
+      }
       const seconds = this.requestTimeoutMs / 1000;
       entry.reject(new BridgeError({ code: "timeout", message: `no answer from the bridge in ${seconds} s` }));
     }, this.requestTimeoutMs);
@@ -265,15 +295,41 @@ export class BridgeConnection {
     }
     const entry = typeof message.id === "string" ? this.#pending.get(message.id) : undefined;
     if (entry) {
+      // An answer while a resend waits its delay (a copy sent before a reconnect) settles it as well.
+      this.timers.clearTimeout(entry.resendTimer);
+      entry.resendTimer = null;
+      const refused = message.type === INCOMING.ERROR ? errorFrom(message) : null;
+      if (refused && this.#resendLater(/** @type {string} */ (message.id), entry, refused)) return;
       this.#pending.delete(/** @type {string} */ (message.id));
       this.timers.clearTimeout(entry.timer);
-      if (message.type === INCOMING.ERROR) entry.reject(errorFrom(message));
+      if (refused) entry.reject(refused);
       else entry.resolve(message);
       return;
     }
     const handler = this.#handlers.get(message.type);
     if (handler) handler(message);
     else this.log("volley: no handler for", message.type, message.id ?? "");
+  }
+
+  /**
+   * After a refusal that asks for the same id again, wait the next delay and send it again; false
+   * when the refusal is final (another code, or every resend spent).
+   * @param {string} id
+   * @param {PendingRequest} entry
+   * @param {BridgeError} refused
+   */
+  #resendLater(id, entry, refused) {
+    if (!RESEND_SAME_ID.includes(refused.code) || entry.resends >= this.resendDelaysMs.length) return false;
+    const delayMs = this.resendDelaysMs[entry.resends];
+    entry.resends += 1;
+    entry.refused = refused;
+    this.log(`volley: ${refused.code} for ${id}; asking again with the same id in ${delayMs} ms`);
+    entry.resendTimer = this.timers.setTimeout(() => {
+      entry.resendTimer = null;
+      // Not connected now: the next welcome sends every waiting request, this one with them.
+      if (this.#pending.get(id) === entry && this.#state === "ready") this.#send(entry.message);
+    }, delayMs);
+    return true;
   }
 
   /** @param {BridgeMessage} message */
@@ -286,7 +342,12 @@ export class BridgeConnection {
       this.#setState("ready");
       this.#handlers.get(INCOMING.WELCOME)?.(message);
       // Unanswered requests go (again) with the same id: the bridge answers a known id from its log.
-      for (const entry of this.#pending.values()) this.#send(entry.message);
+      // One waiting out a resend delay goes now, once: its timer is cancelled.
+      for (const entry of this.#pending.values()) {
+        this.timers.clearTimeout(entry.resendTimer);
+        entry.resendTimer = null;
+        this.#send(entry.message);
+      }
       return;
     }
     if (message.type === INCOMING.ERROR) {
@@ -354,6 +415,7 @@ export class BridgeConnection {
     this.#pending.clear();
     for (const entry of entries) {
       this.timers.clearTimeout(entry.timer);
+      this.timers.clearTimeout(entry.resendTimer);
       entry.reject(error);
     }
   }
