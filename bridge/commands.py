@@ -135,6 +135,7 @@ def _door(args: argparse.Namespace) -> Door:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    import asyncio
     import errno
 
     from bridge.access import load_or_create_token
@@ -172,7 +173,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.allow_scripted_dice:
         print("NOTE: scripted dice allowed (--allow-scripted-dice): clients may choose their own rolls.")
 
-    from bridge import loop as event_loop
     from bridge.server import BridgeSettings, run_server
 
     settings = BridgeSettings(
@@ -207,7 +207,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
 
     try:
-        return event_loop.run(run_server(settings, args.host, args.port, ready))
+        return asyncio.run(run_server(settings, args.host, args.port, ready))
     except OSError as error:  # port taken, data directory not writable...
         hint = ""
         if error.errno == errno.EADDRINUSE:

@@ -235,8 +235,8 @@ class _Doorway(asyncio.Protocol):
         self._early_eof = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        # A stream transport, though not always an ``asyncio.Transport`` instance: uvloop's TCP
-        # transport implements the same interface without subclassing it.
+        # A stream transport, though not always an ``asyncio.Transport`` instance (uvloop's TCP
+        # transport implements the same interface without subclassing it).
         stream = cast(asyncio.Transport, transport)
         self._raw = stream
         self._gate.arrive(self)

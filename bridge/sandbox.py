@@ -52,13 +52,13 @@ def register(commands: Any) -> None:
 
 
 def cmd_sandbox(args: argparse.Namespace) -> int:
+    import asyncio
     import secrets
     import sys
     import tempfile
     import webbrowser
     from pathlib import Path
 
-    from bridge import loop as event_loop
     from bridge.commands import configure_logging
     from bridge.server import BridgeSettings, create_app, run_server
 
@@ -80,7 +80,7 @@ def cmd_sandbox(args: argparse.Namespace) -> int:
                 webbrowser.open(page)
 
         try:
-            return event_loop.run(run_server(settings, HOST, args.port, ready, app=app))
+            return asyncio.run(run_server(settings, HOST, args.port, ready, app=app))
         except OSError as error:
             print(f"volley sandbox: {error}", file=sys.stderr)
             return 1

@@ -254,8 +254,6 @@ async def healthz(request: web.Request) -> web.Response:
         "status": "ok",
         "server_version": bridge.__version__,
         "protocol_version": PROTOCOL_VERSION,
-        # ``uvloop`` or ``asyncio``: the loop serving (``bridge.loop``; VOLLEY_LOOP=asyncio picks the latter)
-        "event_loop": type(asyncio.get_running_loop()).__module__.partition(".")[0],
         "session": referee.journal.session,
         "connections": len(request.app[CONNECTIONS]),
         "door": request.app[GATE].as_dict(),

@@ -41,9 +41,6 @@ import bench_cli as cli
 import bench_history as history
 import bench_odds as odds
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bridge import loop as event_loop
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -242,11 +239,8 @@ def main() -> int:
     started = time.perf_counter()
     compileall.compile_dir(ROOT / "rules", quiet=1)
     compileall.compile_dir(ROOT / "bridge", quiet=1)
-    print(
-        f"Volley bench: python {sys.version.split()[0]}, {os.cpu_count()} cpus, load {load()}, "
-        f"event loop {event_loop.loop_name()} (bridge and baselines alike)"
-    )
-    figures: dict[str, Any] = {"event_loop": event_loop.loop_name()}
+    print(f"Volley bench: python {sys.version.split()[0]}, {os.cpu_count()} cpus, load {load()}")
+    figures: dict[str, Any] = {}
     for name, part in parts.items():
         if args.only is None or name in args.only:
             part(figures, args.quick)

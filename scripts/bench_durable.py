@@ -28,7 +28,6 @@ from aiohttp import WSMsgType, web
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_echo import serve_until_stopped  # scripts/ is on sys.path: this file runs as a script
 
-from bridge import loop as event_loop
 from bridge.connection import _finish_sending
 
 #: As the bridge's journal: a lone line is fsynced on the loop while recent fsyncs average under this.
@@ -133,5 +132,5 @@ async def serve(directory: Path, line_bytes: int) -> None:
 
 
 if __name__ == "__main__":
-    event_loop.run(serve(Path(sys.argv[1]), int(sys.argv[2])))  # the bridge's own loop
+    asyncio.run(serve(Path(sys.argv[1]), int(sys.argv[2])))
     sys.exit(0)

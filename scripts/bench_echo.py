@@ -12,12 +12,8 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
-from pathlib import Path
 
 from aiohttp import WSMsgType, web
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bridge import loop as event_loop
 
 
 async def echo(request: web.Request) -> web.WebSocketResponse:
@@ -54,5 +50,5 @@ async def serve_until_stopped(app: web.Application) -> None:
 
 
 if __name__ == "__main__":
-    event_loop.run(serve())  # the bridge's own loop (uvloop where installed): like against like
+    asyncio.run(serve())
     sys.exit(0)

@@ -12,7 +12,6 @@ import json
 import os
 import signal
 import subprocess
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -355,33 +354,3 @@ def test_no_rules_worker_outlives_the_server(dirs: tuple[Path, Path], signum: in
     # A polite stop waits for its workers; a killed server's workers notice and leave on their own
     # (within ORPHAN_CHECK of being scheduled: at nice 19 on a loaded machine that can be seconds).
     assert gone(pids, timeout=0.5 if signum == signal.SIGTERM else BUDGET_S), f"orphaned workers {pids}"
-
-
-@pytest.mark.parametrize(("chosen", "runs_on"), [(None, "uvloop"), ("asyncio", "asyncio")])
-def test_serve_runs_on_uvloop_unless_told_otherwise(
-    dirs: tuple[Path, Path], chosen: str | None, runs_on: str
-) -> None:
-    """``volley serve`` runs on uvloop (a dependency wherever it exists, as on CI) and answers an attack
-    there exactly as on asyncio's loop; ``VOLLEY_LOOP=asyncio`` takes the standard loop."""
-    data, config = dirs
-    env = {key: value for key, value in os.environ.items() if key not in ("VOLLEY_TOKEN", "VOLLEY_LOOP")}
-    if chosen is not None:
-        env["VOLLEY_LOOP"] = chosen
-    options = ("--port", "0", "--token", TOKEN)
-    server = ServeProcess(serve_command(data, config, *options), env=env)
-    try:
-        with urllib.request.urlopen(server.http("/healthz"), timeout=BUDGET_S) as response:
-            assert json.loads(response.read())["event_loop"] == runs_on
-
-        async def attack() -> dict[str, Any]:
-            ws = await hello(server.url)
-            await ws.send(json.dumps({"type": "attack", "id": "loop-1", "request": GURPS_MP5}))
-            reply: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), BUDGET_S))
-            await ws.close()
-            return reply
-
-        reply = asyncio.run(attack())
-        assert reply["type"] == "result" and reply["id"] == "loop-1" and reply["card"]
-    finally:
-        code, err = server.stop()
-    assert code == 0, err
