@@ -47,6 +47,8 @@ OFFLOAD_MS = 1.0
 WORKER_NICE = 19
 #: Seconds between a worker's checks that the server that started it is still alive.
 ORPHAN_CHECK = 0.5
+#: Seconds a worker stopped mid-warm-up has to go after SIGTERM before it is killed (SIGKILL).
+KILL_GRACE = 1.0
 
 #: (kind, payload...): ``("odds", reply bytes)`` or ``("error", code, message, path, msg)``.
 Outcome = tuple[Any, ...]
@@ -55,6 +57,22 @@ Outcome = tuple[Any, ...]
 def default_workers() -> int:
     """One per core but one, and at least one."""
     return max(1, (os.cpu_count() or 1) - 1)
+
+
+async def _kill_the_deaf(processes: list[Any], grace: float) -> None:
+    """Kill (SIGKILL) what is still alive ``grace`` seconds after its SIGTERM.
+
+    A SIGTERM can wait: a worker spawned a moment ago still has every signal blocked between its fork
+    and its exec, and a worker the machine has stopped or starved may not run for a long time.
+    Nothing a warming worker holds needs a clean exit, and the bridge's stop must not wait on it.
+    """
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline and any(process.is_alive() for process in processes):
+        await asyncio.sleep(0.02)
+    for process in processes:
+        if process.is_alive():
+            with contextlib.suppress(OSError, ValueError):  # gone meanwhile, or already closed
+                process.kill()
 
 
 # --- in the worker --------------------------------------------------------------------------------
@@ -208,12 +226,16 @@ class RulesWorkers:
         """
         self._closed = True
         pool, self._pool = self._pool, None
+        stopping: list[Any] = []
         if pool is not None and not self._warm:
             # ``_processes`` is the executor's own table of its workers (there is no public one).
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
+            stopping = list((getattr(pool, "_processes", None) or {}).values())
+            for process in stopping:
                 process.terminate()
         if self._starting is not None and not self._starting.done():
             self._starting.cancel()
             await asyncio.wait([self._starting])
+        if stopping:
+            await _kill_the_deaf(stopping, KILL_GRACE)
         if pool is not None:
             await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)

@@ -32,3 +32,26 @@ async def test_closing_during_a_warm_up_that_never_ends_does_not_wait_for_it() -
     async with asyncio.timeout(BUDGET_S):
         while process.is_alive():
             await asyncio.sleep(0.01)
+
+
+async def test_a_warming_worker_deaf_to_sigterm_is_killed_so_the_stop_never_waits_on_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A SIGTERM can stay pending (a worker caught between fork and exec has every signal blocked; a
+    stopped one never runs): after ``KILL_GRACE`` the worker is killed, and ``close`` returns."""
+    workers = RulesWorkers(workers=1, warm_up=True)
+    workers.start()
+    pool = workers._ensure_pool()
+    async with asyncio.timeout(BUDGET_S):
+        while not pool._processes:
+            await asyncio.sleep(0.01)
+    (process,) = pool._processes.values()
+    assert process.pid is not None
+    os.kill(process.pid, signal.SIGSTOP)
+    monkeypatch.setattr(process, "terminate", lambda: None)  # the SIGTERM that never lands
+    async with asyncio.timeout(BUDGET_S):
+        await workers.close()
+    async with asyncio.timeout(BUDGET_S):
+        while process.is_alive():
+            await asyncio.sleep(0.01)
+    assert process.exitcode == -signal.SIGKILL
