@@ -600,6 +600,7 @@ class Journal:
         except OSError:
             with contextlib.suppress(OSError):  # else the next start's repair cuts what was left
                 os.ftruncate(self._fd, size)
+            self._reserve.end = min(self._reserve.end, size)  # the cut gave back what was reserved
             raise
 
 
