@@ -1,0 +1,85 @@
+"""Where one attack's time goes in the bridge's own code, stage by stage, in one process.
+
+The same GURPS attack the socket bench sends (``bench_bridge.py``), each stage repeated ``--count``
+times in a tight loop after a warm-up: frame decode, limits, request decode (and, beside it, the
+``msgspec.convert`` it replaced), dice, rules, card and reply, the journal line. No socket, no loop,
+no fsync: what is left of a round trip once those are taken out.
+
+    .venv/bin/python scripts/bench_attack_path.py [--count 20000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from servekit import GURPS_MP5
+
+from bridge import resolution
+from bridge.protocol import decode_client
+from bridge.store.journal import Entry, line_time
+from rules.registry import SYSTEMS
+
+
+def per_call(count: int, work: Callable[[], Any]) -> float:
+    work()
+    started = time.perf_counter()
+    for _ in range(count):
+        work()
+    return (time.perf_counter() - started) / count
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=20_000)
+    args = parser.parse_args()
+    frame = json.dumps({"type": "attack", "id": "a1", "request": GURPS_MP5}).encode()
+    message = decode_client(frame)
+    request = message.request
+    typed = resolution.decode(request, id="a1")
+    result = resolution.resolve(typed, resolution.dice_for(typed, 1), id="a1")
+    outcome, reply = resolution.reply_for("a1", request, result)
+    system = SYSTEMS["gurps"]
+    with_action = {**request, "action": request.get("action", system.default_action)}
+    encoder = msgspec.json.Encoder()
+
+    def line() -> bytes:
+        entry = Entry(
+            id="a1", type="attack", at=line_time(), outcome=outcome, request=request, seed=1,
+            dice=None, pending_id=None, reply=msgspec.Raw(reply),
+        )  # fmt: skip
+        return encoder.encode(entry)
+
+    stages: list[tuple[str, Callable[[], Any]]] = [
+        ("frame decode", lambda: decode_client(frame)),
+        ("limits", lambda: resolution.check_limits(request, allow_scripted_dice=False, id="a1")),
+        ("request decode", lambda: resolution.decode(request, id="a1")),
+        (
+            "  (msgspec.convert, as before)",
+            lambda: msgspec.convert(with_action, system.request_type, strict=True),
+        ),
+        ("dice", lambda: resolution.dice_for(typed, 12345)),
+        ("rules", lambda: resolution.resolve(typed, resolution.dice_for(typed, 12345), id="a1")),
+        ("card and reply", lambda: resolution.reply_for("a1", request, result)),
+        ("journal line", line),
+    ]
+    total = 0.0
+    for name, work in stages:
+        seconds = per_call(args.count, work)
+        if not name.startswith(" "):
+            total += seconds
+        print(f"  {name:32s} {seconds * 1e6:7.2f} us", flush=True)
+    print(f"  {'total (stages above)':32s} {total * 1e6:7.2f} us")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
