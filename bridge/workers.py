@@ -6,16 +6,19 @@ not help: they share the interpreter's lock. So the bridge keeps a small pool of
 sends them the odds the rules estimate (``rules.odds_cost``) above ``OFFLOAD_MS``. Everything cheaper
 stays on the loop, where it costs less than the round trip to a worker would (about 0.2-0.5 ms).
 
-* One worker per core but one (at least one): the event loop keeps a core to itself. Workers run at a
-  lower priority (``WORKER_NICE``, POSIX) so that on a busy machine the loop still wins the CPU.
+* One worker per core but one (at least one): the event loop keeps a core to itself. Workers take
+  their jobs at a lower priority (``WORKER_NICE``, POSIX) so that on a busy machine the loop still
+  wins the CPU.
 * The pool starts in the background after the server is listening (start-up is not slowed), or on the
-  first request that needs it. Each worker fills the rules' caches (``rules.warm_up``) before it is
-  counted as warm; ``/healthz`` says when all are.
+  first request that needs it. Each worker fills the rules' caches (``rules.warm_up``, about half a
+  second of CPU, at the server's own priority) before it is counted as warm; ``/healthz`` says when
+  all are. Only then does it lower its priority: warming up at ``WORKER_NICE`` beside two busy
+  processes took over a minute.
 * Until the pool is warm, a costly preview is computed on the loop instead (``run`` answers None):
-  it costs tens of milliseconds there, where queued behind a worker's warm-up at ``WORKER_NICE`` on a
-  loaded machine it could wait minutes (a browser test waited 60 s for a preview at load 15 on two
-  cores). The same holds for a pool started again after a worker died: its fresh workers warm up at
-  ``WORKER_NICE`` too. Without a warm-up (``warm_up=False``, tests) jobs queue as before.
+  it costs tens of milliseconds there, where queued behind a worker's warm-up on a loaded machine it
+  could wait seconds (a browser test once waited 60 s for a preview at load 15 on two cores). The
+  same holds for a pool started again after a worker died. Without a warm-up (``warm_up=False``,
+  tests) jobs queue as before.
 * Workers leave with the server: a polite stop shuts the pool down and waits for it; if the server is
   killed (SIGKILL), each worker notices its parent is gone within ``ORPHAN_CHECK`` seconds and exits.
 * A worker that dies (a crash, the OOM killer) breaks the pool; the request gets ``internal`` and a
@@ -86,10 +89,13 @@ def _leave_when_orphaned(parent: int) -> None:
 
 
 def _start_worker(parent: int, warm_up: bool) -> None:
-    """Worker initializer: lower priority, orphan watch, then warm caches."""
-    if sys.platform != "win32":  # Windows has no nice; its workers run at the server's priority
-        with contextlib.suppress(OSError):
-            os.nice(WORKER_NICE)
+    """Worker initializer: orphan watch, warm caches, then lower priority for the jobs.
+
+    The warm-up (about half a second of CPU) runs at the server's own priority: at ``WORKER_NICE``
+    beside two busy processes it took over a minute (a nice-19 process gets ~1.5% of a contended
+    core), and until it ends costly previews fall back to the loop. Lowered afterwards, since only
+    the jobs compete with the loop while tables are being served.
+    """
     threading.Thread(target=_leave_when_orphaned, args=(parent,), daemon=True, name="orphan-watch").start()
     if warm_up:
         import gc
@@ -98,6 +104,9 @@ def _start_worker(parent: int, warm_up: bool) -> None:
 
         rules.warm_up()
         gc.freeze()  # the warm tables live as long as the worker: keep them out of every collection
+    if sys.platform != "win32":  # Windows has no nice; its workers run at the server's priority
+        with contextlib.suppress(OSError):
+            os.nice(WORKER_NICE)
 
 
 def _ready() -> int:
@@ -220,9 +229,10 @@ class RulesWorkers:
     async def close(self) -> None:
         """Stop the workers and wait for them (no orphans).
 
-        A warm-up still running is stopped, not waited for: at nice 19 on a busy machine it can take
-        longer than the bridge's whole stop deadline (SIGTERM waited 30 s for one), and a worker holds
-        nothing but caches. Its processes are terminated, and the task that waited for them cancelled.
+        A warm-up still running is stopped, not waited for: on a busy machine it can take longer than
+        the bridge's whole stop deadline (SIGTERM waited 30 s for one at nice 19), and a worker holds
+        nothing but caches. Its processes are terminated (killed after ``KILL_GRACE``), and the task
+        that waited for them cancelled.
         """
         self._closed = True
         pool, self._pool = self._pool, None

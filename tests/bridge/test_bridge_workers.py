@@ -9,9 +9,12 @@ workers.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import signal
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -115,6 +118,36 @@ async def test_workers_warm_up_in_the_background_and_stop_with_the_bridge(start_
     assert not alive(pid)
 
 
+async def test_a_worker_warms_up_at_the_servers_priority_and_then_lowers_it() -> None:
+    """What a worker's initializer does, in a process of its own: the warm-up sees the priority the
+    process started with, the jobs after it ``WORKER_NICE`` more."""
+    probe = (
+        "import json, os, rules, bridge.workers as w\n"
+        "seen = []\n"
+        "rules.warm_up = lambda: seen.append(os.getpriority(os.PRIO_PROCESS, 0))\n"
+        "w._start_worker(os.getppid(), True)\n"
+        "print(json.dumps([seen, os.getpriority(os.PRIO_PROCESS, 0)]))\n"
+    )
+    command = [sys.executable, "-c", probe]
+    done = await asyncio.to_thread(
+        subprocess.run, command, check=False, capture_output=True, text=True, timeout=BUDGET_S
+    )
+    assert done.returncode == 0, done.stderr
+    (during,), after = json.loads(done.stdout)
+    started = os.getpriority(os.PRIO_PROCESS, 0)
+    assert during == started
+    assert after == min(19, started + bridge.workers.WORKER_NICE)
+
+
+async def test_a_warm_worker_takes_its_jobs_at_the_lower_priority(start_bridge: Start) -> None:
+    """The warm-up runs at the server's priority (at nice 19 a busy machine starved it for a minute);
+    once warm, the worker has lowered its own, so its jobs never win the CPU from the loop."""
+    client = await start_bridge(warm_up=True, workers=1)
+    (pid,) = (await until_warm(client))["pids"]
+    expected = min(19, os.getpriority(os.PRIO_PROCESS, 0) + bridge.workers.WORKER_NICE)
+    assert os.getpriority(os.PRIO_PROCESS, pid) == expected
+
+
 async def test_without_workers_the_bridge_computes_every_preview_itself(
     start_bridge: Start, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -139,7 +172,7 @@ async def test_a_worker_that_dies_is_replaced(start_bridge: Start) -> None:
     first = await session.ask({"type": "odds", "id": "o1", "request": cold_auto(6, 1)})
     assert (first["type"], first["code"], first["id"]) == ("error", "internal", "o1")
     assert "worker died" in first["message"], first  # said as such, not as a bug in the bridge
-    # While the fresh pool warms up (at nice 19: minutes on a loaded machine), the next preview is
+    # While the fresh pool warms up (seconds on a loaded machine), the next preview is
     # computed on the loop rather than queued behind it; once it is warm, previews go to it again.
     second = await session.ask({"type": "odds", "id": "o2", "request": cold_auto(6, 2)})
     assert second["type"] == "odds"
@@ -153,7 +186,7 @@ async def test_a_worker_that_dies_is_replaced(start_bridge: Start) -> None:
 async def test_before_the_first_warm_up_ends_a_costly_preview_is_computed_on_the_loop(
     start_bridge: Start, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A worker warming up at nice 19 on a loaded machine may take minutes; the first previews do not
+    """A worker warming up on a loaded machine may take a while; the first previews do not
     queue behind it. Once the pool is warm, they go to it."""
     release = asyncio.Event()
     started = bridge.workers.RulesWorkers._start

@@ -1,4 +1,4 @@
-"""A polite stop does not wait for a rules warm-up that a busy machine starves (workers run at nice 19)."""
+"""A polite stop waits neither for a warm-up a busy machine starves nor for a worker deaf to SIGTERM."""
 
 from __future__ import annotations
 
