@@ -11,7 +11,7 @@ import importlib
 import re
 import typing
 from collections.abc import Iterator, Mapping, MutableMapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -201,18 +201,36 @@ def _typed(obj: dict[str, Any], request_type: Any) -> Any:
         text = _JSON_OUT.encode(obj)
     except (TypeError, ValueError, OverflowError, RecursionError):
         return msgspec.convert(obj, request_type, strict=True)
-    decoder = _DECODERS.get(id(request_type))
-    if decoder is None or decoder[0] is not request_type:
-        decoder = _DECODERS[id(request_type)] = (request_type, msgspec.json.Decoder(request_type))
     try:
-        return decoder[1].decode(text)
+        return _known_type(request_type).decoder.decode(text)
     except msgspec.ValidationError:  # refused: convert says why, in its words (rare, so never costly)
         return msgspec.convert(obj, request_type, strict=True)
 
 
 _JSON_OUT = msgspec.json.Encoder()
-#: A JSON decoder per request type, by ``id(type)``; the type is kept with it so an id is never reused.
-_DECODERS: dict[int, tuple[Any, msgspec.json.Decoder[Any]]] = {}
+
+
+class _KnownType(NamedTuple):
+    """What every request of one request union needs, worked out once: its action tags, its decoder."""
+
+    request_type: Any
+    tags: tuple[str, ...]
+    decoder: msgspec.json.Decoder[Any]
+
+
+def _known_type(request_type: Any) -> _KnownType:
+    """Looked up by the union's identity: hashing the union type itself, as a cache keyed by it
+    would, costs every request a few microseconds. The type is kept in the entry, so an id that
+    outlived its type is never taken for another's."""
+    found = _KNOWN.get(id(request_type))
+    if found is None or found.request_type is not request_type:
+        found = _KNOWN[id(request_type)] = _KnownType(
+            request_type, _tags(request_type), msgspec.json.Decoder(request_type)
+        )
+    return found
+
+
+_KNOWN: dict[int, _KnownType] = {}
 
 
 def _known() -> list[str]:
@@ -220,18 +238,8 @@ def _known() -> list[str]:
 
 
 def _actions(system: RuleSystem) -> tuple[str, ...]:
-    """The ``action`` tags of a system's request union, in declaration order (looked up by the
-    union's identity: hashing the union type itself, as a cache keyed by it would, costs every request
-    a few microseconds)."""
-    request_type = system.request_type
-    found = _ACTIONS.get(id(request_type))
-    if found is None or found[0] is not request_type:
-        found = _ACTIONS[id(request_type)] = (request_type, _tags(request_type))
-    return found[1]
-
-
-#: ``_actions`` by ``id(request type)``: the type is kept with its tags, so an id is never reused.
-_ACTIONS: dict[int, tuple[Any, tuple[str, ...]]] = {}
+    """The ``action`` tags of a system's request union, in declaration order."""
+    return _known_type(system.request_type).tags
 
 
 @functools.lru_cache(maxsize=64)
