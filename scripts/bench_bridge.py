@@ -255,13 +255,14 @@ async def interleaved_rtt(
 
 
 async def journal_line(bridge: ServeProcess, data: Path) -> bytes:
-    """The journal line one attack writes, exactly (what the fsync baseline appends)."""
+    """The journal line one attack writes, exactly (what the fsync baseline appends). The journal is
+    live: its lines end where the zeros it lays ahead of them begin."""
     ws = await hello(bridge.url)
     await ws.send(attack_frame(0))
     await ws.recv()
     await ws.close()
     (session,) = sorted((data / "sessions").glob("*.jsonl"), key=lambda path: path.stat().st_mtime)[-1:]
-    return session.read_bytes().splitlines(keepends=True)[-1]
+    return session.read_bytes().rstrip(b"\0").splitlines(keepends=True)[-1]
 
 
 async def reference_rtt(bridge: ServeProcess, count: int) -> dict[str, list[float]]:

@@ -4,12 +4,13 @@ Each way writes a 3 KB line and makes it durable, ``--lines`` times in its own n
 the p50 and p90 of one write + sync; the ways alternate for ``--rounds`` rounds so a busy disk weighs
 on all alike:
 
-* ``append + fsync``: the plain way;
-* ``append into reserved space + fsync``: the journal's way (``bridge.store.journal._Reserve``: disk
-  space allocated ahead with ``fallocate(FALLOC_FL_KEEP_SIZE)``, the file's size unchanged);
-* ``pwrite into zeros + fdatasync``: a file written full of zeros first, each line written over them
-  (the size never changes, so only the data is synced). Faster, but a crash leaves a zero tail every
-  reader must stop at; the journal does not do this (docs/performance.md).
+* ``append + fsync``: the plain way (the durable baseline's, ``bench_durable.py``);
+* ``append into reserved space + fsync``: disk space allocated ahead with
+  ``fallocate(FALLOC_FL_KEEP_SIZE)``, the file's size unchanged (the journal's way until #18's third
+  round);
+* ``pwrite into zeros + fdatasync``: the journal's way (``bridge.store.journal._ZeroTail``): zeros
+  written ahead, each line written over them, so the size never changes and only the data is synced.
+  A crash leaves the zeros, which every reader skips and the next start cuts (docs/performance.md).
 
     .venv/bin/python scripts/bench_fsync.py [--dir DIR] [--lines 800] [--rounds 3]   # Linux
 """
@@ -27,10 +28,12 @@ LINE = b"x" * 3000 + b"\n"
 
 
 def _reserve(fd: int) -> None:
-    from bridge.store.journal import _fallocate_keep_size
+    import ctypes
 
-    call = _fallocate_keep_size()
-    if call is None or not call(fd, 0, 16 << 20):
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.fallocate.argtypes = (ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64)
+    keep_size = 1  # FALLOC_FL_KEEP_SIZE
+    if libc.fallocate(fd, keep_size, 0, 16 << 20) != 0:
         raise SystemExit("fallocate(FALLOC_FL_KEEP_SIZE) is not available here")
 
 

@@ -5,7 +5,8 @@ What it promises, and how each promise is kept:
 
 * **What is durable when a reply leaves.** A reply to ``attack``, ``action``, ``allocate`` or ``undo``
   leaves only after its journal line (request, seed or dice, and the reply bytes themselves) has been
-  written and fsynced (``journal.Journal``; lines arriving together share one fsync). Nothing else
+  written and synced (``journal.Journal``; lines arriving together share one sync, an ``fdatasync``
+  of lines written over zeros the journal laid ahead, or an ``fsync`` when it lays more). Nothing else
   stands between the fsync and the reply: the index hears of the line afterwards, and an index that
   cannot be written costs the run its SQLite cache (one log line; the journals are indexed in memory
   instead), never a reply, a hang, or an ``internal`` error for a line that is on disk.
@@ -15,8 +16,10 @@ What it promises, and how each promise is kept:
   now, or the cache is being rebuilt, the request is refused with the retryable ``journal_unreadable``
   code; a known id is never resolved again.
 * **What a crash can leave, and how start repairs it.** A crash (even SIGKILL or a power loss) can
-  leave only the last line of a journal torn (no newline, or zeros); the next start cuts it, with a
-  warning (``repair.inspect``), and every reader, live or not, skips a last line with no newline.
+  leave only the last line of a journal torn (no newline), followed by the zeros the journal lays
+  ahead of its lines (at most ``journal.ZERO_TAIL_BYTES``); the next start cuts both, with a warning
+  (``repair.inspect``), and every reader, live or not, skips a last stretch with no newline, which
+  is what the zeros are (no journal line holds a NUL byte). A clean close leaves no zeros.
   The SQLite index may be behind, ahead, edited, locked, read-only or corrupt: at start it is checked
   against the journals (row counts, furthest offsets, header lines), brought up to date, rebuilt, or
   bypassed for an index in memory; ``volley serve`` starts in every case.

@@ -14,8 +14,10 @@ itself, since handing it to a thread and back costs more than the fsync; bigger 
 batch while the disk is slow, go to the journal's writer thread so the loop keeps serving. Once a
 batch is durable its writers are answered first, and only then is the index told where the lines
 went (``on_written``): nothing the index does can delay, fail or hang a reply.
-A crash can leave a torn last line; ``bridge.store.repair`` cuts it off on the next start, with a
-warning, and every reader skips a last line that has no newline yet.
+Lines are written over zeros laid ahead past the last line, so that the sync has only data to commit
+(``_ZeroTail``); a clean close truncates the file to its last line. A crash can leave a torn last line
+and those zeros; ``bridge.store.repair`` cuts both on the next start, with a warning, and every reader
+skips a last stretch that has no newline yet.
 """
 
 from __future__ import annotations
@@ -68,53 +70,63 @@ FORMAT_VERSION = 2
 #: A batch of one line is fsynced on the event loop while the disk's recent fsyncs average less than
 #: this (seconds); otherwise, and for every bigger batch, the writer thread does it.
 INLINE_FSYNC_LIMIT = 0.001
-#: Disk space reserved past the journal's end at a time (Linux ``fallocate`` with ``KEEP_SIZE``).
-RESERVE_BYTES = 1 << 20
+#: Zeros written past the journal's last line at a time, for the next lines to be written over.
+ZERO_TAIL_BYTES = 1 << 20
 
 
-class _Reserve:
-    """Space for the journal's next lines, allocated ahead without changing the file's size.
+class _ZeroTail:
+    """Zeros written ahead past the journal's last line, for the next lines to be written over.
 
-    An append into blocks the file already owns leaves the fsync nothing to allocate: on this
-    project's ext4 disks it took the fsync of one line from about 160 to 125 µs (the largest part of
-    a lone attack's round trip). The file's bytes and size are exactly what they would be without it,
-    so no reader changes; a crash leaves at most ``RESERVE_BYTES`` allocated past the end, and a clean
-    close gives it back. Where ``fallocate`` is missing (not Linux) or refused, nothing is reserved.
+    A line written over blocks the file already holds, inside its size, leaves the sync nothing to
+    commit but the data: ``fdatasync`` writes no metadata. On this project's ext4 disks that took the
+    sync of a lone line from about 125-175 µs (an append, even into space reserved ahead) to 90-115 µs
+    (``scripts/bench_fsync.py``), the largest part of a lone attack's round trip. Growing the tail is a
+    write of ``ZERO_TAIL_BYTES`` and a full ``fsync``, once a megabyte, always in the writer thread.
+
+    The price is a file that, while open and after a crash, ends in up to ``ZERO_TAIL_BYTES`` of zeros
+    past its last line. No journal line holds a NUL byte (JSON escapes it), so the zeros are a last
+    stretch without a newline, which every reader already skips (``bridge.store.files.LineReader``);
+    the next start cuts them (``bridge.store.repair``), and a clean close truncates the file to its
+    last line. Where ``pwrite`` or ``fdatasync`` is missing (Windows, macOS), or the zeros cannot be
+    written (a full disk), lines are written at the end and fsynced, as before.
     """
 
-    def __init__(self) -> None:
-        self.end = 0
-        self._call: Callable[[int, int, int], bool] | None = _fallocate_keep_size()
+    def __init__(self, size: int) -> None:
+        #: The file's size: the lines and the zeros past them.
+        self.end = size
+        self.on = _pwrite is not None and hasattr(os, "fdatasync")
 
-    def ensure(self, fd: int, size: int) -> None:
-        """Have at least ``size`` bytes reserved (a chunk more, when it asks the disk)."""
-        if size <= self.end or self._call is None:
-            return
-        end = size + RESERVE_BYTES
-        if self._call(fd, self.end, end - self.end):
-            self.end = end
-        else:
-            self._call = None  # refused once (no space, a file system without it): appends as ever
+    def covers(self, end: int) -> bool:
+        """Whether a write ending at ``end`` falls inside zeros already durable (a data-only sync)."""
+        return self.on and end <= self.end
 
 
-def _fallocate_keep_size() -> Callable[[int, int, int], bool] | None:
-    if not sys.platform.startswith("linux"):
-        return None
-    import ctypes
+#: ``os.pwrite``: writes at an offset without moving the file position. Windows has none.
+_pwrite: Callable[[int, memoryview, int], int] | None
+if sys.platform == "win32":
+    _pwrite = None
+else:
+    _pwrite = os.pwrite
 
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        fallocate = libc.fallocate
-    except (OSError, AttributeError):
-        return None
-    fallocate.argtypes = (ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64)
-    fallocate.restype = ctypes.c_int
-    keep_size = 1  # FALLOC_FL_KEEP_SIZE
 
-    def call(fd: int, offset: int, length: int) -> bool:
-        return bool(fallocate(fd, keep_size, offset, length) == 0)
+def _write_at(fd: int, data: bytes, offset: int) -> None:
+    """All of ``data`` at ``offset`` (the file is not opened for appending: lines go over the zeros)."""
+    view = memoryview(data)
+    pwrite = _pwrite
+    if pwrite is None:
+        os.lseek(fd, offset, os.SEEK_SET)
+    while view:
+        written = os.write(fd, view) if pwrite is None else pwrite(fd, view, offset)
+        view = view[written:]
+        offset += written
 
-    return call
+
+def _datasync(fd: int) -> None:
+    """``fdatasync``, called only where it exists (``_ZeroTail.on``)."""
+    if sys.platform == "win32" or sys.platform == "darwin":
+        os.fsync(fd)
+    else:
+        os.fdatasync(fd)
 
 
 class Header(msgspec.Struct, kw_only=True, tag="header", tag_field="kind"):
@@ -410,7 +422,7 @@ _Waiting = tuple[bytes, Any, Then]
 class Journal:
     """The open journal of the running session: group commit, on the loop or in its writer thread."""
 
-    def __init__(self, path: Path, fd: int, head: bytes, fsync_seconds: float) -> None:
+    def __init__(self, path: Path, fd: int, head: bytes, fsync_seconds: float, *, zeroed: int = 0) -> None:
         # Only a running server writes a journal: its readers (show, sessions, replay, report) do not
         # pay for asyncio and a thread pool at start-up.
         import asyncio
@@ -433,7 +445,7 @@ class Journal:
         self._idle = asyncio.Event()
         self._idle.set()
         self._recent_fsync = fsync_seconds
-        self._reserve = _Reserve()
+        self._zeros = _ZeroTail(max(zeroed, len(head)))
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="journal")
 
     @property
@@ -446,9 +458,18 @@ class Journal:
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / f"{header.session}.jsonl"
         head = _encoder.encode(header) + b"\n"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | O_BINARY, 0o600)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | O_BINARY, 0o600)
+        zeroed = len(head)
         try:
-            os.write(fd, head)
+            if _ZeroTail(0).on:  # the first lines' zeros come with the header, in its fsync
+                try:
+                    _write_at(fd, head + bytes(ZERO_TAIL_BYTES), 0)
+                    zeroed += ZERO_TAIL_BYTES
+                except OSError:  # no room for them: the header alone, and lines are appended
+                    os.ftruncate(fd, 0)
+                    _write_at(fd, head, 0)
+            else:
+                _write_at(fd, head, 0)
             started = time.perf_counter()
             os.fsync(fd)
             seconds = time.perf_counter() - started
@@ -456,7 +477,7 @@ class Journal:
         except BaseException:
             os.close(fd)
             raise
-        return cls(path, fd, head, seconds)
+        return cls(path, fd, head, seconds, zeroed=zeroed)
 
     async def append(self, line: Entry | UndoLine, *, alone: bool = False) -> None:
         """Queue one line and return once it is on disk (raises ``JournalError`` if it never gets there).
@@ -489,7 +510,7 @@ class Journal:
             then(JournalError("the journal is closed"))
             return
         data = _encoder.encode(line) + b"\n"
-        if alone and not (self._waiting or self._busy) and self._recent_fsync < INLINE_FSYNC_LIMIT:
+        if alone and not (self._waiting or self._busy) and self._inline(len(data)):
             try:
                 seconds = self._write_and_sync(data)
             except Exception as error:
@@ -512,9 +533,10 @@ class Journal:
         await self._idle.wait()
         if first:
             self._thread.shutdown(wait=True)
-            if self._reserve.end > self._size:
-                with contextlib.suppress(OSError):  # the same size: gives back what was reserved past it
-                    os.ftruncate(self._fd, self._size)
+            if self._zeros.end > self._size:
+                with contextlib.suppress(OSError):  # else the next start cuts the zeros
+                    os.ftruncate(self._fd, self._size)  # the file ends with its last line again
+                    os.fsync(self._fd)
             os.close(self._fd)
 
     def _start_batch(self) -> None:
@@ -523,7 +545,7 @@ class Journal:
             return
         batch, self._waiting = self._waiting, []
         data = b"".join(data for data, _, _ in batch)
-        if len(batch) == 1 and self._recent_fsync < INLINE_FSYNC_LIMIT:
+        if len(batch) == 1 and self._inline(len(data)):
             try:
                 seconds = self._write_and_sync(data)
             except Exception as error:  # whatever went wrong, no waiter may hang
@@ -585,22 +607,47 @@ class Journal:
         for _, _, then in batch:
             _tell(then, failure)
 
+    def _inline(self, length: int) -> bool:
+        """Whether a lone line of ``length`` bytes may be written on the loop: recent syncs are fast and
+        it needs no new zeros (growing them is a megabyte and a full fsync: the thread does that)."""
+        zeros = self._zeros
+        return self._recent_fsync < INLINE_FSYNC_LIMIT and (not zeros.on or zeros.covers(self._size + length))
+
     def _write_and_sync(self, data: bytes) -> float:
-        """One write and one fsync for the whole batch; on failure the file is put back as it was."""
+        """One write and one sync for the whole batch; on failure the file is put back as it was.
+
+        Inside the zero tail the sync is ``fdatasync``; a batch past it writes fresh zeros after its
+        lines in the same write, and a full ``fsync`` makes the new size durable with them."""
         size = self._size
+        end = size + len(data)
+        zeros = self._zeros
         try:
-            self._reserve.ensure(self._fd, size + len(data))
-            view = memoryview(data)
-            while view:
-                written = os.write(self._fd, view)
-                view = view[written:]
+            if zeros.covers(end):
+                _write_at(self._fd, data, size)
+                started = time.perf_counter()
+                _datasync(self._fd)
+                return time.perf_counter() - started
+            if zeros.on:
+                grown = end + ZERO_TAIL_BYTES
+                try:
+                    _write_at(self._fd, data + bytes(grown - end), size)
+                except OSError:  # no room for the zeros (a full disk): lines alone, as before
+                    zeros.on = False
+                    os.ftruncate(self._fd, size)
+                    zeros.end = size
+                    _write_at(self._fd, data, size)
+                else:
+                    zeros.end = grown
+            else:
+                _write_at(self._fd, data, size)
+                zeros.end = end
             started = time.perf_counter()
             os.fsync(self._fd)
             return time.perf_counter() - started
         except OSError:
             with contextlib.suppress(OSError):  # else the next start's repair cuts what was left
                 os.ftruncate(self._fd, size)
-            self._reserve.end = min(self._reserve.end, size)  # the cut gave back what was reserved
+            zeros.end = size  # the cut took the zeros too; the next write lays them again
             raise
 
 

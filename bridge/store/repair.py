@@ -143,7 +143,9 @@ def _is_record(line: bytes) -> bool:
 
 
 def _repair_tail(path: Path, size: int) -> tuple[int, str | None]:
-    """Cut a last line that lacks its newline, unless it is a whole record (then finish it).
+    """Cut what a crash left past the last whole line: the zeros the journal lays ahead of its lines
+    (``bridge.store.journal``) and a last line that lacks its newline, unless that line is a whole
+    record (then finish it).
 
     Returns the file's new size and a warning when something was cut. Raises ``OSError`` when the
     file cannot be changed (the caller skips it).
@@ -152,22 +154,50 @@ def _repair_tail(path: Path, size: int) -> tuple[int, str | None]:
         handle.seek(size - 1)
         if handle.read(1) == b"\n":
             return size, None
-        start = _last_line_start(handle, size)
+        end = _data_end(handle, size)
+        start = _last_line_start(handle, end)
         handle.seek(start)
-        tail = handle.read(size - start)
+        tail = handle.read(end - start)
+    zeros = size - end
     fd = open_regular(path, os.O_RDWR)
     try:
-        if tail.strip(b"\x00 \t\r") and _is_record(tail):
-            os.lseek(fd, 0, os.SEEK_END)
+        if tail.strip(b" \t\r") and _is_record(tail):
+            if zeros:
+                os.ftruncate(fd, end)
+            os.lseek(fd, end, os.SEEK_SET)
             os.write(fd, b"\n")  # a whole record whose newline never made it: keep it
             os.fsync(fd)
-            return size + 1, None
-        number = _count_lines(path, start) + 1
+            return end + 1, _zeros_cut(path, zeros)
+        number = _count_lines(path, start) + 1 if end > start else 0
         os.ftruncate(fd, start)
         os.fsync(fd)
     finally:
         os.close(fd)
-    return start, f"{path.name}: cut a torn last line (line {number}, {size - start} bytes) left by a crash"
+    if end == start:
+        return start, _zeros_cut(path, zeros)
+    return start, (
+        f"{path.name}: cut a torn last line (line {number}, {end - start} bytes) left by a crash"
+        + (f", and the {zeros:,} zero bytes after it" if zeros else "")
+    )
+
+
+def _zeros_cut(path: Path, zeros: int) -> str | None:
+    if not zeros:
+        return None
+    return f"{path.name}: cut {zeros:,} zero bytes past its last line (its server stopped without closing it)"
+
+
+def _data_end(handle: BinaryIO, size: int) -> int:
+    """Offset just past the last byte before ``size`` that is not a zero (0 if there is none)."""
+    stop = size
+    while stop > 0:
+        start = max(0, stop - _TAIL_STEP)
+        handle.seek(start)
+        kept = len(handle.read(stop - start).rstrip(b"\0"))
+        if kept:
+            return start + kept
+        stop = start
+    return 0
 
 
 def _last_line_start(handle: BinaryIO, size: int) -> int:

@@ -73,11 +73,18 @@ async def open_session(client: TestClient[Any, Any], token: str = TOKEN) -> Sess
     return Session(ws, welcome)
 
 
+def journal_bytes(path: Path) -> bytes:
+    """A journal's lines: a live one's end where the zeros it lays ahead of them begin
+    (``bridge.store.journal``)."""
+    return path.read_bytes().rstrip(b"\0")
+
+
 def journal_lines(data_dir: Path) -> list[dict[str, Any]]:
-    """Every line of every session journal, decoded, in order."""
+    """Every line of every session journal (live ones too), decoded, in order."""
     lines: list[dict[str, Any]] = []
     for path in sorted((data_dir / "sessions").glob("*.jsonl")):
-        lines.extend(json.loads(line) for line in path.read_text().splitlines() if line.strip())
+        data = journal_bytes(path)
+        lines.extend(json.loads(line) for line in data.split(b"\n") if line.strip())
     return lines
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-import sys
 from pathlib import Path
 
 import msgspec
@@ -17,7 +16,7 @@ from bridge.access import load_or_create_token, token_matches
 from bridge.paths import config_dir, data_dir
 from bridge.store.journal import (
     FORMAT_VERSION,
-    RESERVE_BYTES,
+    ZERO_TAIL_BYTES,
     Entry,
     Journal,
     JournalError,
@@ -69,26 +68,126 @@ async def test_concurrent_appends_share_one_fsync(tmp_path: Path) -> None:
     assert journal.stats.batches == 1 and journal.stats.largest_batch == 50
 
 
+def lines_of(data: bytes) -> bytes:
+    """A live journal's lines: its bytes up to the zeros laid ahead past the last line."""
+    return data.rstrip(b"\0")
+
+
+ZEROS_HERE = hasattr(os, "pwrite") and hasattr(os, "fdatasync")  # Linux, as CI
+
+
+class Syncs:
+    """Counts the journal's syncs by kind (and can make them fail)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, fail: bool = False) -> None:
+        self.full = self.data = 0
+        self.fail = fail
+        real_fsync, real_fdatasync = os.fsync, getattr(os, "fdatasync", None)
+
+        def fsync(fd: int) -> None:
+            self.full += 1
+            if self.fail:
+                raise OSError(5, "Input/output error")
+            real_fsync(fd)
+
+        def fdatasync(fd: int) -> None:
+            self.data += 1
+            if self.fail:
+                raise OSError(5, "Input/output error")
+            assert real_fdatasync is not None
+            real_fdatasync(fd)
+
+        monkeypatch.setattr(os, "fsync", fsync)
+        monkeypatch.setattr(os, "fdatasync", fdatasync, raising=False)
+
+
 @pytest.mark.asyncio
-async def test_space_is_reserved_ahead_without_changing_the_file_and_given_back_at_close(
-    tmp_path: Path,
+async def test_lines_are_written_over_zeros_laid_ahead_and_a_clean_close_cuts_the_zeros(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The journal reserves disk space past its end (Linux ``fallocate`` KEEP_SIZE) so that an fsync
-    has nothing to allocate; the file's bytes and size stay exactly the lines written, live and after
-    a clean close, and the close gives the reservation back."""
+    """The journal lays ``ZERO_TAIL_BYTES`` of zeros past its last line and writes each line over them,
+    so a line's sync is an ``fdatasync`` (no metadata); passing the end of the zeros lays more in the
+    same write, with a full ``fsync``. Every reader of the live file sees exactly the lines; a clean
+    close truncates the file to them."""
+    if not ZEROS_HERE:
+        pytest.fail("CI runs on Linux, where the journal lays zeros ahead (os.pwrite, os.fdatasync)")
     journal = Journal.create(tmp_path, HEADER)
+    head = journal.path.read_bytes()
+    assert len(head) == len(lines_of(head)) + ZERO_TAIL_BYTES  # laid with the header, in its fsync
+    syncs = Syncs(monkeypatch)
     await journal.append(entry("r1"))
-    written = journal.path.read_bytes()
-    live = journal.path.stat()
-    assert live.st_size == len(written) and written.endswith(b"\n") and b"\0" not in written
-    if sys.platform.startswith("linux"):  # where fallocate exists (CI): the space is really held
-        assert live.st_blocks * 512 >= RESERVE_BYTES
-    await journal.append(entry("r2"))
+    live = journal.path.read_bytes()
+    lines = lines_of(live)
+    assert len(live) == len(head) and lines.count(b"\n") == 2 and b"\0" not in lines
+    assert (syncs.data, syncs.full) == (1, 0)  # written over the zeros: a data-only sync
+    log = read_session(journal.path)
+    assert [e.id for e in log.entries] == ["r1"] and not log.problems  # the zeros read as nothing
+    # Lines of ~4 KB: past the first megabyte of zeros, more are laid, once, with a full fsync.
+    big = {"system": "gurps", "note": "x" * 4000}
+    for k in range(2, 300):
+        await journal.append(entry(f"r{k}", request=big))
+    assert syncs.full == 1 and syncs.data == 298
+    live = journal.path.read_bytes()
+    assert len(live) > len(head) and 0 < len(live) - len(lines_of(live)) < ZERO_TAIL_BYTES  # grown once
+    log = read_session(journal.path)
+    assert [e.id for e in log.entries] == [f"r{k}" for k in range(1, 300)] and not log.problems
     await journal.close()
-    closed = journal.path.stat()
-    assert closed.st_size == len(journal.path.read_bytes())
-    assert closed.st_blocks * 512 < RESERVE_BYTES // 2  # nothing left reserved past the end
-    assert [e.id for e in read_session(journal.path).entries] == ["r1", "r2"]
+    closed = journal.path.read_bytes()
+    assert closed == lines_of(live) and closed.endswith(b"\n")
+
+
+@pytest.mark.asyncio
+async def test_without_room_for_zeros_lines_are_appended_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk refuses the megabyte of zeros, not the header or a line: the journal starts, and
+    writes its lines at the end with a full fsync."""
+    import bridge.store.journal as module
+
+    real = module._write_at
+
+    def no_room_for_zeros(fd: int, data: bytes, offset: int) -> None:
+        if len(data) >= ZERO_TAIL_BYTES:
+            raise OSError(28, "No space left on device")
+        real(fd, data, offset)
+
+    monkeypatch.setattr(module, "_write_at", no_room_for_zeros)
+    journal = Journal.create(tmp_path, HEADER)
+    assert b"\0" not in journal.path.read_bytes()
+    syncs = Syncs(monkeypatch)
+    for k in range(3):
+        await journal.append(entry(f"r{k}"))
+    data = journal.path.read_bytes()
+    assert b"\0" not in data and data.count(b"\n") == 4
+    assert syncs.full == 3 and syncs.data == 0
+    await journal.close()
+    assert [e.id for e in read_session(journal.path).entries] == ["r0", "r1", "r2"]
+
+
+@pytest.mark.asyncio
+async def test_zeros_that_stop_fitting_midway_fall_back_to_appending(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk fills while the journal runs: the batch that needs new zeros is written without them
+    (nothing lost, nothing refused), and later lines are appended."""
+    import bridge.store.journal as module
+
+    journal = Journal.create(tmp_path, HEADER)
+    real = module._write_at
+
+    def no_room_for_zeros(fd: int, data: bytes, offset: int) -> None:
+        if data.endswith(b"\0"):
+            raise OSError(28, "No space left on device")
+        real(fd, data, offset)
+
+    monkeypatch.setattr(module, "_write_at", no_room_for_zeros)
+    big = {"system": "gurps", "note": "x" * 4000}
+    for k in range(400):  # past the first megabyte of zeros
+        await journal.append(entry(f"r{k}", request=big))
+    await journal.close()
+    log = read_session(journal.path)
+    assert [e.id for e in log.entries] == [f"r{k}" for k in range(400)] and not log.problems
+    assert b"\0" not in journal.path.read_bytes()
 
 
 @pytest.mark.asyncio
@@ -97,16 +196,14 @@ async def test_a_failed_write_is_reported_and_leaves_no_partial_line(
 ) -> None:
     journal = Journal.create(tmp_path, HEADER)
     await journal.append(entry("r1"))
-    good = journal.path.read_bytes()
-
-    def broken_fsync(fd: object) -> None:
-        raise OSError(5, "Input/output error")
+    good = lines_of(journal.path.read_bytes())
 
     with monkeypatch.context() as patch:
-        patch.setattr(os, "fsync", broken_fsync)
+        Syncs(patch, fail=True)
         with pytest.raises(JournalError, match="Input/output error"):
             await journal.append(entry("r2"))
-    assert journal.path.read_bytes() == good  # the batch was taken back out
+    # The batch was taken back out, and the zeros with it (the next write lays them again).
+    assert journal.path.read_bytes() == good
     await journal.append(entry("r3"))  # and the journal keeps working
     await journal.close()
     assert [e.id for e in read_session(journal.path).entries] == ["r1", "r3"]
@@ -137,11 +234,36 @@ def test_repair_cuts_a_torn_last_line(tmp_path: Path) -> None:
 
 
 def test_repair_cuts_zero_filled_tail(tmp_path: Path) -> None:
+    """A server killed while running leaves the zeros it laid ahead; the next start cuts them."""
     path = tmp_path / "s.jsonl"
     whole = write_session(path, entry("r1"))
-    path.write_bytes(whole + b"\x00" * 300)
-    assert repair(path) is not None
+    path.write_bytes(whole + b"\x00" * ZERO_TAIL_BYTES)
+    warning = repair(path)
+    assert warning is not None and f"{ZERO_TAIL_BYTES:,} zero bytes" in warning and "torn" not in warning
     assert path.read_bytes() == whole
+    assert repair(path) is None
+
+
+def test_repair_cuts_a_torn_line_written_over_the_zeros(tmp_path: Path) -> None:
+    """Killed midway through writing a line over the zeros: the part written and the zeros both go."""
+    path = tmp_path / "s.jsonl"
+    whole = write_session(path, entry("r1"), entry("r2"))
+    torn = msgspec.json.encode(entry("r3"))[:40]
+    path.write_bytes(whole + torn + b"\0" * (ZERO_TAIL_BYTES - len(torn)))
+    warning = repair(path)
+    assert warning is not None and "torn last line" in warning and "line 4" in warning
+    assert f"({len(torn)} bytes)" in warning or f"{len(torn)} bytes" in warning
+    assert path.read_bytes() == whole
+
+
+def test_repair_finishes_a_whole_record_written_over_the_zeros_but_its_newline(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    whole = write_session(path, entry("r1"))
+    last = msgspec.json.encode(entry("r2"))
+    path.write_bytes(whole + last + b"\0" * 5000)
+    repair(path)
+    assert path.read_bytes() == whole + last + b"\n"
+    assert [e.id for e in read_session(path).entries] == ["r1", "r2"]
 
 
 def test_repair_finishes_a_whole_record_missing_its_newline(tmp_path: Path) -> None:

@@ -349,6 +349,7 @@ async def test_a_journal_that_cannot_be_written_acknowledges_nothing(
 
     with monkeypatch.context() as patch:
         patch.setattr(os, "fsync", disk_full)
+        patch.setattr(os, "fdatasync", disk_full, raising=False)  # a line over the journal's zeros
         error = await session.ask({"type": "attack", "id": "full", "request": GURPS_MP5})
     assert (error["code"], error["id"]) == ("journal_failed", "full")
     assert "No space left on device" in error["message"]

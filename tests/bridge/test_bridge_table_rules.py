@@ -5,13 +5,12 @@ fields like any other, the journal carries them in each request and the changed 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient
-from bridgekit import GURPS_MP5, open_session
+from bridgekit import GURPS_MP5, journal_bytes, open_session
 
 from bridge.cli import main
 from bridge.replay import replay_session
@@ -65,7 +64,7 @@ async def test_a_session_played_with_table_rules_replays_and_shows_them(
 ) -> None:
     await _play(bridge_client)
     journal = _journal(settings)
-    records = {r["id"]: r for r in map(json.loads, journal.read_text().splitlines()[1:]) if "id" in r}
+    records = {r["id"]: r for r in map(json.loads, journal_bytes(journal).splitlines()[1:]) if "id" in r}
     assert records["m"]["request"]["split_dm_counts"] == "receiving"
     cards = {id: record["reply"]["card"] for id, record in records.items()}
     assert [m["key"] for m in cards["m"]["table_rules"]] == [
@@ -118,7 +117,7 @@ async def test_replay_uses_the_journaled_table_rules(
     one, so the rule the session was played with is what replay reproduces."""
     await _play(bridge_client)
     edited = tmp_path / "edited.jsonl"
-    shutil.copyfile(_journal(settings), edited)
+    edited.write_bytes(journal_bytes(_journal(settings)))
     lines = edited.read_text().splitlines()
     for index, line in enumerate(lines):
         record = json.loads(line)

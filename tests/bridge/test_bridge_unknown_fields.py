@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 import skirmish
 from aiohttp.test_utils import TestClient
-from bridgekit import GURPS_MP5, TOKEN, Start, entries, open_session
+from bridgekit import GURPS_MP5, TOKEN, Start, entries, journal_bytes, open_session
 
 from bridge.cli import main
 from bridge.i18n import Catalogue
@@ -105,7 +104,7 @@ async def test_an_old_journal_with_undeclared_fields_replays_against_a_strict_se
     )
     (journal,) = (settings.data_dir / "sessions").glob("*.jsonl")
     recording = tmp_path / "recorded.jsonl"
-    shutil.copyfile(journal, recording)
+    recording.write_bytes(journal_bytes(journal))
     await recorder.close()
     old = tmp_path / "old.jsonl"
     assert _with_legacy_fields(recording, old) == 3

@@ -17,6 +17,7 @@ import types
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import platformdirs
 import platformdirs.macos
 import platformdirs.unix
@@ -146,7 +147,28 @@ async def test_on_posix_the_journal_still_syncs_its_directory(
     monkeypatch.setattr(os, "fsync", recording_fsync)
     created = Journal.create(tmp_path / "sessions", _header("20260101T000000.000000Z-abcdef"))
     await created.close()
-    assert synced == [False, True]  # the file, then the directory holding its new name
+    # The file, then the directory holding its new name; the close syncs the file cut to its last line.
+    assert synced == [False, True, False]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("missing", ["pwrite", "fdatasync"])
+async def test_without_pwrite_or_fdatasync_the_journal_appends_its_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, missing: str
+) -> None:
+    """Windows has no ``os.pwrite``, macOS no ``os.fdatasync``: there the journal lays no zeros ahead and
+    writes each line at its end (Windows: after a seek), with a full fsync."""
+    if missing == "pwrite":
+        monkeypatch.setattr(journal, "_pwrite", None)
+    else:
+        monkeypatch.delattr(os, "fdatasync")
+    created = Journal.create(tmp_path / "sessions", _header("20260101T000000.000000Z-abcdef"))
+    assert b"\0" not in created.path.read_bytes()
+    for k in range(3):
+        await created.append(journal.UndoLine(id=f"u{k}", target_id="t", at="x", reply=msgspec.Raw(b"{}")))
+        assert b"\0" not in created.path.read_bytes()
+    await created.close()
+    assert [undo.id for undo in journal.read_session(created.path).undos] == ["u0", "u1", "u2"]
 
 
 @pytest.mark.asyncio
