@@ -114,12 +114,15 @@ def changed(request: Mapping[str, Any]) -> list[Message]:
     if found is None:
         return []
     action = request.get("action") or found.default_action
+    if not isinstance(action, str):
+        return []  # no reading names it
+    readings, fields = _of_action(found, action)
+    if MODULE_READINGS not in request and fields.isdisjoint(request):
+        return []  # the usual request: it sets no reading, so every one is Volley's (a card each)
     out: list[Message] = []
     reported = request.get(MODULE_READINGS)
     module = reported if isinstance(reported, Mapping) else {}
-    for reading in found.table_rules:
-        if action not in reading.actions:
-            continue
+    for reading in readings:
         value = request.get(reading.field) if reading.owner == "rules" else module.get(reading.field)
         try:
             if reading.differs(value):
@@ -127,6 +130,22 @@ def changed(request: Mapping[str, Any]) -> list[Message]:
         except (KeyError, TypeError, ValueError):
             continue
     return out
+
+
+#: (id of a system, action) -> (the system, its readings for that action, their request fields).
+_ACTIONS: dict[tuple[int, str], tuple[Any, tuple[Reading, ...], frozenset[str]]] = {}
+
+
+def _of_action(system: Any, action: str) -> tuple[tuple[Reading, ...], frozenset[str]]:
+    """The readings ``system`` declares for ``action``, and the request fields of its rules readings."""
+    found = _ACTIONS.get((id(system), action))
+    if found is None or found[0] is not system:
+        readings = tuple(reading for reading in system.table_rules if action in reading.actions)
+        fields = frozenset(reading.field for reading in readings if reading.owner == "rules")
+        if not readings:
+            return readings, fields  # not kept: only actions some reading names are (a bounded few)
+        found = _ACTIONS[(id(system), action)] = (system, readings, fields)
+    return found[1], found[2]
 
 
 def export() -> dict[str, list[dict[str, Any]]]:

@@ -92,6 +92,60 @@ def test_a_changed_reading_is_listed_only_for_actions_that_carry_it() -> None:
     assert changed({"system": "nowhere", "dodge_step": 3}) == []
 
 
+def _changed_one_by_one(request: dict[str, Any]) -> list[Any]:
+    """``changed`` as it was first written: every reading of the system looked at, one by one."""
+    found = rules.SYSTEMS[request["system"]]
+    action = request.get("action") or found.default_action
+    module = request.get(MODULE_READINGS) or {}
+    out: list[Any] = []
+    for reading in found.table_rules:
+        if action not in reading.actions:
+            continue
+        value = request.get(reading.field) if reading.owner == "rules" else module.get(reading.field)
+        if reading.differs(value):
+            out.extend(reading.says(value))
+    return out
+
+
+def _other_value(reading: Any) -> Any:
+    if reading.kind == "choice":
+        return next(choice for choice in reading.choices if choice != reading.default)
+    if reading.kind == "boolean":
+        return not reading.default
+    if reading.kind == "bands":
+        band = next(iter(reading.default))
+        return {band: reading.default[band] - 5}
+    return (
+        reading.default + 1
+        if reading.maximum is None or reading.default < reading.maximum
+        else reading.default - 1
+    )
+
+
+@pytest.mark.parametrize("system", sorted(rules.SYSTEMS))
+def test_the_quick_path_lists_what_looking_at_every_reading_lists(system: str) -> None:
+    """``changed`` skips a request that names no reading's field (most of them) and keeps each action's
+    readings at hand; it lists what looking at every reading one by one lists, for every reading,
+    action, owner and value."""
+    actions = {action for reading in readings_of(system) for action in reading.actions} | {"nothing"}
+    for action in sorted(actions):
+        base = {"system": system, "action": action}
+        assert changed(base) == _changed_one_by_one(base) == []
+        for reading in readings_of(system):
+            for value in (reading.default, _other_value(reading)):
+                if reading.owner == "rules":
+                    request = {**base, reading.field: value}
+                else:
+                    request = {**base, MODULE_READINGS: {reading.field: value}}
+                assert changed(request) == _changed_one_by_one(request), (action, reading.field, value)
+            every = {**base, **{r.field: _other_value(r) for r in readings_of(system) if r.owner == "rules"}}
+            every[MODULE_READINGS] = {
+                r.field: _other_value(r) for r in readings_of(system) if r.owner == "module"
+            }
+            assert changed(every) == _changed_one_by_one(every)
+            assert changed(every) != [] or not any(action in r.actions for r in readings_of(system))
+
+
 def test_the_card_and_volley_show_list_the_changed_readings_in_each_language() -> None:
     request = {**RAPID, "split_dm_counts": "receiving", "exceptional_margin": 6}
     decoded = rules.decode_request(request)
