@@ -72,6 +72,8 @@ FORMAT_VERSION = 2
 INLINE_FSYNC_LIMIT = 0.001
 #: Zeros written past the journal's last line at a time, for the next lines to be written over.
 ZERO_TAIL_BYTES = 1 << 20
+#: Only a batch up to this size lays new zeros when it passes their end; a bigger one is appended.
+ZERO_BATCH_BYTES = 16 << 10
 
 
 class _ZeroTail:
@@ -81,7 +83,10 @@ class _ZeroTail:
     commit but the data: ``fdatasync`` writes no metadata. On this project's ext4 disks that took the
     sync of a lone line from about 125-175 µs (an append, even into space reserved ahead) to 90-115 µs
     (``scripts/bench_fsync.py``), the largest part of a lone attack's round trip. Growing the tail is a
-    write of ``ZERO_TAIL_BYTES`` and a full ``fsync``, once a megabyte, always in the writer thread.
+    write of ``ZERO_TAIL_BYTES`` and a full ``fsync``, always in the writer thread, and only by a small
+    batch (``ZERO_BATCH_BYTES``): under a heavy load, batches of a hundred lines share one sync, which
+    the metadata barely adds to, and writing every byte twice (zeros, then lines) would cost more than
+    it saves; such a batch is appended past the zeros, and the next small one lays them again.
 
     The price is a file that, while open and after a crash, ends in up to ``ZERO_TAIL_BYTES`` of zeros
     past its last line. No journal line holds a NUL byte (JSON escapes it), so the zeros are a last
@@ -616,8 +621,8 @@ class Journal:
     def _write_and_sync(self, data: bytes) -> float:
         """One write and one sync for the whole batch; on failure the file is put back as it was.
 
-        Inside the zero tail the sync is ``fdatasync``; a batch past it writes fresh zeros after its
-        lines in the same write, and a full ``fsync`` makes the new size durable with them."""
+        Inside the zero tail the sync is ``fdatasync``; a small batch past it writes fresh zeros after
+        its lines in the same write, and a full ``fsync`` makes the new size durable with them."""
         size = self._size
         end = size + len(data)
         zeros = self._zeros
@@ -627,7 +632,7 @@ class Journal:
                 started = time.perf_counter()
                 _datasync(self._fd)
                 return time.perf_counter() - started
-            if zeros.on:
+            if zeros.on and len(data) <= ZERO_BATCH_BYTES:
                 grown = end + ZERO_TAIL_BYTES
                 try:
                     _write_at(self._fd, data + bytes(grown - end), size)

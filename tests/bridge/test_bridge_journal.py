@@ -137,6 +137,35 @@ async def test_lines_are_written_over_zeros_laid_ahead_and_a_clean_close_cuts_th
 
 
 @pytest.mark.asyncio
+async def test_a_big_batch_past_the_zeros_is_appended_and_a_small_one_lays_them_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under a heavy load a batch shares its sync among many lines, and writing every byte twice
+    (zeros, then lines) would cost more than the metadata: a batch bigger than ``ZERO_BATCH_BYTES``
+    that passes the zeros' end is appended, and the next small batch lays new zeros."""
+    import asyncio
+
+    if not ZEROS_HERE:
+        pytest.fail("CI runs on Linux, where the journal lays zeros ahead (os.pwrite, os.fdatasync)")
+    journal = Journal.create(tmp_path, HEADER)
+    big = {"system": "gurps", "note": "x" * 4000}
+    await asyncio.gather(*(journal.append(entry(f"b{k}", request=big)) for k in range(300)))
+    assert journal.stats.largest_batch == 300
+    data = journal.path.read_bytes()
+    assert len(data) > ZERO_TAIL_BYTES and b"\0" not in data  # appended: no zeros laid past it
+    syncs = Syncs(monkeypatch)
+    await journal.append(entry("lone"))  # a small batch past the end: lays zeros, with a full fsync
+    assert (syncs.full, syncs.data) == (1, 0)
+    live = journal.path.read_bytes()
+    assert len(live) - len(lines_of(live)) == ZERO_TAIL_BYTES
+    await journal.append(entry("next"))  # over them: a data-only sync
+    assert (syncs.full, syncs.data) == (1, 1)
+    await journal.close()
+    log = read_session(journal.path)
+    assert len(log.entries) == 302 and not log.problems and b"\0" not in journal.path.read_bytes()
+
+
+@pytest.mark.asyncio
 async def test_without_room_for_zeros_lines_are_appended_as_before(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
