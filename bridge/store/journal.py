@@ -99,11 +99,16 @@ class _ZeroTail:
     def __init__(self, size: int) -> None:
         #: The file's size: the lines and the zeros past them.
         self.end = size
-        self.on = _pwrite is not None and hasattr(os, "fdatasync")
+        self.on = _can_lay_zeros()
 
     def covers(self, end: int) -> bool:
         """Whether a write ending at ``end`` falls inside zeros already durable (a data-only sync)."""
         return self.on and end <= self.end
+
+
+def _can_lay_zeros() -> bool:
+    """Whether this platform writes at an offset and syncs data alone (not Windows, not macOS)."""
+    return _pwrite is not None and hasattr(os, "fdatasync")
 
 
 #: ``os.pwrite``: writes at an offset without moving the file position. Windows has none.
@@ -466,7 +471,7 @@ class Journal:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | O_BINARY, 0o600)
         zeroed = len(head)
         try:
-            if _ZeroTail(0).on:  # the first lines' zeros come with the header, in its fsync
+            if _can_lay_zeros():  # the first lines' zeros come with the header, in its fsync
                 try:
                     _write_at(fd, head + bytes(ZERO_TAIL_BYTES), 0)
                     zeroed += ZERO_TAIL_BYTES

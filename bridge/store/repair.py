@@ -19,6 +19,7 @@ Before the bridge reads a file it decides what the file is:
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -189,26 +190,24 @@ def _zeros_cut(path: Path, zeros: int) -> str | None:
 
 def _data_end(handle: BinaryIO, size: int) -> int:
     """Offset just past the last byte before ``size`` that is not a zero (0 if there is none)."""
-    stop = size
-    while stop > 0:
-        start = max(0, stop - _TAIL_STEP)
-        handle.seek(start)
-        kept = len(handle.read(stop - start).rstrip(b"\0"))
-        if kept:
-            return start + kept
-        stop = start
-    return 0
+    return _back_to(handle, size, lambda chunk: len(chunk.rstrip(b"\0")))
 
 
 def _last_line_start(handle: BinaryIO, size: int) -> int:
     """Offset just after the last newline before ``size`` (0 if there is none)."""
+    return _back_to(handle, size, lambda chunk: chunk.rfind(b"\n") + 1)
+
+
+def _back_to(handle: BinaryIO, size: int, past_last: Callable[[bytes], int]) -> int:
+    """Read back from ``size`` a step at a time until ``past_last(chunk)`` (where in the chunk the
+    sought byte ends, 0 if it is not there) finds it; the file offset it names, or 0."""
     stop = size
     while stop > 0:
         start = max(0, stop - _TAIL_STEP)
         handle.seek(start)
-        found = handle.read(stop - start).rfind(b"\n")
-        if found >= 0:
-            return start + found + 1
+        past = past_last(handle.read(stop - start))
+        if past:
+            return start + past
         stop = start
     return 0
 
