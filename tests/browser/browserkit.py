@@ -48,7 +48,9 @@ SCENE = "Scene"
 
 SHOOTER = "Sgt. Hale"
 TARGETS = ("Raider", "Lookout", "Sentry")
-CONNECTION_STATE = "game.modules.get('volley').api?.connection()?.state ?? null"
+#: The referee's connection state, or null where this browser holds none. In parentheses, because
+#: `??` binds looser than `===`: unbracketed, `<state> ?? null === 'ready'` is any state at all.
+CONNECTION_STATE = "(game.modules.get('volley').api?.connection()?.state ?? null)"
 MP5 = "canvas.scene.tokens.get('tokHale000000001').actor.flags.volley.profile.weapons[0]"
 
 
@@ -250,6 +252,7 @@ def reload_kept(page: Any) -> None:
 
 
 def wait_connected(page: Any) -> None:
+    """Until this browser's connection has had the bridge's ``welcome`` (its state is ``ready``)."""
     page.wait_for_function(f"{CONNECTION_STATE} === 'ready'")
 
 

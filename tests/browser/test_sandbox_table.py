@@ -9,10 +9,12 @@ from browserkit import (
     CONNECTION_STATE,
     SETTLE_S,
     SHOOTER,
+    Pages,
     Table,
     cards,
     open_attack_dialog,
     settle,
+    wait_connected,
     wait_for_chart,
 )
 
@@ -122,6 +124,29 @@ def test_profile_editor_checks_the_book_notation_as_you_type(table: Table) -> No
     options = dialog.get_by_role("combobox", name="Weapon").locator("option").all_inner_texts()
     assert options[-1] == "M249 (30/30)"
     assert table.pages.errors == []
+
+
+def test_the_kits_wait_for_a_connection_state_waits_for_that_state(pages: Pages) -> None:
+    """The tests' own wait for a connection state (``CONNECTION_STATE``) reads the state alone. It once
+    read ``state ?? (null === 'ready')``, so it passed on any connection, even one still connecting;
+    a test then read a ``welcome`` the bridge had not sent yet, on a busy machine only."""
+    page = pages.new()
+    page.set_content("<p>kit</p>")
+    page.evaluate("window.game = {modules: new Map([['volley', {api: {connection: () => window.held}}]])}")
+    assert page.evaluate(CONNECTION_STATE) is None, "no connection held"
+    page.evaluate("window.held = null")
+    assert page.evaluate(CONNECTION_STATE) is None
+    for state in ("connecting", "waiting", "refused", "stopped"):
+        page.evaluate(f"window.held = {{state: '{state}'}}")
+        assert page.evaluate(CONNECTION_STATE) == state
+        assert page.evaluate(f"{CONNECTION_STATE} === 'ready'") is False, state
+    # Connecting now, welcomed a little later: the wait returns only once the welcome is there.
+    page.evaluate(
+        "window.held = {state: 'connecting'};"
+        " setTimeout(() => { window.held = {state: 'ready', welcome: {server_version: '1'}}; }, 200)"
+    )
+    wait_connected(page)
+    assert page.evaluate("window.held.welcome?.server_version ?? null") == "1"
 
 
 def test_the_bridge_moves_to_the_gm_whose_browser_has_the_token(table: Table) -> None:
