@@ -251,9 +251,14 @@ def reload_kept(page: Any) -> None:
     wait_booted(page)
 
 
+def wait_state(page: Any, state: str) -> None:
+    """Until this browser's connection to the bridge is in ``state`` (``CONNECTION_STATE``)."""
+    page.wait_for_function(f"{CONNECTION_STATE} === {state!r}")
+
+
 def wait_connected(page: Any) -> None:
     """Until this browser's connection has had the bridge's ``welcome`` (its state is ``ready``)."""
-    page.wait_for_function(f"{CONNECTION_STATE} === 'ready'")
+    wait_state(page, "ready")
 
 
 def open_attack_dialog(page: Any, shooter: str = SHOOTER, fire: str = FIRE, *, chart: str = "") -> Any:

@@ -24,7 +24,6 @@ from typing import Any
 import pytest
 from axekit import assert_no_axe_violations, axe_violations
 from browserkit import (
-    CONNECTION_STATE,
     MP5,
     SHOOTER,
     Table,
@@ -34,6 +33,7 @@ from browserkit import (
     settle,
     wait_connected,
     wait_for_chart,
+    wait_state,
 )
 from test_d100 import CULTIST, DEMAGOGUE, HERETIC, pick_sector, wait_mode_option
 
@@ -140,7 +140,7 @@ def test_dialog_card_hud_and_status_panel(table: Table, lang: str, theme: str) -
     assert_no_axe_violations(page, CARD, what="chat cards, the last undone")
 
     table.sandbox.post("/sandbox/bridge/stop")
-    page.wait_for_function(f"{CONNECTION_STATE} === 'waiting'")
+    wait_state(page, "waiting")
     page.wait_for_function("document.querySelector('[data-volley=attack]')?.disabled === true")
     page.wait_for_function("document.querySelector('.volley-attack__odds-status--problem') !== null")
     check_gurps_dialog(page, "bridge offline")

@@ -34,6 +34,7 @@ from browserkit import (
     sent_with_id,
     wait_connected,
     wait_for_chart,
+    wait_state,
 )
 
 #: To-hit 18 (at or above Malf 17), then 3+3+4 = 10 on the malfunction table: a stoppage (B407).
@@ -229,7 +230,7 @@ def test_the_dialog_follows_the_bridge_down_and_up(table: Table) -> None:
     assert fire.is_enabled()
 
     table.sandbox.post("/sandbox/bridge/stop")
-    page.wait_for_function(f"{CONNECTION_STATE} === 'waiting'")
+    wait_state(page, "waiting")
     bridge = dialog.locator(".volley-attack__bridge")
     page.wait_for_function(
         "document.querySelector('.volley-attack__bridge').textContent.includes('reconnecting in')"

@@ -16,6 +16,7 @@ from browserkit import (
     settle,
     wait_connected,
     wait_for_chart,
+    wait_state,
 )
 
 PROFILE = "canvas.scene.tokens.get('tokHale000000001').actor.flags.volley.profile"
@@ -153,7 +154,7 @@ def test_the_bridge_moves_to_the_gm_whose_browser_has_the_token(table: Table) ->
     # The co-referee's browser has the token; the referee Foundry picks (the lowest id) has none.
     co = table.ready(extra="&as=coreferee")
     referee = table.open(extra="&token=none")
-    co.wait_for_function(f"{CONNECTION_STATE} === 'ready'")
+    wait_connected(co)
     assert referee.evaluate(CONNECTION_STATE) is None
     referee.wait_for_function(
         "sandbox.notifications.some(n => n.text.includes('Co-referee holds the bridge connection'))"
@@ -176,7 +177,7 @@ def test_the_bridge_moves_to_the_gm_whose_browser_has_the_token(table: Table) ->
 def test_a_refused_token_is_said_once_and_not_retried(table: Table) -> None:
     page = table.ready()
     page.evaluate("game.settings.set('volley', 'token', 'not-the-token')")
-    page.wait_for_function(f"{CONNECTION_STATE} === 'refused'")
+    wait_state(page, "refused")
     # The line is rewritten by the status listener, a moment after the connection's state changes.
     page.wait_for_function(
         "document.querySelector('.volley-bridge-status')?.textContent"
