@@ -118,7 +118,22 @@ class Pages:
         self.errors: list[str] = []
 
     def new(self) -> Any:
-        page = self.context.new_page()
+        """A page in a window of its own, as each player's and referee's browser is at a real table.
+
+        ``new_page`` would open a tab in the first page's window, and Chromium draws only a window's front
+        tab at full rate: in a tab behind, an animation frame took ~2 s, and Playwright waits for frames
+        before each click and between the polls of ``wait_for_function``. A test that went back to its
+        first page after opening a second waited ~2 s per step (34 s for one d100 test, 4 s with this).
+        So every page after the first is opened by the first as a window (``popup``, ``noopener``: no
+        link between the two that the sandbox could see).
+        """
+        opener = next((page for page in self.context.pages if not page.is_closed()), None)
+        if opener is None:
+            page = self.context.new_page()
+        else:
+            with self.context.expect_page() as opened:
+                opener.evaluate("() => { window.open('about:blank', '_blank', 'popup,noopener'); }")
+            page = opened.value
         page.on("pageerror", lambda error: self.errors.append(str(error)))
         page.set_default_timeout(ms(BUDGET_S))
         page.set_default_navigation_timeout(ms(BUDGET_S))

@@ -150,6 +150,29 @@ def test_the_kits_wait_for_a_connection_state_waits_for_that_state(pages: Pages)
     assert page.evaluate("window.held.welcome?.server_version ?? null") == "1"
 
 
+def test_the_kits_pages_each_have_a_window_and_draw_at_full_rate(pages: Pages) -> None:
+    """Each page the kit opens is a browser window of its own, as at a real table. As tabs of one
+    window, the one behind drew an animation frame every ~2 s, so every click on it and every poll of a
+    wait on it took ~2 s: one d100 test took 34 s instead of 4."""
+    first, second, third = pages.new(), pages.new(), pages.new()
+    windows = [
+        page.context.new_cdp_session(page).send("Browser.getWindowForTarget")["windowId"]
+        for page in (first, second, third)
+    ]
+    assert len(set(windows)) == 3, windows
+    assert second.evaluate("window.opener") is None, "no link to the page that opened it"
+    assert second.evaluate("[innerWidth, innerHeight]") == first.evaluate("[innerWidth, innerHeight]")
+    # The first page, now behind two others, still draws: ten frames in a row come at the display's
+    # rate, not one per ~2 s (the bound is loose so that a busy machine still passes).
+    frames = (
+        "async () => { const t = performance.now();"
+        " for (let i = 0; i < 10; i++) await new Promise(r => requestAnimationFrame(r));"
+        " return performance.now() - t; }"
+    )
+    third.evaluate(frames)
+    assert first.evaluate(frames) < 5000
+
+
 def test_the_bridge_moves_to_the_gm_whose_browser_has_the_token(table: Table) -> None:
     # The co-referee's browser has the token; the referee Foundry picks (the lowest id) has none.
     co = table.ready(extra="&as=coreferee")
