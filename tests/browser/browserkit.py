@@ -276,13 +276,19 @@ def wait_connected(page: Any) -> None:
     wait_state(page, "ready")
 
 
+#: The attack dialog the Token HUD's Fire opens (not MegaTraveller's allocation, its second step).
+ATTACK_DIALOG = "[role=dialog].volley-attack-dialog:not(.volley-mt-allocation)"
+
+
 def open_attack_dialog(page: Any, shooter: str = SHOOTER, fire: str = FIRE, *, chart: str = "") -> Any:
     """Token (a button named by the token's name) -> Token HUD -> Fire -> the attack dialog; with
     ``chart``, once the odds chart of that target is drawn. ``page`` may be a player's view's frame."""
     page.get_by_role("button", name=shooter, exact=True).click()
     page.locator("#token-hud").get_by_role("button", name=fire, exact=True).click()
+    # Wait for the attack dialog itself: with another dialog open (the table rules menu), waiting for
+    # any dialog returned before the attack dialog was drawn, or failed on two (strict mode) when it was.
+    page.locator(ATTACK_DIALOG).wait_for()
     dialog = page.get_by_role("dialog")
-    dialog.wait_for()
     if chart:
         wait_for_chart(dialog, chart)
     return dialog

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from browserkit import (
+    ATTACK_DIALOG,
     CONNECTION_STATE,
     SETTLE_S,
     SHOOTER,
@@ -171,6 +172,33 @@ def test_the_kits_pages_each_have_a_window_and_draw_at_full_rate(pages: Pages) -
     )
     third.evaluate(frames)
     assert first.evaluate(frames) < 5000
+
+
+def test_the_kits_open_attack_dialog_waits_for_the_attack_dialog_beside_another(pages: Pages) -> None:
+    """With another dialog open (the table rules menu), the kit's ``open_attack_dialog`` returns once the
+    attack dialog is there. It waited for any dialog: it returned at once with the menu open, and
+    failed on two dialogs (strict mode) when the attack dialog was quick, which a run beside two CPU
+    hogs hit once."""
+    page = pages.new()
+    page.set_content(
+        f"""<form role="dialog" aria-label="Table rules"><p>menu</p></form>
+        <button type="button">{SHOOTER}</button>
+        <div id="token-hud"><button type="button">Fire</button></div>"""
+    )
+    page.evaluate(
+        """() => document.querySelector('#token-hud button').addEventListener('click', () =>
+           setTimeout(() => {
+             const form = document.createElement('form');
+             form.setAttribute('role', 'dialog');
+             form.setAttribute('aria-label', 'Volley: fires');
+             form.className = 'volley volley-attack-dialog';
+             form.textContent = 'Sgt. Hale fires';
+             document.body.append(form);
+           }, 300))"""
+    )
+    assert page.locator(ATTACK_DIALOG).count() == 0
+    open_attack_dialog(page)
+    assert page.locator(ATTACK_DIALOG).count() == 1
 
 
 def test_the_bridge_moves_to_the_gm_whose_browser_has_the_token(table: Table) -> None:
