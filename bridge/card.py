@@ -100,9 +100,14 @@ def _target_names(request: Mapping[str, Any]) -> list[str]:
 
 
 def _title(
-    request: Mapping[str, Any], system: str, weapon: str | None, action: str, default_action: str
+    request: Mapping[str, Any],
+    attacker: str | None,
+    *,
+    system: str,
+    weapon: str | None,
+    action: str,
+    default_action: str,
 ) -> Message:
-    attacker = _name(request, "attacker")
     if action == default_action:
         return FIRES(who=attacker or SOMEONE(), weapon=weapon)
     who: str | list[str] | Message = attacker or _target_names(request) or SOMEONE()
@@ -139,7 +144,9 @@ def build_card(request: Mapping[str, Any], result: Any, *, default_action: str) 
         else WeaponLine(name=weapon_name, loaded=weapon_state.loaded, jammed=weapon_state.jammed)
     )
     return Card(
-        title=_title(request, system, weapon_name, action, default_action),
+        title=_title(
+            request, attacker, system=system, weapon=weapon_name, action=action, default_action=default_action
+        ),
         system=system,
         system_title=system_title(system),
         action=action,

@@ -243,8 +243,11 @@ class Connection:
                 if worked > TURN_WORK:
                     worked = 0.0
                     await asyncio.sleep(0)
-                # Back-pressure: read no further frame until the replies already owed have room.
-                await self.outbox.wait_for_room(self._in_flight)
+                # Back-pressure: read no further frame until the replies already owed have room (asked
+                # here first: almost always there is, and then no coroutine is made for the wait).
+                outbox = self.outbox
+                if outbox.closed or not outbox.has_room(self._owed):
+                    await outbox.wait_for_room(self._in_flight)
                 if self._hanging_up:
                     break
         finally:

@@ -76,6 +76,33 @@ class SeededDice(Dice):
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
         return z ^ (z >> 31)
 
+    def total(self, count: int, sides: int, purpose: Message) -> int:
+        # Every attack's rolls come through here: the generator, the rejection and the record are
+        # written out in one loop (the same faces, in the same order, as ``d`` one by one). A subclass
+        # with faces of its own (the tests' loaded dice), a bad die, or a roll that would pass the
+        # guard goes die by die, so each refusal is the same as ever.
+        rolls = self.rolls
+        if type(self) is not SeededDice or sides < 1 or len(rolls) + count > MAX_DICE_PER_REQUEST:
+            return super().total(count, sides, purpose)
+        limit = _LIMITS.get(sides)
+        if limit is None:
+            limit = (1 << 64) - ((1 << 64) % sides)
+        state = self._state
+        rolled = 0
+        for _ in range(count):
+            while True:
+                state = z = (state + 0x9E3779B97F4A7C15) & _MASK64
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+                value = z ^ (z >> 31)
+                if value < limit:
+                    break
+            face = value % sides + 1
+            rolls.append(Roll(sides, face, purpose))
+            rolled += face
+        self._state = state
+        return rolled
+
     def _face(self, sides: int, purpose: Message) -> int:
         # Reject the top sliver of the 64-bit range that would favour low faces.
         limit = _LIMITS.get(sides)

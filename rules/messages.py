@@ -92,7 +92,7 @@ class MessageKind:
             if not isinstance(number, int) or isinstance(number, bool):
                 raise TypeError(f"message {self.key}: signed value {name} must be an integer, not {number!r}")
             values[name + SIGNED_SUFFIX] = f"{number:+d}"
-        return Message(key=self.key, values=values)
+        return Message(self.key, values)
 
 
 class ErrorKind(MessageKind):

@@ -67,6 +67,14 @@ class SystemRegistry(MutableMapping[str, RuleSystem]):
     def __contains__(self, name: object) -> bool:
         return name in self._modules
 
+    def get(self, name: str, default: RuleSystem | None = None) -> RuleSystem | None:  # type: ignore[override]
+        # Every request looks its system up a few times: ``Mapping.get`` (Python, through
+        # ``__getitem__`` and a KeyError for a miss) cost each a microsecond or so.
+        system = self._loaded.get(name)
+        if system is not None:
+            return system
+        return self[name] if name in self._modules else default
+
     def __iter__(self) -> Iterator[str]:
         return iter(list(self._modules))
 

@@ -93,3 +93,32 @@ def test_dice_limit_per_request() -> None:
     dice.roll(MAX_DICE_PER_REQUEST, 6, X)
     with pytest.raises(RuleError, match="more than"):
         dice.d(6, X)
+
+
+def test_a_total_rolls_the_same_faces_as_its_dice_one_by_one() -> None:
+    # ``SeededDice.total`` writes the generator out in one loop (every attack's to-hit and dodge):
+    # the faces, their order, the generator's state after and the record must be the d()'s own.
+    for seed in (0, 1, 2026, 2**63 + 5, 2**64 - 1):
+        for sides in (2, 3, 6, 7, 10, 20, 100, 1000):
+            together, apart = SeededDice(seed), SeededDice(seed)
+            total = together.total(5, sides, TO_HIT) + together.total(1, sides, X)
+            faces = [apart.d(sides, TO_HIT) for _ in range(5)] + [apart.d(sides, X)]
+            assert total == sum(faces)
+            assert together.rolls == apart.rolls
+            assert together.d(sides, X) == apart.d(sides, X)  # the state after, too
+
+
+def test_a_total_past_the_limit_is_refused_as_die_by_die() -> None:
+    dice = SeededDice(1)
+    dice.roll(MAX_DICE_PER_REQUEST - 2, 6, X)
+    with pytest.raises(RuleError, match="more than"):
+        dice.total(3, 6, X)
+    assert len(dice.rolls) == MAX_DICE_PER_REQUEST
+
+
+def test_a_subclass_with_faces_of_its_own_keeps_them_in_a_total() -> None:
+    class Sixes(SeededDice):
+        def _face(self, sides: int, purpose: Message) -> int:
+            return sides
+
+    assert Sixes(1).total(3, 6, X) == 18
