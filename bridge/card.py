@@ -41,7 +41,7 @@ def action_name(system: str, action: str) -> Message:
     return Message(key=action_key(system, action))
 
 
-class CardRow(msgspec.Struct, kw_only=True):
+class CardRow(msgspec.Struct, kw_only=True, gc=False):
     """One target's line on the card."""
 
     target: str
@@ -51,13 +51,13 @@ class CardRow(msgspec.Struct, kw_only=True):
     statuses_remove: list[str] = msgspec.field(default_factory=list)
 
 
-class WeaponLine(msgspec.Struct, kw_only=True):
+class WeaponLine(msgspec.Struct, kw_only=True, gc=False):
     name: str | None
     loaded: int
     jammed: bool
 
 
-class Card(msgspec.Struct, kw_only=True):
+class Card(msgspec.Struct, kw_only=True, gc=False):
     """What the module shows in chat for one result (or for the first step of a two-step attack)."""
 
     title: Message

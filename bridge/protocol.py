@@ -146,7 +146,7 @@ class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
     client: str | None = None
 
 
-class Attack(msgspec.Struct, tag="attack", forbid_unknown_fields=True):
+class Attack(msgspec.Struct, tag="attack", forbid_unknown_fields=True, gc=False):
     """Fire a weapon: a rules request whose action is a firing action (usually the default)."""
 
     id: RequestId
@@ -227,7 +227,7 @@ class Welcome(msgspec.Struct, tag="welcome"):
     scripted_dice: bool
 
 
-class ResultReply(msgspec.Struct, tag="result"):
+class ResultReply(msgspec.Struct, tag="result", gc=False):
     """A resolved request: the rules result, a chat card to render and token updates to apply."""
 
     id: str
@@ -236,7 +236,7 @@ class ResultReply(msgspec.Struct, tag="result"):
     updates: list[Any]
 
 
-class Pending(msgspec.Struct, tag="pending"):
+class Pending(msgspec.Struct, tag="pending", gc=False):
     """First step of a two-step attack: the pool is rolled, nothing spent; send ``allocate`` next."""
 
     id: str

@@ -17,5 +17,7 @@ import msgspec
 __all__ = ["RequestBase"]
 
 
-class RequestBase(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True, tag_field="action"):
+class RequestBase(
+    msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True, tag_field="action", gc=False
+):
     dice: list[int] | None = None

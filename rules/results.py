@@ -24,7 +24,11 @@ from rules.odds import probability
 __all__ = ["Message", "Odds", "Result", "Roll", "TargetOdds", "TargetResult", "TokenUpdate", "WeaponState"]
 
 
-class Message(msgspec.Struct, frozen=True):
+#: Requests, results and everything in them are trees: decoded from JSON or built by the rules and
+#: encoded to JSON whole (a cycle could be neither), so their structs say ``gc=False`` and the cycle
+#: collector never tracks them. An attack makes dozens of them, all gone by refcount once its line is
+#: written; tracked, they counted towards every young collection and were walked by it (issue 18).
+class Message(msgspec.Struct, frozen=True, gc=False):
     """Something the rules say, as a catalogue ``key`` and the ``values`` its text is filled with.
 
     Values are plain JSON: strings (names the table typed), numbers, booleans, null, lists, or other
@@ -41,7 +45,7 @@ class Message(msgspec.Struct, frozen=True):
         return f"{self.key}({', '.join(f'{name}={value}' for name, value in self.values.items())})"
 
 
-class Roll(msgspec.Struct, frozen=True):
+class Roll(msgspec.Struct, frozen=True, gc=False):
     """One die as it fell: its size, its face and what it was rolled for."""
 
     die: int
@@ -49,7 +53,7 @@ class Roll(msgspec.Struct, frozen=True):
     purpose: Message = msgspec.field(name="for")
 
 
-class TargetResult(msgspec.Struct, kw_only=True):
+class TargetResult(msgspec.Struct, kw_only=True, gc=False):
     """What one attack did to one target. ``hits`` counts hits that land after any defence."""
 
     id: str
@@ -57,14 +61,14 @@ class TargetResult(msgspec.Struct, kw_only=True):
     name: str | None = None
 
 
-class WeaponState(msgspec.Struct, kw_only=True):
+class WeaponState(msgspec.Struct, kw_only=True, gc=False):
     """The weapon after the action, as absolute values."""
 
     loaded: int
     jammed: bool = False
 
 
-class TokenUpdate(msgspec.Struct, kw_only=True, omit_defaults=True):
+class TokenUpdate(msgspec.Struct, kw_only=True, omit_defaults=True, gc=False):
     """New absolute state for one token, for the VTT to apply.
 
     ``state`` keys are flag names under the module's namespace (``weapon.loaded``, ``readiness``...);
@@ -77,7 +81,7 @@ class TokenUpdate(msgspec.Struct, kw_only=True, omit_defaults=True):
     statuses_remove: list[str] = msgspec.field(default_factory=list)
 
 
-class Result(msgspec.Struct, kw_only=True):
+class Result(msgspec.Struct, kw_only=True, gc=False):
     """The outcome of one request. Systems subclass it and narrow ``targets``/``weapon``."""
 
     system: str

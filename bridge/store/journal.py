@@ -150,7 +150,7 @@ class Header(msgspec.Struct, kw_only=True, tag="header", tag_field="kind"):
     systems: dict[str, str] = msgspec.field(default_factory=dict)
 
 
-class Entry(msgspec.Struct, kw_only=True, tag="resolved", tag_field="kind"):
+class Entry(msgspec.Struct, kw_only=True, tag="resolved", tag_field="kind", gc=False):
     """One resolved request.
 
     ``type`` is the client message type (attack, action, allocate); ``outcome`` the reply type

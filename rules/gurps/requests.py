@@ -55,7 +55,7 @@ Modifier = Annotated[int, msgspec.Meta(ge=MODIFIER_RANGE[0], le=MODIFIER_RANGE[1
 Rating = Annotated[int, msgspec.Meta(ge=1, le=MAX_RATING)]
 
 
-class Shooter(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
+class Shooter(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True, gc=False):
     """The token acting; ``id`` is the token the result's updates go to.
 
     ``skill`` is accepted (and checked) but not used by reload and unjam (an unjam roll's skill is the
@@ -73,7 +73,7 @@ class Attacker(Shooter, kw_only=True, frozen=True):
     skill: Score
 
 
-class WeaponStatus(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
+class WeaponStatus(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True, gc=False):
     """The weapon's state as the VTT holds it. ``jammed`` decides; ``malfunction`` says why.
 
     ``rof`` and ``rcl`` are accepted (and checked) but not used by reload and unjam, so one weapon
@@ -97,7 +97,7 @@ class Weapon(WeaponStatus, kw_only=True, frozen=True):
     rcl: Rating
 
 
-class Target(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
+class Target(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True, gc=False):
     """One target. ``modifier`` sums range, size, cover...; ``dodge`` present means it dodges.
 
     ``shots`` says how many of the attack's shots go to this target; required when there are several

@@ -22,7 +22,7 @@ __all__ = ["Check", "Critical", "judge"]
 Critical = Literal["success", "failure"]
 
 
-class Check(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
+class Check(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True, gc=False):
     """One judged 3d6 roll: ``margin`` is target minus roll (negative on a failure)."""
 
     target: int

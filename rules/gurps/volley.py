@@ -60,7 +60,7 @@ def _rof_text() -> re.Pattern[str]:
     return re.compile(_ROF_PATTERN)
 
 
-class RateOfFire(msgspec.Struct, frozen=True):
+class RateOfFire(msgspec.Struct, frozen=True, gc=False):
     """``shots`` per attack at most, each of ``pellets`` projectiles (1 for anything but a shotgun)."""
 
     shots: int
@@ -126,7 +126,7 @@ def check_magazine(weapon: WeaponStatus) -> None:
         raise RuleError("$.weapon.loaded", msg.ERR_OVERLOADED(loaded=weapon.loaded, capacity=weapon.capacity))
 
 
-class Volley(msgspec.Struct, frozen=True):
+class Volley(msgspec.Struct, frozen=True, gc=False):
     """One target's share of the attack: its shots, its bonus, the skill it is rolled against."""
 
     index: int
@@ -147,7 +147,7 @@ class Volley(msgspec.Struct, frozen=True):
         return min(self.projectiles, 1 + max(attack.margin, 0) // rcl)
 
 
-class FirePlan(msgspec.Struct, frozen=True):
+class FirePlan(msgspec.Struct, frozen=True, gc=False):
     rof: RateOfFire
     rcl: int
     malf: int
