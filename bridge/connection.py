@@ -121,6 +121,10 @@ class Outbox:
             and self.bytes < self._pace.outgoing_bytes
         )
 
+    def may_read(self, in_flight: int) -> bool:
+        """Whether the reader may go on: there is room, or the outbox is closed (nothing to wait for)."""
+        return self.closed or self.has_room(in_flight)
+
     def put(self, data: bytes) -> bool:
         """Queue a reply; ``False`` if the outbox is closed (the reply is let go: it is journaled)."""
         if self.closed:
@@ -151,7 +155,7 @@ class Outbox:
         return data
 
     async def wait_for_room(self, in_flight: Callable[[], int]) -> None:
-        while not self.closed and not self.has_room(in_flight()):
+        while not self.may_read(in_flight()):
             self._room.clear()
             await self._room.wait()
 
@@ -245,9 +249,8 @@ class Connection:
                     await asyncio.sleep(0)
                 # Back-pressure: read no further frame until the replies already owed have room (asked
                 # here first: almost always there is, and then no coroutine is made for the wait).
-                outbox = self.outbox
-                if outbox.closed or not outbox.has_room(self._owed):
-                    await outbox.wait_for_room(self._in_flight)
+                if not self.outbox.may_read(self._owed):
+                    await self.outbox.wait_for_room(self._in_flight)
                 if self._hanging_up:
                     break
         finally:

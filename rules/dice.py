@@ -77,18 +77,28 @@ class SeededDice(Dice):
         return z ^ (z >> 31)
 
     def total(self, count: int, sides: int, purpose: Message) -> int:
-        # Every attack's rolls come through here: the generator, the rejection and the record are
-        # written out in one loop (the same faces, in the same order, as ``d`` one by one). A subclass
-        # with faces of its own (the tests' loaded dice), a bad die, or a roll that would pass the
-        # guard goes die by die, so each refusal is the same as ever.
+        # Every attack's rolls come through here: the dice are drawn in one call and recorded together
+        # (the same faces, in the same order, as ``d`` one by one). A subclass with faces of its own
+        # (the tests' loaded dice), a bad die, or a roll that would pass the guard goes die by die, so
+        # each refusal is the same as ever.
         rolls = self.rolls
         if type(self) is not SeededDice or sides < 1 or len(rolls) + count > MAX_DICE_PER_REQUEST:
             return super().total(count, sides, purpose)
+        faces = self._faces(count, sides)
+        rolls.extend([Roll(sides, face, purpose) for face in faces])
+        return sum(faces)
+
+    def _face(self, sides: int, purpose: Message) -> int:
+        return self._faces(1, sides)[0]
+
+    def _faces(self, count: int, sides: int) -> list[int]:
+        """``count`` faces of a die with ``sides``: ``_next64`` written out (this is every die of every
+        attack), rejecting the top sliver of the 64-bit range that would favour low faces."""
         limit = _LIMITS.get(sides)
         if limit is None:
             limit = (1 << 64) - ((1 << 64) % sides)
         state = self._state
-        rolled = 0
+        faces = []
         for _ in range(count):
             while True:
                 state = z = (state + 0x9E3779B97F4A7C15) & _MASK64
@@ -97,25 +107,9 @@ class SeededDice(Dice):
                 value = z ^ (z >> 31)
                 if value < limit:
                     break
-            face = value % sides + 1
-            rolls.append(Roll(sides, face, purpose))
-            rolled += face
+            faces.append(value % sides + 1)
         self._state = state
-        return rolled
-
-    def _face(self, sides: int, purpose: Message) -> int:
-        # Reject the top sliver of the 64-bit range that would favour low faces.
-        limit = _LIMITS.get(sides)
-        if limit is None:
-            limit = (1 << 64) - ((1 << 64) % sides)
-        while True:
-            # ``_next64`` written out: this is every die of every attack.
-            self._state = z = (self._state + 0x9E3779B97F4A7C15) & _MASK64
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-            value = z ^ (z >> 31)
-            if value < limit:
-                return value % sides + 1
+        return faces
 
 
 #: The rejection limit of the dice the systems roll, worked out once.
