@@ -109,13 +109,26 @@ class Sandbox:
         return self.log_path.read_text(encoding="utf-8", errors="replace")[-4000:]
 
 
+#: A page's notifications (the last ones, expired too) and open windows, for a failing test's report.
+SEEN_ON_PAGE = """() => ({
+  notes: (window.sandbox?.notifications ?? []).slice(-8).map((n) => `${n.level}: ${n.text}`),
+  windows: [...document.querySelectorAll('.sandbox-window')]
+    .map((w) => `${w.getAttribute('aria-label') ?? w.id} [${w.className}]`),
+})"""
+
+
 class Pages:
     """Opens pages in one browser context (so the sandbox's clients share their BroadcastChannels)
     and collects every uncaught page error, which the tests assert stays empty."""
 
+    #: Console lines kept per run for a failure's report (the last ones: what led up to it).
+    CONSOLE_KEPT = 40
+
     def __init__(self, context: Any) -> None:
         self.context = context
         self.errors: list[str] = []
+        #: Every page's console warnings and errors, newest last, for the report of a failing test.
+        self.console: list[str] = []
 
     def new(self) -> Any:
         """A page in a window of its own, as each player's and referee's browser is at a real table.
@@ -135,9 +148,33 @@ class Pages:
                 opener.evaluate("() => { window.open('about:blank', '_blank', 'popup,noopener'); }")
             page = opened.value
         page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on("console", self._console)
         page.set_default_timeout(ms(BUDGET_S))
         page.set_default_navigation_timeout(ms(BUDGET_S))
         return page
+
+    def _console(self, message: Any) -> None:
+        if message.type not in ("warning", "error"):
+            return
+        where = message.location.get("url", "").rsplit("/", 1)[-1]
+        self.console.append(f"{message.type}: {message.text[:300]} ({where})")
+        del self.console[: -self.CONSOLE_KEPT]
+
+    def report(self) -> str:
+        """What the pages said, for a failing test: uncaught errors, console warnings and errors, and each
+        open page's notifications and open windows (what a user would have seen on the screen)."""
+        lines = [f"page error: {error}" for error in self.errors[-10:]] + self.console
+        for index, page in enumerate(page for page in self.context.pages if not page.is_closed()):
+            for frame in page.frames:
+                try:
+                    # wait_for_function, not evaluate: it has a timeout, so a hung page cannot hang this.
+                    seen = frame.wait_for_function(SEEN_ON_PAGE, timeout=2_000).json_value()
+                except Exception as error:  # a page that is gone or hung says so, the report goes on
+                    lines.append(f"page {index} {frame.url[-60:]}: unreadable ({type(error).__name__})")
+                    continue
+                where = f"page {index} {frame.url[-60:]}"
+                lines.append(f"{where}: windows {seen['windows']}; notices {seen['notes']}")
+        return "\n".join(lines)
 
 
 class Shots:
@@ -276,8 +313,10 @@ def wait_connected(page: Any) -> None:
     wait_state(page, "ready")
 
 
-#: The attack dialog the Token HUD's Fire opens (not MegaTraveller's allocation, its second step).
-ATTACK_DIALOG = "[role=dialog].volley-attack-dialog:not(.volley-mt-allocation)"
+#: The attack dialog the Token HUD's Fire opens: not MegaTraveller's allocation (its second step), and
+#: not one that is closing (``inert`` from the moment Close is pressed, while Foundry finishes the
+#: renders asked before and animates it away).
+ATTACK_DIALOG = "[role=dialog].volley-attack-dialog:not(.volley-mt-allocation):not([inert])"
 
 
 def open_attack_dialog(page: Any, shooter: str = SHOOTER, fire: str = FIRE, *, chart: str = "") -> Any:

@@ -14,13 +14,16 @@ from typing import Any
 from browserkit import (
     BUDGET_S,
     CONNECTION_STATE,
+    FIRE,
     MP5,
     PLAYER_ID,
     REFEREE_ID,
+    SHOOTER,
     Table,
     cards,
     ms,
     open_as,
+    open_attack_dialog,
     refusal,
     wait_booted,
     wait_connected,
@@ -311,4 +314,84 @@ def test_cards_are_in_the_readers_language_from_the_first_render(table: Table) -
     assert seen and not any("Target" in text for text in seen), (
         f"the poster's English was shown first: {seen}"
     )
+    assert table.pages.errors == []
+
+
+DIALOG = "/modules/volley/scripts/systems/common/attack-dialog.js"
+
+#: Hold the open attack dialog's next render in its drawing (part ``part``), as a busy browser does:
+#: ``window.held`` is the dialog, ``window.release()`` lets the drawing go on.
+HOLD_A_RENDER = f"""async (part) => {{
+  const {{ AttackDialog }} = await import('{DIALOG}');
+  const dialog = [...AttackDialog.openDialogs][0];
+  let release;
+  const gate = new Promise((resolve) => (release = resolve));
+  const draw = dialog._preparePartContext.bind(dialog);
+  dialog._preparePartContext = async (id, ...rest) => {{
+    if (id === part) await gate;
+    return draw(id, ...rest);
+  }};
+  Object.assign(window, {{ held: dialog, release }});
+}}"""
+RENDERING = "foundry.applications.api.ApplicationV2.RENDER_STATES.RENDERING"
+
+
+def test_a_dialog_closed_while_it_redraws_stays_closed_and_fire_opens_a_fresh_one(table: Table) -> None:
+    """CI caught a player's Fire that opened nothing: the dialog closed while a re-render (the token's
+    rounds, the odds) was under way. v13 closes a window only after the renders asked before it and then
+    animates it away; the stand-in used to close at once and let the render under way put the window
+    back. Now the close waits its turn, the dialog leaves the open ones the moment Close is pressed, and
+    Fire pressed meanwhile opens a fresh dialog instead of bringing the closing one to the front."""
+    page = table.ready()
+    open_attack_dialog(page, chart="Raider")
+    page.evaluate(HOLD_A_RENDER, "shooter")
+    page.evaluate("window.redraw = held.tokenChanged(); 0")  # the token changed: its parts are re-drawn
+    page.wait_for_function(f"held.state === {RENDERING}")
+    page.locator("#windows").get_by_role("button", name="Close").click()
+    # Going: nothing in it can be pressed any more, though Foundry is still drawing it.
+    assert page.evaluate("held.element.inert") is True
+
+    page.get_by_role("button", name=SHOOTER, exact=True).click()
+    page.locator("#token-hud").get_by_role("button", name=FIRE, exact=True).click()
+    fresh = (
+        f"import('{DIALOG}').then(({{ AttackDialog }}) => {{"
+        " const open = [...AttackDialog.openDialogs];"
+        " return open.length === 1 && open[0] !== held && open[0].rendered && open[0].element.isConnected; })"
+    )
+    page.wait_for_function(fresh)
+    page.evaluate("release(); redraw.then(() => 0)")
+    page.wait_for_function("held.state === foundry.applications.api.ApplicationV2.RENDER_STATES.CLOSED")
+    assert page.evaluate(fresh) is True, "the closed dialog came back, or the fresh one went with it"
+    assert page.locator(".volley-attack-dialog").count() == 1
+    dialog = page.get_by_role("dialog")
+    dialog.get_by_role("img", name="Raider").first.wait_for()
+    count = page.evaluate("game.messages.contents.length")
+    dialog.get_by_role("spinbutton", name="Shots at Raider").fill("2")
+    dialog.get_by_role("button", name=FIRE, exact=True).click()
+    page.wait_for_function(f"game.messages.contents.length === {count + 1}")
+    assert table.pages.errors == []
+
+
+def test_odds_that_arrive_while_another_part_redraws_still_reach_the_chart(table: Table) -> None:
+    """v13 says ``rendered`` only in the RENDERED state, so a dialog that asked "if rendered" dropped the
+    odds (and the question) that came while another part was drawing, and its chart stayed on the old
+    numbers. Shots typed while the footer is held mid-render are asked about, and drawn once it ends;
+    what was typed outside the re-drawn part stays as typed."""
+    page = table.ready()
+    dialog = open_attack_dialog(page, chart="Raider")
+    chart = dialog.get_by_role("img", name="Raider").first
+    was = chart.get_attribute("aria-label")
+    page.evaluate(HOLD_A_RENDER, "footer")
+    page.evaluate("window.redraw = held.refresh(['footer']); 0")
+    page.wait_for_function(f"held.state === {RENDERING}")
+    page.evaluate("window.asked = JSON.stringify(held.oddsPanel.odds); 0")
+    dialog.get_by_role("spinbutton", name="Shots at Raider").fill("2")
+    page.wait_for_function("JSON.stringify(held.oddsPanel.odds) !== asked")  # answered while held
+    page.evaluate("release(); redraw.then(() => 0)")
+    page.wait_for_function(
+        "(was) => document.querySelector('.volley-chart[role=img]')?.getAttribute('aria-label') !== was"
+        " && !document.querySelector('.volley-attack__preview--stale')",
+        arg=was,
+    )
+    assert dialog.get_by_role("spinbutton", name="Shots at Raider").input_value() == "2"
     assert table.pages.errors == []

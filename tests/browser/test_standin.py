@@ -321,3 +321,71 @@ def test_opening_the_d100_scene_after_megatraveller_plays_d100(table: Table) -> 
     page.wait_for_function("window.sandbox && window.sandbox.ready")
     assert page.evaluate(PLAYS) == ["d100", "d100"]
     assert table.pages.errors == []
+
+
+#: A window whose renders wait on a gate the test opens (``window.gate.open()``), one part drawn.
+GATED_APP = """
+  const { ApplicationV2 } = foundry.applications.api;
+  let release;
+  window.gate = { closed: new Promise((resolve) => (release = resolve)), open: () => release() };
+  window.gated = false;
+  class Gated extends ApplicationV2 {
+    static DEFAULT_OPTIONS = { id: 'sandbox-test-gated', window: { title: 'Gated' } };
+    async _renderContent() {
+      if (window.gated) await window.gate.closed;
+      this.draws = (this.draws ?? 0) + 1;
+      this.element.querySelector('.window-content').textContent = `drawn ${this.draws}`;
+    }
+  }
+  window.app = new Gated();
+  0;
+"""
+
+
+def test_render_and_close_take_turns_as_in_v13(table: Table) -> None:
+    """v13's ApplicationV2 (client/applications/api/application.mjs): render and close go through one
+    semaphore; ``rendered`` is true only in the RENDERED state (false while any render draws, and while
+    closing); a window that closes stays in the page, CLOSING, until its transition ends; a render asked
+    of a closed window draws nothing unless forced. Before, the stand-in closed at once, and a render
+    under way at the close put the window back on the table, which Foundry never does."""
+    page = table.ready()
+    page.evaluate(GATED_APP)
+    page.evaluate("app.render({force: true}).then(() => 0)")
+    page.wait_for_function("app.rendered && document.getElementById('sandbox-test-gated')")
+    states = page.evaluate("foundry.applications.api.ApplicationV2.RENDER_STATES")
+    assert states == {"ERROR": -3, "CLOSING": -2, "CLOSED": -1, "NONE": 0, "RENDERING": 1, "RENDERED": 2}
+
+    # A re-render held in its drawing: RENDERING, not rendered; the close asked meanwhile waits for it.
+    page.evaluate("window.gated = true; window.redraw = app.render(); window.closing = app.close(); 0")
+    page.wait_for_function(f"app.state === {states['RENDERING']}")
+    assert page.evaluate("app.rendered") is False
+    page.evaluate("window.after = app.render(); 0")  # asked after the close: must draw nothing
+    assert page.evaluate("document.getElementById('sandbox-test-gated').isConnected") is True
+    page.evaluate("gate.open()")
+    page.wait_for_function(f"app.state === {states['CLOSING']} || app.state === {states['CLOSED']}")
+    assert page.evaluate("app.draws") == 2, "the render asked before the close drew once"
+    page.evaluate("Promise.all([redraw, closing, after]).then(() => 0)")
+    closed = page.evaluate("[app.state, app.rendered, app.element, app.draws]")
+    assert closed == [states["CLOSED"], False, None, 2]
+    assert page.evaluate("document.getElementById('sandbox-test-gated')") is None
+
+    # Forced, a closed window renders afresh; closing it animates away: CLOSING with its element still in
+    # the page (seen at once: the transition ends on a later frame, at the soonest 0.12 s on).
+    page.evaluate("window.gated = false; app.render({force: true}).then(() => 0)")
+    page.wait_for_function("app.rendered && app.draws === 3")
+    seen = page.evaluate(
+        """async () => {
+          const closing = app.close();
+          const seen = [];
+          while (app.state !== foundry.applications.api.ApplicationV2.RENDER_STATES.CLOSED) {
+            await new Promise((resolve) => setTimeout(resolve, 0));
+            seen.push([app.state, Boolean(document.getElementById('sandbox-test-gated')?.isConnected)]);
+          }
+          await closing;
+          return seen;
+        }"""
+    )
+    assert seen[0] == [states["CLOSING"], True], seen
+    gone = page.evaluate("[app.state, document.getElementById('sandbox-test-gated')]")
+    assert gone == [states["CLOSED"], None]
+    assert table.pages.errors == []

@@ -226,7 +226,7 @@ async function headlessDialog(tokenRef, options) {
   try {
     await fill(dialog, options, targets?.rows ?? []);
   } catch (error) {
-    await dialog.close();
+    await dialog.close({ animate: false });
     throw error;
   }
   return { token, plugin, dialog };
@@ -254,7 +254,7 @@ async function choiceOf(dialog, action, options, { checkButton }) {
     if (options.rollMode) choice.rollMode = String(options.rollMode);
     return choice;
   } finally {
-    await dialog.close();
+    await dialog.close({ animate: false });
   }
 }
 
@@ -326,7 +326,7 @@ export async function odds(token, options = {}) {
   const { dialog } = await headlessDialog(token, options);
   const action = options.action ?? dialog.previewAction();
   if (!action) {
-    await dialog.close();
+    await dialog.close({ animate: false });
     throw new VolleyApiError(t("VOLLEY.Form.NoOdds"), { code: "no_odds" });
   }
   const choice = await choiceOf(dialog, action, options, { checkButton: false });

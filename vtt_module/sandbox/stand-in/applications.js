@@ -46,6 +46,20 @@ function mergeOptions(target, source) {
 }
 
 let nextAppId = 1;
+
+/** v13 `_awaitTransition`: the element's CSS transition ending, or `timeout` ms, whichever comes first. */
+function transitionEnd(element, timeout) {
+  return new Promise((resolve) => {
+    const done = (event) => {
+      if (event && event.target !== element) return; // a control's own transition bubbling up
+      clearTimeout(timer);
+      element.removeEventListener("transitionend", done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeout);
+    element.addEventListener("transitionend", done);
+  });
+}
 let topZ = 100;
 
 export class ApplicationV2 {
@@ -67,7 +81,21 @@ export class ApplicationV2 {
     this.options = mergeOptions(merged, options);
     this.id = this.options.id ?? `app-${nextAppId++}`;
     this.element = null;
-    this.rendered = false;
+  }
+
+  /** v13 ApplicationV2.RENDER_STATES: the life cycle's states (client/applications/api/application.mjs). */
+  static RENDER_STATES = Object.freeze({ ERROR: -3, CLOSING: -2, CLOSED: -1, NONE: 0, RENDERING: 1, RENDERED: 2 });
+
+  #state = ApplicationV2.RENDER_STATES.NONE;
+
+  /** v13: the current render state. */
+  get state() {
+    return this.#state;
+  }
+
+  /** v13: true only in the RENDERED state, so false while any render is under way and while closing. */
+  get rendered() {
+    return this.#state === ApplicationV2.RENDER_STATES.RENDERED;
   }
 
   get title() {
@@ -88,6 +116,8 @@ export class ApplicationV2 {
 
   async _onRender(_context, _options) {}
 
+  async _preClose(_options) {}
+
   _onClose(_options) {}
 
   /** Controls in the window header (the getHeaderControls hooks may add to them). */
@@ -99,29 +129,49 @@ export class ApplicationV2 {
     return controls;
   }
 
-  /** Renders one at a time, in the order asked, as Foundry's own do (a semaphore of one). */
-  #rendering = Promise.resolve();
+  /**
+   * v13 runs render and close through one semaphore: each waits for the one asked before it, so a
+   * close waits for a render under way, and a render asked after a close finds the window closed.
+   */
+  #queue = Promise.resolve();
 
-  render(options = {}) {
-    const next = this.#rendering.then(() => this.#render(options));
-    this.#rendering = next.catch(() => {});
+  #enqueue(step) {
+    const next = this.#queue.then(step);
+    this.#queue = next.catch(() => {});
     return next;
   }
 
-  async #render(options) {
+  render(options = {}) {
     const opts = typeof options === "boolean" ? { force: options } : { ...options };
-    if (!this.rendered && !opts.force) return this;
+    return this.#enqueue(() => this.#render(opts));
+  }
+
+  /**
+   * v13 ApplicationV2#render: a first render (the state NONE, or CLOSED after a close) only when
+   * forced; the context and pre-render steps first, then the state RENDERING while the frame and the
+   * parts are drawn, the frame put in the page once its content is there, then RENDERED and the
+   * post-render steps. A render that fails takes the window out of the page (state ERROR).
+   */
+  async #render(opts) {
+    const states = ApplicationV2.RENDER_STATES;
+    const first = this.#state <= states.NONE;
+    if (first && !opts.force) return this;
     const context = await this._prepareContext(opts);
     await this._preRender(context, opts);
-    const first = !this.element;
-    if (first) this.#frame();
-    this.element.querySelector(".window-title").textContent = this.title;
-    await this._renderContent(context, opts);
-    if (first) {
-      this.rendered = true;
-      await this._onFirstRender(context, opts);
+    this.#state = states.RENDERING;
+    if (first) this.element = this.#frame();
+    try {
+      this.element.querySelector(".window-title").textContent = this.title;
+      await this._renderContent(context, opts);
+    } catch (error) {
+      this.element?.remove();
+      this.element = null;
+      this.#state = states.ERROR;
+      throw error;
     }
-    this.rendered = true;
+    if (first) this.#insert();
+    this.#state = states.RENDERED;
+    if (first) await this._onFirstRender(context, opts);
     await this._onRender(context, opts);
     for (let cls = this.constructor; cls && cls !== Object; cls = Object.getPrototypeOf(cls)) {
       if (cls.name) Hooks.callAll(`render${cls.name}`, this, this.element, context, opts);
@@ -215,15 +265,28 @@ export class ApplicationV2 {
     element.addEventListener("pointerdown", () => this.bringToFront());
     const width = this.options.position?.width;
     if (typeof width === "number") element.style.width = `${width}px`;
+    return element;
+  }
+
+  /**
+   * v13 `_insertElement`, after the first render's content is drawn: an element of the same id already
+   * in the page (the window of that id still closing) is replaced, else the window is added.
+   */
+  #insert() {
+    const existing = document.getElementById(this.element.id);
+    if (existing) {
+      existing.replaceWith(this.element);
+      this.bringToFront();
+      return;
+    }
     const windows = document.getElementById("windows");
     // Like Foundry, a new window does not land exactly on top of the last one.
     const open = windows.children.length;
     if (open) {
-      element.style.marginLeft = `${open * 28}px`;
-      element.style.marginTop = `${open * 28}px`;
+      this.element.style.marginLeft = `${open * 28}px`;
+      this.element.style.marginTop = `${open * 28}px`;
     }
-    windows.append(element);
-    this.element = element;
+    windows.append(this.element);
     this.bringToFront();
   }
 
@@ -240,11 +303,30 @@ export class ApplicationV2 {
     if (this.element) this.element.style.zIndex = String(++topZ);
   }
 
-  async close(options = {}) {
-    if (!this.element) return this;
-    this.element.remove();
+  close(options = {}) {
+    return this.#enqueue(() => this.#close(options));
+  }
+
+  /**
+   * v13 ApplicationV2#close: `_preClose` (awaited), then the state CLOSING while the window animates
+   * away (it is still in the page: Foundry waits for the transition, at most a second), then the
+   * element goes, the state is CLOSED and `_onClose` runs.
+   */
+  async #close(options) {
+    const states = ApplicationV2.RENDER_STATES;
+    if (!this.element) {
+      this.#state = states.CLOSED;
+      return this;
+    }
+    await this._preClose(options);
+    await this.toggleControls(false);
+    this.#state = states.CLOSING;
+    const element = this.element;
+    element.classList.add("minimizing");
+    if (options.animate !== false) await transitionEnd(element, 1000);
+    element.remove();
     this.element = null;
-    this.rendered = false;
+    this.#state = states.CLOSED;
     this._onClose(options);
     Hooks.callAll(`close${this.constructor.name}`, this);
     return this;

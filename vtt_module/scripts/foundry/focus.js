@@ -136,6 +136,18 @@ export class WindowFocus {
     this.#key = null;
   }
 
+  /**
+   * A close was asked for: v13 closes a window only after the renders asked before it and then animates
+   * it away, so a focus inside it goes back to whatever opened it now, not once the window is gone.
+   * @param {HTMLElement | null | undefined} root
+   */
+  leaving(root) {
+    const active = activeControl();
+    if (!root || !active || !root.contains(active)) return;
+    const target = this.opener?.isConnected ? this.opener : this.fallback();
+    target?.focus();
+  }
+
   /** The window closed: the focus goes back to whatever opened it, if the focus went with the window. */
   closed() {
     if (activeControl()) return;

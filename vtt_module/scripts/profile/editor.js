@@ -13,6 +13,7 @@
  * opened it (foundry/focus.js). "Saved." and "Not saved" are said through Volley's live region.
  */
 
+import { isShowing } from "../foundry/app-state.js";
 import { announcer } from "../foundry/announce.js";
 import { WindowFocus } from "../foundry/focus.js";
 import { t } from "../foundry/words.js";
@@ -104,7 +105,7 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
 
   /** Take what is in the form into the draft (checkboxes too, which FormData leaves out when clear). */
   #readForm() {
-    if (!this.rendered) return;
+    if (!isShowing(this)) return;
     for (const element of this.element.querySelectorAll("input[name], select[name]")) {
       const field = /** @type {HTMLInputElement | HTMLSelectElement} */ (element);
       this.draft[field.name] = field instanceof HTMLInputElement && field.type === "checkbox" ? field.checked : field.value;
@@ -261,6 +262,16 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
 
   #disableFields() {
     for (const field of this.element.querySelectorAll("input, select")) /** @type {HTMLInputElement} */ (field).disabled = true;
+  }
+
+  /**
+   * The focus goes back to what opened the editor as soon as a close is asked for (v13 animates it away).
+   * @param {any} [options]
+   */
+  close(options) {
+    this.#focus.leaving(this.element);
+    this.element?.setAttribute("inert", ""); // going: nothing in it can be pressed any more
+    return super.close(options);
   }
 
   /** @param {any} options */

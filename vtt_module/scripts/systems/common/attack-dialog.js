@@ -31,6 +31,7 @@
  *   show and passes the same checks (the running check included).
  */
 
+import { isShowing } from "../../foundry/app-state.js";
 import { statusWords } from "../../bridge-status.js";
 import { sendChoice } from "../../attack-hooks.js";
 import { announcer } from "../../foundry/announce.js";
@@ -429,13 +430,19 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   async _preRender(context, options) {
     await super._preRender(context, options);
     if (!this.headless) this.#focus.remember(this.element);
+    // What the user typed, read now, as the render begins: a render waits its turn behind others (v13
+    // queues renders), and what was typed meanwhile belongs in the fresh parts too.
+    if (options?.volleyKeep && this.element) options.volleyKept = this.#typed();
   }
 
   /** @param {any} context @param {any} options */
   async _onRender(context, options) {
     await super._onRender(context, options);
     const kept = /** @type {Record<string, string> | undefined} */ (options?.volleyKept) ?? null;
-    for (const field of kept ? this.element.querySelectorAll("input[name], select[name]") : []) {
+    // Only the parts drawn afresh take the kept values: a field outside them still shows what was typed.
+    const parts = /** @type {string[] | undefined} */ (options?.parts);
+    const fields = parts ? parts.map((part) => `[data-application-part="${part}"] :is(input[name], select[name])`).join(", ") : "input[name], select[name]";
+    for (const field of kept ? this.element.querySelectorAll(fields) : []) {
       const input = /** @type {HTMLInputElement | HTMLSelectElement} */ (field);
       if (!kept || input.name === "weapon" || !(input.name in kept)) continue;
       if (input instanceof HTMLInputElement && input.type === "checkbox") input.checked = kept[input.name] === "on";
@@ -487,6 +494,19 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     if (this.element) this.#focus.focusIn(this.element);
   }
 
+  /**
+   * Out of the open dialogs the moment a close is asked for. v13 closes a window only after the renders
+   * already asked of it (render and close share one queue), then animates it away; Fire pressed on the
+   * token meanwhile must open a fresh dialog, not bring this one to the front just before it goes.
+   * @param {any} [options]
+   */
+  close(options) {
+    AttackDialog.openDialogs.delete(this);
+    if (!this.headless) this.#focus.leaving(this.element);
+    this.element?.setAttribute("inert", ""); // going: nothing in it can be pressed any more
+    return super.close(options);
+  }
+
   /** @param {any} options */
   _onClose(options) {
     super._onClose(options);
@@ -502,18 +522,21 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
    * @param {{keep?: boolean}} [how]
    */
   async refresh(parts, { keep = true } = {}) {
-    if (!this.rendered) return;
-    /** @type {Record<string, string>} */
-    const values = keep ? formValues(/** @type {HTMLFormElement} */ (this.element)) : {};
-    if (keep) {
-      for (const box of this.element.querySelectorAll('input[type="checkbox"][name]')) {
-        const input = /** @type {HTMLInputElement} */ (box);
-        values[input.name] = input.checked ? "on" : "off";
-      }
-    }
-    const rendering = this.render(/** @type {any} */ ({ parts, volleyKept: keep ? values : null }));
+    if (!isShowing(this)) return;
+    const rendering = this.render(/** @type {any} */ ({ parts, volleyKeep: keep }));
     this.#settling = rendering;
     await rendering;
+  }
+
+  /** The form as typed, checkboxes as "on" or "off" (FormData leaves a clear one out). */
+  #typed() {
+    /** @type {Record<string, string>} */
+    const values = formValues(/** @type {HTMLFormElement} */ (this.element));
+    for (const box of this.element.querySelectorAll('input[type="checkbox"][name]')) {
+      const input = /** @type {HTMLInputElement} */ (box);
+      values[input.name] = input.checked ? "on" : "off";
+    }
+    return values;
   }
 
   /** Once every re-render asked for so far (a field's change that reshapes the form) has finished. */
@@ -609,7 +632,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
 
   /** Ask for the odds of the form as it is now (debounced, one in flight). */
   refreshPreview() {
-    if (!this.rendered || this.headless) return;
+    if (!isShowing(this) || this.headless) return;
     if (this.applyLiveCheck()) {
       // The running line already shows why: no odds, and no second copy of the reason under the
       // charts; a screen reader hears it where the odds would have been said.
@@ -641,7 +664,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
 
   /** The odds, or why there are none, changed: draw them and say them. */
   #oddsChanged() {
-    if (!this.rendered) return;
+    if (!isShowing(this)) return;
     void this.render({ parts: ["preview"] });
     const targets = this.targets();
     this.oddsPanel.say(targets, () => this.oddsLines(this.oddsPanel.odds, targets));

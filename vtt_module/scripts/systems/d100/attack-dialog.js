@@ -16,6 +16,7 @@
  * the referee's browser (requests.js); the dialog only shows them.
  */
 
+import { isShowing } from "../../foundry/app-state.js";
 import { AttackDialog, formValues } from "../common/attack-dialog.js";
 import { readFlag, requireInt } from "../common/fields.js";
 import { distanceBetween, readFacing, tokensInSector, wholeDegrees } from "../common/sector.js";
@@ -708,7 +709,7 @@ export default class D100AttackDialog extends AttackDialog {
    */
   async #aim() {
     const { weapon } = this.#current();
-    if (!weapon || !this.rendered) return;
+    if (!weapon || !isShowing(this)) return;
     const values = formValues(/** @type {HTMLFormElement} */ (this.element));
     /** @type {PickedSector} */
     let sector;

@@ -18,6 +18,7 @@
  * (foundry/announce.js), not to its footer, which is redrawn.
  */
 
+import { isShowing } from "../../foundry/app-state.js";
 import { newRequestId } from "../../protocol.js";
 import { statusWords } from "../../bridge-status.js";
 import { announcer } from "../../foundry/announce.js";
@@ -114,7 +115,7 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
   static cardChanged(message) {
     const flags = cardFlags(/** @type {{flags: unknown}} */ (message));
     const step = flags ? MegaTravellerAllocation.#open.get(flags.requestId) : null;
-    if (step?.rendered) void step.render({ parts: ["body", "footer"] });
+    if (step && isShowing(step)) void step.render({ parts: ["body", "footer"] });
   }
 
   /** @type {WindowFocus} */
@@ -268,7 +269,7 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
       if (event.target instanceof HTMLInputElement) void this.#onEdit(false);
     });
     this.unsubscribe = onBridgeStatus(() => {
-      if (this.rendered) void this.render({ parts: ["footer"] });
+      if (isShowing(this)) void this.render({ parts: ["footer"] });
     });
     this.#focus.opened(root, () => this.close());
     this.#ask();
@@ -293,10 +294,22 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
     if (this.element) this.#focus.focusIn(this.element);
   }
 
+  /**
+   * Out of the open steps the moment a close is asked for (v13 closes after the renders already asked,
+   * then animates the window away): the card's Allocate pressed meanwhile opens a fresh step.
+   * @param {any} [options]
+   */
+  close(options) {
+    if (MegaTravellerAllocation.#open.get(this.pending.pendingId) === this) MegaTravellerAllocation.#open.delete(this.pending.pendingId);
+    this.#focus.leaving(this.element);
+    this.element?.setAttribute("inert", ""); // going: nothing in it can be pressed any more
+    return super.close(options);
+  }
+
   /** @param {any} options */
   _onClose(options) {
     super._onClose(options);
-    MegaTravellerAllocation.#open.delete(this.pending.pendingId);
+    if (MegaTravellerAllocation.#open.get(this.pending.pendingId) === this) MegaTravellerAllocation.#open.delete(this.pending.pendingId);
     this.oddsPanel.cancel();
     this.unsubscribe?.();
     this.#focus.closed();
@@ -353,7 +366,7 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
 
   /** The odds of the split, or why there are none, changed: draw them and say them. */
   #oddsChanged() {
-    if (!this.rendered) return;
+    if (!isShowing(this)) return;
     void this.render({ parts: ["preview"] });
     this.oddsPanel.say(this.targets);
   }

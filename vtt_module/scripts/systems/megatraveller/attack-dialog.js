@@ -12,6 +12,7 @@
  * was made in lasts (after a fast draw the weapon is ready, and a plain fire is offered again).
  */
 
+import { isShowing } from "../../foundry/app-state.js";
 import { AttackDialog, formValues } from "../common/attack-dialog.js";
 import { FormError } from "../common/fields.js";
 import { arsenalOf, findTokenDocument, placedTokens, tokenCentreSquares, tokenState } from "../../foundry/documents.js";
@@ -185,7 +186,7 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
    * @param {string[]} parts
    */
   async refresh(parts) {
-    if (this.rendered) this.#absorb(this.#formNow());
+    if (isShowing(this)) this.#absorb(this.#formNow());
     await super.refresh(parts, { keep: false });
   }
 
