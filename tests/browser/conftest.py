@@ -37,6 +37,20 @@ def pages(launch_chromium: Callable[[], AbstractContextManager[Any]]) -> Iterato
         yield Pages(browser.new_context(viewport={"width": 1440, "height": 900}))
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failing browser test's report says what its pages said and showed (console warnings and errors,
+    notifications, open windows), so a failure on CI can be read from its log alone."""
+    report = yield
+    pages = getattr(item, "funcargs", {}).get("pages")
+    if report.failed and call.when == "call" and isinstance(pages, Pages):
+        try:
+            report.sections.append(("browser pages", pages.report()))
+        except Exception as error:  # never hide the failure itself behind a failing report
+            report.sections.append(("browser pages", f"unreadable: {error!r}"))
+    return report
+
+
 @pytest.fixture(scope="session")
 def shots() -> Shots:
     return Shots()
