@@ -46,6 +46,7 @@ function mergeOptions(target, source) {
 }
 
 let nextAppId = 1;
+let topZ = 100;
 
 /** v13 `_awaitTransition`: the element's CSS transition ending, or `timeout` ms, whichever comes first. */
 function transitionEnd(element, timeout) {
@@ -60,7 +61,6 @@ function transitionEnd(element, timeout) {
     element.addEventListener("transitionend", done);
   });
 }
-let topZ = 100;
 
 export class ApplicationV2 {
   static DEFAULT_OPTIONS = {

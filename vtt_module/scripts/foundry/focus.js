@@ -138,14 +138,15 @@ export class WindowFocus {
 
   /**
    * A close was asked for: v13 closes a window only after the renders asked before it and then animates
-   * it away, so a focus inside it goes back to whatever opened it now, not once the window is gone.
+   * it away, so a focus inside it goes back to whatever opened it now, not once the window is gone, and
+   * the window turns inert (nothing in it can be pressed any more).
    * @param {HTMLElement | null | undefined} root
    */
   leaving(root) {
+    if (!root) return;
     const active = activeControl();
-    if (!root || !active || !root.contains(active)) return;
-    const target = this.opener?.isConnected ? this.opener : this.fallback();
-    target?.focus();
+    if (active && root.contains(active)) (this.opener?.isConnected ? this.opener : this.fallback())?.focus();
+    root.setAttribute("inert", "");
   }
 
   /** The window closed: the focus goes back to whatever opened it, if the focus went with the window. */

@@ -270,7 +270,6 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
    */
   close(options) {
     this.#focus.leaving(this.element);
-    this.element?.setAttribute("inert", ""); // going: nothing in it can be pressed any more
     return super.close(options);
   }
 

@@ -503,7 +503,6 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   close(options) {
     AttackDialog.openDialogs.delete(this);
     if (!this.headless) this.#focus.leaving(this.element);
-    this.element?.setAttribute("inert", ""); // going: nothing in it can be pressed any more
     return super.close(options);
   }
 

@@ -300,16 +300,20 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
    * @param {any} [options]
    */
   close(options) {
-    if (MegaTravellerAllocation.#open.get(this.pending.pendingId) === this) MegaTravellerAllocation.#open.delete(this.pending.pendingId);
+    this.#forget();
     this.#focus.leaving(this.element);
-    this.element?.setAttribute("inert", ""); // going: nothing in it can be pressed any more
     return super.close(options);
+  }
+
+  /** No longer the open step of its pending attack (unless a fresh one has taken its place). */
+  #forget() {
+    if (MegaTravellerAllocation.#open.get(this.pending.pendingId) === this) MegaTravellerAllocation.#open.delete(this.pending.pendingId);
   }
 
   /** @param {any} options */
   _onClose(options) {
     super._onClose(options);
-    if (MegaTravellerAllocation.#open.get(this.pending.pendingId) === this) MegaTravellerAllocation.#open.delete(this.pending.pendingId);
+    this.#forget();
     this.oddsPanel.cancel();
     this.unsubscribe?.();
     this.#focus.closed();
