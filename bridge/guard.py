@@ -29,9 +29,11 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import math
 import ssl
 import sys
 import time
+from asyncio.constants import ACCEPT_RETRY_DELAY
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, cast
@@ -53,6 +55,10 @@ SERVER_NAME = "Volley"
 #: File descriptors kept free for the journal, the ledger's reads, pipes and the listening socket.
 FD_RESERVE = 64
 _OUT_OF_DESCRIPTORS = "socket.accept() out of system resource"
+#: How asyncio names its accept retry in "Exception in callback ..." (selector event loops).
+_RETRY_OF_A_CLOSED_LISTENER = "._start_serving("
+#: Seconds past the last scheduled retry before the loop's own exception handler is put back.
+_RETRY_MARGIN = 0.25
 
 
 @dataclass(frozen=True)
@@ -468,9 +474,14 @@ async def _watch_the_door(app: web.Application) -> AsyncIterator[None]:
         log.info("door: websocket upgrades accepted from any Origin (restrict them with --allow-origin)")
     loop = asyncio.get_running_loop()
     previous = loop.get_exception_handler()
+    #: When the last accept retry asyncio scheduled after running out of descriptors will run.
+    retry_due = -math.inf
 
     def on_loop_error(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-        if context.get("message") == _OUT_OF_DESCRIPTORS:
+        nonlocal retry_due
+        message = context.get("message", "")
+        if message == _OUT_OF_DESCRIPTORS:
+            retry_due = loop.time() + ACCEPT_RETRY_DELAY
             count = gate.out_of_descriptors.due()
             if count is not None:
                 log.warning(
@@ -481,17 +492,34 @@ async def _watch_the_door(app: web.Application) -> AsyncIterator[None]:
                     "" if count == 1 else "s",
                 )
             return
+        if isinstance(context.get("exception"), ValueError) and _RETRY_OF_A_CLOSED_LISTENER in message:
+            # asyncio keeps the retry it scheduled while accepting was paused even after the server
+            # closes its socket, and the retry then fails on the closed socket (fd -1): nothing is
+            # wrong, the bridge is no longer listening (CPython reschedules once per failed accept,
+            # python/cpython#151615, so a stop right after a flood meets many of them).
+            log.debug("a paused accept retried after the bridge stopped listening: ignored")
+            return
         if previous is not None:
             previous(loop, context)
         else:
             loop.default_exception_handler(context)
+
+    def restore() -> None:
+        if loop.get_exception_handler() is on_loop_error:
+            loop.set_exception_handler(previous)
 
     loop.set_exception_handler(on_loop_error)
     _throttle_http_log(door.warning_interval)
     try:
         yield
     finally:
-        loop.set_exception_handler(previous)
+        # The retries still scheduled were asked before now (the site has stopped listening, so no
+        # new ones come): keep the handler until the last of them has run, then give the loop back.
+        pending = retry_due - loop.time()
+        if pending > 0:
+            loop.call_later(pending + _RETRY_MARGIN, restore)
+        else:
+            restore()
         gate.close_all()
 
 

@@ -7,10 +7,12 @@ import errno
 import itertools
 import json
 import logging
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -162,6 +164,40 @@ async def test_running_out_of_file_descriptors_is_logged_once_per_interval(
     lines = [r for r in caplog.records if "out of file descriptors" in r.getMessage()]
     assert len(lines) == 1 and lines[0].exc_info is None
     assert not any("out of system resource" in r.getMessage() for r in caplog.records)
+
+
+async def test_stopping_while_accepting_is_paused_logs_no_traceback_for_the_pending_retry(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Out of descriptors, asyncio pauses accepting and schedules a retry a second later; a stop in that
+    second closes the listening socket, and the retry then fails on it (fd -1). CI met this after the
+    flood below: a traceback per scheduled retry. Only the descriptor shortage is feigned here: the
+    listening socket's ``accept`` fails with EMFILE, and asyncio's own code does the rest."""
+    caplog.set_level(logging.DEBUG, logger="volley.bridge")
+    loop = asyncio.get_running_loop()
+    before = loop.get_exception_handler()
+    real_accept = socket.socket.accept
+    listening_port = 0
+
+    def accept(sock: socket.socket) -> tuple[socket.socket, Any]:
+        if listening_port and sock.getsockname()[1] == listening_port:
+            raise OSError(errno.EMFILE, "Too many open files")
+        return real_accept(sock)
+
+    monkeypatch.setattr(socket.socket, "accept", accept)
+    async with bridge(settings_for(tmp_path)) as served:
+        listening_port = served.port
+        _, writer = await idle_socket(served.port)
+        await until(lambda: any("out of file descriptors" in r.getMessage() for r in caplog.records))
+    # Stopped within the pause (every retry before the stop failed again and scheduled another).
+    writer.transport.abort()
+
+    def said(text: str) -> bool:
+        return any(text in r.getMessage() for r in caplog.records)
+
+    await until(lambda: said("stopped listening: ignored") or said("Exception in callback"))
+    assert not said("Exception in callback"), [r.getMessage() for r in caplog.records][-5:]
+    await until(lambda: loop.get_exception_handler() is before)  # the loop's own handler is back
 
 
 async def test_a_flood_of_idle_sockets_under_a_small_file_limit_does_not_lock_the_referee_out(
