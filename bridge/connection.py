@@ -394,16 +394,20 @@ class Connection:
             self.dropped += 1
 
     def _send_held(self) -> None:
-        """Write the replies ``one_write_per_socket`` held for this socket: one frame as ever, two or
-        more as one write of consecutive frames (what aiohttp would write one by one, byte for byte)."""
+        """Write the replies ``one_write_per_socket`` held for this socket in one write of consecutive
+        frames (what aiohttp would write one by one, byte for byte), without aiohttp's coroutine per
+        frame: under load most sockets get one reply per batch, and that coroutine was a share of it."""
         frames, self._held = self._held, []
         transport = self._transport
-        if len(frames) == 1 or transport is None or transport.is_closing() or self.ws.closed:
+        if transport is None or transport.is_closing() or self.ws.closed:
             for data in frames:
                 self._send_now(data)
             return
         try:
-            transport.write(b"".join([_text_frame(data) for data in frames]))
+            if len(frames) == 1:
+                transport.write(_text_frame(frames[0]))
+            else:
+                transport.write(b"".join([_text_frame(data) for data in frames]))
         except (ConnectionError, RuntimeError):
             return  # the client left; its results are journaled and will be re-sent on retry
         if self._writing_paused():
