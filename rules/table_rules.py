@@ -21,6 +21,7 @@ reading says nothing on the card.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -108,9 +109,7 @@ def changed(request: Mapping[str, Any]) -> list[Message]:
     system = request.get("system")
     if not isinstance(system, str):
         return []
-    from rules.registry import SYSTEMS
-
-    found = SYSTEMS.get(system)
+    found = _systems().get(system)
     if found is None:
         return []
     action = request.get("action") or found.default_action
@@ -130,6 +129,14 @@ def changed(request: Mapping[str, Any]) -> list[Message]:
         except (KeyError, TypeError, ValueError):
             continue
     return out
+
+
+@functools.cache
+def _systems() -> Mapping[str, Any]:
+    """``rules.registry.SYSTEMS`` (whose module imports this one): looked up once, not imported per card."""
+    from rules.registry import SYSTEMS
+
+    return SYSTEMS
 
 
 #: (id of a system, action) -> (the system, its readings for that action, their request fields).
