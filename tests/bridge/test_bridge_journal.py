@@ -10,7 +10,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from bridgekit import HEADER
+from bridgekit import BUDGET_S, HEADER
 
 from bridge.access import load_or_create_token, token_matches
 from bridge.paths import config_dir, data_dir
@@ -236,6 +236,61 @@ async def test_a_failed_write_is_reported_and_leaves_no_partial_line(
     await journal.append(entry("r3"))  # and the journal keeps working
     await journal.close()
     assert [e.id for e in read_session(journal.path).entries] == ["r1", "r3"]
+
+
+@pytest.mark.asyncio
+async def test_a_batch_that_fails_in_the_writer_thread_fails_every_line_of_it_and_the_next_batch_works(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lines queued together go to the writer thread (a lone line may be written on the loop instead):
+    its failure comes back to the loop and to every waiter of the batch, nothing of it stays."""
+    import asyncio
+
+    journal = Journal.create(tmp_path, HEADER)
+    await journal.append(entry("r1"))
+    good = lines_of(journal.path.read_bytes())
+    with monkeypatch.context() as patch:
+        Syncs(patch, fail=True)
+        outcomes = await asyncio.gather(
+            *(journal.append(entry(f"lost{k}")) for k in range(3)), return_exceptions=True
+        )
+    assert all(isinstance(outcome, JournalError) for outcome in outcomes), outcomes
+    assert journal.path.read_bytes().rstrip(b"\0") == good
+    await asyncio.gather(*(journal.append(entry(f"r{k}")) for k in (2, 3)))
+    await journal.close()
+    assert [e.id for e in read_session(journal.path).entries] == ["r1", "r2", "r3"]
+    assert journal.stats.batches == 2  # the lone first line, and the pair (the failed batch counts none)
+
+
+def test_a_journal_never_closed_does_not_keep_its_process_alive(tmp_path: Path) -> None:
+    """The writer thread is a daemon: a program that forgets ``close`` still exits, and every line it
+    was told is written is in the file."""
+    import subprocess
+    import sys
+
+    program = f"""
+import asyncio, msgspec
+from pathlib import Path
+from bridge.store.journal import FORMAT_VERSION, Entry, Header, Journal
+
+async def main():
+    header = Header(format=FORMAT_VERSION, session="s", started="2026-11-29T20:00:00Z",
+                    rules_version="0", bridge_version="0")
+    journal = Journal.create(Path({str(tmp_path)!r}), header)
+    lines = [Entry(id=f"r{{k}}", type="attack", at="2026-11-29T20:00:01.000Z", outcome="result",
+                   request={{}}, seed=7, reply=msgspec.Raw(b"{{}}")) for k in range(5)]
+    await asyncio.gather(*(journal.append(line) for line in lines))
+    print(journal.path, journal.stats.batches)
+
+asyncio.run(main())
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=BUDGET_S, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    path, batches = done.stdout.split()
+    assert batches == "1"  # the five went through the writer thread together
+    assert [e.id for e in read_session(Path(path)).entries] == [f"r{k}" for k in range(5)]
 
 
 def write_session(path: Path, *entries: Entry) -> bytes:
