@@ -96,9 +96,7 @@ class Reading:
 
 def readings_of(system: str) -> Sequence[Reading]:
     """The system's declared table rules (none for a system that declares none)."""
-    from rules.registry import SYSTEMS
-
-    found = SYSTEMS.get(system)
+    found = _systems().get(system)
     return () if found is None else found.table_rules
 
 
@@ -133,7 +131,7 @@ def changed(request: Mapping[str, Any]) -> list[Message]:
 
 @functools.cache
 def _systems() -> Mapping[str, Any]:
-    """``rules.registry.SYSTEMS`` (whose module imports this one): looked up once, not imported per card."""
+    """``rules.registry.SYSTEMS`` (whose module imports this one): imported once, not on every call."""
     from rules.registry import SYSTEMS
 
     return SYSTEMS
@@ -157,6 +155,5 @@ def _of_action(system: Any, action: str) -> tuple[tuple[Reading, ...], frozenset
 
 def export() -> dict[str, list[dict[str, Any]]]:
     """Every system's table, as JSON (what ``volley table-rules`` prints and the module is built from)."""
-    from rules.registry import SYSTEMS
-
-    return {name: [reading.as_json() for reading in SYSTEMS[name].table_rules] for name in sorted(SYSTEMS)}
+    systems = _systems()
+    return {name: [reading.as_json() for reading in systems[name].table_rules] for name in sorted(systems)}

@@ -489,7 +489,7 @@ class Journal:
 
     def __init__(self, path: Path, fd: int, head: bytes, fsync_seconds: float, *, zeroed: int = 0) -> None:
         # Only a running server writes a journal: its readers (show, sessions, replay, report) do not
-        # pay for asyncio and a thread pool at start-up.
+        # pay for asyncio and a writer thread at start-up.
         import asyncio
 
         self.path = path
@@ -510,7 +510,7 @@ class Journal:
         self._idle.set()
         self._recent_fsync = fsync_seconds
         self._zeros = _ZeroTail(max(zeroed, len(head)))
-        self._thread = _Writer(self._loop, self._write_and_sync, self._finished)
+        self._writer = _Writer(self._loop, self._write_and_sync, self._finished)
 
     @property
     def session(self) -> str:
@@ -596,7 +596,7 @@ class Journal:
         self._closing = True
         await self._idle.wait()
         if first:
-            self._thread.shutdown()
+            self._writer.shutdown()
             if self._zeros.end > self._size:
                 with contextlib.suppress(OSError):  # else the next start cuts the zeros
                     os.ftruncate(self._fd, self._size)  # the file ends with its last line again
@@ -620,7 +620,7 @@ class Journal:
             self._settle()
             return
         self._busy = True
-        self._thread.write(batch, data)
+        self._writer.write(batch, data)
 
     def _finished(self, batch: list[_Waiting], seconds: float, error: BaseException | None) -> None:
         self._busy = False
