@@ -296,14 +296,15 @@ def _pieces(path: Path, size: int) -> Iterator[Piece]:
             offset = end
 
 
-def _replay_piece(job: tuple[Path, str, bool, Piece]) -> tuple[ReplayReport, int]:
+def _replay_piece(job: tuple[Path, str, bool, Piece]) -> tuple[ReplayReport, int, bool]:
     """One piece of a journal, replayed (in a worker process); its lines are numbered from 1.
-    A last line without its newline (a live or killed session) is skipped."""
+    A last line without its newline (a live or killed session) is skipped. The third value says the
+    piece met a zero byte: the journal's record ends there, and no later piece counts."""
     path, name, english, (offset, length) = job
     with open_for_reading(path) as handle:
         reader = LineReader(handle, start=offset, stop=offset + length)
         report = _replay_lines(name, reader, english)
-    return report, reader.lines
+    return report, reader.lines, reader.zeros is not None
 
 
 def _renumber(part: ReplayReport, name: str, before: int) -> None:
@@ -380,11 +381,13 @@ def replay_session(path: Path, *, progress: bool | None = False, workers: int | 
     done = 1  # the header line
     if workers < 2 or size < PARALLEL_FROM:
         for job in jobs:
-            part, count = _replay_piece(job)
+            part, count, ended = _replay_piece(job)
             _renumber(part, report.session, done)
             _merge(report, part)
             done += count
             bar.advance(count)
+            if ended:  # the zeros a running or killed journal ends in: nothing after them is a line
+                break
         return report
     # Fork where it is safe (Linux; the CLI runs no threads), so workers start at once and know every
     # registered system; spawn elsewhere.
@@ -392,17 +395,26 @@ def replay_session(path: Path, *, progress: bool | None = False, workers: int | 
 
     method = "fork" if sys.platform == "linux" else "spawn"
     with multiprocessing.get_context(method).Pool(workers, initializer=_worker_start) as pool:
-        for part, count in pool.imap(_replay_piece, jobs):
+        for part, count, ended in pool.imap(_replay_piece, jobs):
             _renumber(part, report.session, done)
             _merge(report, part)
             done += count
             bar.advance(count)
+            if ended:  # later pieces lie past the record's end: their work is let go unread
+                break
     return report
 
 
 def _count_lines(path: Path) -> int:
+    """The newlines before the first zero byte (where every reader stops)."""
+    count = 0
     with open_for_reading(path) as handle:
-        return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            zero = chunk.find(b"\0")
+            if zero >= 0:
+                return count + chunk.count(b"\n", 0, zero)
+            count += chunk.count(b"\n")
+    return count
 
 
 def _recorded_faces(entry: Entry) -> list[int]:

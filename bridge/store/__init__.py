@@ -18,8 +18,9 @@ What it promises, and how each promise is kept:
 * **What a crash can leave, and how start repairs it.** A crash (even SIGKILL or a power loss) can
   leave only the last line of a journal torn (no newline), followed by the zeros the journal lays
   ahead of its lines (at most ``journal.ZERO_TAIL_BYTES``); the next start cuts both, with a warning
-  (``repair.inspect``), and every reader, live or not, skips a last stretch with no newline, which
-  is what the zeros are (no journal line holds a NUL byte). A clean close leaves no zeros.
+  (``repair.inspect``). Every reader, live or not, stops at the first zero byte (no journal line
+  holds one: JSON escapes it), skips a last stretch with no newline, and never joins bytes read
+  before a zero to bytes after it (``files.LineReader``). A clean close leaves no zeros.
   The SQLite index may be behind, ahead, edited, locked, read-only or corrupt: at start it is checked
   against the journals (row counts, furthest offsets, header lines), brought up to date, rebuilt, or
   bypassed for an index in memory; ``volley serve`` starts in every case.

@@ -10,7 +10,12 @@ forever for a writer), a socket, a device, a directory, a 2 GB file of zeros. So
   command can say what it skipped;
 * lines are read a chunk at a time (``LineReader``): memory stays flat whatever the file's size, a
   line longer than ``MAX_LINE`` is skipped without being held, and a last line without its newline
-  (still being written, or torn by a crash) is not a line yet and is never handed out.
+  (still being written, or torn by a crash) is not a line yet and is never handed out;
+* reading stops at the first zero byte. No journal line holds one (JSON escapes it), so a zero is
+  where the record ends: the zeros a running journal lays ahead of its lines
+  (``bridge.store.journal``), or what a crash left. Nothing after it is ever joined to what came
+  before, so a reader racing the writer (a chunk read while its end was still zeros, the next one
+  after new lines covered them) never sees a line made of both.
 """
 
 from __future__ import annotations
@@ -130,8 +135,10 @@ class LineReader:
 
     Iterating yields ``(number, offset, line)``: ``line`` without its newline, or None when it was
     longer than ``max_line`` (skipped unread; ``number`` counts it all the same); ``position`` is
-    where the line just yielded ends. A last stretch with
-    no newline is not yielded: ``unterminated`` says how many bytes it had once iteration ends.
+    where the line just yielded ends. A last stretch with no newline is not yielded:
+    ``unterminated`` says how many bytes it had once iteration ends. The first zero byte ends the
+    reading (``zeros`` is its offset, None if there was none): the bytes before it on its line are
+    that unterminated stretch, and nothing after it is read.
     """
 
     def __init__(
@@ -153,6 +160,8 @@ class LineReader:
         self.position = start
         #: How many lines were yielded.
         self.lines = 0
+        #: The offset of the first zero byte, where reading stopped (None: the file had none).
+        self.zeros: int | None = None
 
     def __iter__(self) -> Iterator[tuple[int, int, bytes | None]]:
         handle = self._handle
@@ -163,12 +172,18 @@ class LineReader:
         held = 0
         too_long = False
         left = self._stop - self._start if self._stop is not None else -1
+        read = self._start  # the file offset just past the last chunk read
         while left != 0:
             chunk = handle.read(CHUNK if left < 0 else min(CHUNK, left))
             if not chunk:
                 break
             if left > 0:
                 left -= len(chunk)
+            zero = chunk.find(b"\0")
+            if zero >= 0:  # the end of the record: nothing from here on is read
+                self.zeros = read + zero
+                chunk, left = chunk[:zero], 0
+            read += len(chunk)
             position = 0
             while True:
                 end = chunk.find(b"\n", position)

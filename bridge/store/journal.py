@@ -17,7 +17,7 @@ went (``on_written``): nothing the index does can delay, fail or hang a reply.
 Lines are written over zeros laid ahead past the last line, so that the sync has only data to commit
 (``_ZeroTail``); a clean close truncates the file to its last line. A crash can leave a torn last line
 and those zeros; ``bridge.store.repair`` cuts both on the next start, with a warning, and every reader
-skips a last stretch that has no newline yet.
+stops at the first zero byte and skips a last stretch that has no newline yet.
 """
 
 from __future__ import annotations
@@ -89,8 +89,8 @@ class _ZeroTail:
     it saves; such a batch is appended past the zeros, and the next small one lays them again.
 
     The price is a file that, while open and after a crash, ends in up to ``ZERO_TAIL_BYTES`` of zeros
-    past its last line. No journal line holds a NUL byte (JSON escapes it), so the zeros are a last
-    stretch without a newline, which every reader already skips (``bridge.store.files.LineReader``);
+    past its last line. No journal line holds a NUL byte (JSON escapes it), so every reader stops at
+    the first zero (``bridge.store.files.LineReader``), whatever a later read finds after it;
     the next start cuts them (``bridge.store.repair``), and a clean close truncates the file to its
     last line. Where ``pwrite`` or ``fdatasync`` is missing (Windows, macOS), or the zeros cannot be
     written (a full disk), lines are written at the end and fsynced, as before.

@@ -1,0 +1,96 @@
+"""The zeros a journal lays ahead of its lines are the end of the record, for every reader.
+
+A running journal writes its lines over zeros it laid ahead (``bridge.store.journal``), and a killed
+one leaves them. A reader reads a chunk at a time; a chunk that ended in zeros still unwritten, followed
+by a chunk read after new lines covered them, once made one line of both ("unreadable line ... (byte
+0)", 2-3% of live reads, and ``volley show`` exited 1). Every reader now stops at the first zero byte.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from bridge.store import files
+from bridge.store.files import LineReader
+from bridge.store.journal import FORMAT_VERSION, Entry, Header, Journal, SessionReader
+
+HEADER = Header(
+    format=FORMAT_VERSION,
+    session="20261129T200000.000000Z-abcdef",
+    started="2026-11-29T20:00:00Z",
+    rules_version="0.1.0",
+    bridge_version="0.1.0",
+)
+
+#: A chunk this small puts chunk boundaries a few lines apart (the real one is a megabyte).
+SMALL_CHUNK = 4096
+
+
+def entry(id: str) -> Entry:
+    return Entry(
+        id=id,
+        type="attack",
+        at="2026-11-29T20:00:01.000Z",
+        outcome="result",
+        request={"system": "gurps"},
+        seed=7,
+        reply=msgspec.Raw(json.dumps({"type": "result", "id": id, "pad": "x" * 200}).encode()),
+    )
+
+
+@pytest.mark.asyncio
+async def test_a_reader_racing_the_writer_never_joins_unwritten_zeros_to_new_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(files, "CHUNK", SMALL_CHUNK)
+    journal = Journal.create(tmp_path, HEADER)
+    try:
+        await journal.append(entry("r0"))
+        await journal.append(entry("r1"))
+        reader = SessionReader(journal.path)  # reads its first chunk: the header, r0, r1, then zeros
+        records = iter(reader)
+        assert next(records).id == "r0"
+        # The writer goes on past the end of the chunk the reader holds (and of the next one).
+        for k in range(2, 40):
+            await journal.append(entry(f"r{k}"))
+        later = [record.id for record in records]
+        assert reader.problems == [], reader.problems  # it was "unreadable line skipped (... byte 0)"
+        assert later == ["r1"]  # what was whole when it was read; the rest is for the next read
+        assert [record.id for record in SessionReader(journal.path)] == [f"r{k}" for k in range(40)]
+    finally:
+        await journal.close()
+
+
+def test_reading_stops_at_the_first_zero_whatever_follows(tmp_path: Path) -> None:
+    """Zeros, then a line's end, then more zeros (a power loss can leave that): nothing past the
+    first zero is a line, and the bytes before it on its line are the unterminated stretch."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"a\nbc" + b"\0" * 10 + b'd"}\n' + b"\0" * 10)
+    with open(path, "rb") as handle:
+        reader = LineReader(handle)
+        assert list(reader) == [(1, 0, b"a")]
+        assert (reader.zeros, reader.unterminated, reader.position) == (4, 2, 2)
+
+
+RECORDED = Path(__file__).resolve().parents[1] / "replays" / "megatraveller.jsonl"
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_replay_ends_at_the_zeros_even_when_whole_lines_follow_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    """A hole of zeros, then whole lines (unrepaired: a read-only copy of a killed journal). Replay
+    cuts the file into pieces for its workers; no piece past the zeros is counted."""
+    from bridge import replay
+
+    lines = RECORDED.read_bytes().splitlines(keepends=True)
+    path = tmp_path / "holed.jsonl"
+    path.write_bytes(b"".join(lines[:4]) + b"\0" * 300 + b"".join(lines[4:]))
+    monkeypatch.setattr(replay, "PIECE_BYTES", 256)  # a piece or two per line
+    monkeypatch.setattr(replay, "PARALLEL_FROM", 0)
+    report = replay.replay_session(path, workers=workers)
+    assert (report.total, report.matched, report.problems) == (3, 3, [])
