@@ -21,7 +21,8 @@ describe("Dark Heresy 2e: reading a guardsman", () => {
     assert.deepEqual(refused.map((p) => p.message), ['items.combatKnife00001: "Mono Knife" is a melee weapon; Volley fires ranged weapons only', NOT_EQUIPPED]);
     assert.deepEqual(weapons, [
       {
-        id: "dark-heresy-2nd:lasgunVoss000001",
+        id: "dh2e-lasgunVoss000001",
+        legacyIds: ["dark-heresy-2nd:lasgunVoss000001"],
         system: "d100",
         name: "M36 Lasgun",
         stats: { class: "rifle", rof: "S/3/-", capacity: 60, reliability: ["Reliable"], range: 100, damage: "1d10+3", pen: 0, damage_type: "E" },
@@ -29,7 +30,8 @@ describe("Dark Heresy 2e: reading a guardsman", () => {
         source: { kind: "adapter", adapter: "dark-heresy-2nd", ref: "lasgunVoss000001" },
       },
       {
-        id: "dark-heresy-2nd:autogunVoss00001",
+        id: "dh2e-autogunVoss00001",
+        legacyIds: ["dark-heresy-2nd:autogunVoss00001"],
         system: "d100",
         name: "Autogun",
         stats: { class: "rifle", rof: "S/3/10", capacity: 30, reliability: ["Reliable"], range: 90, damage: "1d10+3", pen: 0, damage_type: "I" },
@@ -37,7 +39,8 @@ describe("Dark Heresy 2e: reading a guardsman", () => {
         source: { kind: "adapter", adapter: "dark-heresy-2nd", ref: "autogunVoss00001" },
       },
       {
-        id: "dark-heresy-2nd:stubRevolver0001",
+        id: "dh2e-stubRevolver0001",
+        legacyIds: ["dark-heresy-2nd:stubRevolver0001"],
         system: "d100",
         name: "Stub Revolver",
         stats: { class: "pistol", rof: "S/-/-", capacity: 6, reliability: ["Reliable", "Unreliable"], range: 30, damage: "1d10+3", pen: 0, damage_type: "I" },
@@ -45,7 +48,8 @@ describe("Dark Heresy 2e: reading a guardsman", () => {
         source: { kind: "adapter", adapter: "dark-heresy-2nd", ref: "stubRevolver0001" },
       },
       {
-        id: "dark-heresy-2nd:fragGrenade00001",
+        id: "dh2e-fragGrenade00001",
+        legacyIds: ["dark-heresy-2nd:fragGrenade00001"],
         system: "d100",
         name: "Frag Grenade",
         stats: { class: "grenade", rof: "S/-/-", capacity: 1, reliability: [], damage: "2d10", pen: 0, damage_type: "X", blast: 3 },

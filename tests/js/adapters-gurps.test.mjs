@@ -20,7 +20,9 @@ describe("GURPS Game Aid: reading a soldier", () => {
     assert.deepEqual(character, { gurps: { armoury: 11 } });
     assert.deepEqual(weapons, [
       {
-        id: "gurps:HK MP5",
+        id: "gurps-27zjpe86n0l",
+        magazine: "gurps-27zjpe86n0l",
+        legacyIds: ["gurps:HK MP5"],
         system: "gurps",
         name: "HK MP5",
         stats: { rof: 13, rcl: 2, capacity: 31, malf: 17 },
@@ -29,7 +31,9 @@ describe("GURPS Game Aid: reading a soldier", () => {
         source: { kind: "adapter", adapter: "gurps", ref: "system.ranged.00000" },
       },
       {
-        id: "gurps:Remington 870",
+        id: "gurps-1njilk92vzy",
+        magazine: "gurps-1njilk92vzy",
+        legacyIds: ["gurps:Remington 870"],
         system: "gurps",
         name: "Remington 870",
         stats: { rof: "2x9", rcl: 1, capacity: 8, malf: 17 },
@@ -38,7 +42,9 @@ describe("GURPS Game Aid: reading a soldier", () => {
         source: { kind: "adapter", adapter: "gurps", ref: "system.ranged.00001" },
       },
       {
-        id: "gurps:Glock 17",
+        id: "gurps-0jmg5xpqlv8",
+        magazine: "gurps-0jmg5xpqlv8",
+        legacyIds: ["gurps:Glock 17"],
         system: "gurps",
         name: "Glock 17",
         stats: { rof: 3, rcl: 2, capacity: 18, malf: 16 },
@@ -137,10 +143,11 @@ describe("GURPS Game Aid: reading a soldier", () => {
     assert.deepEqual(
       weapons.map((w) => [w.id, w.source.ref]),
       [
-        ["gurps:HK MP5", "system.ranged.00000"],
-        ["gurps:Glock 17", "system.ranged.00000.contains.00000"],
-        ["gurps:Remington 870", "system.ranged.00001"],
-        ["gurps:Glock 17#2", "system.ranged.00002"],
+        ["gurps-27zjpe86n0l", "system.ranged.00000"],
+        ["gurps-0jmg5xpqlv8", "system.ranged.00000.contains.00000"],
+        ["gurps-1njilk92vzy", "system.ranged.00001"],
+        // The second Glock is a second pistol: a magazine of its own (and the old "#2" id for its flags).
+        ["gurps-0jmg5xpqlv8-2", "system.ranged.00002"],
       ],
     );
   });
@@ -166,7 +173,7 @@ describe("GURPS Game Aid: reading a soldier", () => {
     const actor = soldier((a) => (a.system.ranged["00000"].name = "Kessler's MP5"));
     const { weapons } = adapter.readActor(actor);
     assert.equal(weapons[0].name, "Kessler's MP5");
-    assert.equal(weapons[0].id, "gurps:HK MP5", "the id, under which Volley keeps its jam state, survives the rename");
+    assert.equal(weapons[0].id, "gurps-27zjpe86n0l", "the id, under which Volley keeps its jam state, survives the rename");
     assert.deepEqual(weapons[0].state, { loaded: 27 });
   });
 

@@ -18,7 +18,8 @@ describe("Twodsix: reading a mercenary", () => {
     assert.deepEqual(character, { megatraveller: { dex: 9 } });
     assert.deepEqual(weapons, [
       {
-        id: "twodsix:wpACR00000000001",
+        id: "twodsix-wpACR00000000001",
+        legacyIds: ["twodsix:wpACR00000000001"],
         system: "megatraveller",
         name: "Advanced Combat Rifle",
         stats: { kind: "rifle", rapid: false, burst: 4, auto: true, auto_targets: 2, capacity: 20 },
@@ -27,7 +28,8 @@ describe("Twodsix: reading a mercenary", () => {
         source: { kind: "adapter", adapter: "twodsix", ref: "wpACR00000000001" },
       },
       {
-        id: "twodsix:wpSMG00000000001",
+        id: "twodsix-wpSMG00000000001",
+        legacyIds: ["twodsix:wpSMG00000000001"],
         system: "megatraveller",
         name: "Submachinegun",
         stats: { kind: "rifle", rapid: true, burst: null, auto: true, auto_targets: 2, capacity: 30 },
@@ -36,7 +38,8 @@ describe("Twodsix: reading a mercenary", () => {
         source: { kind: "adapter", adapter: "twodsix", ref: "wpSMG00000000001" },
       },
       {
-        id: "twodsix:wpAutopistol0001",
+        id: "twodsix-wpAutopistol0001",
+        legacyIds: ["twodsix:wpAutopistol0001"],
         system: "megatraveller",
         name: "Autopistol",
         stats: { kind: "pistol", rapid: true, burst: null, auto: false, auto_targets: 0, capacity: 15 },

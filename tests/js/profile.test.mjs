@@ -198,7 +198,7 @@ describe("actorArsenal and weaponStateWrites", () => {
     assert.deepEqual(writes, [
       { documentName: "Item", id: "item1", changes: { "system.ammo": 9 } },
       // The game system counts the rounds, so only the jam is Volley's to keep.
-      { documentName: "Actor", id: "act1", changes: { "flags.volley.adapterState": { gun: { jammed: false } } } },
+      { documentName: "Actor", id: "act1", changes: { "flags.volley.adapterState.gun": { jammed: false } } },
     ]);
   });
 

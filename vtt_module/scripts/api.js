@@ -15,6 +15,7 @@
  * user's language.
  */
 
+import { findWeapon } from "./adapters/identity.js";
 import { ATTACK_RESOLVED, PRE_ATTACK, sendChoice, UNDONE } from "./attack-hooks.js";
 import { bridgeConnection, bridgeOnline, sendRelayed } from "./foundry/bridge.js";
 import { cardFor, chatMessage } from "./foundry/chat.js";
@@ -135,7 +136,7 @@ function weaponIdOf(token, pluginId, wanted) {
   if (wanted === undefined || wanted === null || wanted === "") return null;
   const weapons = arsenalOf(token, pluginId).weapons;
   const text = String(wanted);
-  const found = weapons.find((w) => w.id === text) ?? weapons.find((w) => (w.name ?? "").toLocaleLowerCase() === text.toLocaleLowerCase());
+  const found = findWeapon(weapons, text) ?? weapons.find((w) => (w.name ?? "").toLocaleLowerCase() === text.toLocaleLowerCase());
   if (!found) {
     const names = weapons.map((w) => w.name || w.id).join(", ") || "—";
     throw new VolleyApiError(t("VOLLEY.Api.NoWeapon", { weapon: text, name: token.name ?? "", weapons: names }), { code: "no_weapon" });
@@ -380,7 +381,7 @@ export async function weaponMacro(token, weapon, slot) {
   const plugin = systemPlugin(worldRuleSystem());
   if (!plugin) throw new VolleyApiError(t("VOLLEY.Errors.NoRuleSystem"), { code: "no_system" });
   const weaponId = weaponIdOf(doc, plugin.id, weapon) ?? "";
-  const found = arsenalOf(doc, plugin.id).weapons.find((w) => w.id === weaponId);
+  const found = findWeapon(arsenalOf(doc, plugin.id).weapons, weaponId);
   if (!found) throw new VolleyApiError(t("VOLLEY.Api.NoWeapon", { weapon: String(weapon), name: doc.name ?? "", weapons: "—" }), { code: "no_weapon" });
   const drop = weaponDrop({ tokenId: String(doc.id), actorId: doc.actor?.id ?? null, weaponId, tokenName: doc.name ?? "", weaponName: found.name });
   return assignWeaponMacro(drop, slot);

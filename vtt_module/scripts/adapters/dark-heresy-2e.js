@@ -53,7 +53,8 @@
  * Pure: plain actor data in, plain data out.
  */
 
-import { ProblemLog, integerOf, isRecord, itemsOf, loadedOf, numberOf, quoted, readInteger, uniqueId } from "./reading.js";
+import { itemWeaponId } from "./identity.js";
+import { ProblemLog, integerOf, isRecord, itemsOf, loadedOf, numberOf, quoted, readInteger } from "./reading.js";
 
 /**
  * @typedef {import("../profile/types.js").VolleyWeapon} VolleyWeapon
@@ -151,11 +152,12 @@ function readDarkHeresyActor(actor, settings) {
   if (wp !== null) d100.wp = wp;
 
   const ids = new Set();
+  const legacy = new Set();
   for (const item of itemsOf(actor)) {
     if (item.type !== "weapon" || !isRecord(item.system)) continue;
     const weapon = readWeapon(item, settings, log);
     if (weapon === null) continue;
-    weapons.push({ ...weapon, id: uniqueId(ids, `dark-heresy-2nd:${item._id}`) });
+    weapons.push({ ...weapon, ...itemWeaponId(ids, "dh2e", item._id, "dark-heresy-2nd", legacy) });
   }
   return { character: { d100 }, weapons, problems: log.problems, refused: log.refused };
 }

@@ -46,13 +46,15 @@
  * - A RoF marked full-auto only ("20!", High-Tech) reads as its number; the minimum burst such a weapon
  *   must fire is left to the player. A weapon's Rcl of "-" is read as 1 only for a single projectile,
  *   where recoil cannot change the hits.
- * - A weapon's id is its imported name (and mode), so it survives a rename of the attack and the jam state
- *   Volley keeps for it stays with it.
+ * - A weapon's id is made from its imported name (and mode), so it survives a rename of the attack and the
+ *   jam state Volley keeps for it stays with it; the rows of one name (its fire modes, a shotgun's
+ *   buckshot and slug) share one magazine (./identity.js).
  *
  * Pure: plain actor data in, plain data out.
  */
 
-import { ProblemLog, integerOf, isRecord, itemsOf, quoted, readInteger, supportedText, uniqueId, loadedOf } from "./reading.js";
+import { GurpsIdentities } from "./identity.js";
+import { ProblemLog, integerOf, isRecord, itemsOf, quoted, readInteger, supportedText, loadedOf } from "./reading.js";
 
 /**
  * @typedef {import("../profile/types.js").VolleyWeapon} VolleyWeapon
@@ -155,17 +157,19 @@ function readGurpsActor(actor, settings) {
   const items = itemsOf(actor);
   const equipment = allEquipment(system.equipment, items, settings);
   const trackers = /** @type {Tracker[]} */ (equipment.filter((piece) => piece.maxuses !== null && piece.maxuses >= 1));
-  const ids = new Set();
+  const ids = new GurpsIdentities();
   for (const [path, attack] of entries(system.ranged, "system.ranged")) {
     const before = log.count;
     const weapon = readAttack(attack, path, equipment, settings, log);
     if (weapon === null) continue;
     const ammo = findAmmo(attack, path, weapon.stats, trackers, log);
     if (log.count > before) continue;
-    const id = uniqueId(ids, `gurps:${weapon.stableName}`);
+    const { id, magazine, legacyIds } = ids.next(weapon.imported, weapon.mode);
     /** @type {VolleyWeapon} */
     const volleyWeapon = {
       id,
+      magazine,
+      legacyIds,
       system: "gurps",
       name: weapon.name,
       stats: weapon.stats,
@@ -255,8 +259,7 @@ function readAttack(attack, path, equipment, settings, log) {
 
   const capacity = magazine.rounds + (settings.chamberInCapacity ? magazine.chambered : 0);
   const imported = typeof attack.originalName === "string" && attack.originalName.trim() !== "" ? attack.originalName.trim() : baseName;
-  const stableName = mode === "" ? imported : `${imported} (${mode})`;
-  return { name, stableName, level, stats: { rof, rcl, capacity, malf }, magazine };
+  return { name, imported, mode, level, stats: { rof, rcl, capacity, malf }, magazine };
 }
 
 /** @param {unknown} value */

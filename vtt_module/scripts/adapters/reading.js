@@ -246,18 +246,6 @@ export function readInteger(log, field, value, { what, min = -1e9, max = 1e9 }) 
 }
 
 /**
- * Make `id` unique among `taken` by appending #2, #3... (two attacks may share a name).
- * @param {Set<string>} taken
- * @param {string} id
- */
-export function uniqueId(taken, id) {
-  let candidate = id;
-  for (let n = 2; taken.has(candidate); n += 1) candidate = `${id}#${n}`;
-  taken.add(candidate);
-  return candidate;
-}
-
-/**
  * The embedded items of an actor's data, each with its id (documents from `toObject()` list them
  * in an array; a collection's `contents` is accepted too).
  * @param {Record<string, any>} actor

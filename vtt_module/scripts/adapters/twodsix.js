@@ -54,7 +54,8 @@
  * Pure: plain actor data in, plain data out.
  */
 
-import { ProblemLog, integerOf, isRecord, itemsOf, loadedOf, quoted, readInteger, uniqueId } from "./reading.js";
+import { itemWeaponId } from "./identity.js";
+import { ProblemLog, integerOf, isRecord, itemsOf, loadedOf, quoted, readInteger } from "./reading.js";
 
 /**
  * @typedef {import("../profile/types.js").VolleyWeapon} VolleyWeapon
@@ -163,6 +164,7 @@ function readTwodsixActor(actor, settings) {
   const items = itemsOf(actor);
   const byId = new Map(items.map((item) => [item._id, item]));
   const ids = new Set();
+  const legacy = new Set();
   for (const item of items) {
     if (item.type !== "weapon") continue;
     const name = typeof item.name === "string" && item.name.trim() !== "" ? item.name.trim() : item._id;
@@ -176,7 +178,7 @@ function readTwodsixActor(actor, settings) {
       continue;
     }
     const weapon = readWeapon(item, actor.system, byId, settings, log);
-    if (weapon !== null) weapons.push({ ...weapon, id: uniqueId(ids, `twodsix:${item._id}`) });
+    if (weapon !== null) weapons.push({ ...weapon, ...itemWeaponId(ids, "twodsix", item._id, "twodsix", legacy) });
   }
   return { character: { megatraveller: dex === null ? {} : { dex } }, weapons, problems: log.problems, refused: log.refused };
 }

@@ -6,6 +6,7 @@
  * writes go through `token.actor`, never `game.actors`, for that reason.
  */
 
+import { findWeapon } from "../adapters/identity.js";
 import { adapterForGame } from "../adapters/index.js";
 import { actorArsenal, weaponStateWrites } from "../profile/weapons.js";
 import { FormError } from "../fields.js";
@@ -175,7 +176,7 @@ export function requestContext(choice, userId) {
   const token = findTokenDocument(choice.token);
   if (!token) throw new FormError("token", "VOLLEY.Form.UnknownToken");
   const arsenal = arsenalOf(token, choice.system);
-  const weapon = arsenal.weapons.find((w) => w.id === choice.weapon);
+  const weapon = findWeapon(arsenal.weapons, choice.weapon);
   if (!weapon) throw new FormError("weapon", "VOLLEY.Form.UnknownWeapon");
   /** @type {RequestContext["targets"]} */
   const targets = new Map();
@@ -225,7 +226,7 @@ export function tokenView(token, system) {
   const arsenal = arsenalOf(token, system);
   const state = tokenState(token);
   return {
-    weaponState: (weaponId) => arsenal.weapons.find((w) => w.id === weaponId)?.state ?? null,
+    weaponState: (weaponId) => findWeapon(arsenal.weapons, weaponId)?.state ?? null,
     state: (key) => foundry.utils.getProperty(state, key),
     hasStatus: (id) => Boolean(token.actor?.statuses?.has(id)),
   };
@@ -253,7 +254,7 @@ async function applyWrites(token, writes) {
 export function tokenHandle(token, system) {
   return {
     setWeaponState: async (weaponId, changes) => {
-      const weapon = arsenalOf(token, system).weapons.find((w) => w.id === weaponId);
+      const weapon = findWeapon(arsenalOf(token, system).weapons, weaponId);
       if (!weapon) throw new Error(`weapon ${weaponId} is no longer on ${token.name}`);
       await applyWrites(token, weaponStateWrites(actorData(token.actor), weapon, changes, worldAdapter()));
     },

@@ -31,7 +31,10 @@
 
 /**
  * @typedef {object} VolleyWeapon
- * @property {string} id        stable within the actor
+ * @property {string} id        stable within the actor, and safe (letters, digits, `_`, `-`; adapters/identity.js)
+ * @property {string} [magazine] the key its magazine's state is kept under, when rows of one physical
+ *   weapon share it (GURPS fire modes); else its id
+ * @property {string[]} [legacyIds] ids it went by before #31, for state, cards and macros written then
  * @property {RuleSystemId} system
  * @property {string} name
  * @property {WeaponStats} stats

@@ -5,12 +5,14 @@
  * from.
  *
  * An adapter owns the fields it reads (rounds in an item's magazine); state the game system has no
- * field for (a jam, spoiled rounds, the selector) is kept in `flags.volley.adapterState.<weapon id>`
- * and laid over what the adapter reads.
+ * field for (a jam, spoiled rounds, the selector) is kept in `flags.volley.adapterState.<magazine>`
+ * and laid over what the adapter reads: one entry per physical weapon, under a safe id, whatever rows
+ * the game system lists it in (adapters/identity.js).
  *
  * Pure: takes the actor's plain data (`actor.toObject()`), returns plain data and document writes.
  */
 
+import { findWeapon, magazineOf, savedState } from "../adapters/identity.js";
 import { stateForFlags, stateForRequest } from "../adapters/index.js";
 import { readProfile, storedProfile, withWeaponState } from "./profile.js";
 
@@ -58,7 +60,7 @@ export function actorArsenal(actorData, { system, adapter = null }) {
       const overlay = isRecord(flags[ADAPTER_STATE_FLAG]) ? flags[ADAPTER_STATE_FLAG] : {};
       character = { ...character, ...(read.character?.[/** @type {keyof typeof read.character} */ (system)] ?? {}) };
       // What the game system counts wins; Volley's flags give the rest (adapters/index.js).
-      for (const weapon of read.weapons) weapons.push({ ...weapon, state: stateForRequest(weapon, overlay[weapon.id]) });
+      for (const weapon of read.weapons) weapons.push({ ...weapon, state: stateForRequest(weapon, savedState(overlay, weapon)) });
       if (adapter.notice) problems.push({ ...adapter.notice, notice: true });
       for (const problem of read.problems) problems.push({ ...problem });
       // A weapon Volley does not fire is listed once with the reason, after the fields to fix.
@@ -92,11 +94,14 @@ export function weaponStateWrites(actorData, weapon, changes, adapter = null) {
       else state[key] = value;
     }
     // The weapon as the game system holds it (not merged with the flags) says which fields are its own.
-    const held = adapter.readActor(actorData).weapons.find((w) => w.id === weapon.id) ?? weapon;
+    const held = findWeapon(adapter.readActor(actorData).weapons, weapon.id) ?? weapon;
     const writes = [...adapter.writeState(actorData, held, state)];
-    const overlay = isRecord(flags[ADAPTER_STATE_FLAG]) ? { ...flags[ADAPTER_STATE_FLAG] } : {};
-    overlay[weapon.id] = stateForFlags(held, state);
-    writes.push({ documentName: "Actor", id: actorId, changes: { [`flags.volley.${ADAPTER_STATE_FLAG}`]: overlay } });
+    // Only this magazine's entry is written (a safe key: no "." for Foundry to expand); the others stay.
+    // Foundry merges an update into the flag, so a field cleared is written as null, not left out.
+    const entry = /** @type {Record<string, unknown>} */ (stateForFlags(held, state));
+    for (const [key, value] of Object.entries(changes)) if ((value === null || value === undefined) && !(key in held.state)) entry[key] = null;
+    const path = `flags.volley.${ADAPTER_STATE_FLAG}.${magazineOf(held)}`;
+    writes.push({ documentName: "Actor", id: actorId, changes: { [path]: entry } });
     return writes;
   }
   const profile = readProfile(flags);

@@ -31,6 +31,7 @@
  *   show and passes the same checks (the running check included).
  */
 
+import { findWeapon } from "../../adapters/identity.js";
 import { isShowing } from "../../foundry/app-state.js";
 import { statusWords } from "../../bridge-status.js";
 import { sendChoice } from "../../attack-hooks.js";
@@ -262,7 +263,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
    * @returns {VolleyWeapon | null}
    */
   #weapon(arsenal) {
-    const chosen = arsenal.weapons.find((w) => w.id === this.weaponId) ?? arsenal.weapons.find((w) => w.id === arsenal.current) ?? arsenal.weapons[0] ?? null;
+    const chosen = findWeapon(arsenal.weapons, this.weaponId) ?? arsenal.weapons.find((w) => w.id === arsenal.current) ?? arsenal.weapons[0] ?? null;
     this.weaponId = chosen?.id ?? null;
     return chosen;
   }
