@@ -16,11 +16,18 @@ What it promises, and how each promise is kept:
   now, or the cache is being rebuilt, the request is refused with the retryable ``journal_unreadable``
   code; a known id is never resolved again.
 * **What a crash can leave, and how start repairs it.** A crash (even SIGKILL or a power loss) can
-  leave only the last line of a journal torn (no newline), followed by the zeros the journal lays
-  ahead of its lines (at most ``journal.ZERO_TAIL_BYTES``); the next start cuts both, with a warning
-  (``repair.inspect``). Every reader, live or not, stops at the first zero byte (no journal line
-  holds one: JSON escapes it), skips a last stretch with no newline, and never joins bytes read
-  before a zero to bytes after it (``files.LineReader``). A clean close leaves no zeros.
+  damage only the end of a journal: a last line torn (no newline), the zeros the journal lays ahead
+  of its lines, and, after a power loss, part of an unsynced later write among those zeros. The
+  record ends at the first zero byte (no journal line holds one: JSON escapes it), and nothing past
+  it was ever acknowledged; the next start cuts from the start of the line holding it, whatever
+  follows, with a warning (``repair.inspect``). Every reader, live or not, stops at the first zero
+  byte, skips a last stretch with no newline, and never joins bytes read before a zero to bytes after
+  it (``files.LineReader``). A clean close leaves no zeros.
+* **A journal that cannot be repaired is still the record.** If its tail cannot be cut (read-only,
+  immutable), it is read as every reader reads it, up to its first zero, and its ids are answered;
+  if it cannot be read at all, the ids the index holds for it are refused with the retryable
+  ``journal_unreadable`` until it can. Either way ``serve`` names the file and the reason, and no id
+  of it is resolved again.
   The SQLite index may be behind, ahead, edited, locked, read-only or corrupt: at start it is checked
   against the journals (row counts, furthest offsets, header lines), brought up to date, rebuilt, or
   bypassed for an index in memory; ``volley serve`` starts in every case.

@@ -58,7 +58,7 @@ import msgspec
 from bridge.store.files import LineReader, odd_files, open_for_reading, open_regular, session_files
 from bridge.store.idfilter import IdFilter
 from bridge.store.journal import Entry, UndoLine, Written, read_line, too_long
-from bridge.store.repair import inspect
+from bridge.store.repair import FileKind, inspect
 
 __all__ = ["INDEX_NAME", "Ledger", "LedgerUnavailable", "PendingAttack", "Settled"]
 
@@ -283,6 +283,9 @@ def _build_memory(directory: Path, warn: Warn, *, repair: bool) -> _Memory:
     memory = _Memory()
     for path in session_files(directory):
         inspection = inspect(path, repair=repair)
+        if inspection.kind is FileKind.UNREADABLE:
+            warn(f"{inspection.note}; skipped: its ids are not remembered")
+            continue
         if inspection.note:
             warn(inspection.note)
         if not inspection.usable:
@@ -426,6 +429,21 @@ class Ledger:
 
     def _index_file(self, path: Path, row: tuple[int, bytes, int, int, int] | None) -> None:
         inspection = inspect(path)
+        if inspection.kind is FileKind.UNREADABLE:
+            if row is not None and row[4]:
+                # Still the record, only unreadable now (permissions, a failing disk): the ids the
+                # index holds for it are refused (journal_unreadable, retryable) while it stays so,
+                # and answered once it can be read; never resolved again.
+                self._live[row[0]] = path.name
+                self._warn(
+                    f"{inspection.note}; the {row[4]} ids the index holds for it are refused "
+                    "(journal_unreadable, retryable) until it can be read, never rolled again"
+                )
+            else:
+                self._warn(f"{inspection.note}; skipped: its ids are not remembered")
+                if row is not None:
+                    self._retire(row[0])
+            return
         if inspection.note:
             self._warn(inspection.note)
         if not inspection.usable:

@@ -1,19 +1,27 @@
 """What a file in the sessions directory is, and cutting the one thing a crash can leave: a torn tail.
 
-The journal is append-only: lines are written whole, each ending in a newline, and fsynced in order.
-So a crash can only leave the *last* line without its newline (a write cut short, or a zero-filled
-tail after a power loss). A line that ends in a newline was written completely, whatever it says, so
-nothing that ends in a newline is ever cut.
+The journal is append-only: lines are written whole, each ending in a newline, over zeros laid ahead
+of them, and synced in order. So a crash can only leave the *end* of the record damaged: the last
+line without its newline, the zeros past it, and (a power loss can persist the pages of a batch out of
+order) zeros with a fragment of a later write after them. The record ends at the first zero byte (no
+journal line holds one: JSON escapes it): nothing after it was ever acknowledged, since the sync
+that acknowledges a line makes every byte before it durable too. So repair cuts the file at the start
+of the line that holds the first zero (or, when no zero is left, at the start of a last line that lacks
+its newline), whatever follows; a line that ends in a newline before the first zero was written whole
+and is never cut.
 
 Before the bridge reads a file it decides what the file is:
 
 * a Volley journal of a format this version reads: its torn tail, if any, is cut (or, if the last line
   is a whole record that only lacks its newline, the newline is added);
+* the same, when the tail cannot be cut (an immutable file, a read-only mount, no write permission):
+  it is still the record. It is left as it is and read only up to its first zero byte, like every
+  reader reads it (``bridge.store.files.LineReader``): its whole lines are answered, and the note says
+  which file and why it was not cut;
 * a file that is not a Volley journal (no session header on line 1: someone's ``my_notes.jsonl``), or a
   journal of a newer format: left byte for byte as it is, and reported once;
-* a file that cannot be read, or whose torn tail cannot be cut (a read-only old journal), or that is
-  not a regular file at all (a FIFO, a socket: never opened for a blocking read, ``bridge.store.files``):
-  reported and skipped, so its ids are not remembered; never fatal.
+* a file that cannot be read at all, or that is not a regular file (a FIFO, a socket: never opened for
+  a blocking read, ``bridge.store.files``): reported and skipped, never fatal.
 """
 
 from __future__ import annotations
@@ -36,6 +44,8 @@ __all__ = ["MAX_HEADER_BYTES", "FileKind", "Inspection", "inspect"]
 MAX_HEADER_BYTES = 64 * 1024
 #: How much of the file's end is read at a time when looking for the start of its last line.
 _TAIL_STEP = 64 * 1024
+#: How much is read at a time when looking for the first zero byte.
+_SCAN_STEP = 1 << 20
 
 _header_decoder = msgspec.json.Decoder(Header)
 
@@ -67,6 +77,8 @@ class Inspection:
     head: bytes = b""
     #: The file's size after any repair.
     size: int = 0
+    #: What to report about the file, if anything; an unreadable file's says only why (the caller
+    #: says what becomes of its ids).
     note: str | None = None
 
     @property
@@ -84,9 +96,7 @@ def inspect(path: Path, *, repair: bool = True) -> Inspection:
             first = handle.read(MAX_HEADER_BYTES)
             size = os.fstat(handle.fileno()).st_size
     except OSError as error:
-        return Inspection(
-            path, FileKind.UNREADABLE, note=f"{name}: cannot be read ({_reason(error)}); {_SKIPPED}"
-        )
+        return Inspection(path, FileKind.UNREADABLE, note=f"{name}: cannot be read ({_reason(error)})")
     if not first:
         return Inspection(path, FileKind.EMPTY)
     end = first.find(b"\n")
@@ -108,20 +118,18 @@ def inspect(path: Path, *, repair: bool = True) -> Inspection:
             ),
         )
     note = None
-    try:
-        if repair:
-            size, note = _repair_tail(path, size)
-    except OSError as error:
-        return Inspection(
-            path,
-            FileKind.UNREADABLE,
-            note=f"{name}: its torn last line cannot be cut ({_reason(error)}); {_SKIPPED}",
-        )
     head = line if line.endswith(b"\n") else line + b"\n"
+    if repair:
+        try:
+            size, note = _repair_tail(path, size)
+        except _CannotCut as failed:
+            note = (
+                f"{name}: its torn tail cannot be cut ({_reason(failed.error)}); left as it is, and its "
+                f"ids are answered from its whole lines (up to byte {failed.end:,}), read only"
+            )
+        except OSError as error:
+            return Inspection(path, FileKind.UNREADABLE, note=f"{name}: cannot be read ({_reason(error)})")
     return Inspection(path, FileKind.JOURNAL, head=head, size=size, note=note)
-
-
-_SKIPPED = "skipped: its ids are not remembered"
 
 
 def _reason(error: OSError) -> str:
@@ -143,49 +151,96 @@ def _is_record(line: bytes) -> bool:
     return True
 
 
-def _repair_tail(path: Path, size: int) -> tuple[int, str | None]:
-    """Cut what a crash left past the last whole line: the zeros the journal lays ahead of its lines
-    (``bridge.store.journal``) and a last line that lacks its newline, unless that line is a whole
-    record (then finish it).
+class _CannotCut(Exception):
+    """The tail could be read but not cut: ``error`` says why; the record's whole lines end at ``end``."""
 
-    Returns the file's new size and a warning when something was cut. Raises ``OSError`` when the
-    file cannot be changed (the caller skips it).
+    def __init__(self, error: OSError, end: int) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.end = end
+
+
+def _repair_tail(path: Path, size: int) -> tuple[int, str | None]:
+    """Cut what a crash left past the last whole line: everything from the line holding the first zero
+    byte on (the zeros the journal lays ahead of its lines, ``bridge.store.journal``, and whatever a
+    power loss left after them), or a last line that lacks its newline, unless what precedes the cut
+    is a whole record (then finish it).
+
+    Returns the file's new size and a warning when something was cut. Raises ``_CannotCut`` when the
+    file can be read but not changed, ``OSError`` when it cannot be read.
     """
     with open_for_reading(path) as handle:
-        handle.seek(size - 1)
-        if handle.read(1) == b"\n":
-            return size, None
-        end = _data_end(handle, size)
+        zero = _first_zero(handle, size)
+        if zero is None:
+            handle.seek(size - 1)
+            if handle.read(1) == b"\n":
+                return size, None
+            end = size
+        else:
+            end = zero
         start = _last_line_start(handle, end)
         handle.seek(start)
         tail = handle.read(end - start)
-    zeros = size - end
-    fd = open_regular(path, os.O_RDWR)
+        # Bytes up to the last one that is not a zero, from the first zero on: a write's fragment.
+        after = _data_end(handle, size) - end if zero is not None else 0
+    cut = size - end
+    try:
+        fd = open_regular(path, os.O_RDWR)
+    except OSError as error:
+        raise _CannotCut(error, start) from None
     try:
         if tail.strip(b" \t\r") and _is_record(tail):
-            if zeros:
+            if cut:
                 os.ftruncate(fd, end)
             os.lseek(fd, end, os.SEEK_SET)
             os.write(fd, b"\n")  # a whole record whose newline never made it: keep it
             os.fsync(fd)
-            return end + 1, _zeros_cut(path, zeros)
+            return end + 1, _past_end_cut(path, cut, after)
         number = _count_lines(path, start) + 1 if end > start else 0
         os.ftruncate(fd, start)
         os.fsync(fd)
+    except OSError as error:
+        raise _CannotCut(error, start) from None
     finally:
         os.close(fd)
     if end == start:
-        return start, _zeros_cut(path, zeros)
+        return start, _past_end_cut(path, cut, after)
     return start, (
         f"{path.name}: cut a torn last line (line {number}, {end - start} bytes) left by a crash"
-        + (f", and the {zeros:,} zero bytes after it" if zeros else "")
+        + (f", and the {cut:,} bytes after it ({_what_follows(after)})" if cut else "")
     )
+
+
+def _what_follows(after: int) -> str:
+    return "zeros" if not after else "zeros, and part of a later write a crash left among them"
+
+
+def _past_end_cut(path: Path, cut: int, after: int) -> str | None:
+    if not after:
+        return _zeros_cut(path, cut)
+    return f"{path.name}: cut {cut:,} bytes past its last whole line ({_what_follows(after)})"
 
 
 def _zeros_cut(path: Path, zeros: int) -> str | None:
     if not zeros:
         return None
     return f"{path.name}: cut {zeros:,} zero bytes past its last line (its server stopped without closing it)"
+
+
+def _first_zero(handle: BinaryIO, size: int) -> int | None:
+    """Offset of the file's first zero byte before ``size`` (None if there is none), read forward a
+    megabyte at a time: once per repaired file, at start."""
+    handle.seek(0)
+    offset = 0
+    while offset < size:
+        chunk = handle.read(min(_SCAN_STEP, size - offset))
+        if not chunk:
+            return None
+        found = chunk.find(b"\0")
+        if found >= 0:
+            return offset + found
+        offset += len(chunk)
+    return None
 
 
 def _data_end(handle: BinaryIO, size: int) -> int:

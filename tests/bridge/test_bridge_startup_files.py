@@ -173,15 +173,20 @@ def refuse_writes_to(monkeypatch: pytest.MonkeyPatch, path: Path) -> None:
 
 
 @pytest.mark.asyncio
-async def test_a_read_only_journal_with_a_torn_tail_is_skipped_not_fatal(
+async def test_a_read_only_journal_with_a_torn_tail_is_still_the_record(
     start_bridge: Start,
     settings: BridgeSettings,
     caplog: pytest.LogCaptureFixture,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Issue 33, item 3: a killed journal whose tail cannot be cut (read-only, immutable) once had its
+    ids forgotten, and a retry was rolled again. It is read as every reader reads it, up to its first
+    zero byte, and its ids get their journaled replies."""
     directory = sessions(settings)
     stuck = directory / "20261129T180000.000000Z-eeeeee.jsonl"
-    stuck_data = journal(resolved("stuck-1"), b'{"kind":"resolved","id":"torn-')
+    stuck_reply = json.dumps({"type": "result", "id": "stuck-1", "note": "journaled"}).encode()
+    # What a SIGKILL leaves: a line torn over the zeros the journal laid ahead, then the zeros.
+    stuck_data = journal(resolved("stuck-1", stuck_reply), b'{"kind":"resolved","id":"torn-') + bytes(4096)
     stuck.write_bytes(stuck_data)
     fine = directory / "20261129T190000.000000Z-ffffff.jsonl"
     fine_reply = json.dumps({"type": "result", "id": "fine-1", "note": "kept"}).encode()
@@ -193,9 +198,9 @@ async def test_a_read_only_journal_with_a_torn_tail_is_skipped_not_fatal(
     assert (await session.ask({"type": "attack", "id": "fine-1", "request": GURPS_MP5})) == json.loads(
         fine_reply
     )
-    rolled = await session.ask({"type": "attack", "id": "stuck-1", "request": GURPS_MP5})
-    assert rolled["type"] == "result" and "result" in rolled  # not remembered: resolved afresh
+    again = await session.ask({"type": "attack", "id": "stuck-1", "request": GURPS_MP5})
+    assert again == json.loads(stuck_reply)  # it was resolved afresh: rolled a second time
     await client.close()
     assert stuck.read_bytes() == stuck_data
     (warning,) = warnings_naming(caplog, stuck.name)
-    assert "Permission denied" in warning and "its ids are not remembered" in warning
+    assert "Permission denied" in warning and "cannot be cut" in warning and "answered" in warning

@@ -166,3 +166,35 @@ def test_a_mismatched_line_is_refused_not_treated_as_new(tmp_path: Path) -> None
     assert not ledger.degraded
     assert ledger.reply("r0") == b'{"id": "r0"}' and ledger.reply("r1") == b'{"id": "r1"}'
     ledger.close()
+
+
+@pytest.mark.asyncio
+async def test_a_journal_unreadable_at_start_refuses_its_ids_and_never_rolls_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 33, item 3: a journal that cannot be read at the next start (permissions, a failing disk)
+    had its index rows retired, and its ids were rolled again on retry. The index's rows stay: the ids
+    are refused with the retryable ``journal_unreadable`` until the file can be read, then answered."""
+    import os
+
+    replies = await first_session(tmp_path, 3)
+    (journal,) = (tmp_path / "sessions").glob("*.jsonl")
+    with journal.open("ab") as handle:
+        handle.write(bytes(1000))  # killed: the next start must look at the file again
+    failing = True
+    real_open = os.open
+
+    def guarded_open(file: object, flags: int, *args: object, **kwargs: object) -> int:
+        if failing and isinstance(file, (str, Path)) and Path(file) == journal:
+            raise PermissionError(errno.EACCES, "Permission denied", str(file))
+        return real_open(file, flags, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", guarded_open)
+    async with running(tmp_path) as client:
+        for id in replies:
+            refused = json.loads(await client.attack(id))
+            assert (refused["type"], refused.get("code")) == ("error", "journal_unreadable"), refused
+        failing = False
+        for id, frame in replies.items():
+            assert await client.attack(id) == frame
+    assert sorted(ids(tmp_path)) == sorted(replies)

@@ -94,3 +94,54 @@ def test_replay_ends_at_the_zeros_even_when_whole_lines_follow_them(
     monkeypatch.setattr(replay, "PARALLEL_FROM", 0)
     report = replay.replay_session(path, workers=workers)
     assert (report.total, report.matched, report.problems) == (3, 3, [])
+
+
+def write_journal(path: Path, *entries: Entry) -> bytes:
+    data = msgspec.json.encode(HEADER) + b"\n" + b"".join(msgspec.json.encode(e) + b"\n" for e in entries)
+    path.write_bytes(data)
+    return data
+
+
+def repaired(path: Path) -> str | None:
+    from bridge.store.repair import FileKind, inspect
+
+    inspection = inspect(path)
+    assert inspection.kind is FileKind.JOURNAL
+    return inspection.note
+
+
+def test_repair_cuts_from_the_first_zero_even_when_a_line_end_follows_the_zeros(tmp_path: Path) -> None:
+    """Zeros, a newline-ended fragment, zeros: what a power loss leaves when a batch written over the
+    zeros persisted its later page only. It was cut after the fragment's newline, leaving the zeros
+    mid-file for good."""
+    path = tmp_path / "s.jsonl"
+    whole = write_journal(path, entry("r1"), entry("r2"))
+    fragment = msgspec.json.encode(entry("r4"))[-60:] + b"\n"
+    path.write_bytes(whole + bytes(5000) + fragment + bytes(3000))
+    note = repaired(path)
+    assert path.read_bytes() == whole
+    assert note is not None and f"cut {5000 + len(fragment) + 3000:,} bytes past its last whole line" in note
+    assert "part of a later write a crash left among them" in note
+    assert repaired(path) is None
+
+
+def test_repair_cuts_a_torn_line_and_what_follows_its_zeros_when_the_file_ends_in_a_newline(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.jsonl"
+    whole = write_journal(path, entry("r1"))
+    torn = msgspec.json.encode(entry("r2"))[:50]
+    later = msgspec.json.encode(entry("r3")) + b"\n"  # a whole line, but past a hole: never synced
+    path.write_bytes(whole + torn + bytes(700) + later)
+    note = repaired(path)
+    assert path.read_bytes() == whole
+    assert note is not None and "cut a torn last line (line 3, 50 bytes)" in note
+
+
+def test_repair_finishes_a_whole_record_before_the_zeros_whatever_follows_them(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    whole = write_journal(path, entry("r1"))
+    last = msgspec.json.encode(entry("r2"))
+    path.write_bytes(whole + last + bytes(100) + b'"x"}\n' + bytes(100))
+    repaired(path)
+    assert path.read_bytes() == whole + last + b"\n"
