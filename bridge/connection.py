@@ -7,14 +7,21 @@
   (``bridge.ratelimit``), then handed to the referee with a callback for its reply: a slow fsync for
   one request does not hold up the next, and a request answered at once (a ping, a retry, a
   refusal, cheap odds) or from the journal's completion (an attack) costs no task of its own.
-* A reply goes straight to the socket when nothing is waiting to go before it (the usual case: no
-  hop through the writer task). Otherwise it goes through an ``Outbox`` bounded in frames and in
-  bytes, drained by one writer task; so does every reply while the socket's own buffer is pushing
-  back. The reader applies back-pressure: while the outbox (with the requests in flight) is full, it
-  reads no further frames, so a client that sends a burst and reads its replies is slowed down, never
-  cut off. Only an outbox that *stays* full for ``Pace.stall_timeout`` (the client is not reading) closes
-  the connection, 1008 "too slow"; the close itself has ``Pace.close_timeout``, after which a socket
-  that will not take the close frame is aborted, and the replies it held are let go at once.
+* **One back-pressure rule for every reply**, whichever path sends it (``_write``): a reply is written
+  to the socket only while the socket is not pushing back, and a write that leaves it pushing back
+  (its buffer past the transport's high-water mark: the protocol aiohttp serves the connection with
+  is told ``pause_writing``) sends every later reply to the ``Outbox`` until it drains. The socket is
+  asked through aiohttp's own protocol for the connection (``request.protocol``), never through
+  ``transport.get_protocol()``: under ``volley serve`` that is the door's protocol
+  (``bridge.guard``), which passes the pause on but does not answer for it. A reply goes straight to
+  the socket when nothing waits before it (the usual case: no hop through the writer task);
+  otherwise through the outbox, bounded in frames and in bytes and drained by one writer task, which
+  writes by the same rule. The reader applies back-pressure: while the outbox (with the requests in
+  flight) is full, it reads no further frames, so a client that sends a burst and reads its replies
+  is slowed down, never cut off. Only an outbox that *stays* full for ``Pace.stall_timeout`` (the
+  client is not reading) closes the connection, 1008 "too slow"; the close itself has
+  ``Pace.close_timeout``, after which a socket that will not take the close frame is aborted, and the
+  replies it held are let go at once (they are journaled: a retry gets them).
 * Every log line carries the connection's tag; repeated warnings are logged once per interval.
 """
 
@@ -26,11 +33,12 @@ import logging
 import struct
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterator, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.base_protocol import BaseProtocol
 
 from bridge.access import token_matches
 from bridge.protocol import (
@@ -190,8 +198,9 @@ class Connection:
         limits: RelayLimits,
         hello_timeout: float,
         tag: str,
+        transport: asyncio.Transport,
+        flow: BaseProtocol,
         pace: Pace | None = None,
-        transport: asyncio.Transport | None = None,
         admit: Callable[[], bool] | None = None,
     ) -> None:
         self.ws = ws
@@ -203,6 +212,8 @@ class Connection:
         self._welcome = welcome
         self._hello_timeout = hello_timeout
         self._transport = transport
+        #: aiohttp's protocol for this connection: the one told when the socket pushes back
+        self._flow_control = flow
         self._admit = admit
         self.outbox = Outbox(self.pace, on_full=self._outbox_full, on_room=self._outbox_has_room)
         self._writer: asyncio.Task[None] | None = None
@@ -213,7 +224,7 @@ class Connection:
         self._paid.set()
         #: replies held by ``one_write_per_socket`` for one write at its end
         self._held: list[bytes] = []
-        #: a reply sent straight to the socket that is waiting for the socket's buffer to drain
+        #: waits for the socket's buffer to drain after a write left it pushing back
         self._flow: asyncio.Task[None] | None = None
         self._stall: asyncio.TimerHandle | None = None
         self._stopping = False  # the server is shutting down: no new requests
@@ -384,8 +395,8 @@ class Connection:
     def _send(self, data: bytes) -> None:
         if self.outbox.idle and self._flow is None and not self._hanging_up and not self.ws.closed:
             held = _holding.sockets
-            if held is None or self._transport is None:
-                self._send_now(data)
+            if held is None:
+                self._write([data])
             else:  # inside ``one_write_per_socket``: written with this socket's other replies at its end
                 if not self._held:
                     held.append(self)
@@ -394,14 +405,18 @@ class Connection:
             self.dropped += 1
 
     def _send_held(self) -> None:
-        """Write the replies ``one_write_per_socket`` held for this socket in one write of consecutive
-        frames (what aiohttp would write one by one, byte for byte), without aiohttp's coroutine per
-        frame: under load most sockets get one reply per batch, and that coroutine was a share of it."""
+        """Write the replies ``one_write_per_socket`` held for this socket in one write."""
         frames, self._held = self._held, []
+        self._write(frames)
+
+    def _write(self, frames: list[bytes]) -> None:
+        """The one way a reply reaches the socket (straight from ``_send``, held for a batch, or from
+        the writer task): consecutive unmasked text frames in one write (what aiohttp would write one
+        by one, byte for byte, without its coroutine per frame), then the back-pressure rule: if the
+        socket now pushes back, later replies wait in the outbox until it drains (``_flow``)."""
         transport = self._transport
-        if transport is None or transport.is_closing() or self.ws.closed:
-            for data in frames:
-                self._send_now(data)
+        if transport.is_closing() or self.ws.closed:
+            self.dropped += len(frames)  # the client left; its results are journaled (a retry gets them)
             return
         try:
             if len(frames) == 1:
@@ -409,38 +424,16 @@ class Connection:
             else:
                 transport.write(b"".join([_text_frame(data) for data in frames]))
         except (ConnectionError, RuntimeError):
-            return  # the client left; its results are journaled and will be re-sent on retry
-        if self._writing_paused():
-            # Over the socket's high-water mark: later replies queue in the outbox until it drains, as
-            # they do behind an aiohttp send that waits for the drain.
+            self.dropped += len(frames)
+            return
+        if self._flow is None and self._flow_control.writing_paused:
             self._flow = asyncio.create_task(self._drained())
             self._flow.add_done_callback(self._flowed)
 
-    def _writing_paused(self) -> bool:
-        protocol = getattr(self._transport, "get_protocol", lambda: None)()
-        return bool(getattr(protocol, "writing_paused", False))
-
     async def _drained(self) -> None:
-        while self._writing_paused() and not self.ws.closed and not self._hanging_up:
-            await asyncio.sleep(DRAIN_POLL)
-
-    def _send_now(self, data: bytes) -> None:
-        """Write a frame to the socket from here, without waking the writer task.
-
-        aiohttp writes an uncompressed frame to the transport before it looks at flow control, so the
-        coroutine usually ends on its first step. When the socket's buffer is over its limit it waits
-        for the buffer to drain instead: the frame is already written, and the rest of that wait is
-        finished by a task (``_flow``), during which later replies queue in the outbox behind it.
-        """
-        sending = self.ws.send_frame(data, WSMsgType.TEXT)
-        try:
-            waiting = sending.send(None)
-        except StopIteration:
-            return
-        except (ConnectionError, RuntimeError):
-            return  # the client left; its results are journaled and will be re-sent on retry
-        self._flow = asyncio.create_task(_finish_sending(sending, waiting))
-        self._flow.add_done_callback(self._flowed)
+        """Until the socket takes writes again (aiohttp's protocol is told ``resume_writing``), or is lost."""
+        with contextlib.suppress(ConnectionError):
+            await self._flow_control._drain_helper()
 
     def _flowed(self, task: asyncio.Task[None]) -> None:
         if self._flow is task:
@@ -501,17 +494,12 @@ class Connection:
 
     async def _write_loop(self) -> None:
         while True:
-            await self._flowing()  # the socket is pushing back on a reply sent straight to it
+            await self._flowing()  # the socket is pushing back on the last write
             data = await self.outbox.take()
             if data is None:
                 return
             await self._flowing()
-            if self.ws.closed:
-                continue  # the client left; its results are journaled and will be re-sent on retry
-            try:
-                await self.ws.send_frame(data, WSMsgType.TEXT)
-            except (ConnectionError, RuntimeError):
-                continue
+            self._write([data])
 
     async def _flowing(self) -> None:
         flow = self._flow
@@ -571,9 +559,6 @@ class _Holding:
 
 _holding = _Holding()
 
-#: How often a socket over its high-water mark is looked at again after a write of held replies.
-DRAIN_POLL = 0.005
-
 
 @contextlib.contextmanager
 def one_write_per_socket() -> Iterator[None]:
@@ -582,8 +567,8 @@ def one_write_per_socket() -> Iterator[None]:
     The journal tells a batch's waiters inside it (``Journal.replying``): under load a group commit
     answers a hundred requests at once, several of them from the same client, and one write of their
     frames costs the kernel one send instead of several (the send was the loop's largest single cost).
-    Order on each socket is kept; a socket that cannot take the write at once falls back to the usual
-    path. Nested use is the outer one.
+    Order on each socket is kept, and the write obeys the one back-pressure rule (``Connection._write``).
+    Nested use is the outer one.
     """
     if _holding.sockets is not None:
         yield
@@ -614,25 +599,3 @@ def _text_frame(data: bytes) -> bytes:
 _LEN1 = struct.Struct("!BB").pack
 _LEN2 = struct.Struct("!BBH").pack
 _LEN3 = struct.Struct("!BBQ").pack
-
-
-async def _finish_sending(sending: Coroutine[Any, Any, None], waiting: Any) -> None:
-    """Drive a started ``send_frame`` coroutine to its end, as its task would have: await what it
-    awaits (the socket draining), hand it back the outcome, repeat until it returns."""
-    while True:
-        if getattr(waiting, "_asyncio_future_blocking", False):
-            # What a task does with a future its coroutine yields: take the "await me" flag off it,
-            # else awaiting it here again is refused as a bare yield.
-            waiting._asyncio_future_blocking = False
-        try:
-            await waiting
-        except BaseException as error:  # handed back to the coroutine it belongs to
-            try:
-                waiting = sending.throw(error)
-            except StopIteration:
-                return
-            continue
-        try:
-            waiting = sending.send(None)
-        except StopIteration:
-            return

@@ -224,7 +224,9 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
     # No permessage-deflate: replies are small, and each compressed socket would hold a zlib window.
     ws = web.WebSocketResponse(max_msg_size=READ_LIMIT + 1, decode_text=False, heartbeat=30.0, compress=False)
     await ws.prepare(request)
-    gate, handler = app[GATE], request.protocol
+    gate, handler, transport = app[GATE], request.protocol, request.transport
+    if transport is None:  # the client left during the handshake
+        return ws
     connection = Connection(
         ws,
         app[REFEREE],
@@ -239,7 +241,8 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         hello_timeout=settings.hello_timeout,
         pace=settings.pace,
         tag=f"#{next(_counter)} {request.remote}",
-        transport=request.transport,
+        transport=transport,
+        flow=handler,
         admit=lambda: gate.promote(handler),
     )
     app[CONNECTIONS].add(connection)

@@ -132,13 +132,10 @@ async def test_log_lines_are_tagged_with_the_connection(
 
 
 class StuckSocket:
-    """A websocket whose client never reads: every send, the close frame included, blocks forever."""
+    """A websocket whose client never reads: its close frame, once sent, is never answered."""
 
     closed = False
     close_code: int | None = None
-
-    async def send_frame(self, data: bytes, opcode: object) -> None:
-        await asyncio.Event().wait()
 
     async def close(self, *, code: int, message: bytes) -> bool:
         self.closed, self.close_code = True, code
@@ -147,10 +144,30 @@ class StuckSocket:
 
 
 class Transport:
+    """The socket under it: takes every write into a buffer that never drains."""
+
     aborted = False
+
+    def __init__(self) -> None:
+        self.written: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+    def is_closing(self) -> bool:
+        return self.aborted
 
     def abort(self) -> None:
         self.aborted = True
+
+
+class PushingBack:
+    """aiohttp's protocol for the connection, told by the transport that its buffer is full for good."""
+
+    writing_paused = True
+
+    async def _drain_helper(self) -> None:
+        await asyncio.Event().wait()
 
 
 async def test_a_client_that_stops_reading_is_cut_off_after_the_stall_and_aborted() -> None:
@@ -170,9 +187,10 @@ async def test_a_client_that_stops_reading_is_cut_off_after_the_stall_and_aborte
         tag="#test",
         pace=pace,
         transport=transport,  # type: ignore[arg-type]
+        flow=PushingBack(),  # type: ignore[arg-type]
     )
     conn._writer = asyncio.create_task(conn._write_loop())
-    for k in range(4):  # one is taken by the (stuck) writer, three fill the outbox
+    for k in range(4):  # one is written and leaves the socket pushing back, three fill the outbox
         conn._send(f'{{"n": {k}}}'.encode())
         await asyncio.sleep(0)
     assert conn.outbox.full and not socket.closed

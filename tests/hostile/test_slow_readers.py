@@ -9,6 +9,7 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hostilekit import (
@@ -138,3 +139,46 @@ async def test_a_polite_shutdown_does_not_wait_for_a_client_that_never_reads(tmp
         assert open_connections(served) == 1
     sending.cancel()
     raw.close()
+
+
+def _health(server: ServeProcess) -> dict[str, Any]:
+    with urllib.request.urlopen(server.http("/healthz"), timeout=HANG) as response:
+        health: dict[str, Any] = json.load(response)
+    return health
+
+
+async def test_a_client_that_never_reads_its_attacks_is_cut_off_under_volley_serve(tmp_path: Path) -> None:
+    """Issue 33, item 1: 30,000 attacks from a raw socket that reads nothing, through the real door.
+
+    Attack replies leave from the journal's batch, written straight to the socket; the socket was
+    asked whether it pushed back through ``transport.get_protocol()``, the door's protocol, which never
+    says so: every reply went into the transport's unbounded buffer, the server read on, resolved all
+    30,000, grew by ~80 MiB and never cut the client off. Now the reads stop once the outbox is full,
+    the client is cut off after the stall (10 s) and the close (2 s), and every reply it was owed is
+    in the journal for a retry.
+    """
+    server = serve_process(tmp_path, "--rate", "100000", "--burst", "100000")
+    try:
+        await until(lambda: _warm(server), "the rules warm-up did not finish")  # so it does not count
+        rss_before = memory_kib(server.pid)
+        raw = await raw_websocket(server.port, receive_buffer=4096)
+        attacks = [message("attack", id=f"n{k}", request=GURPS_MP5) for k in range(30_000)]
+        sending = asyncio.create_task(raw.send(*attacks))
+        await until(lambda: _health(server)["connections"] == 0, "the client that never reads is still on")
+        growth_mib = (memory_kib(server.pid) - rss_before) / 1024
+        resolved = _health(server)["resolved"]
+        sending.cancel()
+        raw.close()
+        # Nothing acknowledged is lost: whatever was resolved is journaled, and a retry gets its bytes.
+        (journal,) = (tmp_path / "data" / "sessions").glob("*.jsonl")
+        lines = [json.loads(line) for line in journal.read_bytes().split(b"\n")[1:] if line.strip(b"\0")]
+        assert len(lines) == resolved
+        again = await raw_websocket(server.port)
+        for line in (lines[0], lines[-1]):
+            await again.send(message("attack", id=line["id"], request=GURPS_MP5))
+            assert await again.reply() == line["reply"]
+        again.close()
+    finally:
+        server.stop()
+    assert resolved < 10_000, f"the server read on: {resolved} of 30,000 attacks resolved"
+    assert growth_mib < 30, f"the server grew by {growth_mib:.0f} MiB for a client that reads nothing"
