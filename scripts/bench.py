@@ -10,7 +10,7 @@ explains). Runs in a few minutes on a 2-core machine. The parts are scripts of t
   aiohttp echo plus one fsync, and against a durable echo (an fsynced line of the bridge's size before
   each reply, group-committed as the bridge does: ``rtt_p50_vs_durable``, ``throughput_vs_durable``),
   throughput against the echo server, another client's ping under 16 cold previews, memory with 200
-  idle connections;
+  idle connections and with a client that never reads;
 * ``bench_history.py``: start time and memory with 100,000 earlier replies, against an empty directory.
 
 Nothing is timed before the bridge's rules workers are warm (``/healthz``). Volley's bytecode is
@@ -110,6 +110,8 @@ def bench_cli(figures: dict[str, Any], quick: bool) -> None:
     )
 
 
+#: Attacks a client that never reads sends (the bridge's memory must not grow with them).
+NON_READING_ATTACKS = 30_000
 #: Interleaved throughput rounds per server (each reports its median).
 THROUGHPUT_ROUNDS = 5
 THROUGHPUT_ROUNDS_QUICK = 3
@@ -213,9 +215,21 @@ def bench_wire(figures: dict[str, Any], quick: bool) -> None:
         wire.wait_ready(bridge, warm=True)
         before, with_200 = asyncio.run(wire.idle_connections(bridge, 200))
         workers = [wire.rss_mib(pid) for pid in wire.health(bridge)["workers"]["pids"]]
+        deaf = asyncio.run(wire.non_reading_client(bridge, NON_READING_ATTACKS))
     print(f"  bridge RSS: {before:.1f} MiB idle, {with_200:.1f} MiB with 200 authenticated idle connections")
     print(f"  (each rules worker, a process of its own: {', '.join(f'{w:.1f}' for w in workers)} MiB)")
-    figures.update(rss_mb_idle=round(before, 1), rss_mb_200_idle=round(with_200, 1))
+    growth = deaf["rss_peak"] - deaf["rss_before"]
+    print(
+        f"  a client that never reads, {NON_READING_ATTACKS} attacks sent: bridge RSS "
+        f"{deaf['rss_before']:.1f} -> peak {deaf['rss_peak']:.1f} MiB (+{growth:.1f}); "
+        f"{deaf['resolved']:.0f} resolved before it was cut off after {deaf['cut_off_s']:.1f} s"
+    )
+    figures.update(
+        rss_mb_idle=round(before, 1),
+        rss_mb_200_idle=round(with_200, 1),
+        rss_mb_growth_non_reading=round(growth, 1),
+        non_reading_resolved=round(deaf["resolved"]),
+    )
 
 
 def bench_history(figures: dict[str, Any], quick: bool) -> None:

@@ -9,7 +9,10 @@ the wire figures only:
 2. throughput with N clients each keeping a window of requests in flight, bridge and echo alike;
 3. another client's ``ping`` while 16 cold worst-case MegaTraveller previews are being computed,
    against its ``ping`` on an idle bridge;
-4. the bridge's resident memory with 200 authenticated connections doing nothing.
+4. the bridge's resident memory with 200 authenticated connections doing nothing;
+5. the bridge's resident memory while a client that never reads sends 30,000 attacks (from a raw
+   socket with a small receive buffer): it must stay flat, the client cut off once its outbox has
+   stayed full for the stall time.
 
     .venv/bin/python scripts/bench_bridge.py [--rounds 5] [--per-round 300] [--clients 32]
 """
@@ -398,6 +401,72 @@ async def idle_connections(bridge: ServeProcess, count: int) -> tuple[float, flo
     assert health(bridge)["connections"] == count
     await asyncio.gather(*(ws.close() for ws in sockets))
     return before, with_them
+
+
+async def _raw_hello(url: str, receive_buffer: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A websocket spoken by hand over a socket with a small receive buffer, authenticated; nothing
+    is read from it afterwards unless the caller reads."""
+    import base64
+    import socket
+
+    host, port = url.removeprefix("ws://").removesuffix("/ws").rsplit(":", 1)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, (host, int(port)))
+    reader, writer = await asyncio.open_connection(sock=sock, limit=1 << 14)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(
+        f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    await reader.readuntil(b"\r\n\r\n")
+    writer.write(_client_frame(json.dumps({"type": "hello", "token": TOKEN}).encode()))
+    head = await reader.readexactly(2)
+    await reader.readexactly(head[1] & 0x7F if head[1] & 0x7F < 126 else 0)  # the welcome (short)
+    return reader, writer
+
+
+def _client_frame(data: bytes) -> bytes:
+    """A masked text frame (a zero mask: the bytes stay as they are)."""
+    size = len(data)
+    head = bytes([0x81]) + (
+        bytes([0x80 | size])
+        if size < 126
+        else bytes([0x80 | 126]) + size.to_bytes(2, "big")
+        if size < 1 << 16
+        else bytes([0x80 | 127]) + size.to_bytes(8, "big")
+    )
+    return head + b"\0\0\0\0" + data
+
+
+async def non_reading_client(bridge: ServeProcess, attacks: int) -> dict[str, float]:
+    """A client that sends ``attacks`` attacks and reads nothing: the bridge's RSS before, its peak
+    meanwhile, how many it resolved before the client was cut off, and how long that took (s)."""
+    await asyncio.sleep(0.5)
+    before = rss_mib(bridge.pid)
+    resolved_before = health(bridge)["resolved"]
+    _, writer = await _raw_hello(bridge.url, 4096)
+    started = time.perf_counter()
+    run = time.monotonic_ns()
+    frames = b"".join(
+        _client_frame(json.dumps({"type": "attack", "id": f"deaf{run}-{k}", "request": GURPS_MP5}).encode())
+        for k in range(attacks)
+    )
+    writer.write(frames)
+    peak = before
+    while health(bridge)["connections"]:
+        peak = max(peak, rss_mib(bridge.pid))
+        await asyncio.sleep(0.1)
+    cut_off = time.perf_counter() - started
+    peak = max(peak, rss_mib(bridge.pid))
+    writer.transport.abort()
+    return {
+        "rss_before": before,
+        "rss_peak": peak,
+        "resolved": health(bridge)["resolved"] - resolved_before,
+        "cut_off_s": cut_off,
+    }
 
 
 # --- standalone ------------------------------------------------------------------------------------
