@@ -34,7 +34,10 @@ What it promises, and how each promise is kept:
 * **Only regular files are opened.** A FIFO, socket or device named like a journal is never opened for
   a blocking read: it is reported and skipped by ``serve``, ``sessions``, ``show``, ``replay`` and
   ``report`` (``files``). Readers stream: memory stays flat in a journal's size.
-* **One server per directory** (``lock.DirectoryLock``), so no two processes answer the same ids.
+* **One server per directory** (``lock.DirectoryLock``), so no two processes answer the same ids:
+  the lock is held on the ``sessions`` directory itself as well as on ``sessions/.lock`` (where the
+  pid is written), so deleting, replacing or re-creating ``.lock`` while a server runs never lets a
+  second one start.
 """
 
 from __future__ import annotations

@@ -348,6 +348,39 @@ def test_a_second_serve_on_the_same_data_directory_exits_with_the_reason(dirs: t
     assert code == 0
 
 
+@pytest.mark.parametrize("done_to_lock", ["deleted", "replaced", "re-created"])
+def test_whatever_happens_to_the_lock_file_a_second_serve_is_refused(
+    dirs: tuple[Path, Path], done_to_lock: str
+) -> None:
+    """Issue 33, item 2: the lock was the inode ``sessions/.lock`` named at start; deleting it let a
+    second server lock a new one and answer the same ids (one rolled on each: two journal lines)."""
+    data, config = dirs
+    first = Server(data, config)
+    lock = data / "sessions" / ".lock"
+    try:
+        if done_to_lock == "deleted":
+            lock.unlink()
+        elif done_to_lock == "replaced":
+            (data / "sessions" / "other").write_text("1\n")
+            os.replace(data / "sessions" / "other", lock)
+        else:
+            lock.unlink()
+            lock.write_text("")
+        second = subprocess.run(
+            serve_command(data, config, "--port", "0", "--token", TOKEN),
+            check=False,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=BUDGET_S,
+        )
+    finally:
+        code, _ = first.stop(signal.SIGTERM)
+    assert second.returncode == 1, second.stdout
+    assert f"is using {data / 'sessions'}; stop it" in second.stderr
+    assert code == 0
+
+
 def warm_workers(url: str) -> list[int]:
     """The rules workers' pids once ``/healthz`` says they are all warm."""
     import time
