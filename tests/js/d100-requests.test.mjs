@@ -128,10 +128,14 @@ describe("d100 overwatch", () => {
     assert.equal(built.type, "action");
     assert.deepEqual(built.request.order, { mode: "short_burst", trigger: "anyone crosses the bridge", facing: 350, arc: 30 });
     assert.equal(built.request.action, "overwatch");
-    refuses(() => buildD100Request(choice({ action: "overwatch", order: { arc: 60 } }), context()), "order.arc", "VOLLEY.Form.AtMost");
-    refuses(() => buildD100Request(choice({ action: "overwatch", order: { mode: "suppressing" } }), context()), "order.mode", "VOLLEY.Form.OneOf");
-    refuses(() => buildD100Request(choice({ action: "overwatch", order: { trigger: "x".repeat(121) } }), context()), "order.trigger", "VOLLEY.Form.TooLong");
+    refuses(() => buildD100Request(choice({ action: "overwatch", order: { facing: 0, arc: 60 } }), context()), "order.arc", "VOLLEY.Form.AtMost");
+    refuses(() => buildD100Request(choice({ action: "overwatch", order: { mode: "suppressing", facing: 0 } }), context()), "order.mode", "VOLLEY.Form.OneOf");
+    refuses(() => buildD100Request(choice({ action: "overwatch", order: { trigger: "x".repeat(121), facing: 0 } }), context()), "order.trigger", "VOLLEY.Form.TooLong");
     refuses(() => buildD100Request(choice({ action: "overwatch", order: { facing: "north" } }), context()), "order.facing", "VOLLEY.Form.WholeNumber");
+    // Where the order watches is never guessed: no facing, or an empty one, is refused (#31, item 3).
+    for (const facing of [undefined, null, "", "  "]) {
+      refuses(() => buildD100Request(choice({ action: "overwatch", order: { trigger: "x", facing } }), context()), "order.facing", "VOLLEY.Form.Required");
+    }
   });
 
   it("lifts the order", () => {
@@ -147,6 +151,13 @@ describe("d100 overwatch", () => {
     assert.equal(built.request.action, "overwatch_fire");
     assert.deepEqual(built.request.attacker.overwatch, order);
     assert.equal("mode" in built.request, false, "the order's own mode");
+    // Single shots, one per token: no secondary, so no share and no distance to a primary (#31, item 2).
+    assert.equal(built.request.targets.every((t) => !("share" in t) && !("to_primary" in t)), true);
+    const single = buildD100Request(
+      choice({ action: "overwatch_fire", fire_mode: "single", targets: [{ id: "t1" }, { id: "t2", share: 1 }] }),
+      context({ shooter: { state: { overwatch: { ...order, mode: "long_burst" } } } }),
+    );
+    assert.equal(single.request.targets.every((t) => !("share" in t) && !("to_primary" in t)), true);
     const burst = buildD100Request(
       choice({ action: "overwatch_fire", fire_mode: "long_burst", targets: [{ id: "t1" }, { id: "t2", share: 1 }] }),
       context({ shooter: { state: { overwatch: order } } }),

@@ -180,6 +180,12 @@ async function setField(dialog, name, value) {
     field.checked = value === true || value === "on" || value === "true";
   } else {
     field.value = String(value);
+    // A number field takes only a number: the browser empties it for anything else ("abc"), and an
+    // empty field would read as its default. Refused here, naming the field, before anything is sent.
+    if (field instanceof HTMLInputElement && field.type === "number" && field.value !== String(value).trim()) {
+      const label = dialog.controlLabel(name) ?? name;
+      throw new VolleyApiError(`${label}: ${t("VOLLEY.Form.WholeNumber", { value: String(value).slice(0, 20) })}`, { code: "bad_option" });
+    }
   }
   field.dispatchEvent(new Event("input", { bubbles: true }));
   field.dispatchEvent(new Event("change", { bubbles: true }));
@@ -250,7 +256,7 @@ async function choiceOf(dialog, action, options, { checkButton }) {
     try {
       choice = dialog.readChoice(action);
     } catch (error) {
-      throw new VolleyApiError(problemText(error), { code: "form", reply: error });
+      throw new VolleyApiError(dialog.refusalText(error), { code: "form", reply: error });
     }
     if (options.rollMode) choice.rollMode = String(options.rollMode);
     return choice;

@@ -574,6 +574,36 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     return t("VOLLEY.Api.NoSuchAction", { action, actions: actions.join(", ") });
   }
 
+  /**
+   * The label the user reads on the form control named `name`: its `<label for>`, the label around it,
+   * else its `aria-label`; null when the form has no such control.
+   * @param {string} name
+   * @returns {string | null}
+   */
+  controlLabel(name) {
+    const root = this.element;
+    const control = root?.querySelector(`[name="${CSS.escape(name)}"]`);
+    if (!root || !control) return null;
+    const label = control.id ? root.querySelector(`label[for="${CSS.escape(control.id)}"]`) : control.closest("label");
+    const text = (label?.textContent || control.getAttribute("aria-label") || "").replace(/\s+/g, " ").trim();
+    return text || null;
+  }
+
+  /**
+   * A refusal in the user's words, naming the field by the label the user sees on it (#31: "Facing:
+   * required", not the form's field name), when the refusal names one of the form's controls.
+   * @param {unknown} error
+   */
+  refusalText(error) {
+    const e = /** @type {{field?: unknown, key?: unknown, values?: unknown}} */ (typeof error === "object" && error !== null ? error : {});
+    const label = typeof e.field === "string" && typeof e.key === "string" ? this.controlLabel(e.field) : null;
+    if (label && typeof e.key === "string") {
+      const values = typeof e.values === "object" && e.values !== null ? /** @type {Record<string, unknown>} */ (e.values) : {};
+      return `${label}: ${t(e.key, values)}`;
+    }
+    return problemText(error);
+  }
+
   /** The token or its weapons changed (rounds, a jam): show it, and ask for fresh odds. */
   async tokenChanged() {
     await this.refresh(["shooter", "body", "footer"]);
@@ -726,7 +756,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     try {
       choice = this.readChoice(action);
     } catch (error) {
-      this.#setNotice({ text: problemText(error), error: true });
+      this.#setNotice({ text: this.refusalText(error), error: true });
       await this.refresh(["footer"]);
       return;
     }

@@ -18,7 +18,7 @@
 
 import { isShowing } from "../../foundry/app-state.js";
 import { AttackDialog, formValues } from "../common/attack-dialog.js";
-import { readFlag, requireInt } from "../common/fields.js";
+import { FormError, readFlag, requireInt } from "../common/fields.js";
 import { distanceBetween, readFacing, tokensInSector, wholeDegrees } from "../common/sector.js";
 import { arsenalOf, findTokenDocument, metresPerPixel, placedTokens, tokenCentre, tokenCentrePixels, tokenState } from "../../foundry/documents.js";
 import { canPickOnCanvas, pickDirection } from "../../foundry/sector-picker.js";
@@ -459,7 +459,11 @@ export default class D100AttackDialog extends AttackDialog {
           targets: this.#choiceTargets(values, { shares: spec.mode !== "single" && spec.mode !== "suppressing" }),
         };
         if (spec.rate) fields.rate = spec.rate;
-        if (spec.mode === "suppressing") fields.arc = requireInt(values.arc || SECTOR_MAX_DEGREES, "arc", { min: 1, max: SECTOR_MAX_DEGREES });
+        if (spec.mode === "suppressing") {
+          // Suppressing fire sweeps a sector: with no Facing there is none, and nothing is guessed (#31).
+          this.#sectorAimed(values);
+          fields.arc = requireInt(values.arc || SECTOR_MAX_DEGREES, "arc", { min: 1, max: SECTOR_MAX_DEGREES });
+        }
         else if (readFlag(values.gm_allows_wider)) fields.gm_allows_wider = true;
         return fields;
       }
@@ -472,12 +476,14 @@ export default class D100AttackDialog extends AttackDialog {
           ...(readFlag(values.gm_allows_wider) ? { gm_allows_wider: true } : {}),
         };
       case "overwatch":
+        // An order's sector is where it watches: an empty Facing is refused, never taken for 0° (#31).
+        this.#sectorAimed(values);
         return {
           ...shooter,
           order: {
             mode: values.order_mode || "single",
             trigger: values.trigger ?? "",
-            facing: requireInt(values.facing || 0, "facing", { min: -360, max: 720 }),
+            facing: requireInt(values.facing, "facing", { min: -360, max: 720 }),
             arc: requireInt(values.arc || SECTOR_MAX_DEGREES, "arc", { min: 1, max: SECTOR_MAX_DEGREES }),
           },
         };
@@ -505,6 +511,14 @@ export default class D100AttackDialog extends AttackDialog {
       default:
         return {};
     }
+  }
+
+  /**
+   * A sector is aimed and its Facing says where: refused naming the Facing field otherwise.
+   * @param {Record<string, string>} values
+   */
+  #sectorAimed(values) {
+    if (!(values.facing ?? "").trim() || !this.sector) throw new FormError("facing", "VOLLEY.Form.Required");
   }
 
   /** The standing order's mode. */

@@ -218,18 +218,21 @@ function targetFor({ entry, known, field }, context, { needsWp }) {
 
 /**
  * Attack targets: the first is the primary; for a burst each other target is a secondary with the share
- * of extra hits the player wants for it and its distance to the primary on the map.
+ * of extra hits the player wants for it and its distance to the primary on the map. Single shots (an
+ * overwatch order's, one shot per token) and suppressing fire have no secondaries: no share and no
+ * distance to a primary is sent for them (the rules refuse a field that nothing would read).
  * @param {Choice} choice
  * @param {RequestContext} context
- * @param {{suppressing: boolean, tests: boolean}} how `tests`: every target tests suppression
+ * @param {{burst: boolean, tests: boolean}} how `burst`: a burst's extra hits go to secondaries;
+ *   `tests`: every target tests suppression
  */
-function attackTargets(choice, context, { suppressing, tests }) {
+function attackTargets(choice, context, { burst, tests }) {
   const picked = pickedTargets(choice, context);
   if (picked.length === 0) throw new FormError("targets", "VOLLEY.D100.Form.NoTargets");
   const primary = picked[0]?.known;
   return picked.map((one, index) => {
     const target = targetFor(one, context, { needsWp: tests });
-    if (!suppressing && index > 0) {
+    if (burst && index > 0) {
       target.share = requireInt(one.entry.share ?? 0, `${one.field}.share`, { min: 0, max: 100 });
       const reach = measured(primary?.centre, one.known.centre);
       if (reach !== null) target.to_primary = reach;
@@ -255,7 +258,7 @@ function modifierOf(choice, field = "modifier") {
 function attack(choice, context) {
   const mode = readChoice(choice.mode, "mode", ATTACK_MODES, "single");
   const suppressing = mode === "suppressing";
-  const targets = attackTargets(choice, context, { suppressing, tests: suppressing });
+  const targets = attackTargets(choice, context, { burst: !suppressing && mode !== "single", tests: suppressing });
   if (mode === "single" && targets.length > 1) throw new FormError("targets", "VOLLEY.D100.Form.SingleOneTarget");
   /** @type {Record<string, unknown>} */
   const request = {
@@ -289,7 +292,11 @@ function overwatch(choice, context) {
   const base = { system: "d100", action: "overwatch", attacker: attacker(choice, context), weapon: weaponFor(context) };
   if (readFlag(choice.clear)) return { type: "action", request: { ...base, clear: true } };
   const raw = isRecord(choice.order) ? /** @type {Record<string, unknown>} */ (choice.order) : {};
-  const facing = Number(raw.facing ?? 0);
+  // Where the order watches is the player's to say: an empty facing is refused, never taken for 0° (#31).
+  if (raw.facing === undefined || raw.facing === null || (typeof raw.facing === "string" && !raw.facing.trim())) {
+    throw new FormError("order.facing", "VOLLEY.Form.Required");
+  }
+  const facing = Number(raw.facing);
   if (!Number.isFinite(facing)) throw new FormError("order.facing", "VOLLEY.Form.WholeNumber", { value: String(raw.facing).slice(0, 20) });
   const order = {
     mode: readChoice(raw.mode, "order.mode", OVERWATCH_MODES, "single"),
@@ -308,15 +315,18 @@ function overwatch(choice, context) {
  * @returns {BuiltRequest}
  */
 function overwatchFire(choice, context) {
+  const shooter = attacker(choice, context, { overwatch: true });
+  const mode = readChoice(choice.fire_mode ?? "", "fire_mode", [...OVERWATCH_MODES, "order"], "order");
+  // The order's own mode, unless the shooter picks another now: a single shot fires one shot per token.
+  const fires = mode === "order" ? /** @type {{mode: string}} */ (shooter.overwatch).mode : mode;
   const request = {
     system: "d100",
     action: "overwatch_fire",
-    attacker: attacker(choice, context, { overwatch: true }),
+    attacker: shooter,
     weapon: weaponFor(context),
     modifier: modifierOf(choice),
-    targets: attackTargets(choice, context, { suppressing: false, tests: true }),
+    targets: attackTargets(choice, context, { burst: fires !== "single", tests: true }),
   };
-  const mode = readChoice(choice.fire_mode ?? "", "fire_mode", [...OVERWATCH_MODES, "order"], "order");
   return { type: "attack", request: mode === "order" ? request : { ...request, mode } };
 }
 
