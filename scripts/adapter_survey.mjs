@@ -342,7 +342,7 @@ function surveyDarkHeresy(gitDir) {
     for (const [key, value] of Object.entries(system.special ?? {})) {
       const special = byName.get(key.charAt(0).toUpperCase() + key.slice(1));
       if (special === undefined) continue;
-      const data = { ...special.data };
+      const data = { enabled: true, ...special.data }; // template.json's attackSpecial default
       if (data.hasLevel) data.level = value;
       else data.enabled = value;
       nested.push({ _id: `nested${index}${key}`, name: special.name, type: "attackSpecial", system: data });
@@ -351,7 +351,7 @@ function surveyDarkHeresy(gitDir) {
     return { _id: `weapon${String(index).padStart(10, "0")}`, name: weapon.name, type: "weapon", system, flags: { "dark-heresy-2nd": { nested } } };
   });
   const acolyte = (list) => ({ _id: "survey", system: { characteristics: { ballisticSkill: { total: 40 }, willpower: { total: 35 } } }, items: list });
-  const has = (item, name) => item.flags["dark-heresy-2nd"].nested.some((n) => n.name === name && (n.system.enabled === true || (n.system.hasLevel && n.system.level !== false)));
+  const has = (item, name) => item.flags["dark-heresy-2nd"].nested.some((n) => n.name === name && (n.system.enabled === true || n.system.equipped === true));
 
   const checkAll = (tally, list, reading) => {
     for (const item of list) {
@@ -534,11 +534,11 @@ function checkGurps(tally, reading, sources, where) {
     const skills = skillDefaults(weapon);
     const thrown = skills.length > 0 && skills.every((s) => THROWN_SKILLS.test(s)) && !/^T/i.test(String(weapon.shots ?? ""));
     if (thrown) tally.check("a grenade or thrown weapon (Throwing/Thrown Weapon defaults, Shots not T) is not fired as a gun", read !== undefined, name);
-    if (read && skills.length > 0 && skills.every((s) => MUSCLE_SKILLS.test(s))) {
-      tally.check("a muscle-powered weapon (Bow, Crossbow, Sling, Blowpipe...) has no Malf", read.stats.malf < 19, `${name}: Malf ${read.stats.malf}`);
-    }
     // The attack's own notes (its usage notes) first, then its item's: as GGA puts them.
     const malf = MALF_TEXT.exec(weapon.usage_notes ?? "") ?? MALF_TEXT.exec(item.calc?.resolved_notes ?? item.notes ?? item.local_notes ?? "");
+    if (read && malf === null && skills.length > 0 && skills.every((s) => MUSCLE_SKILLS.test(s))) {
+      tally.check("a muscle-powered weapon (Bow, Crossbow, Sling, Blowpipe...) whose notes give no Malf has none", read.stats.malf < 19, `${name}: Malf ${read.stats.malf}`);
+    }
     if (read && malf !== null) {
       const wanted = Number(malf[1] ?? malf[2]);
       tally.check("a Malf in the notes is the Malf read", read.stats.malf !== wanted, `${name}: notes say ${wanted}, read ${read.stats.malf}`);
@@ -599,13 +599,18 @@ function surveyGcs(gitDir) {
   if (unreadable) console.log(`  ${unreadable} .eqp files not readable in this copy (skipped)`);
 }
 
-const twodsix = arg("--twodsix");
-const dh2 = arg("--dh2");
-const gcs = arg("--gcs");
-if (!twodsix && !dh2 && !gcs) {
-  console.error("usage: node scripts/adapter_survey.mjs [--twodsix <git dir>] [--dh2 <git dir>] [--gcs <git dir>]");
-  process.exit(2);
+/** The importer's and the compendium's readings, for building fixtures from the same data. */
+export { ggaActorFromGcs, readYamlDocuments, traveller, TWODSIX_PACK_RULESETS };
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const twodsix = arg("--twodsix");
+  const dh2 = arg("--dh2");
+  const gcs = arg("--gcs");
+  if (!twodsix && !dh2 && !gcs) {
+    console.error("usage: node scripts/adapter_survey.mjs [--twodsix <git dir>] [--dh2 <git dir>] [--gcs <git dir>]");
+    process.exit(2);
+  }
+  if (twodsix) surveyTwodsix(twodsix);
+  if (dh2) surveyDarkHeresy(dh2);
+  if (gcs) surveyGcs(gcs);
 }
-if (twodsix) surveyTwodsix(twodsix);
-if (dh2) surveyDarkHeresy(dh2);
-if (gcs) surveyGcs(gcs);

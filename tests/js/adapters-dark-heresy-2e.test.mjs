@@ -204,8 +204,6 @@ describe("Dark Heresy 2e: fields Volley cannot use are named, never guessed", ()
   ];
   const refusals = [
     ["no class (the compendium's missiles)", set("autogunVoss00001", "class", ""), 'items.autogunVoss00001.system.class: "Autogun" has no weapon class ("")', "Autogun"],
-    ["a rate of fire of nothing", set("autogunVoss00001", "rateOfFire", { single: 0, burst: 0, full: 0 }), 'items.autogunVoss00001.system.rateOfFire: "Autogun" has no rate of fire', "Autogun"],
-    ["a rate of fire of -1 (the compendium's Wailing Trident)", set("autogunVoss00001", "rateOfFire", { single: -1, burst: -1, full: -1 }), 'items.autogunVoss00001.system.rateOfFire: "Autogun" has no rate of fire', "Autogun"],
     ["an unequipped weapon", set("autogunVoss00001", "equipped", false), 'items.autogunVoss00001.system.equipped: "Autogun" is not equipped', "Autogun"],
   ];
   for (const [what, change, message, lost] of refusals) {
@@ -216,6 +214,17 @@ describe("Dark Heresy 2e: fields Volley cannot use are named, never guessed", ()
       assert.equal(refused.length, 1, refused.join("\n"));
       assert.ok(refused[0].startsWith(message), refused[0]);
       assert.deepEqual(reading.weapons.map((w) => w.name), without(lost));
+    });
+  }
+
+  for (const [what, rate] of [["nothing", { single: 0, burst: 0, full: 0 }], ["-1 (the compendium's Webber and Wailing Trident)", { single: -1, burst: -1, full: -1 }]]) {
+    it(`a rate of fire of ${what}: single shots, DH2e's Standard Attack; refused when the table turns that reading off`, () => {
+      const reading = adapter.readActor(guardsman(set("autogunVoss00001", "rateOfFire", rate)));
+      assert.deepEqual(reading.problems, []);
+      assert.equal(reading.weapons.find((w) => w.name === "Autogun")?.stats.rof, "S/-/-");
+      const strict = darkHeresyAdapter({ standardAttack: false }).readActor(guardsman(set("autogunVoss00001", "rateOfFire", rate)));
+      const refused = strict.refused.map((r) => r.message).filter((m) => !m.includes("Mono Knife") && m !== NOT_EQUIPPED);
+      assert.deepEqual(refused, ['items.autogunVoss00001.system.rateOfFire: "Autogun" has no rate of fire: not a weapon Volley fires']);
     });
   }
 
@@ -297,5 +306,50 @@ describe("Dark Heresy 2e: writing the clip back", () => {
 
   it("writes nothing when the state says nothing about rounds, and refuses a state that is not a number of rounds", () => {
     assertRoundsChecked(adapter, actor, autogun);
+  });
+});
+
+describe("Dark Heresy 2e 1.8.1: the compendium's Spray, RoF -1/-1/-1, Hot-Shot packs and Storm, as the system fires them", () => {
+  // Hand Flamer, Webber, Wailing Trident, Laspistol (Hot-Shot Charge Packs loaded), Storm Bolter, Lasgun:
+  // the compendium's own entries (fixtures/dark-heresy-2nd/compendium-specials.json).
+  const { actor: ACOLYTE, copy: acolyte } = fixtureActor("dark-heresy-2nd/compendium-specials.json");
+  const reading = adapter.readActor(acolyte());
+  const byName = new Map(reading.weapons.map((w) => [w.name, w]));
+
+  it("refuses a Spray weapon, naming Spray: DH2e rolls no to-hit for it, and Volley would roll one", () => {
+    assert.deepEqual(reading.problems, []);
+    assert.deepEqual(reading.refused.map((r) => [r.name, r.key, r.field]), [["Hand Flamer", "refused.spray", "items.dhHandFlamer0001"]]);
+    assert.match(reading.refused[0].message, /"Hand Flamer" has Spray: Dark Heresy rolls no to-hit for it/);
+    assert.ok(!byName.has("Hand Flamer"));
+    // Spray is the reason whether or not the flamer is equipped: equipping it would not make Volley fire it.
+    const unequipped = adapter.readActor(acolyte((a) => (item(a, "dhHandFlamer0001").system.equipped = false)));
+    assert.deepEqual(unequipped.refused.map((r) => r.key), ["refused.spray"]);
+  });
+
+  it("fires the Webber and the Wailing Trident (RoF -1/-1/-1) single, as DH2e's Standard Attack does", () => {
+    assert.deepEqual(byName.get("Webber")?.stats, { class: "rifle", rof: "S/-/-", capacity: 1, reliability: [], range: 50, blast: 5 });
+    assert.deepEqual(byName.get("Webber")?.state, { loaded: 1 });
+    assert.deepEqual(byName.get("Wailing Trident")?.stats, { class: "thrown", rof: "S/-/-", capacity: 1, reliability: [], range: 6, damage: "1d10+8", pen: 4, damage_type: "R" });
+    assert.deepEqual(byName.get("Wailing Trident")?.state, { loaded: 1 });
+    assert.deepEqual(adapter.writeState(ACOLYTE, /** @type {any} */ (byName.get("Wailing Trident")), { loaded: 0 }), []);
+  });
+
+  it("Hot-Shot Charge Packs loaded: +1 damage and +4 penetration on every hit, single shots, no Reliable (rules/ammo.mjs)", () => {
+    assert.deepEqual(byName.get("Laspistol")?.stats, { class: "pistol", rof: "S/-/-", capacity: 30, reliability: [], range: 30, damage: "1d10+3", pen: 4, damage_type: "E" });
+    // The same pistol without them: the compendium's numbers.
+    const plain = adapter.readActor(acolyte((a) => item(a, "dhLaspistol00001").flags["dark-heresy-2nd"].nested.pop()));
+    assert.deepEqual(plain.weapons.find((w) => w.name === "Laspistol")?.stats, { class: "pistol", rof: "S/2/-", capacity: 30, reliability: ["Reliable"], range: 30, damage: "1d10+2", pen: 0, damage_type: "E" });
+    assert.deepEqual(byName.get("Lasgun")?.stats.damage, "1d10+3");
+    assert.deepEqual(Object.keys(DARK_HERESY_DEFAULTS.ammunition).sort(), ["amputator shells", "dumdum bullets", "expander rounds", "hot-shot charge packs", "man-stopper bullets", "tox rounds"]);
+  });
+
+  it("the ammunition's bonuses are a reading a table can change", () => {
+    const none = darkHeresyAdapter({ ammunition: {} }).readActor(acolyte());
+    assert.deepEqual(none.weapons.find((w) => w.name === "Laspistol")?.stats.damage, "1d10+2");
+    assert.deepEqual(none.weapons.find((w) => w.name === "Laspistol")?.stats.rof, "S/2/-");
+  });
+
+  it("a Storm weapon fires at its listed rate (documented in docs/adapters.md: DH2e doubles its burst hits and rounds)", () => {
+    assert.equal(byName.get("Storm Bolter")?.stats.rof, "S/2/4");
   });
 });

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import { GURPS_DEFAULTS, gurpsAdapter } from "../../vtt_module/scripts/adapters/gurps.js";
-import { assertRoundsChecked, fixtureActor } from "./actors.mjs";
+import { assertRoundsChecked, fixture, fixtureActor } from "./actors.mjs";
 
 /** The soldier, and copies of it with a change applied. */
 const { actor: SOLDIER, copy: soldier } = fixtureActor("gurps/soldier.json");
@@ -325,5 +325,70 @@ describe("GURPS Game Aid: writing rounds back", () => {
   it("refuses an actor without an id", () => {
     const anonymous = soldier((a) => delete a._id);
     assert.throws(() => adapter.writeState(anonymous, mp5, { loaded: 3 }), { name: "TypeError", message: /^actor\._id/ });
+  });
+});
+
+describe("GURPS Game Aid 0.18.22: real GCS characters and library rows, as GGA imports them", () => {
+  // Rows of the GCS master library's characters and equipment libraries, imported as GGA 0.18.22 does
+  // (fixtures/gurps/gcs-characters.json says which files).
+  const { actors } = fixture("gurps/gcs-characters.json");
+  const byId = new Map(actors.map((actor) => [actor._id, actor]));
+  const read = (id, options = {}) => gurpsAdapter(options).readActor(/** @type {any} */ (byId.get(id)));
+  const rows = (reading) => reading.weapons.map((w) => [w.name, w.stats, w.state, w.skill]);
+
+  it("an innate attack and a dragon's breath (RoF 1, Shots empty) fire: no magazine, always ready, no Malf", () => {
+    const dragon = read("gcsFireDragon001");
+    assert.deepEqual(dragon.problems, []);
+    assert.deepEqual(rows(dragon), [["Innate Attack (Burn)", { rof: 1, rcl: 1, capacity: 1, malf: 19 }, { loaded: 1 }, 16]]);
+    const elder = read("gcsEsDragon00001");
+    assert.deepEqual(elder.problems, []);
+    assert.deepEqual(elder.weapons.map((w) => w.name), ["Fire Breath", "Ice Breath", "Unrelenting Force"]);
+    assert.ok(elder.weapons.every((w) => w.stats.malf === 19 && w.stats.capacity === 1 && w.state.loaded === 1));
+    // Nothing of GGA's is written: the attack has no Uses to count.
+    const breath = elder.weapons[0];
+    assert.deepEqual(gurpsAdapter().writeState(/** @type {any} */ (byId.get("gcsEsDragon00001")), breath, { loaded: 0 }), []);
+  });
+
+  it("an innate attack with Rapid Fire holds its RoF; a row with empty Shots that equipment is named like is still a field to fix", () => {
+    const fast = structuredClone(byId.get("gcsFireDragon001"));
+    fast.system.ranged["00000"].rof = "3";
+    assert.deepEqual(gurpsAdapter().readActor(fast).weapons[0].stats, { rof: 3, rcl: 1, capacity: 3, malf: 19 });
+    const carried = structuredClone(byId.get("gcsFireDragon001"));
+    carried.system.equipment.carried["00000"] = { name: "Innate Attack (Burn)", notes: "", uses: 0, maxuses: 0, contains: {} };
+    assert.deepEqual(gurpsAdapter().readActor(carried).problems.map((p) => p.key), ["gurps.shots.invalid"]);
+    // A hill giant's "Natural Attacks (Boulder (40 lbs.))" (no Shots, no Rcl, a Throwing default in GCS) is thrown.
+    const giant = structuredClone(byId.get("gcsFireDragon001"));
+    Object.assign(giant.system.ranged["00000"], { name: "Natural Attacks", mode: "Boulder (40 lbs.)", rcl: "", range: "36" });
+    assert.deepEqual(gurpsAdapter().readActor(giant).refused.map((r) => [r.name, r.key]), [["Natural Attacks (Boulder (40 lbs.))", "refused.thrown"]]);
+  });
+
+  it("bows, crossbows and slings (no Rcl) do not malfunction: GURPS's Malf is the firearms' rule (B407)", () => {
+    assert.deepEqual(rows(read("gcsScoutBarbar01")), [["Longbow (Shoot)", { rof: 1, rcl: 1, capacity: 1, malf: 19 }, {}, 18]]);
+    const jarl = read("gcsJarlValthjo01");
+    assert.deepEqual(rows(jarl), [["Sling (Shoot)", { rof: 1, rcl: 1, capacity: 1, malf: 19 }, {}, 10]]);
+    assert.deepEqual(jarl.refused.map((r) => [r.name, r.key]), [["Javelin (Thrown)", "refused.thrown"], ["Large Knife (Thrown)", "refused.thrown"], ["Dagger (Thrown)", "refused.thrown"]]);
+    // A library row says it by its range, a multiple of ST; a character's row, whose range GGA shows in yards, by its name.
+    const soldier = read("gcsPulpSoldier01");
+    assert.deepEqual(soldier.weapons.filter((w) => w.stats.malf === 19).map((w) => w.name), ["Crossbow (Fire Bolt)", "Sling"]);
+    assert.equal(read("gcsScoutBarbar01", { noMalf: 18 }).weapons[0].stats.malf, 18);
+  });
+
+  it("grenades and Molotovs (Shots 1, no Rcl, range x3.5) are thrown, not guns: refused with that reason", () => {
+    const soldier = read("gcsPulpSoldier01");
+    assert.deepEqual(soldier.problems, []);
+    assert.deepEqual(soldier.refused.map((r) => [r.name, r.key]), [["Hand Grenade, Black Powder", "refused.grenade"], ["Molotov Cocktail", "refused.grenade"]]);
+    assert.match(soldier.refused[0].message, /"Hand Grenade, Black Powder" is thrown, not fired: Shots 1 and no Rcl/);
+    // On a character, GGA shows the range in yards: the name says it.
+    const carried = structuredClone(byId.get("gcsPulpSoldier01"));
+    carried.system.ranged["00001"].range = "35";
+    assert.deepEqual(gurpsAdapter().readActor(carried).refused.map((r) => r.key), ["refused.grenade", "refused.grenade"]);
+  });
+
+  it('"Malfunctions on 16+" in the equipment\'s notes is Malf 16 (High Tech Pulp Guns\' Bergmann MP18/I)', () => {
+    const bergmann = read("gcsPulpSoldier01").weapons.find((w) => w.name.startsWith("Bergmann"));
+    assert.deepEqual(bergmann?.stats, { rof: 8, rcl: 2, capacity: 32, malf: 16 });
+    const onA = structuredClone(byId.get("gcsPulpSoldier01"));
+    onA.system.equipment.carried["00000"].notes = "Intended for emplaced use. Malfunctions on a 15+ (see p. B407).";
+    assert.equal(gurpsAdapter().readActor(onA).weapons[0].stats.malf, 15);
   });
 });

@@ -88,13 +88,14 @@ describe("Dark Heresy 2e 1.8.1: the weapon compendium's classes and qualities", 
   const reading = adapter.readActor(acolyte);
   const byName = new Map(reading.weapons.map((w) => [w.name, w]));
 
-  it("reads every ranged weapon and refuses the melee one, the missile with no class and the trident with RoF -1", () => {
+  it("reads every ranged weapon (the trident with RoF -1 throws single, as DH2e's Standard Attack) and refuses the melee one and the missile with no class", () => {
     accountFor(reading, acolyte.items.length);
-    assert.equal(reading.weapons.length, 9);
+    assert.equal(reading.weapons.length, 10);
     assert.deepEqual(
       reading.refused.map((r) => [r.name, r.key]),
-      [["Frag Missile", "refused.no_class"], ["Wailing Trident", "refused.no_rof"], ["Chainsword", "refused.melee"]],
+      [["Frag Missile", "refused.no_class"], ["Chainsword", "refused.melee"]],
     );
+    assert.deepEqual(byName.get("Wailing Trident")?.stats.rof, "S/-/-");
   });
 
   it("weapons with no clip and no ammunition (Hellrifle, a throwing knife) read with one round always loaded", () => {
@@ -212,8 +213,42 @@ describe("versions: each adapter says once when the installed system is outside 
     const arsenal = actorArsenal({ ...acolyte, flags: {} }, { system: "d100", adapter: darkHeresyAdapter() });
     assert.deepEqual(
       arsenal.problems.filter((p) => p.refused).map((p) => p.key),
-      ["refused.no_class", "refused.no_rof", "refused.melee"],
+      ["refused.no_class", "refused.melee"],
     );
+  });
+});
+
+describe('the dialog\'s "Not offered here": each weapon refused with its true reason, in both languages', () => {
+  const words = (lang) => JSON.parse(readFileSync(new URL(`../../vtt_module/lang/${lang}.json`, import.meta.url), "utf8")).VOLLEY.Adapter;
+  const say = (lang, refusal) => refusal.key.split(".").reduce((node, part) => node?.[part], words(lang)).replace(/\{(\w+)\}/g, (_, name) => String(refusal.values[name]));
+
+  it("a Spray flamer: the reason names Spray", () => {
+    const acolyte = fixture("dark-heresy-2nd/compendium-specials.json");
+    const arsenal = actorArsenal({ ...acolyte, flags: {} }, { system: "d100", adapter: darkHeresyAdapter() });
+    const refused = arsenal.problems.filter((p) => p.refused);
+    assert.deepEqual(refused.map((p) => [p.name, p.key]), [["Hand Flamer", "refused.spray"]]);
+    assert.match(say("en", refused[0]), /^"Hand Flamer" has Spray: Dark Heresy rolls no to-hit for it/);
+    assert.match(say("ru", refused[0]), /^"Hand Flamer" — оружие со свойством Spray: Dark Heresy не бросает для него попадание/);
+    assert.deepEqual(arsenal.weapons.map((w) => w.name), ["Webber", "Wailing Trident", "Laspistol", "Storm Bolter", "Lasgun"]);
+  });
+
+  it("GURPS grenades and thrown weapons: thrown, not fired", () => {
+    const { actors } = fixture("gurps/gcs-characters.json");
+    const soldier = actors.find((a) => a._id === "gcsPulpSoldier01");
+    const arsenal = actorArsenal({ ...soldier, flags: {} }, { system: "gurps", adapter: gurpsAdapter() });
+    const refused = arsenal.problems.filter((p) => p.refused);
+    assert.deepEqual(refused.map((p) => p.key), ["refused.grenade", "refused.grenade"]);
+    assert.match(say("ru", refused[1]), /^"Molotov Cocktail" бросают, а не стреляют: Shots 1 и нет Rcl/);
+  });
+
+  it("Twodsix: a bite is no gun, and the reason says what would make it one", () => {
+    const { actors } = fixture("twodsix/shipped-actors.json");
+    const natural = actors.flatMap((actor) => twodsixAdapter().readActor(actor).refused).filter((r) => r.key === "refused.natural");
+    assert.ok(natural.length > 0);
+    for (const refusal of natural) {
+      assert.match(say("en", refusal), /has no weapon type, range or magazine, and nothing in its data says it is a gun/);
+      assert.match(say("ru", refusal), /нет типа оружия, дальности и магазина, и ничто в данных не говорит/);
+    }
   });
 });
 

@@ -4,8 +4,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { TWODSIX_DEFAULTS, twodsixAdapter } from "../../vtt_module/scripts/adapters/twodsix.js";
-import { assertRoundsChecked, fixtureActor, itemOf as item } from "./actors.mjs";
+import { adapterForGame } from "../../vtt_module/scripts/adapters/index.js";
+import { TWODSIX_DEFAULTS, autofireRulesOf, twodsixAdapter } from "../../vtt_module/scripts/adapters/twodsix.js";
+import { assertRoundsChecked, fixture, fixtureActor, itemOf as item } from "./actors.mjs";
 
 /** The mercenary, and copies of it with a change applied. */
 const { actor: MERCENARY, copy: mercenary } = fixtureActor("twodsix/mercenary.json");
@@ -244,5 +245,83 @@ describe("Twodsix: writing rounds to the magazine", () => {
 
   it("writes nothing when the state says nothing about rounds, and refuses a state that is not a number of rounds", () => {
     assertRoundsChecked(adapter, actor, rifle);
+  });
+});
+
+describe("Twodsix 7.5.2: the compendium's weapons under the rule set the world uses", () => {
+  // The packs' own weapon items on travellers, one per rule set, and the Warbot as its pack ships it
+  // (fixtures/twodsix/compendium-weapons.json).
+  const { actors, rulesets } = fixture("twodsix/compendium-weapons.json");
+  const byId = new Map(actors.map((actor) => [actor._id, actor]));
+  const fire = (id, options) => twodsixAdapter(options).readActor(/** @type {any} */ (byId.get(id))).weapons.map((w) => [w.name, w.stats.burst, w.stats.auto, w.stats.auto_targets]);
+
+  it('a lone RoF of 2 to 4 is "Auto N" under Cepheus Deluxe, Alpha Cephei and Cepheus Universal: automatic fire, never a fixed burst', () => {
+    assert.deepEqual(fire("tsxCdMerc0000001", { ruleset: rulesets.tsxCdMerc0000001 }), [
+      ["Submachinegun", null, true, 3],
+      ["Assault Rifle", null, true, 2],
+      ["Gauss Rifle", null, true, 4],
+    ]);
+    assert.deepEqual(fire("tsxAcMarine00001", { ruleset: "AC" }), [
+      ["Submachinegun", null, true, 3],
+      ["GP Machinegun", null, true, 4],
+    ]);
+    // Cepheus Universal's full auto makes 2 attacks at Auto 4 and 3 at Auto 10 (Twodsix's getNumberOfAttacks).
+    assert.deepEqual(fire("tsxCuTrooper0001", { ruleset: "CU" }), [
+      ["Submachinegun", null, true, 2],
+      ["Automatic Rifle", null, true, 3],
+    ]);
+  });
+
+  it("decided by the world's autofire rules: Twodsix's setting when the referee set it, else the rule set's own, else Cepheus Engine's", () => {
+    // Cepheus Engine's autofire rules (Twodsix's default rule set) fire a lone 3 as a burst of 3 rounds.
+    assert.deepEqual(fire("tsxCdMerc0000001", {})[0], ["Submachinegun", 3, false, 0]);
+    assert.deepEqual(fire("tsxCdMerc0000001", { ruleset: "CE" })[0], ["Submachinegun", 3, false, 0]);
+    // A Cepheus Deluxe world whose referee chose Cepheus Engine's autofire rules, and the other way round.
+    assert.deepEqual(fire("tsxCdMerc0000001", { ruleset: "CD", autofireRules: "CE" })[0], ["Submachinegun", 3, false, 0]);
+    assert.deepEqual(fire("tsxCdMerc0000001", { ruleset: "CE", autofireRules: "CEL" })[0], ["Submachinegun", null, true, 3]);
+    assert.equal(autofireRulesOf({ ...TWODSIX_DEFAULTS, ruleset: "MGT2E" }), "CEL");
+    assert.equal(autofireRulesOf({ ...TWODSIX_DEFAULTS, ruleset: "nonsense" }), "CE");
+  });
+
+  it("the world's rule set and autofire rules come from Twodsix's own settings", () => {
+    const settings = { ruleset: "CD", autofireRulesUsed: "CEL" };
+    const game = { system: { id: "twodsix", version: "7.5.2" }, settings: { get: (scope, key) => (scope === "twodsix" ? settings[key] : undefined) } };
+    const reading = adapterForGame(game)?.readActor(/** @type {any} */ (byId.get("tsxCdMerc0000001")));
+    assert.deepEqual(reading?.weapons[0].stats, { kind: "rifle", rapid: false, burst: null, auto: true, auto_targets: 3, capacity: 30 });
+    const unregistered = { system: { id: "twodsix", version: "7.5.2" }, settings: { get: () => { throw new Error("not a registered game setting"); } } };
+    assert.equal(adapterForGame(unregistered)?.readActor(/** @type {any} */ (byId.get("tsxCdMerc0000001"))).weapons[0].stats.burst, 3);
+  });
+
+  it("the Warbot's Robot Laser (no type, range or magazine; a laser's damage) fires: one shot always ready, nothing written", () => {
+    const warbot = /** @type {any} */ (byId.get("cIiwzs4YedoRxIUM"));
+    const reading = twodsixAdapter({ ruleset: "CEATOM" }).readActor(warbot);
+    assert.deepEqual(reading.refused, []);
+    const laser = reading.weapons.find((w) => w.name === "Robot Laser");
+    assert.deepEqual([laser?.stats, laser?.state, laser?.skill], [{ kind: "rifle", rapid: false, burst: null, auto: false, auto_targets: 0, capacity: 1 }, { loaded: 1 }, 2]);
+    assert.deepEqual(twodsixAdapter().writeState(warbot, /** @type {any} */ (laser), { loaded: 0 }), []);
+    // Its missile deals a gun's damage too, but nothing says how many it holds: a field to fix, named.
+    assert.deepEqual(reading.problems.map((p) => p.message), ['items.xorjloD8uiNa7pPL.system.ammo: "Robot Missile" has no magazine: link a magazine or set its default magazine size']);
+  });
+
+  it("a bite, a claw or a laser tool with no type, range or magazine is still no gun: refused with that reason", () => {
+    const warbot = structuredClone(byId.get("cIiwzs4YedoRxIUM"));
+    const laser = warbot.items.find((i) => i.name === "Robot Laser");
+    warbot.items.push({ ...structuredClone(laser), _id: "tsxLaserWelder01", name: "Laser Welder" }, { ...structuredClone(laser), _id: "tsxBite00000001", name: "Bite", system: { ...laser.system, damageType: "piercing" } });
+    const refused = twodsixAdapter().readActor(warbot).refused;
+    assert.deepEqual(refused.map((r) => [r.name, r.key]), [["Laser Welder", "refused.natural"], ["Bite", "refused.natural"]]);
+    assert.match(refused[1].message, /nothing in its data says it is a gun/);
+  });
+
+  it("the Classic Traveller Automatic Pistol has no rapid fire in its data; the referee gives it in its Features (\"Rapid\") or Double Tap", () => {
+    assert.deepEqual(fire("tsxCtScout000001", { ruleset: "CT" }), [
+      ["Automatic Pistol", null, false, 0],
+      ["Submachinegun", null, true, 1],
+    ]);
+    const rapid = structuredClone(byId.get("tsxCtScout000001"));
+    rapid.items.find((i) => i._id === "ctAutoPistol0001").system.features = "Rapid";
+    assert.equal(twodsixAdapter({ ruleset: "CT" }).readActor(rapid).weapons[0].stats.rapid, true);
+    rapid.items.find((i) => i._id === "ctAutoPistol0001").system.features = "";
+    rapid.items.find((i) => i._id === "ctAutoPistol0001").system.doubleTap = true;
+    assert.equal(twodsixAdapter({ ruleset: "CT" }).readActor(rapid).weapons[0].stats.rapid, true);
   });
 });

@@ -32,8 +32,15 @@
  *   Reliable for good quality), Best as two (DH2e: best-quality weapons never jam). The rules sum every
  *   source and clamp to -2..+2 (docs/rules/d100.md, Reliability).
  * - A quality named "Never Jams" sets `jam_at` 101 (never), whatever else the weapon has.
- * - Hot-Shot Charge Packs loaded take the Reliable quality away and fire single shots only, as the
- *   system itself does (`calculateAmmoAttackSpecials`, `calculateAmmoInformation`).
+ * - `ammunition`: the loaded ammunition (a nested item of type `ammunition`) changes each hit as DH2e
+ *   changes it, by the ammunition's name (`rules/ammo.mjs`): Hot-Shot Charge Packs +1 damage and +4
+ *   penetration, single shots only and the Reliable quality taken away; Expander Rounds +1/+1,
+ *   Man-Stopper Bullets +3 penetration, Dumdum Bullets and Amputator Shells +2 damage, Tox Rounds -1.
+ *   The qualities ammunition adds (Hot-Shot's Tearing, Inferno Shells' Flame, Tox Rounds' Toxic) and
+ *   Explosive Arrows' -10 to hit are not modelled: Volley's d100 rules have no such fields.
+ * - `standardAttack`: a ranged weapon with no rate of fire at all (-1/-1/-1: the compendium's Webber, a
+ *   snare gun with no damage, and the Wailing Trident, a "Melee/ Thrown" trident) fires single shots,
+ *   as DH2e's own attack dialog offers it the Standard Attack.
  * - Rounds per shot, as the system spends them (`rules/ammo.mjs` `calculateAmmoInformation`): a weapon
  *   with Overcharge spends 2 rounds a shot, Overload 4, Twin-Linked doubles that and Maximal triples it.
  *   Volley's d100 rules count shots, so the adapter reads the clip in shots (`clip.max` and
@@ -46,9 +53,11 @@
  *   for it, so Volley keeps none either and writes nothing back.
  * - A quality whose level is `true` (the compendium's Bolas: `snare: true`, which the system copies into
  *   the nested Snare's level) is the quality with no number: present, without a level.
- * - Weapons Volley does not fire are refused, each once with the reason: melee weapons, weapons that are
- *   not equipped (the system fires equipped weapons only), a weapon with no class (the compendium's Frag
- *   and Krak Missiles, a launcher's ammunition) and one with no rate of fire.
+ * - Weapons Volley does not fire are refused, each once with the reason: melee weapons, a weapon with no
+ *   class (the compendium's Frag and Krak Missiles, a launcher's ammunition), a Spray weapon (the
+ *   flamers: DH2e rolls no to-hit for Spray, everyone in a 30° arc tests Agility instead, and Volley's
+ *   d100 rules, seed 004, have no such attack; firing it there would roll a to-hit the system never
+ *   rolls), and weapons that are not equipped (the system fires equipped weapons only).
  *
  * Pure: plain actor data in, plain data out.
  */
@@ -86,6 +95,21 @@ export const DARK_HERESY_DEFAULTS = Object.freeze({
   grenadeTypes: Object.freeze(["grenades/missiles", "explosives"]),
   /** Craftsmanship to reliability sources, added to the weapon's own qualities. */
   craftsmanship: Object.freeze(/** @type {Record<string, (string | number)[]>} */ ({ poor: ["Unreliable"], common: [], good: ["Reliable"], best: ["Reliable", "Reliable"] })),
+  /** A ranged weapon whose entry has no rate of fire at all (the compendium's Webber and Wailing Trident,
+   * -1/-1/-1) fires single shots: DH2e's attack dialog offers every ranged weapon its Standard Attack
+   * whatever its RoF (`updateAvailableCombatActions` only takes the bursts away). False refuses it. */
+  standardAttack: true,
+  /** What loaded ammunition does to each hit, by its name, as DH2e applies it (`rules/ammo.mjs`:
+   * `calculateAmmoDamageBonuses`, `calculateAmmoPenetrationBonuses`; Hot-Shot packs also fire single
+   * shots and take Reliable away, `calculateAmmoInformation`, `calculateAmmoAttackSpecials`). */
+  ammunition: Object.freeze(/** @type {Record<string, {damage?: number, pen?: number, singleShot?: boolean, dropsReliable?: boolean}>} */ ({
+    "hot-shot charge packs": { damage: 1, pen: 4, singleShot: true, dropsReliable: true },
+    "amputator shells": { damage: 2 },
+    "dumdum bullets": { damage: 2 },
+    "expander rounds": { damage: 1, pen: 1 },
+    "man-stopper bullets": { pen: 3 },
+    "tox rounds": { damage: -1 },
+  })),
 });
 
 /** Quality names that carry reliability, as the d100 rules spell them. */
@@ -108,8 +132,8 @@ const DAMAGE_TYPES = new Map([
   ["explosive", "X"],
   ["x", "X"],
 ]);
-/** The d100 rules' damage notation (rules/d100/damage.py). */
-const DAMAGE = /^\s*\d+\s*[dD]\s*\d+\s*(?:[+-]\s*\d+)?\s*$/;
+/** The d100 rules' damage notation (rules/d100/damage.py): dice, sides, the bonus's sign and size. */
+const DAMAGE = /^\s*(\d+)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$/;
 
 /**
  * The Dark Heresy 2nd Edition adapter.
@@ -205,12 +229,18 @@ function readWeapon(item, settings, log) {
     log.refuse(`${path}.class`, name, "refused.no_class", { value: quoted(system.class ?? "") });
     return null;
   }
+  if (readQualities(item, new ProblemLog()).qualities.some((quality) => quality.name === "spray")) {
+    // DH2e skips the to-hit for Spray (everyone in the arc tests Agility); Volley's rules would roll one.
+    log.refuse(`items.${item._id}`, name, "refused.spray");
+    return null;
+  }
   if (system.equipped !== true) {
     log.refuse(`${path}.equipped`, name, "refused.not_equipped");
     return null;
   }
   const rofField = `${path}.rateOfFire`;
-  if (isRecord(system.rateOfFire) && ["single", "burst", "full"].every((mode) => (integerOf(system.rateOfFire[mode] ?? 0) ?? 1) <= 0)) {
+  const noRate = isRecord(system.rateOfFire) && ["single", "burst", "full"].every((mode) => (integerOf(system.rateOfFire[mode] ?? 0) ?? 1) <= 0);
+  if (noRate && !settings.standardAttack) {
     log.refuse(rofField, name, "refused.no_rof");
     return null;
   }
@@ -222,8 +252,8 @@ function readWeapon(item, settings, log) {
   if (weaponClass === "thrown" && settings.grenadeTypes.includes(type)) weaponClass = "grenade";
 
   const specials = readQualities(item, log);
-  const hotShot = specials.ammunition.includes("hot-shot charge packs");
-  const rof = readRateOfFire(system.rateOfFire, rofField, hotShot, log);
+  const loads = specials.ammunition.map((ammunition) => settings.ammunition[ammunition]).filter((effect) => effect !== undefined);
+  const rof = noRate ? "S/-/-" : readRateOfFire(system.rateOfFire, rofField, loads.some((effect) => effect.singleShot), log);
   const usesAmmo = usesAmmunition(system);
   const clipMax = system.clip?.max;
   const noClip = !usesAmmo && (clipMax === 0 || clipMax === "0" || clipMax === undefined || clipMax === null);
@@ -246,9 +276,9 @@ function readWeapon(item, settings, log) {
   if (log.count > before || weaponClass === undefined || rof === null || capacity === null) return null;
 
   /** @type {Record<string, unknown>} */
-  const stats = { class: weaponClass, rof, capacity, ...reliabilityOf(system.craftsmanship, specials, settings) };
+  const stats = { class: weaponClass, rof, capacity, ...reliabilityOf(system.craftsmanship, specials, loads, settings) };
   if (range !== null) stats.range = range;
-  Object.assign(stats, damageOf(system), blastOf(specials));
+  Object.assign(stats, damageOf(system, loads), blastOf(specials));
   return {
     system: "d100",
     name,
@@ -297,10 +327,6 @@ function readRateOfFire(value, field, singleOnly, log) {
   const burst = readInteger(log, `${field}.burst`, value.burst ?? 0, { what, min: -1, max: 100 });
   const full = readInteger(log, `${field}.full`, value.full ?? 0, { what, min: -1, max: 100 });
   if (single === null || burst === null || full === null) return null;
-  if (single <= 0 && burst <= 0 && full <= 0) {
-    log.add(field, "dh2.rof.none");
-    return null;
-  }
   if (singleOnly) return "S/-/-";
   return [single > 0 ? "S" : "-", burst > 0 ? String(burst) : "-", full > 0 ? String(full) : "-"].join("/");
 }
@@ -377,12 +403,13 @@ function levelOf(value, field, name, log) {
 /**
  * The reliability sources the d100 rules sum (and `jam_at` for a weapon that never jams).
  * @param {unknown} craftsmanship
- * @param {{qualities: Quality[], ammunition: string[]}} read
+ * @param {{qualities: Quality[]}} read
+ * @param {{dropsReliable?: boolean}[]} loads what the loaded ammunition does
  * @param {typeof DARK_HERESY_DEFAULTS} settings
  * @returns {{reliability: (string | number)[], jam_at?: number}}
  */
-function reliabilityOf(craftsmanship, { qualities, ammunition }, settings) {
-  const hotShot = ammunition.includes("hot-shot charge packs");
+function reliabilityOf(craftsmanship, { qualities }, loads, settings) {
+  const hotShot = loads.some((effect) => effect.dropsReliable);
   /** @type {(string | number)[]} */
   const reliability = [];
   for (const quality of qualities) {
@@ -397,15 +424,20 @@ function reliabilityOf(craftsmanship, { qualities, ammunition }, settings) {
 
 /**
  * Damage, penetration and damage type, when all three are in the rules' notation; otherwise none, and
- * the card counts hits while DH2e's own damage roll does the rest.
+ * the card counts hits while DH2e's own damage roll does the rest. The loaded ammunition's bonuses are
+ * added as DH2e adds them to every hit (Hot-Shot packs: +1 damage, +4 penetration).
  * @param {Record<string, any>} system
+ * @param {{damage?: number, pen?: number}[]} loads what the loaded ammunition does
  * @returns {{damage?: string, pen?: number, damage_type?: string}}
  */
-function damageOf(system) {
+function damageOf(system, loads) {
   const damageType = typeof system.damageType === "string" ? DAMAGE_TYPES.get(system.damageType.trim().toLowerCase()) : undefined;
   const pen = system.penetration === "" || system.penetration === undefined ? 0 : integerOf(system.penetration);
-  if (typeof system.damage !== "string" || !DAMAGE.test(system.damage) || damageType === undefined || pen === null || pen < 0) return {};
-  return { damage: system.damage.replace(/\s+/g, ""), pen, damage_type: damageType };
+  const match = typeof system.damage === "string" ? DAMAGE.exec(system.damage) : null;
+  if (match === null || damageType === undefined || pen === null || pen < 0) return {};
+  const bonus = loads.reduce((sum, effect) => sum + (effect.damage ?? 0), (match[3] === "-" ? -1 : 1) * Number(match[4] ?? 0));
+  const damage = `${Number(match[1])}d${Number(match[2])}${bonus > 0 ? `+${bonus}` : bonus < 0 ? String(bonus) : ""}`;
+  return { damage, pen: loads.reduce((sum, effect) => sum + (effect.pen ?? 0), pen), damage_type: damageType };
 }
 
 /**

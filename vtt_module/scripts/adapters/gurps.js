@@ -16,14 +16,26 @@
  * - GGA has no Malf field. GCS 5 libraries write "Malf 16." in the *equipment's* notes (`local_notes`),
  *   which GGA's importer copies to the equipment (`importEq`, `_resolveNotes`); the attack's notes come
  *   from the GCS item's old `notes` field, which GCS 5 leaves empty. Volley reads "Malf 16" (or
- *   "Malf. 16") from the attack's notes first, then from the notes of the equipment named like the
- *   attack, else the Basic Set's usual 17 (B407), the same default the rules use.
+ *   "Malf. 16", or "Malfunctions on 16+" as High Tech Pulp Guns writes it) from the attack's notes
+ *   first, then from the notes of the equipment named like the attack, else the Basic Set's usual 17
+ *   (B407), the same default the rules use.
  * - Rcl as GCS writes it: a number, or "1/4" for a shotgun (pellets / slug). As GGA's development branch
  *   (1.0, `parseRecoil`) reads it: the first number when the attack fires several projectiles ("3x9"),
  *   the second otherwise (a row whose RoF the referee set to "3" to fire slugs).
  * - RoF with two modes ("9/13!", "2x9/3x9"): the higher one is read; GURPS lets a shooter fire fewer
  *   shots than the RoF, and Volley's dialog asks how many. "Jet" (flamethrowers) is refused: not rapid
  *   fire. Shots "T" (thrown) are refused; shots "5x2s" (a beam firing 5 shots of 2 seconds) read as 5.
+ * - GCS writes a grenade's or a Molotov's Shots as "1" (not "T"), with no Rcl and a range that is a
+ *   multiple of ST ("x3.5"): such a row is refused as thrown (the Throwing skill, B356), and so is one
+ *   with Shots "1" and no Rcl named like a grenade (`grenadeWords`: a character's row, where GGA shows
+ *   the range in yards).
+ * - An attack with a RoF and no Shots that no piece of equipment is named like (an Innate Attack, a
+ *   dragon's breath: GCS keeps them as traits) has no magazine: it fires, with its RoF always ready,
+ *   and nothing is written back.
+ * - Muscle-powered weapons and innate attacks do not malfunction (B407 is the firearms' rule): Malf is
+ *   `noMalf` (19, which no 3d6 reaches) for them unless their notes give one. A row with no Rcl is
+ *   muscle-powered when its range is a multiple of ST ("x15/x20") or its name is a bow's, crossbow's,
+ *   sling's... (`muscleWords`; GGA does not import the GCS skill the weapon defaults to).
  * - With GGA's "Use Foundry Items" setting on (`use-foundry-items`), each piece of equipment is also an
  *   Item (`system.equipment….itemid`, the Item's `system.eqt`), and the sheet's Uses buttons and every
  *   edit copy the Item's `system.eqt` over the actor's entry (`_updateItemFromForm`). Volley then reads
@@ -81,6 +93,18 @@ export const GURPS_DEFAULTS = Object.freeze({
   chamberInCapacity: true,
   /** Basic Set B407: firearms malfunction on 17+ unless their notes say otherwise. */
   malf: 17,
+  /** The Malf of a weapon that does not malfunction (B407 is the firearms' rule: a bow, a sling, an
+   * innate attack): one no 3d6 roll reaches, as the rules read 19 or more. The notes' Malf still wins. */
+  noMalf: 19,
+  /** Names of muscle-powered launchers, for a row with no Rcl whose range GGA shows in yards (an
+   * imported character's "240/320"); a range written as a multiple of ST ("x15/x20") says it alone. */
+  muscleWords:
+    /\b(?:\w*bows?|slings?|slingshots?|blow ?pipes?|blowguns?|atlatls?|spear[- ]?throwers?|woomeras?|prodds?|arbalests?|gastraphetes|spear ?guns?|spring ?guns?|ballistae?|ballistas|cheiroballistrae?|scorpions?|onagers?|catapults?)\b/i,
+  /** Names of things thrown that GCS keeps as a trait's attack with no Shots and no Rcl (a giant's
+   * "Natural Attacks (Boulder)"): thrown, not an innate attack. */
+  thrownWords: /\b(?:boulders?|rocks?|stones?|thrown|throwing)\b/i,
+  /** Names of things thrown with the Throwing skill that GCS writes with Shots "1" (not "T"). */
+  grenadeWords: /\b(?:grenades?|molotovs?|cocktails?|dynamite|bombs?|petards?|satchel charges?|fire ?pots?)\b/i,
   /** GGA's "Use Foundry Items" world setting (`game.settings.get("gurps", "use-foundry-items")`). */
   useFoundryItems: false,
 });
@@ -95,8 +119,13 @@ const SHOTS = /^\s*(\d{1,5})\s*(?:\+\s*(\d{1,2}))?\s*(?:[x×]\s*\d{1,4}\s*s)?\s*
 const THROWN_SHOTS = /^\s*T\b/i;
 /** A shotgun's recoil: pellets / slug ("1/4"). */
 const SHOTGUN_RCL = /^\s*(\d{1,2})\s*\/\s*(\d{1,2})\s*$/;
-/** "Malf 16", "Malf. 16", "Malf: 16+" in an attack's notes. */
-const MALF_NOTE = /\bmalf\.?\s*:?\s*(\d{1,2})(\+?)/i;
+/** "Malf 16", "Malf. 16", "Malf: 16+" in an attack's notes; or the sentence "malfunctions on 16+" (GCS's
+ * High Tech Pulp Guns), where "+" means "or more": Malf 16. */
+const MALF_NOTE = /\bmalf\.?\s*:?\s*(\d{1,2})(\+?)|\bmalfunctions?\s+on\s+(?:an?\s+)?(\d{1,2})\+/i;
+/** A range GCS writes as a multiple of the wielder's ST ("x15/x20", "x3.5"): a muscle-powered weapon's. */
+const ST_RANGE = /^\s*[x×]\s*\d/i;
+/** Shots "1" with no reload time: what GCS writes for a grenade or a Molotov (a bow says "1(2)"). */
+const ONE_SHOT = /^\s*1\s*$/;
 /** A Rcl of "-" (bows, single-shot weapons): it cannot matter when only one projectile flies. */
 const NO_RECOIL = /^\s*[-\u2013\u2014]?\s*$/;
 /** GGA's skill names for Armoury (either spelling), for clearing jams. */
@@ -173,7 +202,8 @@ function readGurpsActor(actor, settings) {
       system: "gurps",
       name: weapon.name,
       stats: weapon.stats,
-      state: ammo === null ? {} : { loaded: ammo.uses },
+      // An innate attack is always ready: its "rounds" are the system's to hold, and nothing is written.
+      state: ammo !== null ? { loaded: ammo.uses } : weapon.innate ? { loaded: weapon.stats.capacity } : {},
       skill: weapon.level,
       source: { kind: "adapter", adapter: GAME_SYSTEM, ref: path },
     };
@@ -247,19 +277,36 @@ function readAttack(attack, path, equipment, settings, log) {
     log.refuse(path, name, "refused.no_rof");
     return null;
   }
+  const noRecoil = isBlank(attack.rcl) || (typeof attack.rcl === "string" && NO_RECOIL.test(attack.rcl));
+  const stRange = typeof attack.range === "string" && ST_RANGE.test(attack.range);
+  if (noRecoil && typeof attack.shots === "string" && ONE_SHOT.test(attack.shots) && (stRange || settings.grenadeWords.test(name))) {
+    // GCS writes a grenade's or a Molotov's Shots as "1" with a Throwing default: thrown, not fired.
+    log.refuse(path, name, "refused.grenade");
+    return null;
+  }
 
   const rof = readRof(attack.rof, `${path}.rof`, log);
   const pellets = typeof rof === "string";
   const projectiles = rof === null ? 1 : typeof rof === "number" ? rof : rof.split("x").map(Number).reduce((a, b) => a * b, 1);
   const rcl = readRcl(attack.rcl, `${path}.rcl`, projectiles, pellets, log);
-  const magazine = readShots(attack.shots, `${path}.shots`, log);
-  const malf = readMalf(attack, path, equipment, settings.malf, log);
+  // An attack with a RoF and no Shots that no piece of equipment is named like is something the
+  // character is, not carries (an Innate Attack, a dragon's breath): no magazine, always ready.
+  const carried = equipment.some((piece) => [...namesOf(attack)].some((key) => piece.keys.has(key)));
+  if (isBlank(attack.shots) && noRecoil && !carried && settings.thrownWords.test(name)) {
+    log.refuse(path, name, "refused.thrown");
+    return null;
+  }
+  const innate = isBlank(attack.shots) && !carried;
+  const shots = rof === null ? 1 : typeof rof === "number" ? rof : Number(rof.split("x")[0]);
+  const magazine = innate ? { rounds: shots, chambered: 0 } : readShots(attack.shots, `${path}.shots`, log);
+  const muscle = noRecoil && (stRange || settings.muscleWords.test(name));
+  const malf = readMalf(attack, path, equipment, innate || muscle ? settings.noMalf : settings.malf, log);
   const level = readInteger(log, `${path}.level`, attack.level, { what: "the effective skill GGA computed", min: -50, max: 100 });
   if (log.count > before || rof === null || rcl === null || magazine === null || malf === null || level === null) return null;
 
   const capacity = magazine.rounds + (settings.chamberInCapacity ? magazine.chambered : 0);
   const imported = typeof attack.originalName === "string" && attack.originalName.trim() !== "" ? attack.originalName.trim() : baseName;
-  return { name, imported, mode, level, stats: { rof, rcl, capacity, malf }, magazine };
+  return { name, imported, mode, level, innate, stats: { rof, rcl, capacity, malf }, magazine };
 }
 
 /** @param {unknown} value */
@@ -348,8 +395,10 @@ function readMalf(attack, path, equipment, fallback, log) {
     }
   }
   if (match === null) return fallback;
-  const malf = Number(match[1]);
-  if (match[2] === "+" || malf < 3 || malf > 19) {
+  // "Malf 17+" is High-Tech's very reliable notation (not modelled); "malfunctions on 16+" is Malf 16.
+  const sentence = match[3] !== undefined;
+  const malf = Number(sentence ? match[3] : match[1]);
+  if ((!sentence && match[2] === "+") || malf < 3 || malf > 19) {
     log.add(field, "gurps.malf.invalid", { value: quoted(match[0]) });
     return null;
   }

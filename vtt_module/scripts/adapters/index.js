@@ -61,7 +61,7 @@ export function adapterFor(gameSystemId, options = {}) {
 /**
  * The adapter for the world's game system, as `game` describes it: its id, its version (a notice when
  * it is outside what the adapter reads) and the game system's settings the adapter needs (GGA's "Use
- * Foundry Items"). Null when Volley has no adapter for the system.
+ * Foundry Items"; Twodsix's rule set and autofire rules). Null when Volley has no adapter for the system.
  * @param {{system?: {id?: unknown, version?: unknown}, settings?: {get: (scope: string, key: string) => unknown}}} game
  * @returns {GameSystemAdapter | null}
  */
@@ -74,6 +74,17 @@ export function adapterForGame(game) {
       options.useFoundryItems = game.settings?.get("gurps", "use-foundry-items") === true;
     } catch {
       options.useFoundryItems = false; // the setting is not registered (an older or newer GGA)
+    }
+  }
+  if (id === "twodsix") {
+    // The world's rule set and autofire rules decide what a lone RoF means ("Auto 3" or a burst of 3).
+    for (const [option, key] of [["ruleset", "ruleset"], ["autofireRules", "autofireRulesUsed"]]) {
+      try {
+        const value = game.settings?.get("twodsix", key);
+        options[option] = typeof value === "string" && value.trim() !== "" ? value : null;
+      } catch {
+        options[option] = null; // not registered: Twodsix's defaults apply
+      }
     }
   }
   const adapter = adapterFor(id, options);

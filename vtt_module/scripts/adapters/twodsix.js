@@ -35,11 +35,19 @@
  *   (`kinds`), else from words in the weapon type or name (`kindWords`: a stunner is a pistol, a bow a
  *   rifle); neither: `unknownKind`, the RCS rules' own default (`rifle`). Set `unknownKind` to null to
  *   have such weapons reported instead.
- * - Rate of fire: each figure after the first in "a/b/c" (or a lone figure of 2 or more) is a firing
- *   setting: 2, 3 or 4 rounds is a fixed **burst**; 5 or more, or "A"/"Auto", is **automatic** fire.
+ * - Rate of fire, decided per the world's autofire rules (Twodsix's `autofireRulesUsed` setting, else its
+ *   `ruleset`'s own, else Cepheus Engine's, Twodsix's default):
+ *   - under Cepheus Light's (Cepheus Deluxe, Alpha Cephei, Cepheus Light, Faster Than Light, Atom,
+ *     Deluxe Enhanced, Light Upgraded, Mongoose 2e) and Cepheus Universal's autofire rules, a lone figure
+ *     of 2 or more is the weapon's "Auto N": **automatic** fire, Auto Tgts the attacks Twodsix's full
+ *     auto makes (N; Cepheus Universal's Auto 4 makes 2, Auto 10 or 20 makes 3) (`autoRatingRules`);
+ *   - otherwise each figure after the first in "a/b/c" (or a lone figure of 2 or more) is a firing
+ *     setting: 2, 3 or 4 rounds is a fixed **burst**; 5 or more, or "A"/"Auto", is **automatic** fire.
  *   Classic Traveller's automatic weapons (`autoRifle`, `submachinegun` range bands) fire automatic,
  *   and their "1/4" is that automatic fire (CT's bursts of four), not a fixed-burst setting.
- *   `doubleTap` means the weapon fires **rapid** (RCS's "/R").
+ *   `doubleTap` means the weapon fires **rapid** (RCS's "/R"). No Twodsix data says a Classic Traveller
+ *   Automatic Pistol fires rapid: the referee says so in its Features ("Rapid") or ticks Double Tap
+ *   (shown on the weapon's sheet when Twodsix's "Show Double Tap" setting is on).
  * - The referee can state the RCS ratings outright in the weapon's Features or Traits, comma-separated:
  *   "Rapid" (or "/R", "Double Tap"), "Burst 4", "Auto", "Auto Tgts 2" (Cepheus "Auto 2" reads the same).
  *   Auto Tgts defaults to 1, the rules' own default, when nothing gives it.
@@ -47,7 +55,12 @@
  *   melee weapons (`weaponType` "melee", `range` "melee", a melee range band, as Twodsix's own
  *   `isMeleeWeapon` tells them), thrown weapons and explosives (`weaponType` "thrown", "explosive" or
  *   "demolition", "thrown" in the range band or range, or a grenade, Molotov, dynamite... by name:
- *   `thrownTypes`, `thrownWords`), and natural attacks (no weapon type, no range, no magazine).
+ *   `thrownTypes`, `thrownWords`), and natural attacks (no weapon type, no range, no magazine, and a
+ *   damage type no gun deals, or a blade's or a tool's name: a bite, a claw, a Laser Welder).
+ * - A weapon with no type, range or magazine whose damage type only a gun deals (`gunDamageTypes`:
+ *   laser, ballistic, plasma) is a gun: the Warbot's "Robot Laser". A powered one (`poweredDamageTypes`:
+ *   laser, plasma) with no magazine at all that fires single shots has one shot always ready, as Twodsix
+ *   spends nothing for it (`consumeAmmo` spends only from a linked magazine); nothing is written back.
  * - A reload writes the magazine's rounds only: Twodsix's spare-magazine count (`quantity`) is left to
  *   its own Reload button.
  *
@@ -118,6 +131,29 @@ export const TWODSIX_DEFAULTS = Object.freeze({
   ]),
   /** Auto Tgts when the weapon fires automatic and nothing gives the rating (the rules' default). */
   autoTargets: 1,
+  /** The world's rule set, Twodsix's `ruleset` setting ("CE", "CD", "AC", "CU"...; Twodsix's default is
+   * "CE"). `adapterForGame` reads it from `game.settings`. */
+  ruleset: /** @type {string | null} */ (null),
+  /** The world's autofire rules, Twodsix's `autofireRulesUsed` setting ("CE", "CEL", "CT", "CU"; the
+   * referee may set it apart from the rule set). When unknown, the rule set's own (`rulesetAutofire`). */
+  autofireRules: /** @type {string | null} */ (null),
+  /** Each rule set's autofire rules, as Twodsix 7.5.2 sets them when the rule set is chosen
+   * (`RULESETS[key].settings.autofireRulesUsed` in src/module/config.js). */
+  rulesetAutofire: Object.freeze(/** @type {Record<string, string>} */ ({
+    CT: "CT", CE: "CE", CEL: "CEL", CEFTL: "CEL", CEATOM: "CEL", BARBARIC: "CE", CEQ: "CE", CD: "CEL", CDEE: "CEL",
+    CLU: "CEL", SOC: "CE", AC: "CEL", CU: "CU", MGT2E: "CEL", RIDER: "RIDER",
+  })),
+  /** Autofire rules under which a lone RoF of 2 or more is the weapon's "Auto N" (Cepheus Light's, used by
+   * Cepheus Deluxe, Alpha Cephei and the rest of its family; Cepheus Universal's): single shots, a burst
+   * or full automatic fire, never a fixed burst. Twodsix's `resolveUnknownAutoMode` reads it so. */
+  autoRatingRules: Object.freeze(["CEL", "CU"]),
+  /** Damage types only a gun deals: a weapon with no type, range or magazine but one of these (the
+   * Warbot's "Robot Laser") is a gun, not a natural attack, unless its name is a blade's or a tool's. */
+  gunDamageTypes: Object.freeze(["laser", "ballistic", "plasma"]),
+  bladeOrToolWords: /\b(rapier|sword|blade|knife|dagger|axe|drill|welder|cutter|saw|torch|whip|club)\b/i,
+  /** Damage types of weapons fed by a power source, not a magazine: with no magazine in Twodsix's data
+   * (it spends nothing for them), such a weapon that fires single shots reads with one shot always ready. */
+  poweredDamageTypes: Object.freeze(["laser", "plasma"]),
 });
 
 /** A rate-of-fire token meaning automatic fire. */
@@ -217,8 +253,19 @@ function refusalOf(system, name, settings) {
   if (type === "melee" || range === "melee" || settings.meleeBands.includes(band)) return { key: "refused.melee" };
   if (settings.thrownTypes.includes(type) || /\bthrown\b/i.test(band) || /\bthrown\b/i.test(range)) return { key: "refused.thrown" };
   if (settings.thrownWords.test(name)) return { key: "refused.thrown" };
-  if (type === "" && !hasRange(range, band, settings) && !hasMagazine(system)) return { key: "refused.natural" };
+  if (type === "" && !hasRange(range, band, settings) && !hasMagazine(system) && !isGun(system, name, settings)) return { key: "refused.natural" };
   return null;
+}
+
+/**
+ * Whether a weapon's damage type is one only a gun deals (and its name is not a blade's or a tool's).
+ * @param {Record<string, any>} system
+ * @param {string} name
+ * @param {typeof TWODSIX_DEFAULTS} settings
+ */
+function isGun(system, name, settings) {
+  const damageType = typeof system.damageType === "string" ? system.damageType.trim().toLowerCase() : "";
+  return settings.gunDamageTypes.includes(damageType) && !settings.bladeOrToolWords.test(name);
 }
 
 /**
@@ -261,7 +308,7 @@ function readWeapon(item, actorSystem, byId, settings, log) {
 
   const kind = readKind(item, name, settings, log);
   const fire = readFiring(system, path, settings, log);
-  const magazine = readMagazine(system, path, name, byId, log);
+  const magazine = readMagazine(system, path, name, byId, fire, settings, log);
   const skill = readSkill(system, path, name, actorSystem, byId, log);
   if (log.count > before || kind === null || fire === null || magazine === null || skill === null) return null;
   return {
@@ -304,6 +351,8 @@ function readKind(item, name, settings, log) {
  */
 function readFiring(system, path, settings, log) {
   const before = log.count;
+  const autofire = autofireRulesOf(settings);
+  const autoRating = settings.autoRatingRules.includes(autofire);
   let rapid = system.doubleTap === true;
   /** @type {number | null} */
   let burst = null;
@@ -328,6 +377,12 @@ function readFiring(system, path, settings, log) {
         return;
       }
       if (index === 0 && tokens.length > 1) return; // the single-shot setting
+      if (tokens.length === 1 && figure >= 2 && autoRating) {
+        // "Auto N" (Cepheus Light's family, Cepheus Universal): automatic fire, N attacks at most.
+        auto = true;
+        autoTargets ??= Math.min(MAX_AUTO_TARGETS, attacksOf(figure, autofire));
+        return;
+      }
       if (figure >= 5 || (figure >= 2 && automaticBand)) auto = true;
       else if (figure >= 2 && burst === null) burst = figure;
     });
@@ -355,17 +410,46 @@ function readFiring(system, path, settings, log) {
   return { rapid, burst, auto, auto_targets: auto ? (autoTargets ?? settings.autoTargets) : 0 };
 }
 
+/** The rules' most Auto Tgts (rules/megatraveller/requests.py, MAX_AUTO_TARGETS). */
+const MAX_AUTO_TARGETS = 24;
+
+/**
+ * The world's autofire rules: Twodsix's `autofireRulesUsed` when known, else its rule set's own, else
+ * Twodsix's default rule set's ("CE").
+ * @param {typeof TWODSIX_DEFAULTS} settings
+ */
+export function autofireRulesOf(settings) {
+  if (typeof settings.autofireRules === "string" && settings.autofireRules.trim() !== "") return settings.autofireRules.trim().toUpperCase();
+  const ruleset = typeof settings.ruleset === "string" ? settings.ruleset.trim().toUpperCase() : "";
+  return settings.rulesetAutofire[ruleset] ?? settings.rulesetAutofire.CE ?? "CE";
+}
+
+/**
+ * Attacks Twodsix's full automatic fire makes for "Auto N" (`getNumberOfAttacks`): N, but Cepheus
+ * Universal's Auto 4 makes 2 and its Auto 10 or 20 makes 3. Volley reads them as Auto Tgts, as it reads
+ * a Cepheus "Auto 2" written in the features.
+ * @param {number} figure
+ * @param {string} autofire
+ */
+function attacksOf(figure, autofire) {
+  if (autofire === "CU") return figure === 4 ? 2 : figure === 10 || figure === 20 ? 3 : figure;
+  return figure;
+}
+
 /**
  * Capacity and rounds loaded: from the linked magazine, else the default magazine size (rounds then
- * live in Volley's flags).
+ * live in Volley's flags); a powered weapon with neither that fires single shots has one shot always
+ * ready (Twodsix spends nothing for it, so Volley counts nothing).
  * @param {Record<string, any>} system
  * @param {string} path
  * @param {string} name
  * @param {Map<string, Record<string, any>>} byId
+ * @param {{rapid: boolean, burst: number | null, auto: boolean} | null} fire
+ * @param {typeof TWODSIX_DEFAULTS} settings
  * @param {ProblemLog} log
  * @returns {{capacity: number, loaded: number | null} | null}
  */
-function readMagazine(system, path, name, byId, log) {
+function readMagazine(system, path, name, byId, fire, settings, log) {
   const link = typeof system.useConsumableForAttack === "string" ? system.useConsumableForAttack.trim() : "";
   if (link !== "") {
     const magazine = byId.get(link);
@@ -387,6 +471,9 @@ function readMagazine(system, path, name, byId, log) {
     const size = integerOf(system[field]);
     if (size !== null && size >= 1) return { capacity: size, loaded: null };
   }
+  const damageType = typeof system.damageType === "string" ? system.damageType.trim().toLowerCase() : "";
+  const singleOnly = fire !== null && !fire.rapid && fire.burst === null && !fire.auto;
+  if (singleOnly && settings.poweredDamageTypes.includes(damageType)) return { capacity: 1, loaded: 1 };
   log.add(`${path}.ammo`, "twodsix.magazine.none", { name: quoted(name) });
   return null;
 }
