@@ -294,12 +294,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
             )
             return EXIT_USAGE
         try:
-            report = asyncio.run(replay_against(path, args.against, found.value, progress=progress))
+            report = asyncio.run(
+                replay_against(path, args.against, found.value, progress=progress, keep=args.max_differences)
+            )
         except (OSError, ConnectionError) as error:
             print(f"volley replay: cannot reach {args.against}: {error}", file=sys.stderr)
             return EXIT_USAGE
     else:
-        report = replay_session(path, progress=progress)
+        report = replay_session(path, progress=progress, keep=args.max_differences)
     with _reader_may_leave():
         print_report(report, inert_output(sys.stdout), max_differences=args.max_differences)
     return 0 if report.ok else EXIT_MISMATCH

@@ -27,6 +27,7 @@ field by field to say where.
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import uuid
@@ -79,32 +80,52 @@ class Difference:
 _MISSING = object()
 
 
+#: The longest a value is shown (a longer one is cut, with "...").
+_SHOWN_CHARS = 120
+
+
 def _show(value: Any) -> str:
     if value is _MISSING:
         return "(absent)"
+    if isinstance(value, _Shown):
+        return str(value)
     text = msgspec.json.encode(value).decode()
-    return text if len(text) <= 120 else text[:117] + "..."
+    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 3] + "..."
 
 
 def differences(recorded: Any, replayed: Any, path: str = "$") -> list[Difference]:
     """Every leaf where two decoded JSON values differ, in document order."""
+    return list(_differing(recorded, replayed, path))
+
+
+def _differing(recorded: Any, replayed: Any, path: str) -> Iterator[Difference]:
+    """``differences``, one at a time: a caller that shows ten never builds the millionth."""
     if isinstance(recorded, dict) and isinstance(replayed, dict):
-        found: list[Difference] = []
         for key in list(recorded) + [k for k in replayed if k not in recorded]:
-            found.extend(
-                differences(recorded.get(key, _MISSING), replayed.get(key, _MISSING), f"{path}.{key}")
-            )
-        return found
+            yield from _differing(recorded.get(key, _MISSING), replayed.get(key, _MISSING), f"{path}.{key}")
+        return
     if isinstance(recorded, list) and isinstance(replayed, list):
-        found = []
         for index in range(max(len(recorded), len(replayed))):
             left = recorded[index] if index < len(recorded) else _MISSING
             right = replayed[index] if index < len(replayed) else _MISSING
-            found.extend(differences(left, right, f"{path}[{index}]"))
-        return found
+            yield from _differing(left, right, f"{path}[{index}]")
+        return
     if recorded is replayed or (type(recorded) is type(replayed) and recorded == replayed):
-        return []
-    return [Difference(path, recorded, replayed)]
+        return
+    yield Difference(path, recorded, replayed)
+
+
+class _Shown(str):
+    """A value too big to keep, kept as the text a report prints for it."""
+
+
+def _kept(value: Any) -> Any:
+    """``value`` if it is small, else what ``_show`` prints of it: a report holds no more than it prints."""
+    if value is _MISSING or value is None or isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, str) and len(value) <= _SHOWN_CHARS:
+        return value
+    return _Shown(_show(value))
 
 
 #: What protocol 1 wrote as English text and protocol 2 writes as messages: a result's ``log`` and each
@@ -131,22 +152,65 @@ def _speaks_english(log: SessionLog | SessionReader) -> bool:
 
 @dataclass
 class Mismatch:
-    entry: Entry
+    """A request that came out differently: what a report prints of it, and nothing more (not the
+    journal line, which may be megabytes)."""
+
+    id: str
+    #: the message type and the system/action, as printed
+    type: str
+    what: str
     differences: list[Difference]
     error: str | None = None
 
 
+#: Problems (unreadable lines...) a report keeps word for word; the rest are only counted.
+KEPT_PROBLEMS = 100
+
+
 @dataclass
 class ReplayReport:
+    """What a replay found. It holds what it will print, never the whole session: the first
+    mismatches, as many differences as ``keep`` (``--max-differences``), and the first
+    ``KEPT_PROBLEMS`` problems; everything else is counted. Memory stays flat in the journal's size
+    and in the number of differences."""
+
     session: str
     total: int = 0
     matched: int = 0
+    #: the first requests that differ, holding ``keep`` differences in all (at least one each)
     mismatches: list[Mismatch] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    #: how many differences to keep (what ``print_report`` shows)
+    keep: int = 10
+    #: how many requests differ in all
+    differing: int = 0
+    #: problems counted but not kept
+    problems_left_out: int = 0
+    _kept: int = 0
 
     @property
     def ok(self) -> bool:
-        return self.total > 0 and not self.mismatches and not self.problems
+        return self.total > 0 and not self.differing and not self.problems and not self.problems_left_out
+
+    def room(self) -> int:
+        """How many more differences the report will keep (0 once its lines are spent)."""
+        return max(self.keep - self._kept, 0)
+
+    def differ(self, mismatch: Mismatch) -> None:
+        """Count a request that differs; keep it if the report still has room for its lines."""
+        self.differing += 1
+        room = self.room()
+        if not room:
+            return
+        mismatch.differences = mismatch.differences[: max(room, 1)]
+        self._kept += (1 if mismatch.error is not None else 0) + len(mismatch.differences)
+        self.mismatches.append(mismatch)
+
+    def problem(self, text: str) -> None:
+        if len(self.problems) < KEPT_PROBLEMS:
+            self.problems.append(text)
+        else:
+            self.problems_left_out += 1
 
 
 #: A log this long gets a progress bar (on a terminal) when none was asked for or refused.
@@ -194,19 +258,28 @@ def replay_entry(entry: Entry) -> bytes:
     return reply_for(entry.id, entry.request, result)[1]
 
 
+def _mismatch(entry: Entry, found: list[Difference], error: str | None = None) -> Mismatch:
+    return Mismatch(entry.id, str(entry.type), _system_action(entry), found, error)
+
+
 def _compare(
     report: ReplayReport, entry: Entry, replayed: Any, error: str | None, *, english: bool = False
 ) -> None:
     report.total += 1
     if error is not None:
-        report.mismatches.append(Mismatch(entry, [], error))
+        report.differ(_mismatch(entry, [], error))
         return
     recorded = msgspec.json.decode(entry.reply)
     if english:
         recorded, replayed = without_text(recorded), without_text(replayed)
-    found = differences(recorded, replayed)
+    # Only the differences the report will print are built (at least one: it says whether any).
+    wanted = max(report.room(), 1)
+    found = [
+        Difference(d.path, _kept(d.recorded), _kept(d.replayed))
+        for d in itertools.islice(_differing(recorded, replayed, "$"), wanted)
+    ]
     if found:
-        report.mismatches.append(Mismatch(entry, found))
+        report.differ(_mismatch(entry, found))
     else:
         report.matched += 1
 
@@ -242,25 +315,25 @@ PARALLEL_FROM = 1 << 20
 
 
 def _replay_lines(
-    name: str, numbered: Iterable[tuple[int, int, bytes | None]], english: bool
+    name: str, numbered: Iterable[tuple[int, int, bytes | None]], english: bool, keep: int
 ) -> ReplayReport:
     """Decode, re-resolve and compare a run of a journal's lines (in a worker, or in this process).
 
     Problems name their line as ``{name}:{number}``; a worker numbers from 1 within its piece and the
     parent shifts them (``_renumber``), so no one has to count the lines before the work starts.
     """
-    report = ReplayReport(session=name)
+    report = ReplayReport(session=name, keep=keep)
     for number, _, line in numbered:
         if line is None:
-            report.problems.append(too_long(f"{name}:{number}"))
+            report.problem(too_long(f"{name}:{number}"))
             continue
         if not line.strip():
             continue
-        record = read_line(LINE_DECODER, line, f"{name}:{number}", report.problems.append)
+        record = read_line(LINE_DECODER, line, f"{name}:{number}", report.problem)
         if isinstance(record, Entry):
             _check(report, record, english)
         elif isinstance(record, Header):
-            report.problems.append(f"{name}:{number}: a second session header")
+            report.problem(f"{name}:{number}: a second session header")
     return report
 
 
@@ -296,14 +369,14 @@ def _pieces(path: Path, size: int) -> Iterator[Piece]:
             offset = end
 
 
-def _replay_piece(job: tuple[Path, str, bool, Piece]) -> tuple[ReplayReport, int, bool]:
+def _replay_piece(job: tuple[Path, str, bool, int, Piece]) -> tuple[ReplayReport, int, bool]:
     """One piece of a journal, replayed (in a worker process); its lines are numbered from 1.
     A last line without its newline (a live or killed session) is skipped. The third value says the
     piece met a zero byte: the journal's record ends there, and no later piece counts."""
-    path, name, english, (offset, length) = job
+    path, name, english, keep, (offset, length) = job
     with open_for_reading(path) as handle:
         reader = LineReader(handle, start=offset, stop=offset + length)
-        report = _replay_lines(name, reader, english)
+        report = _replay_lines(name, reader, english, keep)
     return report, reader.lines, reader.zeros is not None
 
 
@@ -330,17 +403,17 @@ def _header_of(path: Path, report: ReplayReport) -> Header | None:
         with open_for_reading(path) as handle:
             first = next((line for _, _, line in LineReader(handle, max_line=1 << 16)), None) or b""
     except OSError as error:
-        report.problems.append(f"{path.name}: cannot be read ({error.strerror or error})")
+        report.problem(f"{path.name}: cannot be read ({error.strerror or error})")
         return None
     try:
         header = decode_line(first) if first.strip() else None
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         header = None
     if not isinstance(header, Header):
-        report.problems.append(f"{path.name}: no header line; not a Volley session journal")
+        report.problem(f"{path.name}: no header line; not a Volley session journal")
         return None
     if header.format > FORMAT_VERSION:
-        report.problems.append(f"{path.name}: format {header.format} is newer than {FORMAT_VERSION}")
+        report.problem(f"{path.name}: format {header.format} is newer than {FORMAT_VERSION}")
         return None
     return header
 
@@ -348,8 +421,12 @@ def _header_of(path: Path, report: ReplayReport) -> Header | None:
 def _merge(into: ReplayReport, part: ReplayReport) -> None:
     into.total += part.total
     into.matched += part.matched
-    into.mismatches.extend(part.mismatches)
-    into.problems.extend(part.problems)
+    for mismatch in part.mismatches:
+        into.differ(mismatch)
+    into.differing += part.differing - len(part.mismatches)  # the part counted but did not keep these
+    for problem in part.problems:
+        into.problem(problem)
+    into.problems_left_out += part.problems_left_out
 
 
 def replay_workers() -> int:
@@ -359,9 +436,12 @@ def replay_workers() -> int:
     return os.cpu_count() or 1
 
 
-def replay_session(path: Path, *, progress: bool | None = False, workers: int | None = None) -> ReplayReport:
-    """Replay every entry of ``path``; a long session on every core (``workers``: how many)."""
-    report = ReplayReport(session=path.stem)
+def replay_session(
+    path: Path, *, progress: bool | None = False, workers: int | None = None, keep: int = 10
+) -> ReplayReport:
+    """Replay every entry of ``path``; a long session on every core (``workers``: how many). The
+    report keeps ``keep`` differences (what ``print_report`` shows) and counts the rest."""
+    report = ReplayReport(session=path.stem, keep=keep)
     header = _header_of(path, report)
     if header is None:
         return report
@@ -369,7 +449,7 @@ def replay_session(path: Path, *, progress: bool | None = False, workers: int | 
     try:
         size = path.stat().st_size
     except OSError as error:
-        report.problems.append(f"{path.name}: cannot be read ({error.strerror or error})")
+        report.problem(f"{path.name}: cannot be read ({error.strerror or error})")
         return report
     # The bar needs the number of lines up front; counting them reads the file once more, so only
     # when the bar is shown.
@@ -377,7 +457,7 @@ def replay_session(path: Path, *, progress: bool | None = False, workers: int | 
     lines = max(_count_lines(path) - 1, 0) if maybe else 0
     bar = ProgressBar(lines, enabled=maybe and want_progress(progress, lines))
     workers = workers or replay_workers()
-    jobs = ((path, report.session, english, piece) for piece in _pieces(path, size))
+    jobs = ((path, report.session, english, keep, piece) for piece in _pieces(path, size))
     done = 1  # the header line
     if workers < 2 or size < PARALLEL_FROM:
         for job in jobs:
@@ -444,12 +524,14 @@ def _text(message: dict[str, Any]) -> str:
     return msgspec.json.encode(message).decode()
 
 
-async def replay_against(path: Path, url: str, token: str, *, progress: bool | None = False) -> ReplayReport:
+async def replay_against(
+    path: Path, url: str, token: str, *, progress: bool | None = False, keep: int = 10
+) -> ReplayReport:
     """Replay every entry of ``path`` through a running bridge at ``url`` (it needs scripted dice on)."""
     from websockets.asyncio.client import connect
 
     log = SessionReader(path)  # streamed: memory stays flat in the journal's size
-    report = ReplayReport(session=log.name)
+    report = ReplayReport(session=log.name, keep=keep)
     prefix = f"replay-{uuid.uuid4().hex[:12]}-"
     maybe = progress if progress is not None else sys.stderr.isatty()
     total = max(_count_lines(path) - 1, 0) if maybe and log.header is not None else 0
@@ -459,12 +541,10 @@ async def replay_against(path: Path, url: str, token: str, *, progress: bool | N
             await socket.send(_text({"type": "hello", "token": token, "client": "volley replay"}))
             welcome = msgspec.json.decode(await socket.recv())
             if welcome.get("type") != "welcome":
-                report.problems.append(f"the server refused us: {welcome.get('message')}")
+                report.problem(f"the server refused us: {welcome.get('message')}")
                 return report
             if not welcome.get("scripted_dice"):
-                report.problems.append(
-                    "the server does not allow scripted dice; start it with --allow-scripted-dice"
-                )
+                report.problem("the server does not allow scripted dice; start it with --allow-scripted-dice")
                 return report
             english = _speaks_english(log)
             for entry in log:
@@ -486,33 +566,32 @@ async def replay_against(path: Path, url: str, token: str, *, progress: bool | N
 
 
 def print_report(report: ReplayReport, out: TextIO, *, max_differences: int = 10) -> None:
-    """Summary line, then the first differences field by field."""
+    """Summary line, then the first differences field by field (at most what the report kept)."""
     from bridge.inert import inert  # ids, kinds and values come from the journal: shown escaped
 
     for problem in report.problems:
         print(f"problem: {inert(problem)}", file=out)
-    verdict = "all match" if report.ok else f"{len(report.mismatches)} differ"
+    if report.problems_left_out:
+        print(f"problem: ... and {report.problems_left_out} more", file=out)
+    verdict = "all match" if report.ok else f"{report.differing} differ"
     print(
         f"{inert(report.session)}: {report.matched}/{report.total} requests replayed identically ({verdict})",
         file=out,
     )
-    shown = 0
+    shown = printed = 0
     for mismatch in report.mismatches:
         if shown >= max_differences:
-            print(f"... and more ({len(report.mismatches)} requests differ in all)", file=out)
             break
-        entry = mismatch.entry
-        print(f"request {entry.id!r} ({inert(str(entry.type))}, {inert(_system_action(entry))}):", file=out)
+        printed += 1
+        print(f"request {mismatch.id!r} ({inert(mismatch.type)}, {inert(mismatch.what)}):", file=out)
         if mismatch.error is not None:
             print(f"  {inert(str(mismatch.error))}", file=out)
             shown += 1
-        for difference in _first(mismatch.differences, max_differences - shown):
+        for difference in mismatch.differences[: max(max_differences - shown, 1)]:
             print(f"  {inert(str(difference))}", file=out)
             shown += 1
-
-
-def _first(items: Iterable[Difference], count: int) -> list[Difference]:
-    return list(items)[: max(count, 1)]
+    if report.differing > printed:
+        print(f"... and more ({report.differing} requests differ in all)", file=out)
 
 
 def _system_action(entry: Entry) -> str:

@@ -367,7 +367,7 @@ def test_a_format_1_journal_shows_a_rules_change_and_nothing_else() -> None:
     two designated targets took no DM then and -1 now. That, and only that, is reported."""
     report = replay_session(FORMAT1 / "megatraveller.jsonl")
     (mismatch,) = report.mismatches
-    assert mismatch.entry.id == "megatraveller/burst_two_targets/defer/allocate"
+    assert mismatch.id == "megatraveller/burst_two_targets/defer/allocate"
     paths = {difference.path for difference in mismatch.differences}
     assert "$.result.targets[0].dm" in paths
     assert not [path for path in paths if path.rsplit(".", 1)[-1].split("[")[0] in TEXT_FIELDS]

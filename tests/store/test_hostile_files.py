@@ -162,3 +162,39 @@ def test_serve_warns_about_a_weak_token(tmp_path: Path) -> None:
     code, err = server.stop(signal.SIGTERM, timeout=HANG)
     assert code == 0
     assert "WARNING: the access token (from --token) is 3 characters long" in err
+
+
+def _reseeded_journal(path: Path, copies: int, *, pad: int = 0) -> None:
+    """A recorded GURPS session copied ``copies`` times with every seed changed (as after a rules
+    change, every request replays differently); ``pad`` adds a field of that many bytes to every
+    recorded reply (a crafted wide line: its difference is as wide)."""
+    head, *entries = (ROOT / "tests" / "replays" / "gurps.jsonl").read_bytes().splitlines()
+    with open(path, "wb") as out:
+        out.write(head + b"\n")
+        for k in range(copies):
+            for line in entries:
+                record = json.loads(line)
+                record["id"] = f"{k}-{record['id']}"
+                record["seed"] += 1000 + k
+                if pad:
+                    record["reply"]["pad"] = "p" * pad
+                out.write(json.dumps(record).encode() + b"\n")
+
+
+@pytest.mark.parametrize("pad", [0, 1 << 20], ids=["every seed changed", "wide lines"])
+def test_replay_holds_only_the_differences_it_prints(tmp_path: Path, pad: int) -> None:
+    """Issue 33, item 6: replay kept every differing entry (its line, and every difference with its
+    values) although it prints ten: a 107 MB journal with every seed changed peaked at 582 MiB, and
+    crafted wide lines at 2.4 GB. Its memory is now the same for a short journal and a long one."""
+    peaks = []
+    for copies in (4, 40) if pad else (40, 1200):
+        path = tmp_path / f"reseeded-{copies}.jsonl"
+        _reseeded_journal(path, copies, pad=pad)
+        code, out, err, peak = volley("replay", str(path), "--no-progress")
+        assert code == 1 and f"0/{5 * copies} requests replayed identically ({5 * copies} differ)" in out, (
+            out + err
+        )
+        assert out.count("\n  $.") == 10 and "... and more" in out, out  # what it prints: ten differences
+        peaks.append(peak)
+    small, large = peaks
+    assert large - small < 20 * 1024, f"replay grew from {small // 1024} to {large // 1024} MiB"
