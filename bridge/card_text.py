@@ -34,6 +34,10 @@ NO_HEADER = CLI.message("show.no_header", "session")
 ENTRY = CLI.message("show.entry", "at", "id", "type", "pending_id", "outcome", "dice")
 #: An ``undo`` journal line (bridge/undo.py): the referee took ``target`` back at the table.
 UNDO = CLI.message("show.undo", "at", "id", "target", "user")
+#: A ``cancel`` journal line (bridge/undo.py): a two-step attack cancelled before its allocation.
+CANCEL = CLI.message("show.cancel", "at", "id", "pending", "user")
+#: What an ``applied`` line records as changed outside Volley before the request (issue #31).
+OUTSIDE = CLI.message("show.outside", "at", "target", "token", "weapon", "field", "was", "now", "by", "kept")
 SEED = CLI.message("show.seed", "seed")
 SCRIPTED = CLI.message("show.dice", "faces")
 FLAW = CLI.message("show.flaw", "field", "expected", "got")

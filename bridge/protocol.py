@@ -65,6 +65,8 @@ MAX_REPLY_BYTES = 1 << 20
 
 #: Longest request id; a longer one is refused and never echoed back (it could be megabytes).
 MAX_ID_CHARS = 128
+#: Most changes made outside Volley one ``applied`` mark may record (a card lists them all).
+MAX_OUTSIDE = 64
 #: Longest ``user`` (a Foundry user id is 16 characters; the slack is for other VTTs).
 MAX_USER_CHARS = 64
 
@@ -93,6 +95,10 @@ class ErrorCode:
     UNKNOWN_TARGET = "unknown_target"
     NOT_UNDOABLE = "not_undoable"
     ALREADY_UNDONE = "already_undone"
+    #: the key's updates were applied at the table already (an ``applied`` mark is journalled)
+    ALREADY_APPLIED = "already_applied"
+    #: the attacker's weapon waits for the allocation of a two-step attack (allocate or cancel it)
+    PENDING_OPEN = "pending_open"
     UNAUTHORIZED = "unauthorized"
     BUSY = "busy"
     JOURNAL_FAILED = "journal_failed"
@@ -196,13 +202,40 @@ class Undo(msgspec.Struct, tag="undo", forbid_unknown_fields=True):
     user: UserId | None = None
 
 
+class Cancel(msgspec.Struct, tag="cancel", forbid_unknown_fields=True):
+    """The table cancelled the two-step attack ``pending_id`` before allocating it (issue #31,
+    ``bridge/undo.py``): nothing is spent; the bridge journals it, and the attack can no longer be
+    allocated. ``user`` names who asked."""
+
+    id: RequestId
+    pending_id: RequestId
+    user: UserId | None = None
+
+
+class Applied(msgspec.Struct, tag="applied", forbid_unknown_fields=True):
+    """The VTT applies the updates of request ``target_id`` (issue #31, ``bridge/undo.py``): the
+    bridge journals the mark, once per key, and answers any later mark of the same key with
+    ``already_applied``, so a repeated key changes nothing, whatever happened to the chat card.
+
+    ``outside`` lists what changed outside Volley since the weapon's last card (docs/protocol.md,
+    "The applied record"); it is journalled with the mark, for the session report.
+    """
+
+    id: RequestId
+    target_id: RequestId
+    user: UserId | None = None
+    outside: Annotated[list[dict[str, Any]], msgspec.Meta(max_length=MAX_OUTSIDE)] = msgspec.field(
+        default_factory=list
+    )
+
+
 class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
     """Keep-alive and latency probe."""
 
     id: str | None = None
 
 
-ClientMessage = Hello | Attack | Action | OddsRequest | Allocate | Undo | Ping
+ClientMessage = Hello | Attack | Action | OddsRequest | Allocate | Undo | Cancel | Applied | Ping
 
 
 # --- bridge -> client ---------------------------------------------------------------------------
@@ -275,7 +308,21 @@ class Undone(msgspec.Struct, tag="undone"):
     target_id: str
 
 
-ServerMessage = Welcome | ResultReply | Pending | OddsReply | Error | Pong | Undone
+class Cancelled(msgspec.Struct, tag="cancelled"):
+    """Answer to ``cancel``: the cancelling of two-step attack ``pending_id`` is in the journal."""
+
+    id: str
+    pending_id: str
+
+
+class Marked(msgspec.Struct, tag="marked"):
+    """Answer to ``applied``: the mark that ``target_id``'s updates were applied is in the journal."""
+
+    id: str
+    target_id: str
+
+
+ServerMessage = Welcome | ResultReply | Pending | OddsReply | Error | Pong | Undone | Cancelled | Marked
 
 _decoder = msgspec.json.Decoder(ClientMessage)
 _encoder = msgspec.json.Encoder()

@@ -27,7 +27,9 @@ from bridge.expiry import PENDING_EXPIRY, describe_seconds
 from bridge.protocol import (
     Action,
     Allocate,
+    Applied,
     Attack,
+    Cancel,
     Error,
     ErrorCode,
     OddsRequest,
@@ -48,7 +50,7 @@ from bridge.resolution import (
 )
 from bridge.store.journal import Entry, Journal, JournalError, line_time
 from bridge.store.ledger import Ledger, LedgerUnavailable, PendingAttack, Settled
-from bridge.undo import answer_undo
+from bridge.undo import answer_applied, answer_cancel, answer_undo, applied_id, repeated_mark
 from bridge.workers import OFFLOAD_MS, RulesWorkers
 
 __all__ = ["Deliver", "Referee"]
@@ -57,6 +59,24 @@ log = logging.getLogger("volley.bridge")
 
 #: Called once with the reply frame of a request.
 Deliver = Callable[[bytes], None]
+
+#: Every message the referee answers (the connection keeps hello and ping for itself).
+Served = Attack | Action | Allocate | OddsRequest | Undo | Cancel | Applied
+
+#: What a pending two-step attack holds: its system, its attacker's id and its weapon's name.
+HoldKey = tuple[str, str, str]
+
+
+def hold_key(request: Any) -> HoldKey | None:
+    """The weapon a request names, as the request's shared fields say it (``system``, ``attacker.id``,
+    ``weapon.name``: every system's firing and handling requests carry them), or None."""
+    if not isinstance(request, dict):
+        return None
+    attacker, weapon, system = request.get("attacker"), request.get("weapon"), request.get("system")
+    if not isinstance(attacker, dict) or not isinstance(weapon, dict) or not isinstance(system, str):
+        return None
+    who, name = attacker.get("id"), weapon.get("name")
+    return (system, who, name) if isinstance(who, str) and isinstance(name, str) else None
 
 
 def _odds_cost(request: Any) -> float:
@@ -93,11 +113,16 @@ class Referee:
         self._in_flight: dict[str, list[Deliver]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._loop = asyncio.get_running_loop()
-        self._claimed: set[str] = set()
+        #: pending attacks an ``allocate`` or a ``cancel`` is settling right now
+        self.claimed: set[str] = set()
         #: request ids an ``undo`` is being journalled for right now (bridge/undo.py)
         self.undoing: set[str] = set()
+        #: keys whose ``applied`` mark is being journalled: the mark's id and who waits for it
+        self._marking: dict[str, tuple[str, list[Deliver]]] = {}
+        #: weapons held by a pending two-step attack of this run (issue #31): the attack and when
+        self.holds: dict[HoldKey, tuple[str, float]] = {}
 
-    def submit(self, message: Attack | Action | Allocate | OddsRequest | Undo, deliver: Deliver) -> None:
+    def submit(self, message: Served, deliver: Deliver) -> None:
         """Answer one request: ``deliver(reply frame)`` is called exactly once, now or later.
 
         What can be answered at once is (a retry, a refusal, cheap odds); an attack is resolved now and
@@ -107,10 +132,12 @@ class Referee:
         """
         if isinstance(message, OddsRequest):
             self._odds(message, deliver)
+        elif isinstance(message, Applied):
+            self._mark(message, deliver)
         else:
             self._once(message, deliver)
 
-    async def answer(self, message: Attack | Action | Allocate | OddsRequest | Undo) -> bytes:
+    async def answer(self, message: Served) -> bytes:
         """The reply frame for one request (``submit``, awaited)."""
         replied: asyncio.Future[bytes] = self._loop.create_future()
         self.submit(message, replied.set_result)
@@ -157,7 +184,7 @@ class Referee:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _once(self, message: Attack | Action | Allocate | Undo, deliver: Deliver) -> None:
+    def _once(self, message: Attack | Action | Allocate | Undo | Cancel, deliver: Deliver) -> None:
         """Idempotency: one resolution per id, whoever asks and however often."""
         id = message.id
         try:
@@ -181,10 +208,70 @@ class Referee:
         if isinstance(message, Undo):
             self._spawn(answer_undo(self, message), id, self._settler(id))
             return
+        if isinstance(message, Cancel):
+            self._spawn(answer_cancel(self, message), id, self._settler(id))
+            return
         try:
             self._resolve(message)
         except Exception as error:  # a refusal is not remembered: the id may come again
             self._settle(id, _refusal(error, id))
+
+    def _mark(self, message: Applied, deliver: Deliver) -> None:
+        """One applied mark per key (issue #31): the first is journalled; the same mark retried gets its
+        bytes again (also while it is being written); any other mark of the key is ``already_applied``."""
+        key = applied_id(message.target_id)
+        try:
+            done = self.ledger.reply(key)
+            if done is not None:
+                deliver(repeated_mark(message, done))
+                return
+            writing = self._marking.get(key)
+            if writing is not None:
+                mark, waiting = writing
+                if mark != message.id:
+                    refusal = f"the updates of {message.target_id!r} are being marked applied by {mark!r}"
+                    raise ProtocolError(ErrorCode.ALREADY_APPLIED, refusal, "$.target_id", message.id)
+                waiting.append(deliver)
+                return
+        except Exception as error:  # a refusal, or the ledger unreadable just now (retryable)
+            deliver(_refusal(error, message.id))
+            return
+        self._marking[key] = (message.id, [deliver])
+
+        def marked(reply: bytes) -> None:
+            for waiting in self._marking.pop(key, (None, []))[1]:
+                waiting(reply)
+
+        self._spawn(answer_applied(self, message), message.id, marked)
+
+    def release(self, pending_id: str, request: Any) -> None:
+        """The weapon ``request`` names is no longer held by pending attack ``pending_id``."""
+        held = hold_key(request)
+        if held is not None and self.holds.get(held, ("", 0.0))[0] == pending_id:
+            del self.holds[held]
+
+    def _check_hold(self, message: Attack | Action) -> HoldKey | None:
+        """Refuse a request naming a weapon that a pending two-step attack of this run holds (issue #31):
+        its rounds and selector are reserved until the attack is allocated, cancelled or expired."""
+        held = hold_key(message.request)
+        found = self.holds.get(held) if held is not None else None
+        if held is None or found is None:
+            return held
+        pending_id, at = found
+        age = time.time() - at
+        if age > self.pending_expiry:  # it can no longer be allocated: the weapon is free again
+            del self.holds[held]
+            return held
+        attacker = message.request.get("attacker", {})
+        who = attacker.get("name") or held[1]
+        raise ProtocolError(
+            ErrorCode.PENDING_OPEN,
+            f"{who}'s {held[2]} waits for the allocation of two-step attack {pending_id!r} (rolled "
+            f"{describe_seconds(age)} ago): allocate or cancel it before anything else fires or "
+            "handles that weapon",
+            "$.request.weapon",
+            message.id,
+        )
 
     def _settler(self, id: str) -> Deliver:
         return lambda reply: self._settle(id, reply)
@@ -195,6 +282,7 @@ class Referee:
             deliver(reply)
 
     def _resolve(self, message: Attack | Action) -> None:
+        held = self._check_hold(message)
         check_limits(message.request, allow_scripted_dice=self.allow_scripted_dice, id=message.id)
         request = decode(message.request, id=message.id)
         scripted = getattr(request, "dice", None)
@@ -208,6 +296,8 @@ class Referee:
         def written(error: JournalError | None) -> None:
             if error is None:
                 self.resolved += 1
+                if held is not None and entry.outcome == "pending":
+                    self.holds[held] = (id, time.time())
                 self._settle(id, reply)
             else:
                 self._settle(id, _refusal(error, id))
@@ -218,14 +308,14 @@ class Referee:
         """Second step of a two-step attack: same request, same seed, now with the allocation."""
         pending_id = message.pending_id
         pending = self._open_attack(message)
-        if pending_id in self._claimed:
+        if pending_id in self.claimed:
             raise ProtocolError(
                 ErrorCode.ALREADY_ALLOCATED,
                 f"attack {pending_id!r} was already allocated (by another allocate, still in flight)",
                 "$.pending_id",
                 message.id,
             )
-        self._claimed.add(pending_id)
+        self.claimed.add(pending_id)
         try:
             if message.allocation is None:
                 raise ProtocolError(
@@ -272,18 +362,20 @@ class Referee:
             # tells the ledger where, before this resumes). A JournalError becomes journal_failed.
             await self.journal.append(entry, alone=self._alone())
             self.resolved += 1
+            self.release(pending_id, pending.request)
             return reply
         finally:
-            self._claimed.discard(pending_id)
+            self.claimed.discard(pending_id)
 
     def _open_attack(self, message: Allocate) -> PendingAttack:
         """The pending attack an ``allocate`` names, if it is still open and not expired."""
         pending_id = message.pending_id
         found = self.ledger.pending(pending_id)
         if isinstance(found, Settled):
+            how = "cancelled" if _reply_kind(self.ledger.reply(found.by)) == "cancelled" else "allocated"
             raise ProtocolError(
                 ErrorCode.ALREADY_ALLOCATED,
-                f"attack {pending_id!r} was already allocated (by {found.by!r})",
+                f"attack {pending_id!r} was already {how} (by {found.by!r})",
                 "$.pending_id",
                 message.id,
             )
@@ -341,6 +433,18 @@ class Referee:
             reply=msgspec.Raw(reply),
         )
         return entry, reply
+
+
+def _reply_kind(reply: bytes | None) -> str | None:
+    """The ``type`` of a journalled reply, or None."""
+    if reply is None:
+        return None
+    try:
+        decoded = msgspec.json.decode(reply)
+    except msgspec.DecodeError:
+        return None
+    kind = decoded.get("type") if isinstance(decoded, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 def _refusal(error: BaseException, id: str | None) -> bytes:

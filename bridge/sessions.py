@@ -20,11 +20,22 @@ from typing import Any, TextIO
 
 import msgspec
 
-from bridge.card_text import ENTRY, NO_HEADER, SCRIPTED, SEED, SESSION, UNDO, Flaw, card_lines
+from bridge.card_text import (
+    CANCEL,
+    ENTRY,
+    NO_HEADER,
+    OUTSIDE,
+    SCRIPTED,
+    SEED,
+    SESSION,
+    UNDO,
+    Flaw,
+    card_lines,
+)
 from bridge.i18n import Catalogue
 from bridge.inert import inert
 from bridge.store.files import LineReader, odd_files, open_for_reading, session_files
-from bridge.store.journal import Entry, SessionLog, SessionReader, UndoLine
+from bridge.store.journal import AppliedLine, CancelLine, Entry, SessionLog, SessionReader, UndoLine
 
 __all__ = ["SessionSummary", "find_session", "list_sessions", "print_session", "print_sessions"]
 
@@ -156,6 +167,15 @@ def print_session(log: SessionLog | SessionReader, out: TextIO, catalogue: Catal
             undo = UNDO(at=entry.at, id=entry.id, target=entry.target_id, user=entry.user)
             print("\n" + catalogue.render(undo), file=out)
             continue
+        if isinstance(entry, CancelLine):
+            cancel = CANCEL(at=entry.at, id=entry.id, pending=entry.pending_id, user=entry.user)
+            print("\n" + catalogue.render(cancel), file=out)
+            continue
+        if isinstance(entry, AppliedLine):
+            # Only what changed outside Volley is told: that a key was applied is the ordinary case.
+            for change in entry.outside:
+                print(catalogue.render(_outside(entry, change)), file=out)
+            continue
         flaws: list[Flaw] = []
         lines = _entry_lines(catalogue, entry, flaws)
         print("", file=out)
@@ -170,6 +190,27 @@ def print_session(log: SessionLog | SessionReader, out: TextIO, catalogue: Catal
         for problem in log.problems[shown:]:
             print(f"  ! {inert(problem)}", file=out)
     return incomplete
+
+
+def _outside(entry: AppliedLine, change: Any) -> Any:
+    """One change made outside Volley before ``entry``'s request, as ``show`` tells it."""
+    got = change if isinstance(change, dict) else {}
+
+    def text(name: str) -> str:
+        value = got.get(name)
+        return "—" if value is None else str(value)
+
+    return OUTSIDE(
+        at=entry.at,
+        target=entry.target_id,
+        token=text("token_name") if got.get("token_name") else text("token"),
+        weapon=text("weapon_name") if got.get("weapon_name") else text("weapon"),
+        field=text("field"),
+        was=text("from"),
+        now=text("to"),
+        by=got.get("by_name") or got.get("by") or None,
+        kept=got.get("kept") is not False,
+    )
 
 
 def _entry_lines(catalogue: Catalogue, entry: Entry, flaws: list[Flaw]) -> list[str]:

@@ -46,6 +46,8 @@ __all__ = [
     "FORMAT_VERSION",
     "INLINE_FSYNC_LIMIT",
     "LINE_DECODER",
+    "AppliedLine",
+    "CancelLine",
     "CommitStats",
     "Entry",
     "Header",
@@ -53,6 +55,7 @@ __all__ = [
     "JournalError",
     "SessionLog",
     "SessionReader",
+    "TableLine",
     "UndoLine",
     "Written",
     "decode_line",
@@ -181,7 +184,38 @@ class UndoLine(msgspec.Struct, kw_only=True, tag="undo", tag_field="kind"):
     reply: msgspec.Raw
 
 
-JournalLine = Header | Entry | UndoLine
+class CancelLine(msgspec.Struct, kw_only=True, tag="cancel", tag_field="kind"):
+    """The first step ``pending_id`` of a two-step attack was cancelled at the table (issue #31,
+    ``bridge/undo.py``): it spent nothing, and its ``pending_id`` settles it for the ledger as an
+    allocation would. Replay skips these lines. ``reply`` holds the ``cancelled`` bytes sent back."""
+
+    id: str
+    pending_id: str
+    at: str
+    user: str | None = None
+    reply: msgspec.Raw
+
+
+class AppliedLine(msgspec.Struct, kw_only=True, tag="applied", tag_field="kind"):
+    """The updates of request ``target_id`` were applied at the table (issue #31, ``bridge/undo.py``):
+    the record no player can delete that a repeat of the key must change nothing. The line's ``id`` is
+    the bridge's own, ``applied:<target_id>`` (one line per key); ``mark`` is the client's id for the
+    mark; ``outside`` what changed outside Volley since the weapon's last card (docs/protocol.md).
+    Replay skips these lines. ``reply`` holds the ``applied`` bytes sent back."""
+
+    id: str
+    target_id: str
+    mark: str
+    at: str
+    user: str | None = None
+    outside: list[Any] = msgspec.field(default_factory=list)
+    reply: msgspec.Raw
+
+
+#: Lines that tell what happened at the table around the requests: replay never re-resolves them.
+TableLine = UndoLine | CancelLine | AppliedLine
+
+JournalLine = Header | Entry | UndoLine | CancelLine | AppliedLine
 
 #: Reads one whole journal line, whatever its kind.
 LINE_DECODER = msgspec.json.Decoder(JournalLine)
@@ -233,7 +267,7 @@ class SessionLog:
     header: Header | None
     #: Entries and undo lines, in the order they were written (``volley show``). Timestamps cannot
     #: order them: two lines written within the same millisecond share one.
-    records: list[Entry | UndoLine] = field(default_factory=list)
+    records: list[Entry | TableLine] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -250,7 +284,7 @@ class SessionLog:
         return [record for record in self.records if isinstance(record, UndoLine)]
 
 
-def decode_line(line: bytes) -> Header | Entry | UndoLine:
+def decode_line(line: bytes) -> Header | Entry | TableLine:
     return LINE_DECODER.decode(line)
 
 
@@ -291,7 +325,7 @@ class SessionReader:
         self.header: Header | None = None
         self.problems: list[str] = []
         self._lines: Iterator[tuple[int, int, bytes | None]] | None = None
-        self._first: Entry | UndoLine | None = None
+        self._first: Entry | TableLine | None = None
         self._handle = None
         try:
             self._handle = open_for_reading(path)
@@ -324,7 +358,7 @@ class SessionReader:
                 break
         return self._first is None
 
-    def _records(self) -> Iterator[Header | Entry | UndoLine]:
+    def _records(self) -> Iterator[Header | Entry | TableLine]:
         if self._lines is None:
             return
         name = self.path.name
@@ -341,7 +375,7 @@ class SessionReader:
         except OSError as error:
             self.problems.append(f"{name}: reading stopped ({error.strerror or error})")
 
-    def __iter__(self) -> Iterator[Entry | UndoLine]:
+    def __iter__(self) -> Iterator[Entry | TableLine]:
         """The entries and undo lines, in the order they were written (a later header is a problem)."""
         if self._first is not None:
             first, self._first = self._first, None
@@ -543,7 +577,7 @@ class Journal:
             raise
         return cls(path, fd, head, seconds, zeroed=zeroed)
 
-    async def append(self, line: Entry | UndoLine, *, alone: bool = False) -> None:
+    async def append(self, line: Entry | TableLine, *, alone: bool = False) -> None:
         """Queue one line and return once it is on disk (raises ``JournalError`` if it never gets there).
 
         ``alone``: the caller knows no other line is coming this moment (the referee has nothing else
@@ -563,7 +597,7 @@ class Journal:
         self.append_then(line, settle, alone=alone)
         await done
 
-    def append_then(self, line: Entry | UndoLine, then: Then, *, alone: bool = False) -> None:
+    def append_then(self, line: Entry | TableLine, then: Then, *, alone: bool = False) -> None:
         """Queue one line; ``then(None)`` once it is on disk, ``then(JournalError)`` if it never gets
         there. Called exactly once: at once for a line written inline (below), else from the loop.
 

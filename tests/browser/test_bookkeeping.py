@@ -81,7 +81,8 @@ def test_an_empty_facing_is_refused_by_its_label_never_taken_for_zero(table: Tab
     assert page.evaluate(f"{VEX}.actor.flags.volley.state?.overwatch ?? null") is None
     assert cards(page).count() == 0
     # The macro API goes through the same form: refused alike.
-    out = api_call(page, "return await api.fire('tokVex0000000001', {mode: 'overwatch', action: 'overwatch', fields: {trigger: 'x'}});")
+    order = "{mode: 'overwatch', action: 'overwatch', fields: {trigger: 'x'}}"
+    out = api_call(page, f"return await api.fire('tokVex0000000001', {order});")
     assert out["ok"] is False and out["error"] == f"{FACING}: required", out
     assert table.pages.errors == []
 
