@@ -20,6 +20,7 @@ from rules.errors import split_validation, validation_message
 from rules.results import Message
 
 __all__ = [
+    "MAX_ECHOED_CHARS",
     "MAX_FRAME_BYTES",
     "MAX_ID_CHARS",
     "MAX_REPLY_BYTES",
@@ -132,14 +133,39 @@ class ProtocolError(Exception):
         self.msg = msg
 
     def reply(self) -> Error:
-        """The ``error`` reply that says this refusal."""
+        """The ``error`` reply that says this refusal. What it echoes of the request (a field's name
+        in the message, the path and the ``msg``) is cut at ``MAX_ECHOED_CHARS``: a 60 kB field name
+        is named by its start, not sent back three times over."""
         return Error(
             id=self.id,
             code=self.code,
-            message=self.message,
-            path=self.path,
-            msg=msgspec.UNSET if self.msg is None else self.msg,
+            message=_clipped(self.message),
+            path=None if self.path is None else _clipped(self.path),
+            msg=msgspec.UNSET if self.msg is None else _clipped_message(self.msg),
         )
+
+
+#: The most of any one text an error echoes back (a field name, a path, a value); longer is cut, "...".
+MAX_ECHOED_CHARS = 200
+
+
+def _clipped(text: str) -> str:
+    return text if len(text) <= MAX_ECHOED_CHARS else text[: MAX_ECHOED_CHARS - 3] + "..."
+
+
+def _clipped_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return _clipped(value)
+    if isinstance(value, Message):
+        return _clipped_message(value)
+    if isinstance(value, list):
+        return [_clipped_value(item) for item in value]
+    return value
+
+
+def _clipped_message(message: Message) -> Message:
+    values = {name: _clipped_value(value) for name, value in message.values.items()}
+    return message if values == message.values else Message(message.key, values)
 
 
 # --- client -> bridge ---------------------------------------------------------------------------

@@ -117,3 +117,28 @@ async def test_an_old_journal_with_undeclared_fields_replays_against_a_strict_se
     out = capsys.readouterr().out
     assert code == 0, out
     assert "3/3 requests replayed identically" in out
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("where", ["request", "frame"])
+async def test_a_60_kb_field_name_is_named_by_its_start_not_echoed_three_times(
+    bridge_client: TestClient[Any, Any], where: str
+) -> None:
+    """Issue 33: a 60 kB unknown field name came back in the message, the path and the ``msg``: a
+    180 kB error frame for a 60 kB request. Each echo is cut at 200 characters."""
+    name = "q" * 60_000
+    message: dict[str, Any] = {"type": "attack", "id": "wide", "request": GURPS_MP5}
+    if where == "request":
+        message["request"] = {**GURPS_MP5, name: 1}
+    else:
+        message[name] = 1
+    session = await open_session(bridge_client)
+    await session.send(message)
+    frame = await session.raw_reply()
+    assert len(frame) < 1500, len(frame)
+    error = json.loads(frame)
+    assert (error["id"], error["code"]) == ("wide", "invalid")
+    prefix = "$.request." if where == "request" else "$."
+    assert error["path"].startswith(prefix + "qqq") and error["path"].endswith("...")
+    assert error["msg"]["key"] == "common.error.unknown_field"
+    assert error["msg"]["values"]["field"] == "q" * 197 + "..."
