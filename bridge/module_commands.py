@@ -64,26 +64,36 @@ def cmd_module_release(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from bridge.assets import module_dir
-    from bridge.module_release import DOCUMENTS, DOWNLOAD_PATH, MANIFEST_PATH, Release
+    from bridge.inert import inert
+    from bridge.module_release import (
+        DOCUMENTS,
+        DOWNLOAD_PATH,
+        MANIFEST_PATH,
+        Release,
+        base_url,
+        write_release,
+    )
 
-    base = str(args.base_url).rstrip("/")
-    if not base.startswith(("https://", "http://")) or "?" in base or "#" in base:
-        print(f"volley module-release: --base-url: not an http(s) address: {args.base_url}", file=sys.stderr)
+    try:
+        base = base_url(str(args.base_url))
+    except ValueError as why:
+        shown = inert(f"{args.base_url}: {why}")  # the terminal shows what was typed, never obeys it
+        print(f"volley module-release: --base-url: not an http(s) address: {shown}", file=sys.stderr)
         return 2
     release = Release(module_dir(), base)
     out = Path(args.directory)
     files = {MANIFEST_PATH: release.manifest(), DOWNLOAD_PATH: release.zip()}
     files.update({path: (module_dir() / name).read_bytes() for path, name, _ in DOCUMENTS})
     try:
-        for path, data in files.items():
-            target = out / path.lstrip("/")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
+        write_release(out, files)
     except OSError as error:
-        print(f"volley module-release: cannot write {out}: {error.strerror or error}", file=sys.stderr)
+        reason = inert(str(error.strerror or error))
+        print(f"volley module-release: cannot write {inert(str(out))}: {reason}", file=sys.stderr)
         return 1
     print(f"Manifest URL: {release.manifest_url}")
-    print(f"Put the contents of {out} at {base}/ (the files are in {out / 'module'}).")
+    print(
+        f"Put the contents of {inert(str(out))} at {base}/ (the files are in {inert(str(out / 'module'))})."
+    )
     return 0
 
 

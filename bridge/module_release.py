@@ -18,8 +18,14 @@ must carry them too, or the installed module would never see an upgrade.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import os
+import re
+import tempfile
+import unicodedata
+import urllib.parse
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +41,9 @@ __all__ = [
     "RUNTIME_FILES",
     "RUNTIME_FOLDERS",
     "Release",
+    "base_url",
     "runtime_files",
+    "write_release",
 ]
 
 #: Where the bridge serves the two, on its own address.
@@ -115,3 +123,70 @@ class Release:
                 entry.external_attr = _ZIP_FILE_MODE
                 archive.writestr(entry, data)
         return buffer.getvalue()
+
+
+#: A host name: letters (any script), digits, hyphens and dots.
+_HOST_NAME = re.compile(r"[\w-]+(\.[\w-]+)*\.?")
+
+
+def base_url(text: str) -> str:
+    """``volley module-release --base-url``: an ``http(s)`` address with a host and no query or
+    fragment, without its trailing ``/``. Raises ``ValueError`` saying what is wrong with it.
+
+    Foundry and a browser will be given URLs built from it, and the terminal is shown it: a space,
+    a control character or an invisible format character is refused, never passed on.
+    """
+    for char in text:
+        if char.isspace() or unicodedata.category(char) in ("Cc", "Cf"):
+            raise ValueError(f"it holds a space or a control character ({char!r})")
+    try:
+        parts = urllib.parse.urlsplit(text)
+        port = parts.port  # a port that is not a number (or past 65535) raises here
+    except ValueError as error:
+        raise ValueError(str(error)) from None
+    if parts.scheme.lower() not in ("http", "https"):
+        raise ValueError("it must start with https:// or http://")
+    host = parts.hostname or ""
+    if not host:
+        raise ValueError("it names no host")
+    if parts.username is not None or parts.password is not None:
+        raise ValueError("it must not carry a user name or password")
+    if ":" not in host and not _HOST_NAME.fullmatch(host):
+        raise ValueError(f"{host!r} is not a host name")
+    if parts.query or parts.fragment or "?" in text or "#" in text:
+        raise ValueError("it must not have a query (?) or a fragment (#)")
+    if port == 0:
+        raise ValueError("port 0 is not a port a web server listens on")
+    return text.rstrip("/")
+
+
+def write_release(out: Path, files: dict[str, bytes]) -> None:
+    """Write each of ``files`` (a path under the bridge, such as ``/module/volley.zip``: its bytes)
+    under ``out``, never through a link: a folder on the way that is a symbolic link is refused, and
+    each file is written beside its place and renamed over it, so a link planted where a file goes is
+    replaced, never followed. Raises ``OSError``."""
+    for path, data in files.items():
+        target = out / path.lstrip("/")
+        folder = target.parent
+        if folder != out:
+            _refuse_links(out, folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.chmod(temporary, 0o644)
+            os.replace(temporary, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+
+
+def _refuse_links(out: Path, folder: Path) -> None:
+    """``OSError`` if a folder from ``out`` (exclusive) down to ``folder`` is a symbolic link."""
+    for step in reversed([folder, *folder.parents]):
+        if step == out or out not in step.parents:
+            continue
+        if step.is_symlink():
+            raise OSError(f"{step} is a symbolic link; refusing to write through it")
