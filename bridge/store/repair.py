@@ -13,7 +13,8 @@ and is never cut.
 Before the bridge reads a file it decides what the file is:
 
 * a Volley journal of a format this version reads: its torn tail, if any, is cut (or, if the last line
-  is a whole record that only lacks its newline, the newline is added);
+  is a whole record that only lacks its newline, the newline is added); one that then holds nothing
+  but its header (a server killed before it resolved anything) is removed, as a clean stop removes it;
 * the same, when the tail cannot be cut (an immutable file, a read-only mount, no write permission):
   it is still the record. It is left as it is and read only up to its first zero byte, like every
   reader reads it (``bridge.store.files.LineReader``): its whole lines are answered, and the note says
@@ -36,7 +37,7 @@ from typing import BinaryIO
 import msgspec
 
 from bridge.store.files import open_for_reading, open_regular
-from bridge.store.journal import FORMAT_VERSION, Header
+from bridge.store.journal import FORMAT_VERSION, Header, discard_session
 
 __all__ = ["MAX_HEADER_BYTES", "FileKind", "Inspection", "inspect"]
 
@@ -129,7 +130,24 @@ def inspect(path: Path, *, repair: bool = True) -> Inspection:
             )
         except OSError as error:
             return Inspection(path, FileKind.UNREADABLE, note=f"{name}: cannot be read ({_reason(error)})")
+    if repair and size == len(head) and line.endswith(b"\n") and _discarded(path):
+        # A server that resolved nothing and was killed (a clean stop removes its own): no record to
+        # keep, and ``volley sessions`` would list it with 0 requests.
+        return Inspection(
+            path,
+            FileKind.EMPTY,
+            note=f"{name}: removed: a session that resolved nothing (its server was killed)",
+        )
     return Inspection(path, FileKind.JOURNAL, head=head, size=size, note=note)
+
+
+def _discarded(path: Path) -> bool:
+    """Remove a journal that holds only its header; whether it is gone."""
+    try:
+        discard_session(path)
+    except OSError:
+        return False
+    return not path.exists()
 
 
 def _reason(error: OSError) -> str:

@@ -145,3 +145,21 @@ def test_repair_finishes_a_whole_record_before_the_zeros_whatever_follows_them(t
     path.write_bytes(whole + last + bytes(100) + b'"x"}\n' + bytes(100))
     repaired(path)
     assert path.read_bytes() == whole + last + b"\n"
+
+
+@pytest.mark.asyncio
+async def test_a_killed_server_s_empty_session_is_removed_at_the_next_start(tmp_path: Path) -> None:
+    """Issue 33: a server killed before it resolved anything left its header and zeros, and
+    ``volley sessions`` listed the session with 0 requests for ever."""
+    from storekit import running
+
+    from bridge.sessions import list_sessions
+
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    killed = sessions / "20261129T200000.000000Z-killed.jsonl"
+    killed.write_bytes(msgspec.json.encode(HEADER) + b"\n" + bytes(1 << 20))
+    async with running(tmp_path) as client:
+        await client.attack("after")
+    assert not killed.exists()
+    assert [summary.requests for summary in list_sessions(sessions)] == [1]
