@@ -28,7 +28,7 @@ from aiohttp import WSMsgType, web
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_echo import serve_until_stopped  # scripts/ is on sys.path: this file runs as a script
 
-from bridge.connection import _finish_sending
+from bridge.connection import _text_frame
 
 #: As the bridge's journal: a lone line is fsynced on the loop while recent fsyncs average under this.
 INLINE_FSYNC_LIMIT = 0.001
@@ -93,21 +93,11 @@ class Durable:
             self.loop.call_soon(self._start)
 
 
-def _send(ws: web.WebSocketResponse, data: bytes) -> None:
-    """Write a frame now, as the bridge does (no task unless the socket pushes back)."""
-    sending = ws.send_frame(data, WSMsgType.TEXT)
-    try:
-        waiting = sending.send(None)
-    except StopIteration:
+def _send(ws: web.WebSocketResponse, transport: asyncio.Transport, data: bytes) -> None:
+    """Write a frame now, as the bridge does: framed here and written straight to the transport."""
+    if ws.closed or transport.is_closing():
         return
-    except (ConnectionError, RuntimeError):
-        return
-    task = asyncio.ensure_future(_finish_sending(sending, waiting))  # pushed back: a task ends it
-    _FINISHING.add(task)
-    task.add_done_callback(_FINISHING.discard)
-
-
-_FINISHING: set[asyncio.Future[None]] = set()
+    transport.write(_text_frame(data))
 
 
 DURABLE = web.AppKey("durable", Durable)
@@ -117,10 +107,14 @@ async def echo(request: web.Request) -> web.WebSocketResponse:
     ws = web.WebSocketResponse(decode_text=False, compress=False)
     await ws.prepare(request)
     durable = request.app[DURABLE]
+    transport, protocol = request.transport, request.protocol
+    assert transport is not None
     async for message in ws:
         if message.type == WSMsgType.TEXT:
             data = message.data if isinstance(message.data, bytes) else message.data.encode()
-            durable.append(lambda data=data: _send(ws, data))  # type: ignore[misc]
+            durable.append(lambda data=data: _send(ws, transport, data))  # type: ignore[misc]
+        if protocol.writing_paused:  # the bridge's rule too: read on only once the socket drains
+            await protocol._drain_helper()
     return ws
 
 
