@@ -7,8 +7,9 @@
  * - `ready`: the relay and the bridge election; the connection when this browser holds the bridge.
  * - Combat turns: a standing order that ends at its holder's next turn (d100 overwatch) is lifted by
  *   the browser holding the bridge (foundry/standing-orders.js).
- * - Token HUD and actor sheet header: Fire and Volley weapons. Chat: cards drawn in each reader's
- *   language, with Undo for game masters. Players list: the bridge's state.
+ * - Token HUD and actor sheet header: Fire and Volley weapons; each weapon row of the game system's own
+ *   sheet: fire that weapon, or why Volley does not (foundry/sheet-controls.js). Chat: cards drawn in
+ *   each reader's language, with Undo for game masters. Players list: the bridge's state.
  * - The module API (`game.modules.get("volley").api`, api.js), published at the end of `ready`, then
  *   `volley.ready` is called with it; the hooks other modules listen to are in attack-hooks.js.
  * - Hotbar: a Volley weapon dropped on it becomes a macro that opens the dialog (hotbar.js).
@@ -29,6 +30,7 @@ import { activeControl } from "./foundry/focus.js";
 import { openAttackDialog, openProfileEditor } from "./foundry/open.js";
 import { referee, requestUndo } from "./foundry/referee.js";
 import { MODULE_ID, registerSettings } from "./foundry/settings.js";
+import { registerSheetControls } from "./foundry/sheet-controls.js";
 import { decorateNotice, onCombatTurnChange } from "./foundry/standing-orders.js";
 import { registerStatuses } from "./foundry/statuses.js";
 import { migrateOldSettings, registerTableRules, TABLE_RULES_TEMPLATE } from "./foundry/table-rules.js";
@@ -115,6 +117,7 @@ Hooks.on("updateUser", (_user, changes) => {
 Hooks.on("renderTokenHUD", (hud, html) => addHudControls(hud, html, openers));
 Hooks.on("getHeaderControlsActorSheetV2", (sheet, controls) => addSheetControls(sheet, /** @type {unknown} */ (controls), openers));
 Hooks.on("getActorSheetHeaderButtons", (sheet, buttons) => addSheetButtons(sheet, /** @type {unknown} */ (buttons), openers));
+registerSheetControls();
 Hooks.on("renderPlayers", (app, html) => addStatusLine(app, html));
 Hooks.on("renderChatMessageHTML", (message, html) => {
   decorateChatMessage(message, html, undoFromCard, allocateFromCard);
