@@ -1,7 +1,7 @@
 """Flood control: token buckets per relayed player, a cap per connection, and quiet warnings.
 
 Only the elected GM's browser talks to the bridge; it relays for the whole table. A table of six
-players each dragging a slider in the attack dialog sends six debounced streams of ``odds`` through
+players each dragging a slider in the attack dialog sends six paced streams of ``odds`` through
 that one socket, while the referee fires. So the limit is kept **per relayed user** (the ``user`` a
 message names; messages without one share the connection's own bucket): ``RATE`` messages a second
 sustained and bursts of ``BURST`` each. One player flooding is refused without touching the others'

@@ -39,8 +39,8 @@ from test_d100 import CULTIST, DEMAGOGUE, HERETIC, pick_sector, wait_mode_option
 
 #: The module's own elements (the sandbox page around them is not the product).
 DIALOG = ".volley-attack-dialog"
-#: Milliseconds between keystrokes when a test types like a person (shorter than the preview's 250 ms
-#: debounce, ``odds-preview.js`` ``PREVIEW_DELAY_MS``): a pace, not a wait, so it does not scale.
+#: Milliseconds between keystrokes when a test types like a person (about the preview's pacing,
+#: ``odds-preview.js`` ``PREVIEW_SPACING_MS``): a pace, not a wait, so it does not scale.
 TYPING_GAP_MS = 60
 EDITOR = "form.volley-profile"
 CARD = ".volley-card"

@@ -79,7 +79,7 @@ class Table:
 
 
 async def test_six_players_previewing_and_the_referee_firing_are_never_refused(tmp_path: Path) -> None:
-    """Each player's dialog sends a debounced preview with never more than one in flight (issue 8).
+    """Each player's dialog sends a paced preview with never more than one in flight (issue 8).
 
     Counted by requests and replies, never by a time window: every request sent is answered, and none
     is refused. The first previews of all six players go out together, as when a table opens the
@@ -100,7 +100,7 @@ async def test_six_players_previewing_and_the_referee_firing_are_never_refused(t
             answers.extend(await asyncio.gather(*opening))
             for _ in range(previews - len(opening)):
                 answers.append(await table.ask("odds", request=GURPS_MP5, user=user))
-                await asyncio.sleep(0.08)  # the dialog's debounce: pacing, not a wait for anything
+                await asyncio.sleep(0.08)  # the dialog's pacing (60 ms and more): not a wait for anything
 
         async def referee() -> None:
             for _ in range(shots):

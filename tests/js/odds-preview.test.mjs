@@ -1,9 +1,9 @@
-// The dialog's odds summary, its bar chart (with a text alternative), and its debounced fetching with
-// at most one question in flight.
+// The dialog's odds summary, its bar chart (with a text alternative), and its fetching: at once, paced,
+// with at most one question in flight.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { chartView, formatHits, formatPercent, MAX_BARS, OddsPreview, RATE_LIMIT_RETRIES, RATE_LIMIT_RETRY_MS, summariseOdds } from "../../vtt_module/scripts/odds-preview.js";
+import { chartView, formatHits, formatPercent, MAX_BARS, OddsPreview, PREVIEW_SPACING_MS, RATE_LIMIT_RETRIES, RATE_LIMIT_RETRY_MS, summariseOdds } from "../../vtt_module/scripts/odds-preview.js";
 import { FakeClock, flush } from "./fakes.mjs";
 
 describe("summariseOdds", () => {
@@ -93,21 +93,61 @@ describe("OddsPreview", () => {
       },
       onSummary: (summary, error) => answers.push({ summary, error }),
       offline,
-      delayMs: 200,
+      spacingMs: 200,
       timers: clock,
+      now: () => clock.now,
     });
     return { clock, asked, answers, resolvers, preview };
   }
 
-  it("asks once after the form has been still for the delay", () => {
-    const { clock, asked, preview } = setup();
+  it("asks at once when the bridge has not been asked for the spacing", async () => {
+    const { clock, asked, resolvers, preview } = setup();
     preview.update({ shots: 1 });
-    clock.advance(100);
+    assert.deepEqual(asked, [{ shots: 1 }], "the dialog opening, or the first key, waits for nothing");
+    resolvers[0].resolve({ targets: [], jam: 0 });
+    await flush();
+    clock.advance(200);
     preview.update({ shots: 12 });
-    clock.advance(199);
-    assert.deepEqual(asked, []);
+    assert.deepEqual(asked, [{ shots: 1 }, { shots: 12 }]);
+  });
+
+  it("paces changes closer together than the spacing, asking only the newest form", async () => {
+    const { clock, asked, resolvers, preview } = setup();
+    preview.update({ shots: 1 });
+    resolvers[0].resolve({ targets: [], jam: 0 });
+    await flush();
+    clock.advance(50);
+    preview.update({ shots: 12 });
+    clock.advance(50);
+    preview.update({ shots: 123 });
+    clock.advance(99);
+    assert.deepEqual(asked, [{ shots: 1 }], "within the spacing nothing more is asked");
     clock.advance(1);
-    assert.deepEqual(asked, [{ shots: 12 }]);
+    assert.deepEqual(asked, [{ shots: 1 }, { shots: 123 }], "12 was never asked: 123 replaced it");
+  });
+
+  it("keeps a player dragging through a field under the bridge's flood limit", async () => {
+    // bridge/ratelimit.py: RATE = 20 messages a second per relayed user, sustained.
+    assert.ok(1000 / PREVIEW_SPACING_MS < 20);
+    const clock = new FakeClock();
+    const asked = [];
+    const preview = new OddsPreview({
+      fetchOdds: async (request) => {
+        asked.push(request);
+        return { targets: [], jam: 0 };
+      },
+      onSummary: () => {},
+      timers: clock,
+      now: () => clock.now,
+    });
+    // A change every 16 ms (a frame) for ten seconds, each answered at once.
+    for (let i = 0; i < 625; i += 1) {
+      preview.update({ shots: i });
+      await flush();
+      clock.advance(16);
+    }
+    assert.ok(asked.length <= 10_000 / PREVIEW_SPACING_MS + 1, `${asked.length} questions in 10 s`);
+    assert.ok(asked.length >= 10_000 / (PREVIEW_SPACING_MS + 16) - 1, `${asked.length} questions in 10 s`);
   });
 
   it("keeps one question in flight; only the newest waiting one is asked next, and only its answer shown", async () => {
@@ -155,9 +195,13 @@ describe("OddsPreview", () => {
     preview.update(null);
     assert.deepEqual(answers[1], { summary: null, error: undefined });
     preview.update({ shots: 2 });
+    preview.update({ shots: 3 });
     preview.cancel();
     clock.advance(1000);
-    assert.equal(asked.length, 1);
+    assert.deepEqual(asked.slice(1), [{ shots: 2 }], "3, paced, was never asked");
+    resolvers[1].resolve({ targets: [{ id: "t", hits: [1] }], jam: 0 });
+    await flush();
+    assert.equal(answers.length, 2, "the answer after cancel is not shown");
   });
 });
 
@@ -175,8 +219,9 @@ describe("OddsPreview on a busy table", () => {
         return { targets: [{ id: "t", hits: [0.5, 0.5] }], jam: 0 };
       },
       onSummary: (summary, error) => answers.push({ summary, error }),
-      delayMs: 200,
+      spacingMs: 200,
       timers: clock,
+      now: () => clock.now,
     });
     preview.update({ shots: 1 });
     clock.advance(200);

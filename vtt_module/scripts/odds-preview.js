@@ -6,19 +6,25 @@
  * target, a small bar chart of P(k hits) with a text alternative, the expected hits and the chance of
  * at least one, plus the jam chance.
  *
- * Traffic: questions are debounced (typing "12" asks once, not twice) and at most one is in flight per
- * dialog: a change made while the bridge is answering waits, and only the newest waiting question is
- * asked once the answer is in. Answers to a question older than the form are dropped, so the preview
- * never shows the odds of a stale form. With the bridge known to be down the preview says so at once
- * instead of waiting for a timeout.
+ * Traffic: a change is asked about at once when the bridge has not been asked for PREVIEW_SPACING_MS
+ * (the bridge answers in a millisecond or two: waiting for the typing to stop cost a quarter of a second
+ * on every keystroke); changes closer together than that are paced, and only the newest form of those
+ * is asked, so a player dragging through a number field stays under the bridge's flood limit. At most
+ * one question is in flight per dialog: a change made while the bridge is answering waits, and only the
+ * newest waiting question is asked once the answer is in. Answers to a question older than the form are
+ * dropped, so the preview never shows the odds of a stale form. With the bridge known to be down the
+ * preview says so at once instead of waiting for a timeout.
  *
- * Pure: the odds fetcher, the connection check and the timers are injected.
+ * Pure: the odds fetcher, the connection check, the timers and the clock are injected.
  */
 
 import { isPlainObject } from "./protocol.js";
 
-/** Wait this long after the last change before asking the bridge. */
-export const PREVIEW_DELAY_MS = 250;
+/**
+ * Two questions are asked at least this far apart (ms). The bridge lets one user send 20 messages a
+ * second, sustained (bridge/ratelimit.py RATE): a question every 60 ms is under 17 a second.
+ */
+export const PREVIEW_SPACING_MS = 60;
 
 /**
  * A preview the bridge turned away for the flood limit (a busy table: six players previewing at once) is
@@ -140,19 +146,24 @@ export class OddsPreview {
   #inFlight = false;
   /** @type {{seq: number, request: Record<string, unknown>} | null} */
   #waiting = null;
+  /** When the bridge was last asked (`now()`), or never. */
+  #lastAsked = -Infinity;
 
   /**
    * @param {{
    *   fetchOdds: (request: Record<string, unknown>) => Promise<unknown>,
    *   onSummary: (summary: OddsSummary | null, error?: unknown) => void,
-   *   offline?: () => unknown, delayMs?: number, timers?: import("./connection.js").Timers
-   * }} options `offline` returns why odds cannot be asked for now (the bridge is down), or nothing
+   *   offline?: () => unknown, spacingMs?: number, timers?: import("./connection.js").Timers,
+   *   now?: () => number
+   * }} options `offline` returns why odds cannot be asked for now (the bridge is down), or nothing;
+   *   `now` is the clock the spacing is kept by (ms)
    */
-  constructor({ fetchOdds, onSummary, offline = () => null, delayMs = PREVIEW_DELAY_MS, timers }) {
+  constructor({ fetchOdds, onSummary, offline = () => null, spacingMs = PREVIEW_SPACING_MS, timers, now }) {
     this.fetchOdds = fetchOdds;
     this.onSummary = onSummary;
     this.offline = offline;
-    this.delayMs = delayMs;
+    this.spacingMs = spacingMs;
+    this.now = now ?? (() => globalThis.performance.now());
     this.timers = timers ?? {
       setTimeout: (/** @type {() => void} */ fn, /** @type {number} */ ms) => globalThis.setTimeout(fn, ms),
       clearTimeout: (/** @type {any} */ handle) => globalThis.clearTimeout(handle),
@@ -165,8 +176,9 @@ export class OddsPreview {
   }
 
   /**
-   * Ask for the odds of `request` once the form has been still for `delayMs`.
-   * `null` clears the preview (the form is not a valid request yet).
+   * Ask for the odds of `request`: at once, or `spacingMs` after the last question if that was sooner
+   * (a newer form asked for meanwhile takes its place). `null` clears the preview (the form is not a
+   * valid request yet).
    * @param {Record<string, unknown> | null} request
    */
   update(request) {
@@ -183,10 +195,15 @@ export class OddsPreview {
       this.onSummary(null, down);
       return;
     }
+    const wait = this.#lastAsked + this.spacingMs - this.now();
+    if (wait <= 0) {
+      this.#ask(seq, request);
+      return;
+    }
     this.#timer = this.timers.setTimeout(() => {
       this.#timer = null;
       this.#ask(seq, request);
-    }, this.delayMs);
+    }, wait);
   }
 
   /**
@@ -200,6 +217,7 @@ export class OddsPreview {
       return;
     }
     this.#inFlight = true;
+    this.#lastAsked = this.now();
     const settle = () => {
       this.#inFlight = false;
       const next = this.#waiting;

@@ -27,7 +27,7 @@ import { prepareAnnouncers } from "./foundry/announce.js";
 import { addHudControls, addSheetButtons, addSheetControls, addStatusLine, announceBridge, refreshFireControls, refreshStatusLines } from "./foundry/controls.js";
 import { findTokenDocument } from "./foundry/documents.js";
 import { activeControl } from "./foundry/focus.js";
-import { openAttackDialog, openProfileEditor } from "./foundry/open.js";
+import { openAttackDialog, openProfileEditor, warmAttackDialog } from "./foundry/open.js";
 import { referee, requestUndo } from "./foundry/referee.js";
 import { MODULE_ID, registerSettings } from "./foundry/settings.js";
 import { registerSheetControls } from "./foundry/sheet-controls.js";
@@ -60,6 +60,7 @@ Hooks.once("init", () => {
     onRuleSystemChange: () => {
       for (const dialog of AttackDialog.openDialogs) void dialog.close();
       refreshFireControls();
+      if (isReady) void warmAttackDialog();
     },
   });
   // A table rule changed: open dialogs ask for their odds again (and the MegaTraveller danger space).
@@ -87,6 +88,7 @@ Hooks.once("ready", async () => {
   await migrateOldSettings(game.settings.get(MODULE_ID, "overwatchEndsOnTurn"));
   isReady = true;
   prepareAnnouncers();
+  void warmAttackDialog();
   onBridgeStatus(() => {
     refreshFireControls();
     refreshStatusLines();

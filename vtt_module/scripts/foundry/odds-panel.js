@@ -1,7 +1,7 @@
 /**
  * The odds part of a Volley window (every attack dialog, the allocation step): the bridge's exact odds
- * for the form as it is, asked through an `OddsPreview` (debounced, one question in flight, "bridge
- * offline" at once), drawn as a bar chart per token with its words, and said to a screen reader once
+ * for the form as it is, asked through an `OddsPreview` (at once, paced, one question in flight,
+ * "bridge offline" at once), drawn as a bar chart per token with its words, and said to a screen reader once
  * they settle: "asking the bridge…" only when the answer is slow, the odds once, or why there are none.
  *
  * The window keeps one panel, tells it what to ask (`ask`) or why nothing can be asked (`clear`), draws

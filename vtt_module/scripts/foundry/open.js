@@ -41,6 +41,24 @@ export async function openAttackDialog(token) {
 }
 
 /**
+ * Load the world's attack dialog before anyone asks for it (in `ready`): its code and its templates,
+ * so the first Fire of the session opens it as fast as the next (the first dialog fetched and compiled
+ * its body template and imported its system's dialog code, ~0.3 to 1 s on a busy machine).
+ */
+export async function warmAttackDialog() {
+  const plugin = systemPlugin(worldRuleSystem());
+  if (!plugin?.dialog) return;
+  try {
+    const { default: Dialog } = await plugin.dialog();
+    const parts = /** @type {Record<string, {template: string}>} */ (/** @type {any} */ (Dialog).PARTS ?? {});
+    await foundry.applications.handlebars.loadTemplates(Object.values(parts).map((part) => part.template));
+  } catch (error) {
+    // Only a head start: the first Fire loads whatever is missing, and says what failed.
+    console.warn("volley: the attack dialog could not be loaded ahead", error);
+  }
+}
+
+/**
  * The profile editor for an actor (its token's synthetic actor for an unlinked token).
  * @param {Actor} actor
  */

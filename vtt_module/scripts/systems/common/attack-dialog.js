@@ -11,7 +11,8 @@
  * What the frame does for every system:
  * - the choice it sends is the player's alone (weapon, mode, targets, shots, modifiers); the referee's
  *   browser builds the rules request from the actor's numbers (foundry/referee.js);
- * - the preview is debounced with at most one question in flight, and says "bridge offline" at once;
+ * - the preview asks as the user types (paced, at most one question in flight), and says "bridge
+ *   offline" at once;
  * - Enter in a field never fires: firing is an explicit button;
  * - it works by keyboard alone: the focus goes in when it opens, stays on the control it was on across
  *   re-renders, Escape closes it and the focus goes back to the HUD's Fire (foundry/focus.js);
@@ -635,6 +636,10 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       this.weaponId = field.value;
       this.oddsPanel.summary = null;
       await this.refresh(["shooter", "body", "preview", "footer"], { keep: false });
+    } else if (field instanceof HTMLInputElement) {
+      // Its `input` asked already (an arrow key sends both at once, a typed field `change` again on
+      // leaving it): asking twice would drop the first answer and pace the second.
+      return;
     }
     this.refreshPreview();
   }
@@ -660,7 +665,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     };
   }
 
-  /** Ask for the odds of the form as it is now (debounced, one in flight). */
+  /** Ask for the odds of the form as it is now (paced, one in flight). */
   refreshPreview() {
     if (!isShowing(this) || this.headless) return;
     if (this.applyLiveCheck()) {
