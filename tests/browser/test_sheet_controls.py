@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from browserkit import ATTACK_DIALOG, WEAPON, Table, settle
+from browserkit import ATTACK_DIALOG, FIRE, WEAPON, Table, fire_first, settle
 
 FIXTURES = Path(__file__).resolve().parents[1] / "js" / "fixtures"
 
@@ -99,6 +99,15 @@ def test_gga_classic_sheet_fires_each_attack_and_names_grenades_thrown(table: Ta
     # GGA draws its sheet again on every change: one control per row still.
     page.evaluate("window.systemSheet.rerender()")
     assert controls(sheet).count() == 5
+    # The sling (no Rcl: no Malf) fires through the bridge as the row chose it.
+    page.locator(ATTACK_DIALOG).get_by_role("button", name="Close").click()
+    page.locator(ATTACK_DIALOG).wait_for(state="detached")
+    controls(sheet).nth(4).click()
+    assert chosen_weapon(page).startswith("Sling")
+    flags = fire_first(page, page.locator(ATTACK_DIALOG), FIRE)
+    assert flags["choice"]["weapon"] == page.evaluate(
+        "document.querySelector(\"button.volley-sheet-fire[data-volley-ref='system.ranged.00004']\").dataset.volleyWeapon"
+    )
 
 
 def test_dh2e_fork_sheet_names_spray_and_fires_the_webber(table: Table) -> None:
@@ -125,6 +134,9 @@ def test_dh2e_fork_sheet_names_spray_and_fires_the_webber(table: Table) -> None:
     table.shots.take(sheet, "sheet-controls-dh2e-v2")
     webber.click()
     assert chosen_weapon(page).startswith("Webber")
+    # The Webber (RoF -1/-1/-1, no damage, Blast 5) fires a single shot through the bridge.
+    flags = fire_first(page, page.locator(ATTACK_DIALOG), FIRE)
+    assert flags["result"]["weapon"]["loaded"] == 0, flags["result"]["weapon"]
     dialog = page.locator(ATTACK_DIALOG)
     refused = dialog.locator(".volley-attack__refused")
     assert refused.locator("summary").inner_text() == "Not offered here (1): Hand Flamer"
@@ -205,3 +217,8 @@ def test_twodsix_robot_sheet_in_russian(table: Table) -> None:
     page.locator(ATTACK_DIALOG).wait_for()
     picker = page.locator(ATTACK_DIALOG).get_by_role("combobox", name="Оружие", exact=True)
     assert str(picker.evaluate("(s) => s.selectedOptions[0]?.textContent ?? ''")).startswith("Robot Laser")
+    # One shot always ready (Twodsix spends nothing for it): it fires, and is ready again.
+    flags = fire_first(page, page.locator(ATTACK_DIALOG), "Огонь")
+    assert flags["result"]["weapon"]["loaded"] == 0, flags["result"]["weapon"]
+    page.evaluate("window.systemSheet.rerender()")
+    assert laser.get_attribute("aria-label") == "Огонь из Robot Laser через Volley: 1 / 1"
