@@ -42,13 +42,14 @@ def action_name(system: str, action: str) -> Message:
 
 
 class CardRow(msgspec.Struct, kw_only=True, gc=False):
-    """One target's line on the card."""
+    """One target's line on the card. The statuses it gains and loses are the result's updates for
+    its token: a standalone card (and the older shape) lists them; a protocol-3 card refers to them."""
 
     target: str
     name: str | None
     hits: int
-    statuses_add: list[str] = msgspec.field(default_factory=list)
-    statuses_remove: list[str] = msgspec.field(default_factory=list)
+    statuses_add: list[str] | msgspec.UnsetType = msgspec.UNSET
+    statuses_remove: list[str] | msgspec.UnsetType = msgspec.UNSET
 
 
 class WeaponLine(msgspec.Struct, kw_only=True, gc=False):
@@ -67,8 +68,10 @@ class Card(msgspec.Struct, kw_only=True, gc=False):
     attacker: str | None
     weapon: WeaponLine | None
     rows: list[CardRow]
-    log: list[Message]
-    pending: Any = None
+    #: Only on a card that stands alone (``volley roll --text``) or in a reply of the older shape
+    #: (journal format 2): in a protocol-3 reply the log and the pool are the result's.
+    log: list[Message] | msgspec.UnsetType = msgspec.UNSET
+    pending: Any = msgspec.UNSET
     #: The table rules this request played by where they differ from Volley's readings
     #: (``rules.table_rules.changed``), so the card, ``volley show`` and the report can say so. Left
     #: out of the card when the request kept every reading, so older journals replay unchanged.
@@ -114,29 +117,39 @@ def _title(
     return ACTS(who=who, action=action_name(system, action), weapon=weapon)
 
 
-def build_card(request: Mapping[str, Any], result: Any, *, default_action: str) -> Card:
-    """Summarise ``result`` (a rules ``Result``) of ``request`` (the JSON object the client sent)."""
+def build_card(
+    request: Mapping[str, Any], result: Any, *, default_action: str, standalone: bool = True
+) -> Card:
+    """Summarise ``result`` (a rules ``Result``) of ``request`` (the JSON object the client sent).
+
+    ``standalone``: the card carries its own copy of the result's log, pool and each row's statuses
+    (a card shown without its result, or a reply in the older shape); inside a protocol-3 reply it
+    does not: they are the result's (``log``, ``pending``, the ``updates`` for the row's token)."""
     system = str(getattr(result, "system", ""))
     action = str(getattr(result, "action", "") or request.get("action") or default_action)
     attacker = _name(request, "attacker")
     weapon_name = _name(request, "weapon")
-    statuses: dict[str, tuple[list[str], list[str]]] = {}
-    for update in getattr(result, "updates", None) or []:
-        added, removed = statuses.setdefault(update.token, ([], []))
-        added.extend(update.statuses_add)
-        removed.extend(update.statuses_remove)
-    rows = []
-    for target in getattr(result, "targets", None) or []:
-        added, removed = statuses.get(target.id, ([], []))
-        rows.append(
-            CardRow(
-                target=target.id,
-                name=target.name,
-                hits=target.hits,
-                statuses_add=list(added),
-                statuses_remove=list(removed),
+    targets = getattr(result, "targets", None) or []
+    if standalone:
+        statuses: dict[str, tuple[list[str], list[str]]] = {}
+        for update in getattr(result, "updates", None) or []:
+            added, removed = statuses.setdefault(update.token, ([], []))
+            added.extend(update.statuses_add)
+            removed.extend(update.statuses_remove)
+        rows = []
+        for target in targets:
+            added, removed = statuses.get(target.id, ([], []))
+            rows.append(
+                CardRow(
+                    target=target.id,
+                    name=target.name,
+                    hits=target.hits,
+                    statuses_add=list(added),
+                    statuses_remove=list(removed),
+                )
             )
-        )
+    else:
+        rows = [CardRow(target=target.id, name=target.name, hits=target.hits) for target in targets]
     weapon_state = getattr(result, "weapon", None)
     weapon = (
         None
@@ -153,7 +166,7 @@ def build_card(request: Mapping[str, Any], result: Any, *, default_action: str) 
         attacker=attacker,
         weapon=weapon,
         rows=rows,
-        log=list(getattr(result, "log", None) or []),
-        pending=getattr(result, "pending", None),
+        log=list(getattr(result, "log", None) or []) if standalone else msgspec.UNSET,
+        pending=getattr(result, "pending", None) if standalone else msgspec.UNSET,
         table_rules=changed_readings(request) or msgspec.UNSET,
     )

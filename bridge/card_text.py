@@ -142,7 +142,11 @@ def _statuses(catalogue: Catalogue, ids: list[str]) -> list[str]:
     return [catalogue.render(STATUS[status]()) if status in STATUS else status for status in ids]
 
 
-def _row(catalogue: Catalogue, row: Any, field: str, flaws: list[Flaw]) -> str | None:
+def _row(
+    catalogue: Catalogue, row: Any, field: str, flaws: list[Flaw], updates: Mapping[str, Any] | None = None
+) -> str | None:
+    """A target's line; its statuses from the row (older shape) or the result's ``updates`` for its
+    token (protocol 3: ``updates`` is the result's updates by token)."""
     if not isinstance(row, Mapping):
         flaws.append(Flaw(field, "object", row))
         return None
@@ -151,8 +155,13 @@ def _row(catalogue: Catalogue, row: Any, field: str, flaws: list[Flaw]) -> str |
     if who is None:
         flaws.append(Flaw(f"{field}.target", "text", name))
     hits = _count(row.get("hits"), f"{field}.hits", flaws)
-    added = _statuses(catalogue, _names(row.get("statuses_add"), f"{field}.statuses_add", flaws))
-    removed = _statuses(catalogue, _names(row.get("statuses_remove"), f"{field}.statuses_remove", flaws))
+    holder, where = row, field
+    if "statuses_add" not in row and updates is not None:
+        target = row.get("target")
+        found = updates.get(target) if isinstance(target, str) else None
+        holder, where = (found, "result.updates") if isinstance(found, Mapping) else ({}, field)
+    added = _statuses(catalogue, _names(holder.get("statuses_add"), f"{where}.statuses_add", flaws))
+    removed = _statuses(catalogue, _names(holder.get("statuses_remove"), f"{where}.statuses_remove", flaws))
     return catalogue.render(
         ROW(target=who or "?", hits=hits if hits is not None else "?", added=added, removed=removed),
     )
@@ -177,12 +186,20 @@ def _weapon(catalogue: Catalogue, weapon: Any, field: str, flaws: list[Flaw]) ->
 
 
 def card_lines(
-    catalogue: Catalogue, card: Any, flaws: list[Flaw], *, system: str = "?", field: str = "card"
+    catalogue: Catalogue,
+    card: Any,
+    flaws: list[Flaw],
+    *,
+    system: str = "?",
+    field: str = "card",
+    result: Any = None,
 ) -> list[str]:
     """The card as indented lines: heading, the rules' log, one line per target, the weapon.
 
     ``system`` names the system when the card does not; every field that cannot be shown is added to
-    ``flaws`` (its path starting at ``field``) and left out.
+    ``flaws`` (its path starting at ``field``) and left out. ``result``: the reply's result, whose
+    ``log`` and ``pending`` a protocol-3 card is shown with (a card of the older shape, or one that
+    stands alone, carries its own copies).
     """
     if card is None:
         return []
@@ -195,22 +212,27 @@ def card_lines(
     if card.get("system_title") is not None:
         shown_system = _text(catalogue, card["system_title"], f"{field}.system_title", flaws) or system
     lines.append("  " + catalogue.render(HEADING(title=title or "?", system=shown_system)))
-    log = card.get("log") or []
+    holder, where = card, field  # the older shape's card holds its log and pool; else the result
+    if "log" not in card and isinstance(result, Mapping):
+        holder, where = result, "result"
+    log = holder.get("log") or []
     if isinstance(log, list):
         for index, line in enumerate(log):
-            text = _text(catalogue, line, f"{field}.log[{index}]", flaws)
+            text = _text(catalogue, line, f"{where}.log[{index}]", flaws)
             if text is not None:
                 lines.append("    " + text)
     else:
-        flaws.append(Flaw(f"{field}.log", "list", log))
+        flaws.append(Flaw(f"{where}.log", "list", log))
     lines.extend(table_rule_lines(catalogue, card.get("table_rules"), f"{field}.table_rules", flaws))
-    waiting = card.get("pending") is not None
+    pool = holder.get("pending")
+    waiting = pool is not None
     rows = card.get("rows") or []
+    updates = _updates_by_token(result) if holder is not card else None
     if not isinstance(rows, list):
         flaws.append(Flaw(f"{field}.rows", "list", rows))
     elif not waiting:  # no hits yet while the pool waits for its split
         for index, row in enumerate(rows):
-            text = _row(catalogue, row, f"{field}.rows[{index}]", flaws)
+            text = _row(catalogue, row, f"{field}.rows[{index}]", flaws, updates)
             if text is not None:
                 lines.append("  " + text)
     if card.get("weapon") is not None:
@@ -218,8 +240,25 @@ def card_lines(
         if text is not None:
             lines.append("  " + text)
     if waiting:
-        lines.append("  " + catalogue.render(WAITING(pool=quote(card["pending"]))))
+        lines.append("  " + catalogue.render(WAITING(pool=quote(pool))))
     return lines
+
+
+def _updates_by_token(result: Any) -> dict[str, dict[str, list[Any]]]:
+    """The statuses each token gains and loses in a result's ``updates`` (what a standalone card's rows
+    list; anything that is not an update of a token is skipped)."""
+    found: dict[str, dict[str, list[Any]]] = {}
+    updates = result.get("updates") if isinstance(result, Mapping) else None
+    for update in updates if isinstance(updates, list) else []:
+        token = update.get("token") if isinstance(update, Mapping) else None
+        if not isinstance(token, str):
+            continue
+        into = found.setdefault(token, {"statuses_add": [], "statuses_remove": []})
+        for key, statuses in into.items():
+            listed = update.get(key)
+            if isinstance(listed, list):
+                statuses.extend(listed)
+    return found
 
 
 def table_rule_lines(catalogue: Catalogue, readings: Any, field: str, flaws: list[Flaw]) -> list[str]:

@@ -12,6 +12,7 @@ fields, it hands them to ``rules.decode_request``.
 from __future__ import annotations
 
 import typing
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 import msgspec
@@ -46,16 +47,21 @@ __all__ = [
     "Undo",
     "Undone",
     "Welcome",
+    "current_shape",
     "decode_client",
     "encode",
     "loose_id",
     "protocol_schema",
+    "reply_pending",
+    "reply_updates",
 ]
 
 #: Bumped when a message changes shape in a way an older module would misread. 2: what the rules say
 #: (a result's ``log``, each roll's ``for``, a card's ``title`` and ``system_title``, a system's
 #: ``title`` in ``welcome``) travels as message objects ``{"key", "values"}``, not English text.
-PROTOCOL_VERSION = 2
+#: 3: each thing once: a ``result``'s updates and log, and a ``pending``'s pool, are only in its
+#: ``result`` (``ResultReply``); a retry may still return a reply journaled in the older shape.
+PROTOCOL_VERSION = 3
 #: Largest text frame the bridge reads; larger ones get a ``too_large`` error.
 MAX_FRAME_BYTES = 64 * 1024
 #: A request naming more targets than this is refused before the rules see it.
@@ -287,21 +293,77 @@ class Welcome(msgspec.Struct, tag="welcome"):
 
 
 class ResultReply(msgspec.Struct, tag="result", gc=False):
-    """A resolved request: the rules result, a chat card to render and token updates to apply."""
+    """A resolved request: the rules' result (its ``log`` and the token ``updates`` to apply included)
+    and the chat card the bridge adds to it.
+
+    Protocol 3 carries each thing once: the card holds only what is not in the result (its title,
+    rows, weapon line and table rules) and is shown with the result's ``log``. Replies journaled by an
+    older bridge (journal format 2 and before, re-sent verbatim on a retry) also carry ``updates``, a
+    copy of the result's, and a card with its own copy of the log and ``pending``: readers take
+    either shape (``reply_updates``, ``reply_pending``).
+    """
 
     id: str
     result: Any
     card: Any
-    updates: list[Any]
+    #: only in the older shape: a copy of ``result.updates``
+    updates: list[Any] | msgspec.UnsetType = msgspec.UNSET
 
 
-class Pending(msgspec.Struct, tag="pending", gc=False):
-    """First step of a two-step attack: the pool is rolled, nothing spent; send ``allocate`` next."""
+class Pending(msgspec.Struct, tag="pending", kw_only=True, gc=False):
+    """First step of a two-step attack: the pool is rolled, nothing spent; send ``allocate`` next.
+
+    The pool is the result's ``pending``; the older shape also copied it to the reply's ``pending``
+    (and the card's)."""
 
     id: str
-    pending: Any
+    #: only in the older shape: a copy of ``result.pending``
+    pending: Any = msgspec.UNSET
     card: Any
     result: Any = None
+
+
+def reply_updates(reply: Mapping[str, Any]) -> Any:
+    """The token updates of a ``result`` reply, in either shape (None if it has none)."""
+    if "updates" in reply:
+        return reply["updates"]
+    result = reply.get("result")
+    return result.get("updates") if isinstance(result, Mapping) else None
+
+
+def reply_pending(reply: Mapping[str, Any]) -> Any:
+    """The pool of a ``pending`` reply, in either shape (None if it has none)."""
+    if "pending" in reply:
+        return reply["pending"]
+    result = reply.get("result")
+    return result.get("pending") if isinstance(result, Mapping) else None
+
+
+def current_shape(reply: Any) -> Any:
+    """A decoded ``result`` or ``pending`` reply in protocol 3's shape: the copies the older shape
+    carried (the reply's ``updates`` and ``pending``, the card's ``log`` and ``pending``, each card
+    row's statuses) left out. Anything else is returned as it is."""
+    if not isinstance(reply, dict) or reply.get("type") not in ("result", "pending"):
+        return reply
+    if not isinstance(reply.get("result"), dict):
+        return reply
+    shaped = {key: value for key, value in reply.items() if key not in ("updates", "pending")}
+    card = shaped.get("card")
+    if isinstance(card, dict):
+        card = {key: value for key, value in card.items() if key not in ("log", "pending")}
+        if isinstance(card.get("rows"), list):
+            card["rows"] = [
+                {key: value for key, value in row.items() if key not in _ROW_COPIES}
+                if isinstance(row, dict)
+                else row
+                for row in card["rows"]
+            ]
+        shaped["card"] = card
+    return shaped
+
+
+#: What a card row of the older shape copied from the result's updates for its token.
+_ROW_COPIES = ("statuses_add", "statuses_remove")
 
 
 class OddsReply(msgspec.Struct, tag="odds"):

@@ -39,7 +39,7 @@ from typing import Any, BinaryIO, TextIO
 import msgspec
 
 import rules
-from bridge.protocol import ProtocolError
+from bridge.protocol import ProtocolError, current_shape
 from bridge.resolution import decode, dice_for, reply_for, resolve
 from bridge.store.files import CHUNK, LineReader, open_for_reading
 from bridge.store.journal import (
@@ -251,11 +251,12 @@ class ProgressBar:
             self.stream.flush()
 
 
-def replay_entry(entry: Entry) -> bytes:
-    """Resolve a journaled request again with its journaled dice; the reply bytes it gives now."""
+def replay_entry(entry: Entry, format: int = FORMAT_VERSION) -> bytes:
+    """Resolve a journaled request again with its journaled dice; the reply bytes it gives now, in
+    the shape of the journal's ``format`` (a format-2 reply carried copies a format-3 one does not)."""
     request = decode(entry.request, id=entry.id, lenient=True)
     result = resolve(request, dice_for(request, entry.seed), id=entry.id)
-    return reply_for(entry.id, entry.request, result)[1]
+    return reply_for(entry.id, entry.request, result, format=format)[1]
 
 
 def _mismatch(entry: Entry, found: list[Difference], error: str | None = None) -> Mismatch:
@@ -263,13 +264,21 @@ def _mismatch(entry: Entry, found: list[Difference], error: str | None = None) -
 
 
 def _compare(
-    report: ReplayReport, entry: Entry, replayed: Any, error: str | None, *, english: bool = False
+    report: ReplayReport,
+    entry: Entry,
+    replayed: Any,
+    error: str | None,
+    *,
+    english: bool = False,
+    shaped: bool = False,
 ) -> None:
     report.total += 1
     if error is not None:
         report.differ(_mismatch(entry, [], error))
         return
     recorded = msgspec.json.decode(entry.reply)
+    if shaped:
+        recorded, replayed = current_shape(recorded), current_shape(replayed)
     if english:
         recorded, replayed = without_text(recorded), without_text(replayed)
     # Only the differences the report will print are built (at least one: it says whether any).
@@ -284,11 +293,12 @@ def _compare(
         report.matched += 1
 
 
-def _check(report: ReplayReport, entry: Entry, english: bool) -> None:
+def _check(report: ReplayReport, entry: Entry, format: int) -> None:
     """Replay one entry into ``report``: equal bytes settle it; otherwise the differences say where
-    (leaving the text fields out for a format-1 journal, ``english``)."""
+    (leaving the text fields out for a format-1 journal)."""
+    english = format <= LAST_TEXT_FORMAT
     try:
-        replayed = replay_entry(entry)
+        replayed = replay_entry(entry, format)
     except ProtocolError as refused:
         _compare(report, entry, None, f"now refused: {refused.code} at {refused.path}: {refused.message}")
         return
@@ -315,7 +325,7 @@ PARALLEL_FROM = 1 << 20
 
 
 def _replay_lines(
-    name: str, numbered: Iterable[tuple[int, int, bytes | None]], english: bool, keep: int
+    name: str, numbered: Iterable[tuple[int, int, bytes | None]], format: int, keep: int
 ) -> ReplayReport:
     """Decode, re-resolve and compare a run of a journal's lines (in a worker, or in this process).
 
@@ -331,7 +341,7 @@ def _replay_lines(
             continue
         record = read_line(LINE_DECODER, line, f"{name}:{number}", report.problem)
         if isinstance(record, Entry):
-            _check(report, record, english)
+            _check(report, record, format)
         elif isinstance(record, Header):
             report.problem(f"{name}:{number}: a second session header")
     return report
@@ -369,14 +379,14 @@ def _pieces(path: Path, size: int) -> Iterator[Piece]:
             offset = end
 
 
-def _replay_piece(job: tuple[Path, str, bool, int, Piece]) -> tuple[ReplayReport, int, bool]:
+def _replay_piece(job: tuple[Path, str, int, int, Piece]) -> tuple[ReplayReport, int, bool]:
     """One piece of a journal, replayed (in a worker process); its lines are numbered from 1.
     A last line without its newline (a live or killed session) is skipped. The third value says the
     piece met a zero byte: the journal's record ends there, and no later piece counts."""
-    path, name, english, keep, (offset, length) = job
+    path, name, format, keep, (offset, length) = job
     with open_for_reading(path) as handle:
         reader = LineReader(handle, start=offset, stop=offset + length)
-        report = _replay_lines(name, reader, english, keep)
+        report = _replay_lines(name, reader, format, keep)
     return report, reader.lines, reader.zeros is not None
 
 
@@ -445,7 +455,6 @@ def replay_session(
     header = _header_of(path, report)
     if header is None:
         return report
-    english = header.format <= LAST_TEXT_FORMAT
     try:
         size = path.stat().st_size
     except OSError as error:
@@ -457,7 +466,7 @@ def replay_session(
     lines = max(_count_lines(path) - 1, 0) if maybe else 0
     bar = ProgressBar(lines, enabled=maybe and want_progress(progress, lines))
     workers = workers or replay_workers()
-    jobs = ((path, report.session, english, keep, piece) for piece in _pieces(path, size))
+    jobs = ((path, report.session, header.format, keep, piece) for piece in _pieces(path, size))
     done = 1  # the header line
     if workers < 2 or size < PARALLEL_FROM:
         for job in jobs:
@@ -557,7 +566,9 @@ async def replay_against(
                 else:
                     if isinstance(reply, dict):
                         reply["id"] = entry.id
-                    _compare(report, entry, reply, None, english=english)
+                    # The server answers in its protocol's shape, the journal holds its own version's:
+                    # both are compared without the copies the older shape carried.
+                    _compare(report, entry, reply, None, english=english, shaped=True)
                 bar.advance()
     finally:
         log.close()

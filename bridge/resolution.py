@@ -23,6 +23,7 @@ from bridge.protocol import (
     ResultReply,
     encode,
 )
+from bridge.store.journal import FORMAT_VERSION, LAST_COPYING_FORMAT
 from rules import errors
 from rules.dice import Dice
 
@@ -164,11 +165,23 @@ def is_pending(result: Any) -> bool:
     return getattr(result, "pending", None) is not None
 
 
-def reply_for(id: str, request: Mapping[str, Any], result: Any) -> tuple[str, bytes]:
-    """(outcome, bytes) of the reply to a resolved request: ``result``, or ``pending`` if deferred."""
+def reply_for(
+    id: str, request: Mapping[str, Any], result: Any, *, format: int = FORMAT_VERSION
+) -> tuple[str, bytes]:
+    """(outcome, bytes) of the reply to a resolved request: ``result``, or ``pending`` if deferred.
+
+    ``format``: the journal format the reply is for. This one's replies carry each thing once; a
+    format-2 journal's carried copies (``LAST_COPYING_FORMAT``), and replay rebuilds them so."""
     system = rules.SYSTEMS.get(str(getattr(result, "system", "")))
-    card = build_card(request, result, default_action=system.default_action if system else "")
+    copies = format <= LAST_COPYING_FORMAT
+    card = build_card(
+        request, result, default_action=system.default_action if system else "", standalone=copies
+    )
     if is_pending(result):
-        return "pending", encode(Pending(id=id, pending=result.pending, card=card, result=result))
-    updates = list(getattr(result, "updates", None) or [])
-    return "result", encode(ResultReply(id=id, result=result, card=card, updates=updates))
+        if copies:
+            return "pending", encode(Pending(id=id, pending=result.pending, card=card, result=result))
+        return "pending", encode(Pending(id=id, card=card, result=result))
+    if copies:
+        updates = list(getattr(result, "updates", None) or [])
+        return "result", encode(ResultReply(id=id, result=result, card=card, updates=updates))
+    return "result", encode(ResultReply(id=id, result=result, card=card))

@@ -236,5 +236,6 @@ def _entry_lines(catalogue: Catalogue, entry: Entry, flaws: list[Flaw]) -> list[
     if card is None:
         flaws.append(Flaw("reply.card", "object", card))
         return lines
-    lines.extend(card_lines(catalogue, card, flaws, system=system if isinstance(system, str) else "?"))
+    shown = system if isinstance(system, str) else "?"
+    lines.extend(card_lines(catalogue, card, flaws, system=shown, result=reply.get("result")))
     return lines

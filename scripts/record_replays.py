@@ -36,6 +36,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 import rules
+from bridge.protocol import reply_pending
 from bridge.server import BridgeSettings, serving
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,12 +63,12 @@ async def two_step(ws: Any, example: str, path: Path, request: dict[str, Any]) -
     if reply["type"] != "pending":
         print(f"  {path.name} deferred: {reply['type']} ({reply.get('message', '')})")
         return 1 if reply["type"] == "result" else 0
-    allocation = simple_allocation(reply["pending"], len(request.get("targets", [])))
+    allocation = simple_allocation(reply_pending(reply), len(request.get("targets", [])))
     message = {"type": "allocate", "id": f"{id}/allocate", "pending_id": id, "allocation": allocation}
     await ws.send(json.dumps(message))
     answer = json.loads(await ws.recv())
     outcome = answer["type"] if answer["type"] != "error" else f"error: {answer['path']}: {answer['message']}"
-    print(f"  {path.name} deferred: pending {reply['pending']} -> allocate {allocation}: {outcome}")
+    print(f"  {path.name} deferred: pending {reply_pending(reply)} -> allocate {allocation}: {outcome}")
     return 2 if answer["type"] == "result" else 1
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from bridge.protocol import reply_pending
 from bridge.store.files import MAX_LINE, LineReader, open_for_reading
 
 __all__ = ["Resolution", "SessionRecord", "Skipped", "read_record", "read_record_bytes"]
@@ -157,5 +158,5 @@ def _resolution(session: str, obj: dict[str, Any]) -> Resolution | str:
         seed=seed,
         scripted=isinstance(dice, list),
         pending_id=pending_id if isinstance(pending_id, str) else None,
-        pool=reply.get("pending"),
+        pool=reply_pending(reply),  # the reply's copy (journal format 2) or the result's own
     )

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMAT_VERSION",
     "INLINE_FSYNC_LIMIT",
+    "LAST_COPYING_FORMAT",
     "LINE_DECODER",
     "AppliedLine",
     "CancelLine",
@@ -68,8 +69,12 @@ __all__ = [
 
 #: Version of the line format below; a reader refuses files from a newer format. 2: the replies inside
 #: carry protocol-2 message objects (log lines, roll purposes, card titles) instead of English text;
-#: replay compares a format-1 file's text fields leniently (``bridge.replay``).
-FORMAT_VERSION = 2
+#: replay compares a format-1 file's text fields leniently (``bridge.replay``). 3: the replies are
+#: protocol 3's, each thing once (``bridge.protocol.ResultReply``); replay re-resolves a format-2 file
+#: into the older shape, so its bytes still compare.
+FORMAT_VERSION = 3
+#: The last format whose replies carried copies (the card's log and pending, the reply's updates).
+LAST_COPYING_FORMAT = 2
 #: A batch of one line is fsynced on the event loop while the disk's recent fsyncs average less than
 #: this (seconds); otherwise, and for every bigger batch, the writer thread does it.
 INLINE_FSYNC_LIMIT = 0.001

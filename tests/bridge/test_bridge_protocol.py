@@ -36,27 +36,24 @@ async def test_attack_returns_result_card_and_updates(bridge_client: TestClient[
     assert [(t["id"], t["hits"]) for t in result["targets"]] == [("t1", 3), ("t2", 0)]
     assert result["weapon"] == {"loaded": 6, "jammed": False}
     assert [roll["face"] for roll in result["rolls"]] == [5, 4, 1, 6, 3, 2]
-    assert reply["updates"] == result["updates"]
-    assert reply["updates"][0] == {"token": "a1", "state": {"weapon.loaded": 6}}
+    # Protocol 3: the updates and the log are the result's, once (no copy at the top, none in the card).
+    assert "updates" not in reply
+    assert result["updates"][0] == {"token": "a1", "state": {"weapon.loaded": 6}}
     card = reply["card"]
     # Protocol 2: the card says things in messages; the module and the CLI pick the words.
     assert card["title"] == {"key": "common.card.fires", "values": {"who": "Vasquez", "weapon": "Smartgun"}}
     assert card["system_title"] == {"key": "common.system.skirmish", "values": {}}
     assert Catalogue.load("en").render(card["title"]) == "Vasquez fires Smartgun"
     assert card["weapon"] == {"name": "Smartgun", "loaded": 6, "jammed": False}
-    assert card["rows"][0] == {
-        "target": "t1",
-        "name": "Drone",
-        "hits": 3,
-        "statuses_add": ["wounded"],
-        "statuses_remove": [],
-    }
-    assert card["log"] == [
+    # A row's statuses are its token's updates in the result (the card refers to them).
+    assert card["rows"][0] == {"target": "t1", "name": "Drone", "hits": 3}
+    assert {"token": "t1", "statuses_add": ["wounded"]} in result["updates"]
+    assert result["log"] == [
         {"key": "skirmish.pool", "values": {"shots": 4, "bullets": 3}},
         {"key": "skirmish.to_hit", "values": {"target": "t1", "roll": 3, "hits": 3}},
         {"key": "skirmish.to_hit", "values": {"target": "t2", "roll": 2, "hits": 0}},
     ]
-    assert card["log"] == result["log"]
+    assert "log" not in card and "pending" not in card
 
 
 async def test_action_resolves_a_non_firing_action(bridge_client: TestClient[Any, Any]) -> None:
@@ -64,7 +61,7 @@ async def test_action_resolves_a_non_firing_action(bridge_client: TestClient[Any
     request = {"system": "skirmish", "action": "reload", "attacker": {"id": "a1"}, "weapon": {"id": "w"}}
     reply = await session.ask({"type": "action", "id": "r2", "request": {**request, "capacity": 30}})
     assert reply["type"] == "result"
-    assert reply["updates"] == [{"token": "a1", "state": {"weapon.loaded": 30}}]
+    assert reply["result"]["updates"] == [{"token": "a1", "state": {"weapon.loaded": 30}}]
     title = reply["card"]["title"]
     assert title == {
         "key": "common.card.acts",
@@ -382,8 +379,7 @@ async def test_every_action_of_every_system_goes_through_action(
     assert reply["type"] == "result", reply
     assert reply["result"]["system"] == path.parent.name
     assert reply["result"]["action"] == reply["card"]["action"] == request["action"]
-    assert reply["updates"] == reply["result"]["updates"]
-    assert reply["card"]["log"] == reply["result"]["log"] and reply["card"]["log"]
+    assert "updates" not in reply and "log" not in reply["card"] and reply["result"]["log"]
     assert [row["target"] for row in reply["card"]["rows"]] == [t["id"] for t in reply["result"]["targets"]]
     (entry,) = entries(settings.data_dir)
     assert (entry["type"], entry["request"], entry["reply"]) == ("action", request, reply)

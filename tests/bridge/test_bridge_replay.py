@@ -74,12 +74,34 @@ def test_every_action_of_the_system_is_in_its_recording(recording: Path) -> None
     )
 
 
-@pytest.mark.parametrize("recording", REPLAYS, ids=lambda path: path.stem)
+#: The same sessions recorded by the bridge before protocol 3 (journal format 2): replies that carried
+#: copies (the card's log and pending, the reply's updates and pending).
+FORMAT2 = sorted((ROOT / "tests" / "replays" / "format2").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("recording", REPLAYS + FORMAT2, ids=lambda path: f"{path.parent.name}/{path.stem}")
 def test_recorded_session_replays_identically(recording: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Byte for byte, in the shape of the journal's own format (issue 38: old journals keep replaying)."""
     code = main(["replay", str(recording), "--no-progress"])
     out = capsys.readouterr().out
     assert code == 0, out
     assert "all match" in out
+
+
+def test_the_format_2_recordings_are_the_older_shape_of_the_same_sessions() -> None:
+    """What the old-shape tests read: every reply of a format-2 recording carries the copies protocol 3
+    dropped, and says what the format-3 recording of the same requests says."""
+    from bridge.protocol import current_shape
+
+    assert [path.stem for path in FORMAT2] == [path.stem for path in REPLAYS]
+    for old, new in zip(FORMAT2, REPLAYS, strict=True):
+        old_lines = [json.loads(line) for line in old.read_text().splitlines()]
+        new_lines = [json.loads(line) for line in new.read_text().splitlines()]
+        assert (old_lines[0]["format"], new_lines[0]["format"]) == (2, 3)
+        for before, after in zip(old_lines[1:], new_lines[1:], strict=True):
+            reply = before["reply"]
+            assert "log" in reply["card"] and ("updates" in reply or "pending" in reply), before["id"]
+            assert current_shape(reply) == after["reply"], before["id"]
 
 
 def _tamper(source: Path, target: Path) -> tuple[str, int]:
@@ -172,7 +194,7 @@ async def test_a_live_session_with_a_two_step_attack_replays(
     session = await open_session(bridge_client)
     await session.ask({"type": "attack", "id": "g", "request": GURPS_MP5})
     pending = await session.ask({"type": "attack", "id": "p", "request": skirmish.fire(allocation="defer")})
-    bullets = pending["pending"]["bullets"]
+    bullets = pending["result"]["pending"]["bullets"]
     await session.ask({"type": "allocate", "id": "a", "pending_id": "p", "allocation": [0, bullets]})
     await session.ask({"type": "attack", "id": "s", "request": skirmish.fire(dice=[6, 6, 1, 1, 4, 4])})
     (journal,) = (settings.data_dir / "sessions").glob("*.jsonl")
@@ -190,7 +212,12 @@ async def test_replay_against_a_running_server(
     await session.ask({"type": "attack", "id": "g", "request": GURPS_MP5})
     pending = await session.ask({"type": "attack", "id": "p", "request": skirmish.fire(allocation="defer")})
     await session.ask(
-        {"type": "allocate", "id": "a", "pending_id": "p", "allocation": [pending["pending"]["bullets"], 0]}
+        {
+            "type": "allocate",
+            "id": "a",
+            "pending_id": "p",
+            "allocation": [pending["result"]["pending"]["bullets"], 0],
+        }
     )
     (journal,) = (settings.data_dir / "sessions").glob("*.jsonl")
     recording = tmp_path / "recorded.jsonl"

@@ -29,9 +29,10 @@ async def test_pending_rolls_the_pool_and_spends_nothing(
     session = await open_session(bridge_client)
     pending = await _defer(session, dice=[4, 5, 6, 1, 2, 3])
     assert pending["type"] == "pending" and pending["id"] == "p1"
-    assert pending["pending"] == {"bullets": 3}
-    assert pending["card"]["pending"] == {"bullets": 3}
-    assert pending["card"]["log"] == [{"key": "skirmish.pool", "values": {"shots": 6, "bullets": 3}}]
+    # Protocol 3: the pool and the log are the result's, once.
+    assert pending["result"]["pending"] == {"bullets": 3}
+    assert "pending" not in pending and "pending" not in pending["card"] and "log" not in pending["card"]
+    assert pending["result"]["log"] == [{"key": "skirmish.pool", "values": {"shots": 6, "bullets": 3}}]
     assert pending["result"]["updates"] == []  # no state changed yet
     (entry,) = entries(settings.data_dir)
     assert entry["outcome"] == "pending" and entry["dice"] == [4, 5, 6, 1, 2, 3]
@@ -43,7 +44,7 @@ async def test_allocate_resolves_with_the_same_seed(
     session = await open_session(bridge_client)
     pending = await _defer(session)
     pool_faces = [roll["face"] for roll in pending["result"]["rolls"]]
-    bullets = pending["pending"]["bullets"]
+    bullets = pending["result"]["pending"]["bullets"]
     reply = await session.ask(
         {"type": "allocate", "id": "a1", "pending_id": "p1", "allocation": [bullets, 0]}
     )
@@ -146,7 +147,7 @@ async def test_pending_attacks_survive_a_restart(start_bridge: Start, settings: 
 
     second_server = await start_bridge(allow_scripted_dice=False)
     again = await open_session(second_server)
-    bullets = pending["pending"]["bullets"]
+    bullets = pending["result"]["pending"]["bullets"]
     reply = await again.ask({"type": "allocate", "id": "a1", "pending_id": "p1", "allocation": [0, bullets]})
     assert reply["type"] == "result"
     faces = [roll["face"] for roll in reply["result"]["rolls"]]
@@ -175,7 +176,7 @@ async def test_megatraveller_deferred_allocation_round_trip(bridge_client: TestC
     if pending["type"] == "error":
         pytest.fail(f"the MegaTraveller request shape changed: {json.dumps(pending)}")
     assert pending["type"] == "pending", pending
-    pool = pending["pending"]
+    pool = pending["result"]["pending"]
     bullets = pool["bullets"] if isinstance(pool, dict) and "bullets" in pool else None
     assert isinstance(bullets, int)
     reply = await session.ask(

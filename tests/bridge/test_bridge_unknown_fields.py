@@ -100,7 +100,12 @@ async def test_an_old_journal_with_undeclared_fields_replays_against_a_strict_se
     await session.ask({"type": "attack", "id": "g", "request": GURPS_MP5})
     pending = await session.ask({"type": "attack", "id": "p", "request": skirmish.fire(allocation="defer")})
     await session.ask(
-        {"type": "allocate", "id": "a", "pending_id": "p", "allocation": [pending["pending"]["bullets"], 0]}
+        {
+            "type": "allocate",
+            "id": "a",
+            "pending_id": "p",
+            "allocation": [pending["result"]["pending"]["bullets"], 0],
+        }
     )
     (journal,) = (settings.data_dir / "sessions").glob("*.jsonl")
     recording = tmp_path / "recorded.jsonl"

@@ -78,7 +78,7 @@ def check_message(message: Mapping[str, Any], where: str) -> str:
 def check_reply(reply: Mapping[str, Any], where: str) -> set[str]:
     """Every text field of a reply is a message, every message is sound; the keys seen."""
     card, result = reply["card"], reply["result"]
-    for text in (card["title"], card["system_title"], *card["log"], *result["log"]):
+    for text in (card["title"], card["system_title"], *card.get("log", []), *result["log"]):
         assert isinstance(text, dict) and "key" in text, f"{where}: {text!r} is not a message"
     assert all(isinstance(roll["for"], dict) for roll in result["rolls"]), where
     keys = {check_message(message, where) for message in emitted(reply)}

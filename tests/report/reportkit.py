@@ -28,6 +28,7 @@ from allocationkit import simple_allocation
 
 import bridge
 import rules
+from bridge.protocol import reply_pending
 from bridge.resolution import reply_for
 from bridge.store.journal import FORMAT_VERSION, Entry, Header, Journal
 from rules.dice import Dice, SeededDice
@@ -372,7 +373,7 @@ def play(requests: int, *, seed: int = 1, loaded: bool = False) -> Iterator[Entr
         yield entry
         made += 1
         if reply["type"] == "pending":
-            split = simple_allocation(reply["pending"], len(request["targets"]))
+            split = simple_allocation(reply_pending(reply), len(request["targets"]))
             allocated = {**request, "allocation": split}
             entry, reply = _entry(
                 f"{id}/allocate", "allocate", allocated, entry_seed, dice=dice, at=at, pending_id=id

@@ -123,24 +123,48 @@ function formatNote(note, words) {
 }
 
 /**
+ * The statuses each token gains and loses in a result's `updates` (what a protocol-2 card's rows listed).
+ * @param {unknown} updates
+ * @returns {Map<string, {statuses_add: unknown[], statuses_remove: unknown[]}>}
+ */
+function statusesByToken(updates) {
+  /** @type {Map<string, {statuses_add: unknown[], statuses_remove: unknown[]}>} */
+  const found = new Map();
+  for (const update of Array.isArray(updates) ? updates : []) {
+    if (!isPlainObject(update) || typeof update.token !== "string") continue;
+    const into = found.get(update.token) ?? { statuses_add: [], statuses_remove: [] };
+    found.set(update.token, into);
+    if (Array.isArray(update.statuses_add)) into.statuses_add.push(...update.statuses_add);
+    if (Array.isArray(update.statuses_remove)) into.statuses_remove.push(...update.statuses_remove);
+  }
+  return found;
+}
+
+/**
  * The template's view of a bridge card (see bridge/card.py): known fields only, as plain values.
  * @param {unknown} card
  * @param {{words?: CardWords, extras?: import("./systems/registry.js").CardExtra[],
  *   rowNotes?: import("./systems/registry.js").CardRowNote[], capacity?: number | null,
- *   undone?: boolean, settled?: SettledView | null, rolled?: boolean}} [options] `extras`: the system's
+ *   undone?: boolean, settled?: SettledView | null, rolled?: boolean, result?: unknown}} [options] `extras`: the system's
  *   lines under the table; `rowNotes`: the system's notes per target row; `capacity`: the weapon's full
  *   load, shown beside the rounds left; `settled`: how a pending attack ended; `rolled`: false when no
- *   die was rolled (setting an overwatch order), so the log is not headed "Rolls"
+ *   die was rolled (setting an overwatch order), so the log is not headed "Rolls"; `result`: the
+ *   reply's result, whose `log` and `pending` a protocol-3 card is shown with (a protocol-2 card
+ *   carries its own copies)
  * @returns {CardView}
  */
-export function cardView(card, { words = PLAIN_WORDS, extras = [], rowNotes = [], capacity = null, undone = false, settled = null, rolled = true } = {}) {
+export function cardView(card, { words = PLAIN_WORDS, extras = [], rowNotes = [], capacity = null, undone = false, settled = null, rolled = true, result = null } = {}) {
   const c = isPlainObject(card) ? card : {};
+  const own = "log" in c || !isPlainObject(result) ? c : result;
   const notesOf = new Map(rowNotes.map((note) => [note.target, note]));
+  const statusesOf = own === c ? null : statusesByToken(own.updates);
   const rows = (Array.isArray(c.rows) ? c.rows : []).slice(0, CARD_LIMITS.rows).map((raw) => {
     const row = isPlainObject(raw) ? raw : {};
     const hits = count(row.hits);
     const target = text(row.target);
     const extra = notesOf.get(target);
+    // A protocol-3 row lists no statuses: they are the result's updates for its token.
+    const statuses = "statuses_add" in row || !statusesOf ? row : (statusesOf.get(target) ?? {});
     const bystander = typeof extra?.role === "string" && extra.role !== "";
     return {
       target,
@@ -150,12 +174,12 @@ export function cardView(card, { words = PLAIN_WORDS, extras = [], rowNotes = []
       role: bystander ? bounded(words.localize(/** @type {string} */ (extra?.role))) : "",
       bystander,
       notes: (extra?.notes ?? []).slice(0, CARD_LIMITS.notes).map((note) => bounded(formatNote(note, words))).filter(Boolean),
-      statusesAdd: statusList(row.statuses_add, words),
-      statusesRemove: statusList(row.statuses_remove, words),
+      statusesAdd: statusList(statuses.statuses_add, words),
+      statusesRemove: statusList(statuses.statuses_remove, words),
     };
   });
   const w = isPlainObject(c.weapon) ? c.weapon : null;
-  const logLines = Array.isArray(c.log) ? c.log : [];
+  const logLines = Array.isArray(own.log) ? own.log : [];
   const system = text(c.system);
   const systemKey = `VOLLEY.Systems.${system}`;
   const systemTitle = system && words.has?.(systemKey) ? words.localize(systemKey) : text(c.system_title, system);
@@ -180,7 +204,7 @@ export function cardView(card, { words = PLAIN_WORDS, extras = [], rowNotes = []
       .slice(0, CARD_LIMITS.logLines)
       .map((line) => bounded(words.text(line)))
       .filter(Boolean),
-    pending: c.pending !== null && c.pending !== undefined,
+    pending: own.pending !== null && own.pending !== undefined,
     aimedAt: bounded(rows.map((row) => row.name).join(", ")),
     extras: extras.slice(0, CARD_LIMITS.extras).map((extra) => ({
       label: bounded(words.localize(extra.label)),

@@ -142,7 +142,26 @@ export function parseMessage(data) {
   if (!isPlainObject(value) || typeof value.type !== "string") {
     throw new ProtocolError("frame is not a message (no type)");
   }
-  return /** @type {BridgeMessage} */ (value);
+  return readReply(/** @type {BridgeMessage} */ (value));
+}
+
+/**
+ * A reply in the shape the module reads. Protocol 3 sends each thing once: a `result`'s token updates
+ * and a `pending` reply's pool are only in its `result`. A retry may return a reply the bridge
+ * journaled in protocol 2's shape, which also carried them at the top (and a card with its own log:
+ * card.js reads either). `updates` and `pending` are read from `result` when the reply has no copy.
+ * @param {BridgeMessage} message
+ * @returns {BridgeMessage}
+ */
+export function readReply(message) {
+  const result = isPlainObject(message.result) ? message.result : null;
+  if (!result) return message;
+  if (message.type === INCOMING.RESULT && !("updates" in message)) {
+    message.updates = Array.isArray(result.updates) ? result.updates : [];
+  } else if (message.type === INCOMING.PENDING && !("pending" in message)) {
+    message.pending = result.pending ?? null;
+  }
+  return message;
 }
 
 /**

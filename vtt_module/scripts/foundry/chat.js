@@ -128,6 +128,7 @@ export function cardHtml(flags) {
     undone: Boolean(flags.undone),
     settled: settledView(flags.settled),
     rolled: rolledAny(flags.result),
+    result: flags.result,
   });
 }
 
