@@ -17,7 +17,11 @@ Nothing is timed before the bridge's rules workers are warm (``/healthz``). Voll
 compiled first, as installing a wheel does (this sandbox sets PYTHONDONTWRITEBYTECODE, which would
 otherwise make every start compile the sources).
 
-    .venv/bin/python scripts/bench.py [--quick] [--only odds|cli|wire|history ...]
+    .venv/bin/python scripts/bench.py [--quick] [--only odds|cli|wire|history ...] [--runs N]
+
+With ``--runs N`` the whole bench runs N times in a row; each run prints its own JSON line (with the
+load average at its start and end), and a last line gives each figure's median over the N runs (a
+flag: whether it held in every run).
 """
 
 from __future__ import annotations
@@ -259,20 +263,55 @@ def main() -> int:
         choices=list(parts),
         help="run only this part (repeat for several); all four by default",
     )
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run the bench N times and print each figure's median",
+    )
     args = parser.parse_args()
-    started = time.perf_counter()
     compileall.compile_dir(ROOT / "rules", quiet=1)
     compileall.compile_dir(ROOT / "bridge", quiet=1)
-    print(f"Volley bench: python {sys.version.split()[0]}, {os.cpu_count()} cpus, load {load()}")
-    figures: dict[str, Any] = {}
-    for name, part in parts.items():
-        if args.only is None or name in args.only:
-            part(figures, args.quick)
-    figures["bench_seconds"] = round(time.perf_counter() - started)
-    figures["load_average_end"] = float(load()) if load() != "?" else None
-    print(f"\nbench took {figures['bench_seconds']} s")
-    print(json.dumps(figures))
+    runs: list[dict[str, Any]] = []
+    for run in range(max(1, args.runs)):
+        if args.runs > 1:
+            print(f"\n##### run {run + 1} of {args.runs}")
+        started = time.perf_counter()
+        print(f"Volley bench: python {sys.version.split()[0]}, {os.cpu_count()} cpus, load {load()}")
+        figures: dict[str, Any] = {"load_average_start": _load_figure()}
+        for name, part in parts.items():
+            if args.only is None or name in args.only:
+                part(figures, args.quick)
+        figures["bench_seconds"] = round(time.perf_counter() - started)
+        figures["load_average_end"] = _load_figure()
+        print(f"\nbench took {figures['bench_seconds']} s")
+        print(json.dumps(figures))
+        runs.append(figures)
+    if len(runs) > 1:
+        print(f"\n##### each figure's median over {len(runs)} runs (each run's line above)")
+        for figures in runs:
+            print(json.dumps(figures))
+        print(json.dumps(medians(runs)))
     return 0
+
+
+def _load_figure() -> float | None:
+    return float(load()) if load() != "?" else None
+
+
+def medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each figure's median over the runs (a flag: whether it held in every run; a figure missing
+    from a run is left out of that figure's median)."""
+    out: dict[str, Any] = {"runs": len(runs)}
+    for name in dict.fromkeys(name for figures in runs for name in figures):
+        values = [figures[name] for figures in runs if figures.get(name) is not None]
+        if values and all(isinstance(value, bool) for value in values):
+            out[name] = all(values)
+        elif values and all(isinstance(value, (int, float)) for value in values):
+            middle = statistics.median(values)
+            out[name] = round(middle, 3) if isinstance(middle, float) else middle
+    return out
 
 
 if __name__ == "__main__":
