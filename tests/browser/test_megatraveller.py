@@ -480,7 +480,7 @@ def test_fast_draw_the_autopistol(table: Table) -> None:
     )
     assert "skill +3, Dex 10 +2, action −2, targets −3 = +0" in dialog.locator(".volley-mt__dms").inner_text()
     assert dialog.get_by_role("button", name="Draw", exact=True).get_attribute("title") == (
-        "Draw a small weapon (1 action): ready, locked on Vargr raider, selector on single."
+        "Draw a Small Weapon (1 action): ready, locked on Vargr raider, selector on single."
     )
     wait_for_chart(dialog, "Vargr scout")
     table.shots.take(dialog, "megatraveller-dialog-fast-draw-en")

@@ -93,10 +93,24 @@ def test_a_reading_set_in_the_menu_changes_the_odds_and_the_card(table: Table) -
     problem = menu.locator("[data-reading='megatraveller.exceptional_margin'] .volley-table-rules__problem")
     problem.wait_for()
     assert problem.inner_text() == "must be at most 30"
-    assert (
-        "megatraveller.exceptional_margin" in menu.locator(".volley-table-rules__notice--error").inner_text()
-    )
+    # The notice names the field as the menu shows it, never the setting's path, and the field is marked.
+    notice = menu.locator(".volley-table-rules__notice--error").inner_text()
+    assert notice == "Not saved: MegaTraveller · Exceptional success margin: must be at most 30", notice
+    assert margin.get_attribute("aria-invalid") == "true"
+    assert margin.evaluate("(el) => document.activeElement === el")
     assert page.evaluate(SETTING) == {}
+    # A band of d100's range modifiers: its own field is marked, the notice says which band.
+    band = menu.get_by_role("spinbutton", name="Range modifiers: point blank", exact=True)
+    band.fill("999")
+    menu.get_by_role("button", name="Save", exact=True).click()
+    menu.locator("[data-reading='d100.range_modifiers'] .volley-table-rules__problem").wait_for()
+    notice = menu.locator(".volley-table-rules__notice--error").inner_text()
+    assert notice.startswith("Not saved: d100 (Dark Heresy family) · Range modifiers: point blank: "), notice
+    assert "range_modifiers" not in notice
+    assert band.get_attribute("aria-invalid") == "true"
+    short = menu.get_by_role("spinbutton", name="Range modifiers: short", exact=True)
+    assert short.get_attribute("aria-invalid") is None
+    band.fill("30")
 
     # Volley's odds first, with the scout designated and bulletless (-3).
     menu.get_by_role("spinbutton", name="Exceptional success margin", exact=True).fill("4")

@@ -1,6 +1,9 @@
 """The Russian glossary (docs/i18n.md, "Glossary"): each system's catalogues spell each of its terms
-one way, in its own book's case; none uses a spelling the glossary rules out; and no catalogue
-capitalises a word in mid-sentence that is not a term (chrome and labels are sentence case).
+one way, in its own book's case; none uses a spelling the glossary rules out (a system's `not`s hold in
+the chrome too, which names every system's terms, and the chrome's in each system's own dialog and card
+words); a term that must be said whole (`only`) never appears cut short; no catalogue capitalises a word
+in mid-sentence that is not a term (chrome and labels are sentence case); and the options of one list
+(docs/i18n.md, "Lists") share one case, in both languages.
 
 The tables are read from the document itself, so the glossary a translator reads is the one held.
 """
@@ -27,6 +30,8 @@ SECTIONS = {"d100": "d100", "GURPS": "gurps", "MegaTraveller": "megatraveller", 
 class Glossary:
     stems: list[list[str]] = field(default_factory=list)
     banned: list[str] = field(default_factory=list)
+    #: terms said whole: their first word never appears without the rest (`only переводчик… огня`)
+    whole: list[list[str]] = field(default_factory=list)
 
 
 def glossaries(text: str) -> dict[str, Glossary]:
@@ -45,6 +50,9 @@ def glossaries(text: str) -> dict[str, Glossary]:
             for check in re.findall(r"`([^`]+)`", cells[2]):
                 if check.startswith("not "):
                     glossary.banned.append(check.removeprefix("not "))
+                elif check.startswith("only "):
+                    glossary.whole.append(check.removeprefix("only ").split())
+                    glossary.stems.append(check.removeprefix("only ").split())
                 else:
                     glossary.stems.append(check.split())
     return out
@@ -58,6 +66,11 @@ def leaves(node: object, path: str = "") -> Iterator[tuple[str, str]]:
         yield path, node
 
 
+def own_words(name: str) -> list[tuple[str, str]]:
+    """A system's own module words (its dialog, card and profile texts: chrome about that system)."""
+    return list(leaves(json.loads((LANG / "systems" / f"{name}.ru.json").read_text(encoding="utf-8"))))
+
+
 def catalogue(name: str) -> list[tuple[str, str]]:
     """A system's Russian texts (its own file and its rules messages); the chrome's for ``chrome``."""
     messages = json.loads((LANG / "messages.ru.json").read_text(encoding="utf-8"))
@@ -65,7 +78,7 @@ def catalogue(name: str) -> list[tuple[str, str]]:
         own = list(leaves(json.loads((LANG / "ru.json").read_text(encoding="utf-8"))))
         prefix = "VOLLEY.Msg.common."
     else:
-        own = list(leaves(json.loads((LANG / "systems" / f"{name}.ru.json").read_text(encoding="utf-8"))))
+        own = own_words(name)
         prefix = f"VOLLEY.Msg.{name}."
     return own + [(key, text) for key, text in messages.items() if key.startswith(prefix)]
 
@@ -108,6 +121,30 @@ def test_the_glossary_covers_each_system_and_the_chrome() -> None:
     assert re.search(stem_pattern(["мастер…"]).pattern, "на машине мастера")
 
 
+def banned_in(texts: list[tuple[str, str]], banned: list[str]) -> list[str]:
+    """Each text that uses a ruled-out spelling: written as stems too ("мастер…" rules out мастера,
+    мастеру...), each in its own case (the glossary lists a capitalised one apart)."""
+    return [
+        f"{key}: {word!r} (the glossary rules it out)"
+        for key, text in texts
+        for word in banned
+        if re.search(stem_pattern(word.split()).pattern, plain(text))
+    ]
+
+
+def cut_short(texts: list[tuple[str, str]], whole: list[list[str]]) -> list[str]:
+    """Each text where a term said whole (`only`) appears by its first word alone."""
+    wrong = []
+    for key, text in texts:
+        words = plain(text)
+        for term in whole:
+            full = [match.start() for match in stem_pattern(term).finditer(words)]
+            for match in stem_pattern(term[:1]).finditer(words):
+                if match.start() not in full:
+                    wrong.append(f"{key}: {match.group(0)!r} without the rest of {' '.join(term)!r}")
+    return wrong
+
+
 @pytest.mark.parametrize("name", ["d100", "gurps", "megatraveller", "chrome"])
 def test_each_term_is_spelt_one_way(name: str) -> None:
     glossary = GLOSSARY[name]
@@ -119,10 +156,19 @@ def test_each_term_is_spelt_one_way(name: str) -> None:
                 start = bool(SENTENCE_START.search(words[: match.start()]))
                 if not same_case(match.group(0), stem, sentence_start=start):
                     wrong.append(f"{key}: {match.group(0)!r} (the glossary: {' '.join(stem)})")
-        for banned in glossary.banned:
-            # Written as stems too ("мастер…" rules out мастера, мастеру...), and in its own case.
-            if re.search(stem_pattern(banned.split()).pattern, words):
-                wrong.append(f"{key}: {banned!r} (the glossary rules it out)")
+    wrong += banned_in(catalogue(name), glossary.banned)
+    wrong += cut_short(catalogue(name), glossary.whole)
+    assert wrong == []
+
+
+@pytest.mark.parametrize("name", ["d100", "gurps", "megatraveller"])
+def test_the_chrome_and_a_system_use_each_others_words(name: str) -> None:
+    """The chrome names a system's terms (the table rules menu, settings) as the system does, and a
+    system's dialog and card words are chrome: «ведущий», not the book's ГМ (only its rules messages
+    speak the book's words)."""
+    glossary, chrome = GLOSSARY[name], GLOSSARY["chrome"]
+    wrong = banned_in(catalogue("chrome"), glossary.banned) + cut_short(catalogue("chrome"), glossary.whole)
+    wrong += banned_in(own_words(name), chrome.banned)
     assert wrong == []
 
 
@@ -153,8 +199,53 @@ def test_no_title_case_outside_the_terms(name: str) -> None:
     assert wrong == []
 
 
+def option_lists(text: str) -> list[str]:
+    """The keys of the option lists docs/i18n.md names (its "Lists" section)."""
+    body = text.split("### Lists", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^\| `(VOLLEY\.[A-Za-z0-9_.]+)`", body, flags=re.M)
+
+
+def first_letter_case(text: str) -> str | None:
+    """The case of a text's first letter ("upper", "lower"); None for an abbreviation (BS, ЛВК) or none."""
+    for match in re.finditer(r"[^\W\d_]+", text):
+        word = match.group(0)
+        if len(word) > 1 and word.isupper():
+            return None
+        return "upper" if word[:1].isupper() else "lower"
+    return None
+
+
+def option_cases(lang: str, key: str) -> dict[str, str | None]:
+    """Each option of the list at ``key`` in a language's catalogues, and the case it starts in."""
+    files = [LANG / f"{lang}.json", *sorted((LANG / "systems").glob(f"*.{lang}.json"))]
+    for path in files:
+        node: object = json.loads(path.read_text(encoding="utf-8"))
+        for part in key.split("."):
+            node = node.get(part) if isinstance(node, dict) else None
+        if isinstance(node, dict):
+            return {option: first_letter_case(str(text)) for option, text in node.items()}
+    raise AssertionError(f"{key}: no such list in the {lang} catalogues")
+
+
+LISTS = option_lists(DOC.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("key", LISTS)
+def test_the_options_of_a_list_share_one_case(lang: str, key: str) -> None:
+    cases = {option: case for option, case in option_cases(lang, key).items() if case is not None}
+    assert len(set(cases.values())) <= 1, cases
+
+
 def test_the_checks_catch_what_they_should() -> None:
-    """A second spelling, a ruled-out word and a Title Case label are each caught."""
+    """A second spelling, a ruled-out word, a term cut short, a Title Case label and a list in two
+    cases are each caught."""
+    assert cut_short([("k", "переводчик {before} → {after}")], [["переводчик…", "огня"]])
+    assert not cut_short([("k", "у переводчика огня нет положения")], [["переводчик…", "огня"]])
+    assert banned_in([("k", "ГМ разрешает")], ["ГМ"]) and not banned_in([("k", "ведущий")], ["ГМ"])
+    cases = [first_letter_case(t) for t in ("в упор", "Короткая", "BS +10", "−20")]
+    assert cases == ["lower", "upper", None, None]
+    assert len(LISTS) >= 2 and "VOLLEY.MegaTraveller.Roles" in LISTS
     suppression = [["Подавл…"]]
     assert not same_case(
         next(stem_pattern(suppression[0]).finditer("тест на подавление")).group(0), suppression[0]

@@ -179,6 +179,8 @@ export class TableRulesMenu extends HandlebarsApplicationMixin(ApplicationV2) {
     const value = chosen === undefined ? reading.default : chosen;
     const name = controlName(system, reading.field);
     const problem = this.problem.path === name || this.problem.path.startsWith(`${name}.`) ? this.problem.text : "";
+    // The control the refusal is about is marked (a band's own field, or the whole reading's).
+    const invalid = (/** @type {string} */ control) => Boolean(problem) && (this.problem.path === control || this.problem.path === name);
     /** @type {{value: string, label: string, selected: boolean}[]} */
     let options = [];
     if (reading.kind === "choice") {
@@ -192,6 +194,7 @@ export class TableRulesMenu extends HandlebarsApplicationMixin(ApplicationV2) {
           label: game.i18n.localize(`VOLLEY.Msg.${system}.band.${band}`),
           value: /** @type {Record<string, number>} */ ({ ...reading.default, .../** @type {object} */ (value) })[band],
           volley: reading.default[band],
+          invalid: invalid(`${name}.${band}`),
         }))
       : [];
     return {
@@ -213,6 +216,7 @@ export class TableRulesMenu extends HandlebarsApplicationMixin(ApplicationV2) {
       bands,
       changed: !isDefault(reading, chosen),
       problem,
+      invalid: invalid(name),
     };
   }
 
@@ -272,9 +276,27 @@ export class TableRulesMenu extends HandlebarsApplicationMixin(ApplicationV2) {
   async #refuse(path, reason) {
     const field = path.replace(/^tableRules\./, "");
     this.problem = { path: field, text: reason };
-    this.notice = { text: t("VOLLEY.TableRules.Refused", { field, reason }), error: true };
+    this.notice = { text: t("VOLLEY.TableRules.Refused", { field: this.#labelOf(field), reason }), error: true };
     announcer("dialog").say(this.notice.text);
     await this.render();
+    // The field is marked (aria-invalid, beside it the reason) and the focus goes to it.
+    const control = this.element?.querySelector(`[name="${CSS.escape(field)}"], [name^="${CSS.escape(field)}."]`);
+    if (control instanceof HTMLElement) control.focus();
+  }
+
+  /**
+   * A refused field as the menu shows it: its system's heading and the field's own label ("MegaTraveller
+   * · Exceptional success margin", "d100 (Dark Heresy family) · Range modifiers: point blank"), never the
+   * setting's path; the path only when the menu has no such field.
+   * @param {string} field `<system>.<field>[.<band>]`
+   */
+  #labelOf(field) {
+    const [system, reading, band] = field.split(".");
+    const found = readingsOf(system ?? "").find((r) => r.field === reading);
+    if (!system || !found) return field;
+    const label = game.i18n.localize(`VOLLEY.TableRules.Readings.${system}.${found.field}.Name`);
+    const bandWords = band && found.kind === "bands" ? game.i18n.localize(`VOLLEY.Msg.${system}.band.${band}`) : "";
+    return `${game.i18n.localize(`VOLLEY.Systems.${system}`)} · ${label}${bandWords ? `: ${bandWords}` : ""}`;
   }
 
   /** @this {TableRulesMenu} */
