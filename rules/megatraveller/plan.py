@@ -30,7 +30,13 @@ from rules.megatraveller.modes import (
     ModeRule,
     missing_capability,
 )
-from rules.megatraveller.readiness import BEFORE_FIRING, check_ready_to_fire, check_selector, check_weapon
+from rules.megatraveller.readiness import (
+    BEFORE_FIRING,
+    check_ready_to_fire,
+    check_selector,
+    check_weapon,
+    lock_name,
+)
 from rules.megatraveller.requests import (
     FastDrawRequest,
     FireFields,
@@ -338,14 +344,16 @@ def plan_fire(request: FireFields) -> FirePlan:
             msg.RETARGET_AND_FIRE(
                 shooter=who,
                 target=aimed_at,
-                previous=attacker.target,
+                previous=lock_name(attacker),
                 kind=msg.KIND[weapon.kind](),
                 dm=action_dm,
             )
         )
     else:
         if attacker.target is not None and attacker.target != primary:
-            raise RuleError("$.targets[0].id", msg.ERR_LOCKED_ON(locked=attacker.target, primary=primary))
+            raise RuleError(
+                "$.targets[0].id", msg.ERR_LOCKED_ON(locked=lock_name(attacker), primary=aimed_at)
+            )
         log.append(msg.FIRE_AT(shooter=who, target=aimed_at, assumed_lock=attacker.target is None))
     if switch is not None:
         log.append(switch)

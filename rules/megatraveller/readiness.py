@@ -34,6 +34,7 @@ __all__ = [
     "check_selector",
     "check_weapon",
     "handle",
+    "lock_name",
     "shooter_update",
 ]
 
@@ -43,6 +44,11 @@ BEFORE_FIRING: dict[Readiness, ErrorKind] = {
     "slung": msg.ERR_SLUNG,
     "carried": msg.ERR_CARRIED,
 }
+
+
+def lock_name(attacker: Attacker) -> str | None:
+    """The locked token as the log and a refusal say it: its name, its id when the request gave none."""
+    return attacker.target_name or attacker.target
 
 
 def check_ready_to_fire(attacker: Attacker) -> None:
@@ -135,8 +141,12 @@ def handle(request: HandlingFields) -> MegaTravellerResult:
                 selector = request.selector
             readiness = "ready"
             target = request.target if request.target is not None else target
+            # The log names the token as the table does; the state keeps its id.
+            said = (
+                request.target_name or request.target if request.target is not None else lock_name(attacker)
+            )
             done = msg.DRAWN if action == "draw" else msg.READIED
-            log = [done(shooter=who, selector=msg.SELECTOR[selector](), target=target)]
+            log = [done(shooter=who, selector=msg.SELECTOR[selector](), target=said)]
         case UnslingRequest():
             action = "unsling"
             _require(attacker, "slung", action)
@@ -158,7 +168,7 @@ def handle(request: HandlingFields) -> MegaTravellerResult:
             action = "retarget"
             check_ready_to_fire(attacker)
             target = request.target
-            log = [msg.RETARGETED(shooter=who, target=target)]
+            log = [msg.RETARGETED(shooter=who, target=request.target_name or target)]
         case ReloadRequest():
             action = "reload"
             size = request.rounds if request.rounds is not None else weapon.capacity

@@ -70,6 +70,8 @@ Characteristic = Annotated[int, msgspec.Meta(ge=0, le=30)]
 SkillLevel = Annotated[int, msgspec.Meta(ge=-10, le=30)]
 #: A token id as the VTT sends it: never empty, so every log line and update names someone.
 TokenId = Annotated[str, msgspec.Meta(min_length=1)]
+#: A token's name as the table typed it, said in the log instead of its id.
+TokenName = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 
 
 class Attacker(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
@@ -77,6 +79,8 @@ class Attacker(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=
 
     ``target`` is the current lock (a token id); ``None`` means no lock has been recorded, which a
     plain ``fire`` treats as already locked on the primary target (see docs/rules/megatraveller.md).
+    ``target_name`` is the locked token's name as the table reads it, for the log and refusals (the id
+    when it is left out).
     """
 
     id: TokenId
@@ -86,6 +90,7 @@ class Attacker(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=
     readiness: Readiness = "ready"
     selector: Selector = "single"
     target: TokenId | None = None
+    target_name: TokenName | None = None
 
 
 class Weapon(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
@@ -215,6 +220,8 @@ class DrawRequest(HandlingFields, kw_only=True, frozen=True, tag="draw"):
     """Draw a Small Weapon: holstered to ready; a target and a selector setting come free."""
 
     target: TokenId | None = None
+    #: the target's name, for the log (its id when left out)
+    target_name: TokenName | None = None
     selector: Selector | None = None
 
 
@@ -226,6 +233,8 @@ class ReadyRequest(HandlingFields, kw_only=True, frozen=True, tag="ready"):
     """Ready Rifle: carried to ready; a target and a selector setting come free."""
 
     target: TokenId | None = None
+    #: the target's name, for the log (its id when left out)
+    target_name: TokenName | None = None
     selector: Selector | None = None
 
 
@@ -239,6 +248,8 @@ class RetargetRequest(HandlingFields, kw_only=True, frozen=True, tag="retarget")
     """Retarget: lock onto ``target`` without firing (no bring-to-bear DM)."""
 
     target: TokenId
+    #: the target's name, for the log (its id when left out)
+    target_name: TokenName | None = None
 
 
 class ReloadRequest(HandlingFields, kw_only=True, frozen=True, tag="reload"):

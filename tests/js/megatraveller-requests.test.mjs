@@ -94,7 +94,7 @@ describe("buildMegaTravellerRequest: numbers from the actor, choices from the pl
   it("ignores a hand-edited client's skill, Dex, rounds, readiness and dice", () => {
     const cheat = fire({ skill: 30, dex: 30, loaded: 999, readiness: "ready", dice: [6, 6, 6], attacker: { skill: 30 } });
     const { request } = mt.buildRequest(cheat, context({ weapon: { ...weapon, state: { ...weapon.state, readiness: "slung" } } }));
-    assert.deepEqual(request.attacker, { id: "kira", name: "Kira Rhyne", skill: 2, dex: 10, readiness: "slung", selector: "auto", target: "v1" });
+    assert.deepEqual(request.attacker, { id: "kira", name: "Kira Rhyne", skill: 2, dex: 10, readiness: "slung", selector: "auto", target: "v1", target_name: "Vargr raider" });
     assert.equal(request.weapon.loaded, 20);
     assert.equal("dice" in request, false);
   });
@@ -159,6 +159,14 @@ describe("buildMegaTravellerRequest: weapon handling", () => {
     assert.equal(type, "action");
     assert.deepEqual([request.action, request.target, request.selector], ["draw", "v1", "single"]);
     assert.equal("target" in act("ready").request, false, "a ready without a target locks nothing new");
+  });
+
+  it("names the token it locks on and the one it is locked on, so no log line says an id (#35)", () => {
+    assert.equal(act("draw", { targets: [{ id: "v1" }] }).request.target_name, "Vargr raider");
+    assert.equal(act("retarget", { targets: [{ id: "v1" }] }).request.target_name, "Vargr raider");
+    const locked = { ...context, shooter: { ...context.shooter, state: { target: "v9" }, lockName: "Vargr scout" } };
+    const request = mt.buildRequest({ system: "megatraveller", token: "kira", weapon: "wAP", action: "draw" }, locked).request;
+    assert.deepEqual([request.attacker.target, request.attacker.target_name], ["v9", "Vargr scout"]);
   });
 
   it("selects a fire mode, retargets, unslings and reloads", () => {

@@ -94,6 +94,54 @@ def test_retarget_moves_the_lock_without_firing() -> None:
     assert state(result) == {"readiness": "ready", "selector": "single", "target": "t9", "weapon.loaded": 20}
 
 
+def said(result: Any) -> list[str]:
+    """The result's log lines as the card's Rolls fold says them, in English and in Russian."""
+    from bridge.i18n import Catalogue
+
+    return [Catalogue.load(lang).render(line) for lang in ("en", "ru") for line in result.log]
+
+
+@pytest.mark.parametrize(
+    ("action", "weapon", "readiness"),
+    [("draw", pistol(), "holstered"), ("ready", rifle(), "carried"), ("retarget", rifle(), "ready")],
+)
+def test_the_log_names_the_locked_token_not_its_id(
+    action: str, weapon: dict[str, Any], readiness: str
+) -> None:
+    """Issue 35: every folded line said "locked on tokVargr00000002"; the state keeps the id."""
+    result = roll(
+        request(
+            action,
+            weapon,
+            attacker={"readiness": readiness},
+            target="tokVargr00000002",
+            target_name="Vargr raider",
+        )
+    )
+    assert state(result)["target"] == "tokVargr00000002"
+    assert any("Vargr raider" in line for line in said(result)), said(result)
+    assert not any("tokVargr" in line for line in said(result)), said(result)
+
+
+def test_the_lock_a_request_keeps_and_the_one_it_leaves_are_named() -> None:
+    named = {"target": "tokVargr00000002", "target_name": "Vargr raider"}
+    drawn = roll(request("draw", pistol(), attacker={"readiness": "holstered", **named}))
+    assert any("locked on Vargr raider" in line for line in said(drawn)), said(drawn)
+    swung = roll(
+        request(
+            "retarget_and_fire",
+            rifle(),
+            attacker=named,
+            targets=[{"id": "t2", "name": "Vargr leader"}],
+            dice=to_hit(7),
+        )
+    )
+    assert any("Vargr raider" in line and "Vargr leader" in line for line in said(swung)), said(swung)
+    with pytest.raises(RuleError) as error:
+        roll(request("fire", rifle(), attacker=named, targets=[{"id": "t2", "name": "Vargr leader"}]))
+    assert "locked on Vargr raider, not Vargr leader" in error.value.message
+
+
 def test_firing_at_anyone_but_the_locked_target_needs_retarget_and_fire() -> None:
     fire = request("fire", rifle(), targets=[{"id": "t2"}])
     with pytest.raises(RuleError) as error:

@@ -79,6 +79,7 @@
  * @property {Record<string, unknown>} [state]
  *   its own Volley state flags (MegaTraveller's target lock, d100's standing overwatch order...)
  * @property {TokenCentre} [centre]
+ * @property {string} [lockName]               the name of the token its state is locked on, if any
  */
 
 /**

@@ -201,6 +201,9 @@ export function requestContext(choice, userId) {
     });
   }
   const user = userId ? game.users.get(userId) : null;
+  // The token the shooter is locked on (MegaTraveller keeps it as an id): its name, for the log.
+  const lock = tokenState(token).target;
+  const locked = typeof lock === "string" && lock ? findTokenDocument(lock) : null;
   return {
     shooter: {
       id: String(token.id),
@@ -208,6 +211,7 @@ export function requestContext(choice, userId) {
       statuses: statusesOf(token),
       state: tokenState(token),
       centre: tokenCentre(token),
+      ...(locked?.name ? { lockName: locked.name } : {}),
     },
     weapon,
     character: arsenal.character,

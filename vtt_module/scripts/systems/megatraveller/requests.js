@@ -58,7 +58,12 @@ function attacker(context) {
     selector: readChoice(state.selector ?? "", "weapon.selector", SELECTOR, "single"),
   };
   // No lock recorded: left out, and a plain fire takes the primary as the lock (reading 9).
-  if (typeof lock === "string" && lock) shooter.target = lock;
+  if (typeof lock === "string" && lock) {
+    shooter.target = lock;
+    // Its name, so the log and a refusal say whom it is locked on (the id is for the state).
+    const name = context.targets.get(lock)?.name ?? context.shooter.lockName;
+    if (name) shooter.target_name = name;
+  }
   return shooter;
 }
 
@@ -209,7 +214,7 @@ function fire(choice, context) {
  */
 function lockTarget(choice, context) {
   const first = pickedTargets(choice, context)[0];
-  return first ? first.known.id : null;
+  return first ? first.known : null;
 }
 
 /**
@@ -225,14 +230,18 @@ function handle(action, choice, context) {
   const request = { system: "megatraveller", action, attacker: attacker(context), weapon: gun };
   if (action === "draw" || action === "ready") {
     const target = lockTarget(choice, context);
-    if (target) request.target = target;
+    if (target) {
+      request.target = target.id;
+      request.target_name = target.name;
+    }
     if (choice.selector) request.selector = readChoice(choice.selector, "selector", SELECTOR);
   } else if (action === "select_mode") {
     request.selector = readChoice(choice.selector, "selector", SELECTOR);
   } else if (action === "retarget") {
     const target = lockTarget(choice, context);
     if (!target) throw new FormError("targets", "VOLLEY.MegaTraveller.Form.RetargetWhom");
-    request.target = target;
+    request.target = target.id;
+    request.target_name = target.name;
   } else if (action === "reload" && !("capacity" in gun)) {
     throw new FormError("weapon.capacity", "VOLLEY.Form.NotSet");
   }
