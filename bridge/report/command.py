@@ -84,7 +84,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     for path in journals:
         records.append(read_record(path))
         bar.advance()
-    unusable = [r.name for r in records if r.started is None and not r.resolutions]
+    unusable = [r.name for r in records if r.started is None and not r.count]
     if len(unusable) == len(records):
         print(f"volley report: {', '.join(unusable)}: not a Volley session journal", file=sys.stderr)
         return EXIT_USAGE

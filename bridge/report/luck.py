@@ -39,6 +39,7 @@ __all__ = [
     "LUCK_NOTE_P",
     "MIN_PERCENTILES",
     "Luck",
+    "LuckSum",
     "combine",
     "expected_hits",
     "judge_luck",
@@ -149,14 +150,48 @@ class Luck:
         return f"very_{side}" if p < LUCK_ALERT_P else side
 
 
+@dataclass
+class LuckSum:
+    """Stouffer's combination kept as it goes: how many percentiles, and the sum of their normal
+    scores (compensated, so a hundred thousand attacks add up as exactly as ten)."""
+
+    count: int = 0
+    z_sum: float = 0.0
+    _carry: float = 0.0
+
+    def add(self, u: float) -> None:
+        self._add(_NORMAL.inv_cdf(min(max(u, _EDGE), 1.0 - _EDGE)))
+        self.count += 1
+
+    def merge(self, other: LuckSum) -> None:
+        self._add(other.z_sum)
+        self._add(other._carry)
+        self.count += other.count
+
+    def _add(self, value: float) -> None:
+        # Neumaier's compensated summation
+        total = self.z_sum + value
+        if abs(self.z_sum) >= abs(value):
+            self._carry += (self.z_sum - total) + value
+        else:
+            self._carry += (value - total) + self.z_sum
+        self.z_sum = total
+
+    def luck(self) -> Luck:
+        """The shooter's ``Luck``: Stouffer's z and its two-sided p-value."""
+        if self.count == 0:
+            return Luck(count=0, z=0.0, p=1.0, standing=0.5)
+        z = (self.z_sum + self._carry) / math.sqrt(self.count)
+        p = min(1.0, 2.0 * _NORMAL.cdf(-abs(z)))
+        return Luck(count=self.count, z=z, p=p, standing=_NORMAL.cdf(z))
+
+
 def combine(percentiles: Sequence[float]) -> Luck:
     """Stouffer's z of the percentiles, with its two-sided p-value."""
-    count = len(percentiles)
-    if count == 0:
-        return Luck(count=0, z=0.0, p=1.0, standing=0.5)
-    z = math.fsum(_NORMAL.inv_cdf(min(max(u, _EDGE), 1.0 - _EDGE)) for u in percentiles) / math.sqrt(count)
-    p = min(1.0, 2.0 * _NORMAL.cdf(-abs(z)))
-    return Luck(count=count, z=z, p=p, standing=_NORMAL.cdf(z))
+    together = LuckSum()
+    for u in percentiles:
+        together.add(u)
+    return together.luck()
 
 
 def judge_luck(lucks: Mapping[str, Luck]) -> dict[str, Luck]:

@@ -1,27 +1,57 @@
-"""Reading journals for the report: take what can be used, count what cannot, never raise.
+"""Reading journals for the report: take what can be used, count what cannot, never raise, never hold
+the session.
 
 ``bridge.store.journal.read_session`` reads a journal strictly, for replay. The report is more forgiving:
 a journal copied by hand, cut short by a crash or edited by someone may still tell most of a
 session's story, so each line stands on its own. A line that is not JSON, or whose fields are not
 the shape a resolved request has, is skipped and counted with its reason; a line of a kind the
-report does not use (an ``undo``, say) is counted by kind; everything else becomes a ``Resolution``.
+report does not use is counted by kind; an ``undo`` line names a request the referee took back.
+
+**Two passes, memory flat in the session's size.** A session of a hundred thousand requests is
+hundreds of megabytes of JSON; the report never holds it. ``read_record`` reads the journal once,
+line by line with the store's reader (``bridge.store.files.LineReader``), and keeps only what is small
+and needed before the figures can be added up: the header, the lines it skipped (the first
+``KEPT_SKIPPED`` of them, and how many), the ids the referee undid, the first steps of two-step attacks
+that were allocated, and the seeds. ``SessionRecord.resolutions`` then reads the same bytes again and
+yields one ``Resolution`` at a time, for ``tally`` to add up and forget. The second pass stops where
+the first did, so a live journal that grew in between tells both passes the same story.
+
+**The zero tail.** The journal writes its lines over zeros laid ahead (``bridge.store.journal``), so
+a live journal, or one whose server was killed, ends in zeros after its last line. Those zeros are
+not damage; a closed journal's last stretch of anything else (a torn line) is.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
+from io import BytesIO
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import msgspec
 
 from bridge.protocol import reply_pending
-from bridge.store.files import MAX_LINE, LineReader, open_for_reading
+from bridge.store.files import CHUNK, MAX_LINE, LineReader, open_for_reading
 
-__all__ = ["Resolution", "SessionRecord", "Skipped", "read_record", "read_record_bytes"]
+__all__ = [
+    "KEPT_SKIPPED",
+    "Resolution",
+    "SessionRecord",
+    "Skipped",
+    "read_record",
+    "read_record_bytes",
+]
 
 _decoder = msgspec.json.Decoder()
+#: Skipped lines kept one by one per session (the page lists twenty); the rest are only counted, so a
+#: file of garbage costs no memory.
+KEPT_SKIPPED = 100
+#: Seeds are kept as 64-bit integers (8 bytes a request) to find the ones a campaign repeats.
+_SEED_RANGE = (-(1 << 63), (1 << 63) - 1)
 
 
 @dataclass(frozen=True)
@@ -54,73 +84,170 @@ class Skipped:
 
 
 @dataclass
+class _Undo:
+    target: str
+
+
+Opener = Callable[[], AbstractContextManager[BinaryIO]]
+
+
+@dataclass
 class SessionRecord:
-    """One journal as the report reads it."""
+    """One journal as the report reads it: what the first pass kept, and the way back to its lines.
+
+    ``count`` is the number of resolved lines; ``undone`` the ids its undo lines name;
+    ``allocated`` the first steps of two-step attacks that an ``allocate`` in it finished; ``seeds``
+    the seed of every resolved line rolled with one. ``skipped`` holds the first ``KEPT_SKIPPED``
+    unusable lines and ``skipped_count`` all of them.
+    """
 
     name: str
     started: str | None = None
     rules_version: str | None = None
-    resolutions: list[Resolution] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+    skipped_count: int = 0
     other_kinds: Counter[str] = field(default_factory=Counter)
+    count: int = 0
+    undone: set[str] = field(default_factory=set)
+    undo_lines: int = 0
+    allocated: set[str] = field(default_factory=set)
+    seeds: array[int] = field(default_factory=lambda: array("q"))
+    #: How to read the journal's bytes again, and how far the first pass read.
+    _open: Opener | None = None
+    _end: int | None = None
+    _tail: bool = False
+
+    def skip(self, line: int, reason: str) -> None:
+        self.skipped_count += 1
+        if len(self.skipped) < KEPT_SKIPPED:
+            self.skipped.append(Skipped(self.name, line, reason))
+
+    @property
+    def resolutions(self) -> Iterator[Resolution]:
+        """The resolved lines, read again one at a time (the lines the first pass skipped are left out)."""
+        if self._open is None:
+            return
+        try:
+            with self._open() as handle:
+                for _, line in _lines(handle, self._end, tail=self._tail):
+                    obj = _object(line)
+                    if obj is not None and obj.get("kind") == "resolved":
+                        resolution = _resolution(self.name, obj)
+                        if isinstance(resolution, Resolution):
+                            yield resolution
+        except OSError as error:  # the file went away between the passes: say so, once
+            self.skip(0, f"cannot read the file again: {error.strerror or error}")
+
+
+def _lines(handle: BinaryIO, stop: int | None, *, tail: bool) -> Iterator[tuple[int, bytes | None]]:
+    """The whole lines up to ``stop``; with ``tail``, then the last stretch without a newline."""
+    reader = LineReader(handle, stop=stop)
+    for number, _, line in reader:
+        yield number, line
+    if tail:
+        handle.seek(reader.position)
+        rest = handle.read(MAX_LINE + 1) if reader.unterminated <= MAX_LINE else None
+        yield reader.lines + 1, rest.rstrip(b"\0") if rest is not None else None
+
+
+def _zeros_from(handle: BinaryIO, position: int) -> bool:
+    """Whether the file holds only zero bytes from ``position`` to its end (read a chunk at a time)."""
+    handle.seek(position)
+    while chunk := handle.read(CHUNK):
+        if chunk.count(0) != len(chunk):
+            return False
+    return True
+
+
+def _survey(record: SessionRecord, handle: BinaryIO, *, live: bool) -> None:
+    """The first pass: every line, keeping only what ``SessionRecord`` holds."""
+    reader = LineReader(handle)
+    for number, _, line in reader:
+        _take(record, number, line)
+    record._end = reader.position
+    if reader.unterminated and not live and not _zeros_from(handle, reader.position):
+        # A closed file's last stretch that is not the journal's zero tail: a torn line (or a last
+        # line that lost its newline), read as one more line.
+        record._tail = True
+        record._end = None
+        handle.seek(reader.position)
+        tail = handle.read(MAX_LINE + 1) if reader.unterminated <= MAX_LINE else None
+        _take(record, reader.lines + 1, tail.rstrip(b"\0") if tail is not None else None)
 
 
 def read_record(path: Path, *, live: bool = False) -> SessionRecord:
-    """Read the journal at ``path``, a line at a time (memory flat in the file's size: only what the
-    report keeps grows); a file that cannot be read at all gives one skipped line."""
-    record = SessionRecord(name=path.stem)
+    """Read the journal at ``path`` (memory flat in the file's size); a file that cannot be read at
+    all gives one skipped line. ``live``: the session is still being written, so an unfinished last
+    line is simply not there yet rather than damage."""
+    record = SessionRecord(name=path.stem, _open=lambda: open_for_reading(path))
     try:
         with open_for_reading(path) as handle:
-            reader = LineReader(handle)
-            for number, _, line in reader:
-                _take(record, number, line)
-            if reader.unterminated and not live:  # a closed file's torn last line is damage
-                handle.seek(reader.position)
-                tail = handle.read(MAX_LINE + 1) if reader.unterminated <= MAX_LINE else None
-                _take(record, reader.lines + 1, tail)
+            _survey(record, handle, live=live)
     except OSError as error:
-        record.skipped.append(Skipped(path.stem, 0, f"cannot read the file: {error.strerror or error}"))
+        record._open = None
+        record.skip(0, f"cannot read the file: {error.strerror or error}")
     return record
 
 
 def read_record_bytes(name: str, data: bytes, *, live: bool = False) -> SessionRecord:
-    """Read a journal's bytes. ``live``: the session is still being written, so an unfinished last
-    line is simply not there yet rather than damage."""
-    if live and not data.endswith(b"\n"):
-        data = data[: data.rfind(b"\n") + 1]
-    record = SessionRecord(name=name)
-    for number, line in enumerate(data.split(b"\n"), start=1):
-        _take(record, number, line)
+    """Read a journal's bytes (as ``read_record`` reads a file)."""
+    record = SessionRecord(name=name, _open=lambda: nullcontext(BytesIO(data)))
+    _survey(record, BytesIO(data), live=live)
     return record
+
+
+def _object(line: bytes | None) -> dict[str, Any] | None:
+    if line is None or not line.strip():
+        return None
+    try:
+        obj = _decoder.decode(line)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    return obj if isinstance(obj, dict) else None
 
 
 def _take(record: SessionRecord, number: int, line: bytes | None) -> None:
     """One line into ``record`` (None: a line too long for any journal, skipped unread)."""
-    name = record.name
     if line is None:
-        record.skipped.append(Skipped(name, number, "not JSON (torn or edited line)"))
+        record.skip(number, "not JSON (torn or edited line)")
         return
     if not line.strip():
         return
     try:
         obj = _decoder.decode(line)
-    except msgspec.DecodeError:
-        record.skipped.append(Skipped(name, number, "not JSON (torn or edited line)"))
+    except (msgspec.DecodeError, RecursionError):
+        record.skip(number, "not JSON (torn or edited line)")
         return
     if not isinstance(obj, dict):
-        record.skipped.append(Skipped(name, number, "not a JSON object"))
+        record.skip(number, "not a JSON object")
         return
     kind = obj.get("kind")
     if kind == "header":
         _read_header(record, obj)
     elif kind == "resolved":
-        resolution = _resolution(name, obj)
+        resolution = _resolution(record.name, obj)
         if isinstance(resolution, str):
-            record.skipped.append(Skipped(name, number, resolution))
+            record.skip(number, resolution)
         else:
-            record.resolutions.append(resolution)
+            _note(record, resolution)
+    elif kind == "undo":
+        target = obj.get("target_id")
+        if isinstance(target, str):
+            record.undone.add(target)
+            record.undo_lines += 1
+        else:
+            record.skip(number, "an undo line without the id it undoes")
     else:
         record.other_kinds[str(kind)] += 1
+
+
+def _note(record: SessionRecord, resolution: Resolution) -> None:
+    record.count += 1
+    if resolution.type == "allocate" and resolution.pending_id is not None:
+        record.allocated.add(resolution.pending_id)
+    seed = resolution.seed
+    if seed is not None and not resolution.scripted and _SEED_RANGE[0] <= seed <= _SEED_RANGE[1]:
+        record.seeds.append(seed)
 
 
 def _read_header(record: SessionRecord, obj: dict[str, Any]) -> None:

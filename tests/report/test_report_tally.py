@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import msgspec
 import pytest
-from reportkit import REPLAYS
+from reportkit import REPLAYS, write_session
 
 import rules
+from bridge.report.build import report_html
 from bridge.report.record import read_record, read_record_bytes
-from bridge.report.tally import tally
+from bridge.report.tally import Tally, tally
+from bridge.store.journal import UndoLine
 
 REPLAY = {path.stem: path for path in REPLAYS}
 
@@ -41,7 +47,7 @@ def test_a_two_step_attack_is_one_request_and_its_dice_count_once() -> None:
     max_ = counted.shooters["Max Oyelaran"].weapons["Submachinegun"]
     # controlled fire, then the same deferred and allocated: two requests, 8 + 7 rounds.
     assert (max_.requests, max_.rounds) == (2, 15)
-    assert len(max_.percentiles) == 2  # the allocate priced with its pool, not refused
+    assert max_.luck.count == 2  # the allocate priced with its pool, not refused
     assert not counted.notes.no_odds
     faces = sum(sum(counts) for counts in counted.dice.faces.values())
     lines = [json.loads(line) for line in REPLAY["megatraveller"].read_text().splitlines()[1:]]
@@ -56,7 +62,7 @@ def test_a_two_step_attack_is_one_request_and_its_dice_count_once() -> None:
 def test_scripted_dice_count_in_hits_not_in_luck_or_fairness() -> None:
     counted = tally([read_record(REPLAY["megatraveller"])])
     honjo = counted.shooters["Honjo Boram"].weapons["Autorifle"]
-    assert honjo.scripted == 1 and honjo.hits == 4 and not honjo.percentiles
+    assert honjo.scripted == 1 and honjo.hits == 4 and not honjo.luck.count
     assert counted.dice.scripted == 22 + 9  # the two worked examples' faces
     assert counted.notes.scripted == 2
 
@@ -82,7 +88,7 @@ def test_repeated_seeds_count_their_faces_once() -> None:
     once = tally([read_record(REPLAY["gurps"])])
     twice = tally([read_record(REPLAY["gurps"]), read_record(REPLAY["gurps"])])
     assert twice.dice.faces == once.dice.faces
-    assert len(twice.percentiles) == len(once.percentiles)
+    assert twice.luck_chart.histogram == once.luck_chart.histogram
     assert twice.notes.repeated_seeds == sum(
         1 for r in read_record(REPLAY["gurps"]).resolutions if r.seed is not None
     )
@@ -102,3 +108,81 @@ def test_an_odd_shape_costs_a_line_not_the_report(tmp_path: Path) -> None:
     ]  # named by the result's weapon when the request's is garbled
     assert kane.requests == 1 and kane.hits == 0
     assert sum(counted.notes.no_odds.values()) == 1  # the rules refuse the garbled request: no odds, no luck
+
+
+# --- undone requests (the referee took them back at the table) -----------------------------------
+
+
+def _undo_line(target: str) -> bytes:
+    reply = msgspec.json.encode({"type": "undone", "id": f"u-{target}", "target_id": target})
+    line = UndoLine(
+        id=f"u-{target}", target_id=target, at="2026-11-28T19:30:00.000Z", reply=msgspec.Raw(reply)
+    )
+    return msgspec.json.encode(line) + b"\n"
+
+
+def _without_undone(counted: Tally) -> dict[str, Any]:
+    """Every figure of a tally, with what only says how many were undone set aside."""
+    figures = dataclasses.asdict(counted)
+    figures["notes"].pop("undone")
+    figures["notes"].pop("undone_elsewhere")
+    figures["sessions"] = [{**line, "undone": 0, "name": ""} for line in figures["sessions"]]
+    for shooter in figures["shooters"].values():
+        for weapon in shooter["weapons"].values():
+            weapon.pop("undone")
+    return figures
+
+
+@pytest.fixture(scope="module")
+def skirmish(tmp_path_factory: pytest.TempPathFactory) -> list[bytes]:
+    """A short synthetic session (two-step attacks included), as its journal lines."""
+    path = write_session(tmp_path_factory.mktemp("undo"), 80, seed=5)
+    return path.read_bytes().splitlines(keepends=True)
+
+
+def _line_of(lines: list[bytes], wanted: Callable[[dict[str, Any]], bool]) -> int:
+    return next(i for i, line in enumerate(lines) if i and wanted(json.loads(line)))
+
+
+@pytest.mark.parametrize("kind", ["attack", "allocate", "reload"])
+def test_an_undone_request_leaves_every_figure_as_if_it_never_happened(
+    skirmish: list[bytes], kind: str
+) -> None:
+    """Undo an attack (with hits), a two-step attack's allocate, a reload: every total, expectation,
+    luck figure and face count equals the session with those lines removed by hand."""
+    lines = list(skirmish)
+    if kind == "attack":
+        index = _line_of(
+            lines, lambda o: o["type"] == "attack" and any(t["hits"] for t in o["reply"]["result"]["targets"])
+        )
+    elif kind == "allocate":
+        index = _line_of(lines, lambda o: o["type"] == "allocate")
+    else:
+        index = _line_of(lines, lambda o: o["request"].get("action") == "reload")
+    entry = json.loads(lines[index])
+    undone = tally([read_record_bytes("s", b"".join(lines) + _undo_line(entry["id"]))])
+    removed = [index]
+    if kind == "allocate":  # the first step goes with it: it changed nothing without its allocate
+        removed.append(_line_of(lines, lambda o: o["id"] == entry["pending_id"]))
+    by_hand = tally(
+        [read_record_bytes("s", b"".join(line for i, line in enumerate(lines) if i not in removed))]
+    )
+    assert _without_undone(undone) == _without_undone(by_hand)
+    shooter = entry["request"]["attacker"]["name"]
+    assert undone.notes.undone == {shooter: 1} and undone.undone == 1
+    assert undone.shooters[shooter].total("undone") == 1
+    assert undone.requests == by_hand.requests
+
+
+def test_the_page_says_who_had_requests_undone(skirmish: list[bytes]) -> None:
+    lines = list(skirmish)
+    index = _line_of(lines, lambda o: o["type"] == "attack")
+    entry = json.loads(lines[index])
+    html = report_html(
+        [read_record_bytes("s", b"".join(lines) + _undo_line(entry["id"]) + _undo_line("elsewhere"))], "en"
+    )
+    name = entry["request"]["attacker"]["name"]
+    assert "1 undone" in html
+    assert f"1 request was undone at the table and is left out of every figure: {name} ×1." in html
+    assert "1 undo names a request not in these sessions." in html
+    assert "Lines of other kinds" not in html
