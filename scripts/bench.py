@@ -11,13 +11,15 @@ explains). Runs in a few minutes on a 2-core machine. The parts are scripts of t
   each reply, group-committed as the bridge does: ``rtt_p50_vs_durable``, ``throughput_vs_durable``),
   throughput against the echo server, another client's ping under 16 cold previews, memory with 200
   idle connections and with a client that never reads;
-* ``bench_history.py``: start time and memory with 100,000 earlier replies, against an empty directory.
+* ``bench_history.py``: start time and memory with 100,000 earlier replies, against an empty directory;
+* ``bench_report.py``: ``volley report``'s peak memory against the session's size, and a lone attack's
+  round trip while ``/report/current`` builds a 100,000-request session's page, against it alone.
 
 Nothing is timed before the bridge's rules workers are warm (``/healthz``). Volley's bytecode is
 compiled first, as installing a wheel does (this sandbox sets PYTHONDONTWRITEBYTECODE, which would
 otherwise make every start compile the sources).
 
-    .venv/bin/python scripts/bench.py [--quick] [--only odds|cli|wire|history ...] [--runs N]
+    .venv/bin/python scripts/bench.py [--quick] [--only odds|cli|wire|history|report ...] [--runs N]
 
 With ``--runs N`` the whole bench runs N times in a row; each run prints its own JSON line (with the
 load average at its start and end), and a last line gives each figure's median over the N runs (a
@@ -44,6 +46,7 @@ import bench_bridge as wire
 import bench_cli as cli
 import bench_history as history
 import bench_odds as odds
+import bench_report as report
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -253,15 +256,35 @@ def bench_history(figures: dict[str, Any], quick: bool) -> None:
     )
 
 
+def bench_report(figures: dict[str, Any], quick: bool) -> None:
+    section("the report: memory against the session's size; the table while a live report is built")
+    figures.update(
+        report.run(
+            ["rss", "live"],
+            quick=quick,
+            requests=0,
+            sizes=[300, 1200] if quick else [2500, 10_000, 40_000],
+            live_requests=2_000 if quick else 100_000,
+            seed=1,
+        )
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples (a smoke test, not figures)")
-    parts = {"odds": bench_odds, "cli": bench_cli, "wire": bench_wire, "history": bench_history}
+    parts = {
+        "odds": bench_odds,
+        "cli": bench_cli,
+        "wire": bench_wire,
+        "history": bench_history,
+        "report": bench_report,
+    }
     parser.add_argument(
         "--only",
         action="append",
         choices=list(parts),
-        help="run only this part (repeat for several); all four by default",
+        help="run only this part (repeat for several); all of them by default",
     )
     parser.add_argument(
         "--runs",

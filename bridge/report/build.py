@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from bridge.i18n import Catalogue
-from bridge.report.fairness import calibration, die_tests, judge
+from bridge.report.fairness import calibration_of, die_tests, judge, order_tests
 from bridge.report.luck import judge_luck
 from bridge.report.page import Findings, render_page
 from bridge.report.record import SessionRecord
@@ -22,9 +22,15 @@ def findings(records: Iterable[SessionRecord]) -> Findings:
 
 def judged(counted: Tally) -> Findings:
     """The tests made on a tally, each verdict corrected for the other looks on the same page."""
-    dice, luck = judge(die_tests(counted.dice.faces), calibration(counted.percentiles))
+    dice = counted.dice
+    chart = counted.luck_chart
+    tests, luck, orders = judge(
+        die_tests(dice.faces),
+        calibration_of(chart.histogram, chart.mean),
+        order_tests(dice.pairs, dice.repeats),
+    )
     shooters = judge_luck({name: shooter.luck for name, shooter in counted.shooters.items()})
-    return Findings(counted, dice, luck, shooters)
+    return Findings(counted, tests, luck, shooters, orders)
 
 
 def report_html(records: Iterable[SessionRecord], language: str) -> str:

@@ -8,38 +8,50 @@
   the largest count of any one face is tested too, exactly: the chance that a fair die shows *some*
   face at least that often in that many rolls (``max_face_p``). The die's p-value is the smaller
   of the two, doubled (Bonferroni over the two statistics), so the pair stays a valid test.
+* **Order.** Counts cannot see a die that repeats itself: one that shows its last face again one
+  time in five, and otherwise rolls fairly, still shows every face equally often. Each die size's
+  faces, in the order they were rolled, are tested for **repeats**: of ``n`` consecutive pairs, how
+  many showed the same face twice running. For a fair die each pair repeats with chance ``1/die``
+  whatever came before (the difference between one face and the next is uniform and independent of
+  the others), so the number of repeats is exactly binomial; the test is two-sided, catching a
+  sticky die (too many repeats) and a cycling or streak-avoiding one (too few) alike.
 * **Luck.** The luck percentiles of all attacks (``bridge.report.luck``) are uniform under fair dice
-  whatever the attacks were, so their histogram should be flat: the one-sample Kolmogorov-Smirnov
-  test against the uniform distribution. This catches dice that are fair one by one but fall in a
-  pattern, or odds that do not match what the rules actually do.
+  whatever the attacks were, so the ten bars of their chart hold equal shares, exactly as the faces
+  of a fair d10 do: they are tested as a d10 is, by the same code, with the same power rule. This
+  catches odds that do not match what the rules did, and dice that are fair one by one but fall in a
+  pattern.
 
-**Corrected verdicts.** A page runs one test per die size and one on the luck histogram; each at
-0.001 would accuse some fair table more often than 0.001 of the time. ``judge`` applies Holm's step-down
-correction across the tests on the page, and the verdicts come from the corrected p-values, so "looks
-loaded" is said of a fair session at most one time in a thousand, "worth watching" one in a hundred.
+**Corrected verdicts.** ``judge`` applies Holm's step-down correction across every test on the page
+(counts and order of each die size, and the luck chart), so "looks loaded" is said of a fair session
+at most one time in a thousand, "worth watching" one in a hundred. A test whose rolls are too few to
+reach "worth watching" even with the most lopsided result they allow (four rolls of a d2) could
+never say anything, and would only cost the others power: Tarone's rule leaves it out of the
+correction (the smallest ``K`` for which at most ``K`` tests can reach ``WATCH_P / K``; those are the
+family).
 
 **Power.** A test that finds nothing only says something if it could have found something. The
-reference loading (``LOADING``) is a die that shows one face (a d100: one run of ten faces, as a
-loaded tens die would) half again as often as it should. ``power`` is the chance that the test on
-the page, at its corrected threshold, would have flagged such a die in as many rolls; a die whose
-test had less than ``JUDGE_POWER`` of that chance is "too few rolls to judge", never "fair", and
-``rolls_needed`` says how many rolls would do. Power comes from the noncentral chi-square
-distribution of Pearson's statistic (the usual large-sample approximation; the exact one-face test
-only adds to it, so the figure errs on the modest side).
+reference loaded die (``LOADING``) shows one face (a d100: one run of ten faces, as a loaded tens die
+would; the luck chart: one tenth of the scale) half again as often as it should; the reference
+sticky die (``STICKY``) shows its last face again one time in five. ``power`` is the chance that the
+page's own counts test, at its corrected threshold, flags the loaded die in as many rolls: simulated
+(``POWER_DRAWS`` draws from a fixed seed, so a page is reproducible) with the page's exact decision
+rule, chi-square and one-face test together, standard error at most 0.0036. ``order_power`` is exact:
+under the sticky die each pair repeats with chance ``STICKY + (1 - STICKY) / die``, independently, so
+it is a binomial sum over the test's rejection region. A test with less than ``JUDGE_POWER`` of that
+chance is "too few rolls to judge", never "fair", and ``rolls_needed`` says how many rolls would do.
 
-SciPy computes the distributions (the exact small-sample KS distribution included).
+SciPy computes the distributions.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
 import numpy as np
-from scipy import stats  # type: ignore[import-untyped]
-from scipy.special import gammaln  # type: ignore[import-untyped]
+from scipy import signal, special, stats  # type: ignore[import-untyped]
 
 from bridge.report.correction import holm
 
@@ -50,19 +62,29 @@ __all__ = [
     "JUDGE_POWER",
     "LOADING",
     "MIN_EXPECTED",
-    "MIN_PERCENTILES",
+    "POWER_DRAWS",
+    "STICKY",
     "WATCH_P",
     "Calibration",
     "DieTest",
+    "OrderTest",
+    "admitted",
     "banded",
     "calibration",
+    "calibration_of",
     "die_test",
     "die_tests",
     "judge",
+    "least_p",
     "loading_width",
     "max_face_p",
+    "order_power",
+    "order_rolls_needed",
+    "order_test",
+    "order_tests",
     "overall",
     "power",
+    "repeats_p",
     "rolls_needed",
     "verdict_for",
 ]
@@ -75,25 +97,39 @@ WATCH_P = 0.01
 MIN_EXPECTED = 5.0
 #: Never more cells than this: a d100 is judged by at most twenty bands of five faces.
 MAX_BANDS = 20
-#: Fewer luck percentiles than this are too few for the Kolmogorov-Smirnov test to mean anything.
-MIN_PERCENTILES = 10
-#: Bars of the calibration histogram.
+#: Bars of the calibration histogram (the luck chart), tested as the faces of a d10.
 CALIBRATION_BINS = 10
 #: The luck chart's shaded band misses some bar of a fair session at most this often.
 BAND_MISS = 0.05
 #: The reference loaded die: one face (a d100: one run of ten) comes up this many times its share.
 LOADING = 1.5
-#: A die counts as judged ("fair" rather than "too few rolls") when its test had at least this
-#: chance of flagging the reference loaded die.
+#: The reference sticky die: it shows its last face again this share of the time, else rolls fairly.
+STICKY = 0.2
+#: A test counts as judged ("fair" rather than "too few rolls") when it had at least this chance of
+#: flagging its reference die.
 JUDGE_POWER = 0.8
+#: Draws of the reference loaded die behind each power figure (standard error at most 0.0036; at a
+#: power of 0.8, 0.0028).
+POWER_DRAWS = 20_000
+#: Draws behind each step of the search for the rolls needed (the answer is checked with all of them).
+SEARCH_DRAWS = 4_000
+#: The seed of those draws: the same page twice says the same power.
+POWER_SEED = 36
+#: Draws are made this many at a time (memory: at most a few megabytes for a d100).
+_BATCH = 2_000
 #: Below this the one-face p-value is taken from its Bonferroni bound (``die`` times one face's
 #: binomial tail), which is then exact to many digits, instead of one minus a number close to one.
 _TINY = 1e-9
 #: Dice with more faces than this take the one-face test's Bonferroni bound (always a valid, slightly
 #: cautious p-value) instead of the face-by-face sum, which grows with the number of faces.
 MAX_EXACT_FACES = 1000
+#: Convolutions of arrays whose lengths multiply to more than this are made by FFT.
+_DIRECT_CONVOLUTION = 4_000_000
 #: Never look for more rolls than this when saying how many are needed.
 _MOST_ROLLS = 10_000_000
+#: Binomial probabilities further out than this many standard deviations are below 1e-30: the
+#: order test's power sums only the window inside.
+_WINDOW_SD = 12.0
 
 #: Verdicts from best to worst. ``too_few`` ranks above ``fair``: one die judged fair does not make a
 #: page "fair" while another die had too few rolls to judge.
@@ -109,18 +145,38 @@ def verdict_for(p: float) -> str:
     return "fair"
 
 
+def _verdict(adjusted: float | None, chance: float) -> str:
+    """A corrected p-value's flag, with "fair" only for a test that had the power to see a loaded die."""
+    flag = verdict_for(adjusted) if adjusted is not None else "fair"
+    if flag == "fair" and (adjusted is None or chance < JUDGE_POWER):
+        return "too_few"
+    return flag
+
+
+def _round_up(rolls: int) -> int:
+    """Rolls to three significant figures, rounded up (1,013 -> 1,020): close enough to print, and
+    never fewer than the power needs."""
+    digits = max(0, len(str(rolls)) - 3)
+    return int(math.ceil(rolls / 10**digits) * 10**digits)
+
+
+# --- the counts -------------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class DieTest:
-    """The tests of one die size.
+    """The counts test of one die size (or of the luck chart, read as a d10).
 
     ``faces[i]`` counts face ``i + 1``. The chi-square test groups faces into ``bands`` equal bands
     (``bands == die`` when each face stands alone; ``chi2`` is None when even two bands would be too
     thin). ``face_p`` is the exact one-face test, made whenever faces are banded. ``p`` is the die's
-    p-value before correction and ``adjusted`` after it (Holm, over ``family`` tests); the verdict
-    comes from ``adjusted``. ``hot`` is what drew the eye, as (first face, last face, observed /
-    expected): the band furthest above its share, or the one face of the exact test when that one
-    decided. ``power`` is the chance the test had of flagging the reference loaded die; ``needed``
-    the rolls it would take to reach ``JUDGE_POWER``.
+    p-value before correction and ``adjusted`` after it (Holm, over ``family`` tests; None when the
+    test did not enter the correction, ``tested`` False); the verdict comes from ``adjusted``.
+    ``hot`` is the cell that departs most from a fair die's share, as (first face, last face,
+    observed, expected): the busiest face when the exact one-face test decided, else the cell with
+    the largest Pearson residual, above or below its share. ``least_p`` is the smallest p-value these
+    many rolls allow. ``power`` is the chance the test had of flagging the reference loaded die;
+    ``needed`` the rolls it would take to reach ``JUDGE_POWER``.
     """
 
     die: int
@@ -129,12 +185,14 @@ class DieTest:
     chi2: float | None
     p: float | None
     verdict: str
-    hot: tuple[int, int, float] | None
+    hot: tuple[int, int, int, float] | None
     face_p: float | None = None
     adjusted: float | None = None
     family: int = 1
     power: float = 0.0
     needed: int | None = None
+    least_p: float = 1.0
+    tested: bool = True
 
     @property
     def rolls(self) -> int:
@@ -146,6 +204,22 @@ class DieTest:
         if self.chi2 is None:
             return None
         return float(stats.chi2.sf(self.chi2, self.bands - 1))
+
+    def judged(self, adjusted: float | None, family: int, *, tested: bool) -> DieTest:
+        """The verdict from the corrected p-value, and the power of the test at that correction (a
+        test left out of the correction would be one more look if it entered)."""
+        level = WATCH_P / (family if tested else family + 1)
+        chance = power(self.die, self.rolls, level)
+        needed = rolls_needed(self.die, level)
+        return replace(
+            self,
+            adjusted=adjusted if tested else None,
+            family=family,
+            tested=tested,
+            verdict=_verdict(adjusted if tested else None, chance),
+            power=chance,
+            needed=needed,
+        )
 
 
 def _bands(die: int, rolls: int) -> int | None:
@@ -165,10 +239,13 @@ def banded(faces: Sequence[int], bands: int) -> list[int]:
 def max_face_p(die: int, rolls: int, most: int) -> float:
     """P(some face of a fair ``die`` shows at least ``most`` times in ``rolls`` rolls), exactly.
 
-    The counts of a fair die are multinomial; the chance that *every* face stays below ``most`` is
-    found face by face: the first face's count is binomial(rolls, 1/die), the next one's binomial in
-    the rolls left with 1/(die - 1), and so on, carrying the distribution of rolls left. When the
-    answer is tiny, one minus a number near one would lose it in rounding, so the Bonferroni bound
+    When ``most`` is more than half the rolls, at most one face can reach it, so the chance is ``die``
+    times one face's binomial tail, exactly. Otherwise the chance that *every* face stays below
+    ``most`` comes from Poissonisation: the counts of a fair die are independent Poisson counts of
+    mean ``rolls / die`` given that they add up to ``rolls``, so it is the ``rolls``-th term of the
+    ``die``-fold convolution of the Poisson probabilities below ``most`` (worked out by repeated
+    squaring), divided by the Poisson chance of exactly ``rolls`` in all. When the answer is tiny,
+    one minus a number near one would lose it in rounding, so the Bonferroni bound
     ``die * P(Binomial(rolls, 1/die) >= most)`` is used instead: it exceeds the exact value by less
     than the chance of two faces both reaching ``most``, which is then negligible.
     """
@@ -177,80 +254,106 @@ def max_face_p(die: int, rolls: int, most: int) -> float:
     if most > rolls:
         return 0.0
     bound = float(die * stats.binom.sf(most - 1, rolls, 1.0 / die))
-    if bound < _TINY or die > MAX_EXACT_FACES:
+    if 2 * most > rolls or bound < _TINY or die > MAX_EXACT_FACES:
         return min(1.0, bound)
-    cap = min(most - 1, rolls)
-    left = np.zeros(rolls + 1)
-    left[rolls] = 1.0  # P(rolls still to place)
-    remaining = np.arange(rolls + 1, dtype=float)[None, :]
-    taken = np.arange(cap + 1, dtype=float)[:, None]
-    possible = taken <= remaining
-    choose = np.where(
-        possible,
-        gammaln(remaining + 1) - gammaln(taken + 1) - gammaln(np.maximum(remaining - taken, 0) + 1),
-        0,
-    )
-    for face in range(die - 1):
-        share = 1.0 / (die - face)
-        # weights[c, r]: of r rolls left, this face takes c (a binomial with the faces still to come)
-        logs = choose + taken * math.log(share) + (remaining - taken) * math.log1p(-share)
-        weights = np.where(possible, np.exp(np.where(possible, logs, 0.0)), 0.0)
-        after = np.zeros(rolls + 1)
-        for count in range(cap + 1):
-            after[: rolls + 1 - count] += left[count:] * weights[count, count:]
-        left = after
-    # the last face takes whatever is left: it must be below `most` as well
-    below = float(left[: cap + 1].sum())
-    return min(1.0, max(0.0, 1.0 - below))
+    below = stats.poisson.pmf(np.arange(most), rolls / die)
+    together = np.ones(1)
+    power_ = below
+    times = die
+    while times:
+        if times & 1:
+            together = _convolve(together, power_, rolls)
+        times >>= 1
+        if times:
+            power_ = _convolve(power_, power_, rolls)
+    inside = float(together[rolls]) if len(together) > rolls else 0.0
+    return min(1.0, max(0.0, 1.0 - inside / float(stats.poisson.pmf(rolls, rolls))))
 
 
-def _hot_band(grouped: Sequence[int], width: int, share: float) -> tuple[int, int, float]:
-    top = max(range(len(grouped)), key=lambda i: grouped[i])
-    return (top * width + 1, (top + 1) * width, grouped[top] / share)
+def _convolve(a: np.ndarray, b: np.ndarray, rolls: int) -> np.ndarray:
+    """``a`` convolved with ``b``, up to the ``rolls``-th term (by FFT once the arrays are long)."""
+    if len(a) * len(b) <= _DIRECT_CONVOLUTION:
+        out = np.convolve(a, b)
+    else:
+        out = np.maximum(signal.fftconvolve(a, b), 0.0)
+    return out[: rolls + 1]
+
+
+@dataclass(frozen=True)
+class _Counts:
+    """The two statistics of a die's counts, before any verdict."""
+
+    bands: int | None
+    chi2: float | None
+    chi_p: float | None
+    face_p: float | None
+
+    @property
+    def p(self) -> float | None:
+        if self.chi_p is not None and self.face_p is not None:
+            return min(1.0, 2.0 * min(self.chi_p, self.face_p))
+        return self.face_p if self.face_p is not None else self.chi_p
+
+
+def _counts(die: int, counts: Sequence[int]) -> _Counts:
+    rolls = sum(counts)
+    bands = _bands(die, rolls)
+    chi2 = chi_p = None
+    if bands is not None:
+        expected = rolls / bands
+        chi2 = math.fsum((count - expected) ** 2 for count in banded(counts, bands)) / expected
+        chi_p = float(special.chdtrc(bands - 1, chi2))  # Pearson's test, as scipy.stats.chisquare
+    face_p = max_face_p(die, rolls, max(counts)) if rolls and (bands is None or bands < die) else None
+    return _Counts(bands, chi2, chi_p, face_p)
+
+
+def _hot(die: int, counts: Sequence[int], found: _Counts) -> tuple[int, int, int, float] | None:
+    """The cell that departs most from a fair die's share (see ``DieTest.hot``)."""
+    rolls = sum(counts)
+    if not rolls or (found.chi_p is None and found.face_p is None):
+        return None
+    if found.bands is None or (
+        found.face_p is not None and found.chi_p is not None and found.face_p < found.chi_p
+    ):
+        top = max(range(die), key=lambda i: counts[i])
+        return (top + 1, top + 1, counts[top], rolls / die)
+    width = die // found.bands
+    grouped = banded(counts, found.bands)
+    share = rolls / found.bands
+    cell = max(range(found.bands), key=lambda i: abs(grouped[i] - share))
+    return (cell * width + 1, (cell + 1) * width, grouped[cell], share)
+
+
+@cache
+def least_p(die: int, rolls: int) -> float:
+    """The smallest p-value the counts test can give with ``rolls`` rolls: every roll on one face."""
+    if rolls <= 0:
+        return 1.0
+    p = _counts(die, [rolls] + [0] * (die - 1)).p
+    return 1.0 if p is None else p
 
 
 def die_test(die: int, faces: Sequence[int], *, family: int = 1) -> DieTest:
-    """Test one die size on its own (``judge`` corrects it for the other tests on the page)."""
+    """Test one die size on its own, judged as one of ``family`` tests."""
+    test = _die_test(die, faces)
+    return test.judged(test.p, family, tested=True)
+
+
+def _die_test(die: int, faces: Sequence[int]) -> DieTest:
+    """The counts test before any verdict (``judge`` gives it one, corrected for the page)."""
     counts = tuple(faces)
-    rolls = sum(counts)
-    bands = _bands(die, rolls)
-    chi2: float | None = None
-    chi_p: float | None = None
-    hot: tuple[int, int, float] | None = None
-    if bands is not None:
-        width = die // bands
-        grouped = banded(counts, bands)
-        statistic, p_value = stats.chisquare(grouped)
-        chi2, chi_p = float(statistic), float(p_value)
-        hot = _hot_band(grouped, width, rolls / bands)
-    face_p: float | None = None
-    if rolls and (bands is None or bands < die):
-        face_p = max_face_p(die, rolls, max(counts))
-    p: float | None
-    if chi_p is not None and face_p is not None:
-        p = min(1.0, 2.0 * min(chi_p, face_p))
-        if face_p < chi_p:
-            top = max(range(die), key=lambda i: counts[i])
-            hot = (top + 1, top + 1, counts[top] / (rolls / die))
-    elif face_p is not None:
-        p = face_p
-        top = max(range(die), key=lambda i: counts[i])
-        hot = (top + 1, top + 1, counts[top] / (rolls / die))
-    else:
-        p = chi_p
-    test = DieTest(die, counts, bands if bands is not None else die, chi2, p, "too_few", hot, face_p=face_p)
-    return _with_verdict(test, p, family)
-
-
-def _with_verdict(test: DieTest, adjusted: float | None, family: int) -> DieTest:
-    """The verdict from the corrected p-value, and the power of a test at that correction."""
-    level = WATCH_P / family
-    chance = power(test.die, test.rolls, level)
-    needed = rolls_needed(test.die, level)
-    flag = verdict_for(adjusted) if adjusted is not None else "fair"
-    if flag == "fair" and chance < JUDGE_POWER:
-        flag = "too_few"
-    return replace(test, adjusted=adjusted, family=family, verdict=flag, power=chance, needed=needed)
+    found = _counts(die, counts)
+    return DieTest(
+        die,
+        counts,
+        found.bands if found.bands is not None else die,
+        found.chi2,
+        found.p,
+        "too_few",
+        _hot(die, counts, found),
+        face_p=found.face_p,
+        least_p=least_p(die, sum(counts)),
+    )
 
 
 def loading_width(die: int) -> int:
@@ -268,60 +371,313 @@ def _loaded_shares(die: int) -> list[float]:
 
 
 @cache
-def power(die: int, rolls: int, level: float) -> float:
-    """The chance the page's test flags the reference loaded die at p < ``level`` in ``rolls`` rolls.
+def _critical_most(die: int, rolls: int, level: float) -> int | None:
+    """The fewest rolls of the busiest face that make ``max_face_p`` fall below ``level`` (None: no
+    count can). The Bonferroni bound (never below the exact value) finds it from above in one
+    vectorised step; the exact value then walks down the few counts where the two differ."""
+    if rolls <= 0 or max_face_p(die, rolls, rolls) >= level:
+        return None
+    counts = np.arange(1, rolls + 1)
+    bound = die * stats.binom.sf(counts - 1, rolls, 1.0 / die)
+    most = int(counts[np.argmax(bound < level)])  # the bound falls below the level here
+    while most > 1 and max_face_p(die, rolls, most - 1) < level:
+        most -= 1
+    return most
 
-    Pearson's statistic on ``bands`` cells is approximately noncentral chi-square with ``bands - 1``
-    degrees of freedom and noncentrality ``rolls * bands * sum((share - 1/bands)^2)``. Where the exact
-    one-face test runs alongside, the chi-square test only has half the level; what the exact test
-    adds is not counted, so the figure is a floor.
+
+def power(die: int, rolls: int, level: float) -> float:
+    """The chance the page's counts test flags the reference loaded die at p < ``level`` in ``rolls``.
+
+    Simulated: ``POWER_DRAWS`` face counts of the loaded die, each judged by the page's rule (the
+    chi-square p below its level, or the busiest face at or above the count whose exact p is; when
+    both run, each at half the level, as the doubled smaller p is).
     """
+    return _power(die, rolls, level, POWER_DRAWS)
+
+
+@cache
+def _power(die: int, rolls: int, level: float, draws: int) -> float:
+    """``power`` from the first ``draws`` draws (the same ones whatever ``draws`` is)."""
     bands = _bands(die, rolls)
-    if bands is None:
+    exact = rolls > 0 and (bands is None or bands < die)
+    if bands is None and not exact:
         return 0.0
+    both = bands is not None and exact
+    most = _critical_most(die, rolls, level / 2 if both else level) if exact else None
+    if bands is None and most is None:
+        return 0.0
+    rng = np.random.default_rng(POWER_SEED)
+    shares = _loaded_shares(die)
+    caught = 0
+    for _ in range(draws // _BATCH):
+        counts = rng.multinomial(rolls, shares, size=_BATCH)
+        flagged = np.zeros(_BATCH, dtype=bool)
+        if bands is not None:
+            expected = rolls / bands
+            grouped = counts.reshape(_BATCH, bands, die // bands).sum(axis=2)
+            statistic = ((grouped - expected) ** 2).sum(axis=1) / expected
+            flagged |= special.chdtrc(bands - 1, statistic) < (level / 2 if both else level)
+        if most is not None:
+            flagged |= counts.max(axis=1) >= most
+        caught += int(flagged.sum())
+    return caught / draws
+
+
+def _needed(
+    measure: Callable[[int, float], float],
+    level: float,
+    target: float,
+    guess: int = 16,
+    check: Callable[[int, float], float] | None = None,
+) -> int | None:
+    """The fewest rolls (three significant figures, rounded up) at which ``measure(rolls, level)``
+    reaches ``target``: a bracket from ``guess`` (growing or shrinking by a tenth, doubling once far
+    off), then halved down to half a percent; ``check`` (the finer measure) has the last word."""
+    high = max(2, guess)
+    if measure(high, level) >= target:
+        low = high
+        while low > 2 and measure(low, level) >= target:
+            high, low = low, max(2, int(low * 0.9))
+    else:
+        low, step = high, 1.1
+        while measure(high, level) < target:
+            low, high = high, max(high + 1, int(high * step))
+            step = min(2.0, step * 1.2)
+            if high > _MOST_ROLLS:
+                return None
+    while high - low > max(1, high // 200):
+        middle = (low + high) // 2
+        if measure(middle, level) >= target:
+            high = middle
+        else:
+            low = middle
+    needed = _round_up(high)
+    final = check or measure
+    while final(needed, level) < target:  # a simulated curve is not quite monotone
+        needed = _round_up(needed + max(1, needed // 200))
+    return needed
+
+
+def _approximate_needed(die: int, level: float, target: float) -> int:
+    """Where to start looking: the rolls the noncentral chi-square approximation of Pearson's
+    statistic on single faces (or twenty bands) gives."""
+    bands = min(die, MAX_BANDS) if die % min(die, MAX_BANDS) == 0 else die
     width = die // bands
     faces = _loaded_shares(die)
     shares = [math.fsum(faces[i * width : (i + 1) * width]) for i in range(bands)]
-    noncentrality = rolls * bands * math.fsum((share - 1.0 / bands) ** 2 for share in shares)
-    alpha = level / 2.0 if bands < die else level
-    critical = stats.chi2.isf(alpha, bands - 1)
-    return float(stats.ncx2.sf(critical, bands - 1, noncentrality))
+    per_roll = bands * math.fsum((share - 1.0 / bands) ** 2 for share in shares)
+    critical = stats.chi2.isf(level, bands - 1)
+    low, high = 1.0, float(_MOST_ROLLS)
+    for _ in range(60):
+        middle = math.sqrt(low * high)
+        if stats.ncx2.sf(critical, bands - 1, middle * per_roll) >= target:
+            high = middle
+        else:
+            low = middle
+    return max(2, int(high))
 
 
 @cache
 def rolls_needed(die: int, level: float, target: float = JUDGE_POWER) -> int | None:
-    """The fewest rolls (to two significant figures) with which the test reaches ``target`` power."""
-    high = max(die * 2, 16)
-    while power(die, high, level) < target:
-        high *= 2
-        if high > _MOST_ROLLS:
-            return None
-    low = high // 2
-    while high - low > 1:
-        middle = (low + high) // 2
-        if power(die, middle, level) >= target:
-            high = middle
-        else:
-            low = middle
-    digits = max(0, len(str(high)) - 2)
-    return int(math.ceil(high / 10**digits) * 10**digits)
+    """The fewest rolls with which the counts test reaches ``target`` power (three significant figures)."""
+    return _needed(
+        lambda rolls, at: _power(die, rolls, at, SEARCH_DRAWS),
+        level,
+        target,
+        _approximate_needed(die, level, target),
+        check=lambda rolls, at: power(die, rolls, at),
+    )
+
+
+# --- the order --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OrderTest:
+    """The repeats test of one die size: ``repeats`` of ``pairs`` consecutive rolls showed the same
+    face twice running, against ``pairs / die`` for a fair die. Fields as ``DieTest``'s; ``power``
+    is against the reference sticky die, ``needed`` counts rolls."""
+
+    die: int
+    pairs: int
+    repeats: int
+    p: float | None
+    verdict: str
+    adjusted: float | None = None
+    family: int = 1
+    power: float = 0.0
+    needed: int | None = None
+    least_p: float = 1.0
+    tested: bool = True
+
+    @property
+    def expected(self) -> float:
+        return self.pairs / self.die
+
+    @property
+    def rolls(self) -> int:
+        return self.pairs + 1 if self.pairs else 0
+
+    def judged(self, adjusted: float | None, family: int, *, tested: bool) -> OrderTest:
+        level = WATCH_P / (family if tested else family + 1)
+        chance = order_power(self.die, self.pairs, level)
+        needed = order_rolls_needed(self.die, level)
+        return replace(
+            self,
+            adjusted=adjusted if tested else None,
+            family=family,
+            tested=tested,
+            verdict=_verdict(adjusted if tested else None, chance),
+            power=chance,
+            needed=needed,
+        )
+
+
+@cache
+def order_rolls_needed(die: int, level: float, target: float = JUDGE_POWER) -> int | None:
+    """The fewest rolls with which the repeats test reaches ``target`` power against the sticky die."""
+    return _needed(lambda rolls, at: order_power(die, max(0, rolls - 1), at), level, target)
+
+
+def repeats_p(die: int, pairs: int, repeats: int) -> float | None:
+    """The exact two-sided binomial p-value of ``repeats`` in ``pairs`` at chance ``1/die``: the
+    chance of a count no likelier than the one seen (SciPy's ``binomtest``, worked out the same way
+    with its special functions, which is a hundred times quicker)."""
+    if pairs <= 0 or die < 2:
+        return None
+    n, k, chance = pairs, repeats, 1.0 / die
+    mean = n * chance
+    if k == mean:
+        return 1.0
+    limit = _binomial_pmf(k, n, chance) * (1 + 1e-7)
+    if k < mean:
+        # the counts above the mean no likelier than k: from the first one at or below the limit
+        low, high = math.ceil(mean), n
+        while low < high:
+            middle = (low + high) // 2
+            if _binomial_pmf(middle, n, chance) <= limit:
+                high = middle
+            else:
+                low = middle + 1
+        upper = float(special.bdtrc(low - 1, n, chance)) if _binomial_pmf(low, n, chance) <= limit else 0.0
+        p = float(special.bdtr(k, n, chance)) + upper
+    else:
+        # the counts below the mean no likelier than k: up to the last one at or below the limit
+        low, high = 0, math.floor(mean)
+        while low < high:
+            middle = (low + high + 1) // 2
+            if _binomial_pmf(middle, n, chance) <= limit:
+                low = middle
+            else:
+                high = middle - 1
+        lower = float(special.bdtr(low, n, chance)) if _binomial_pmf(low, n, chance) <= limit else 0.0
+        p = lower + float(special.bdtrc(k - 1, n, chance))
+    return min(1.0, p)
+
+
+def _binomial_pmf(k: int, n: int, chance: float) -> float:
+    if k < 0 or k > n:
+        return 0.0
+    logs = (
+        special.gammaln(n + 1)
+        - special.gammaln(k + 1)
+        - special.gammaln(n - k + 1)
+        + special.xlogy(k, chance)
+        + special.xlog1py(n - k, -chance)
+    )
+    return float(np.exp(logs))
+
+
+@cache
+def _order_least_p(die: int, pairs: int) -> float:
+    if pairs <= 0 or die < 2:
+        return 1.0
+    extremes = [repeats_p(die, pairs, 0), repeats_p(die, pairs, pairs)]
+    return min(1.0 if p is None else p for p in extremes)
+
+
+def _window(pairs: int, chance: float) -> np.ndarray:
+    spread = _WINDOW_SD * math.sqrt(pairs * chance * (1 - chance)) + 10
+    low = max(0, math.floor(pairs * chance - spread))
+    high = min(pairs, math.ceil(pairs * chance + spread))
+    return np.arange(low, high + 1)
+
+
+@cache
+def order_power(die: int, pairs: int, level: float) -> float:
+    """The chance the repeats test flags the reference sticky die at p < ``level``, exactly.
+
+    The test keeps the counts whose p-value is at least ``level``: a stretch around ``pairs / die``
+    (inside the window of fair counts that are not vanishingly rare). Under the sticky die the count
+    of repeats is binomial with chance ``STICKY + (1 - STICKY) / die``; the power is one minus its
+    probability of landing in that stretch.
+    """
+    if pairs <= 0 or die < 2:
+        return 0.0
+    fair = 1.0 / die
+    ks = _window(pairs, fair)
+    pmf = stats.binom.pmf(ks, pairs, fair)
+    # each count's two-sided p: the mass of every count no likelier than it (those outside the
+    # window are below 1e-30 together, far under any level the page uses)
+    order = np.argsort(pmf, kind="stable")
+    cumulative = np.cumsum(pmf[order])
+    positions = np.searchsorted(pmf[order], pmf * (1 + 1e-7), side="right") - 1
+    p_values = cumulative[positions]
+    kept = ks[p_values >= level]
+    if not len(kept):
+        return 1.0
+    sticky = STICKY + (1.0 - STICKY) / die
+    inside = float(
+        stats.binom.cdf(kept.max(), pairs, sticky) - stats.binom.cdf(kept.min() - 1, pairs, sticky)
+    )
+    return max(0.0, min(1.0, 1.0 - inside))
+
+
+def order_test(die: int, pairs: int, repeats: int, *, family: int = 1) -> OrderTest:
+    """The repeats test of one die size on its own, judged as one of ``family`` tests."""
+    test = _order_test(die, pairs, repeats)
+    return test.judged(test.p, family, tested=True)
+
+
+def _order_test(die: int, pairs: int, repeats: int) -> OrderTest:
+    p = repeats_p(die, pairs, repeats)
+    return OrderTest(die, pairs, repeats, p, "too_few", least_p=_order_least_p(die, pairs))
+
+
+def order_tests(pairs: Mapping[int, int], repeats: Mapping[int, int]) -> list[OrderTest]:
+    """The repeats test of every die size with a pair of rolls, before any verdict (``judge``)."""
+    return [_order_test(die, pairs[die], repeats.get(die, 0)) for die in sorted(pairs) if die >= 2]
+
+
+# --- the luck chart ---------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Calibration:
-    """The luck percentiles against the uniform distribution (whose mean is 0.5).
+    """The luck percentiles' chart: ten bars, whose counts are tested as the faces of a d10.
 
-    ``p`` is the Kolmogorov-Smirnov p-value, ``adjusted`` the same after correction for the other
-    tests on the page; the verdict comes from ``adjusted``.
+    ``test`` is that test (its verdict, p-values and power); ``mean`` the average percentile.
     """
 
-    count: int
     histogram: tuple[int, ...]
-    ks: float | None
-    p: float | None
-    verdict: str
     mean: float
-    adjusted: float | None = None
+    test: DieTest
+
+    @property
+    def count(self) -> int:
+        return sum(self.histogram)
+
+    @property
+    def verdict(self) -> str:
+        return self.test.verdict
+
+    @property
+    def p(self) -> float | None:
+        return self.test.p
+
+    @property
+    def adjusted(self) -> float | None:
+        return self.test.adjusted
 
     @property
     def band(self) -> tuple[float, float]:
@@ -338,35 +694,62 @@ class Calibration:
         return (low, high)
 
 
+def calibration_of(histogram: Sequence[int], mean: float) -> Calibration:
+    """The luck chart's test before any verdict (``judge``)."""
+    return Calibration(tuple(histogram), mean, _die_test(CALIBRATION_BINS, histogram))
+
+
 def calibration(percentiles: Sequence[float]) -> Calibration:
+    """The chart of these luck percentiles (each in [0, 1)), judged on its own."""
     histogram = [0] * CALIBRATION_BINS
     for u in percentiles:
         histogram[min(CALIBRATION_BINS - 1, max(0, int(u * CALIBRATION_BINS)))] += 1
-    count = len(percentiles)
-    mean = sum(percentiles) / count if count else 0.5
-    if count < MIN_PERCENTILES:
-        return Calibration(count, tuple(histogram), None, None, "too_few", mean)
-    result = stats.kstest(list(percentiles), "uniform")
-    p = float(result.pvalue)
-    return Calibration(count, tuple(histogram), float(result.statistic), p, verdict_for(p), mean, p)
+    mean = sum(percentiles) / len(percentiles) if percentiles else 0.5
+    chart = calibration_of(histogram, mean)
+    return replace(chart, test=chart.test.judged(chart.test.p, 1, tested=True))
+
+
+# --- the page ---------------------------------------------------------------------------------------
 
 
 def die_tests(faces: Mapping[int, Sequence[int]]) -> list[DieTest]:
-    return [die_test(die, faces[die]) for die in sorted(faces)]
+    """The counts test of every die size, before any verdict (``judge``)."""
+    return [_die_test(die, faces[die]) for die in sorted(faces)]
 
 
-def judge(dice: Sequence[DieTest], luck: Calibration) -> tuple[list[DieTest], Calibration]:
-    """Every fairness test on the page, corrected together (Holm): the dice and the luck histogram."""
-    raw: list[float] = [t.p for t in dice if t.p is not None]
-    if luck.p is not None:
-        raw.append(luck.p)
-    family = max(1, len(raw))
-    adjusted = iter(holm(raw))
-    judged = [_with_verdict(t, next(adjusted) if t.p is not None else None, family) for t in dice]
-    if luck.p is None:
-        return judged, luck
-    corrected = next(adjusted)
-    return judged, replace(luck, adjusted=corrected, verdict=verdict_for(corrected))
+def admitted(least: Sequence[float], alpha: float = WATCH_P) -> list[bool]:
+    """Which tests enter the correction (Tarone): the smallest ``K`` such that at most ``K`` tests
+    could reach ``alpha / K`` at all, and those tests.
+
+    A test that cannot reach the level with the most lopsided result its rolls allow is never going
+    to flag anything; counting it would only lower every other test's threshold. Which tests enter
+    depends on how many rolls each had, never on what they showed, so the correction still holds.
+    """
+    for k in range(1, len(least) + 1):
+        chosen = [p < alpha / k for p in least]
+        if sum(chosen) <= k:
+            return chosen
+    return [False] * len(least)
+
+
+def judge(
+    dice: Sequence[DieTest], luck: Calibration, orders: Sequence[OrderTest] = ()
+) -> tuple[list[DieTest], Calibration, list[OrderTest]]:
+    """Every fairness test on the page, corrected together (Holm over the tests Tarone's rule lets
+    in): each die's counts and order, and the luck chart."""
+    tests: list[DieTest | OrderTest] = [*dice, *orders, luck.test]
+    entered = admitted([t.least_p if t.p is not None else 1.0 for t in tests])
+    family = max(1, sum(entered))
+    adjusted = iter(holm([t.p for t, ok in zip(tests, entered, strict=True) if ok and t.p is not None]))
+    judged = [
+        t.judged(next(adjusted) if ok else None, family, tested=ok)
+        for t, ok in zip(tests, entered, strict=True)
+    ]
+    judged_dice = [t for t in judged[: len(dice)] if isinstance(t, DieTest)]
+    judged_orders = [t for t in judged[len(dice) : len(dice) + len(orders)] if isinstance(t, OrderTest)]
+    chart = judged[-1]
+    assert isinstance(chart, DieTest)
+    return judged_dice, replace(luck, test=chart), judged_orders
 
 
 def overall(verdicts: Iterable[str]) -> str:

@@ -21,9 +21,11 @@ from bridge.report.fairness import (
     ALERT_P,
     JUDGE_POWER,
     LOADING,
+    STICKY,
     WATCH_P,
     Calibration,
     DieTest,
+    OrderTest,
     banded,
     loading_width,
     overall,
@@ -37,6 +39,8 @@ __all__ = ["Findings", "render_page"]
 LISTED_PROBLEMS = 20
 #: A die rolled fewer times than this gets no chart panel when others have one.
 PANEL_ROLLS = 20
+#: From this chance up a table would say "almost every time" (below it: "about 9 times in 10").
+ALMOST_ALWAYS = 0.99
 
 
 @dataclass(frozen=True)
@@ -44,23 +48,44 @@ class Findings:
     """Everything the page shows: the tally and the tests made on it, with corrected verdicts.
 
     ``luck`` holds each shooter's luck with its p-value corrected for the other shooters
-    (``bridge.report.luck.judge_luck``); a shooter missing from it is judged alone.
+    (``bridge.report.luck.judge_luck``); a shooter missing from it is judged alone. ``orders`` are
+    the repeats tests of the die sizes, corrected with ``dice`` and ``calibration``.
     """
 
     tally: Tally
     dice: list[DieTest]
     calibration: Calibration
     luck: Mapping[str, Luck] = field(default_factory=dict)
+    orders: list[OrderTest] = field(default_factory=list)
 
     @property
     def verdict(self) -> str:
-        """The page's verdict: the worst die's, or the luck chart's when that one raised a flag.
+        """The page's verdict: the worst of the dice's tests (counts and order), or the luck chart's
+        when that one raised a flag.
 
         A die with too few rolls outranks a fair one, so the page is never summed up as fair while
         some die could not be judged. The luck chart having too few attacks says nothing about dice.
         """
         flagged = [self.calibration.verdict] if self.calibration.verdict in ("watch", "alert") else []
-        return overall([test.verdict for test in self.dice] + flagged)
+        tests = [test.verdict for test in self.dice] + [test.verdict for test in self.orders]
+        return overall(tests + flagged)
+
+    @property
+    def flagged(self) -> str | None:
+        """What the headline is about: ``dice`` (their counts), ``order`` (the order of their faces)
+        or ``luck`` (the attack results), whichever raised the page's verdict, in that order of
+        precedence; None when nothing was flagged."""
+        verdict = self.verdict
+        if verdict not in ("watch", "alert"):
+            return None
+        if any(test.verdict == verdict for test in self.dice):
+            return "dice"
+        if any(test.verdict == verdict for test in self.orders):
+            return "order"
+        return "luck"
+
+    def order_of(self, die: int) -> OrderTest | None:
+        return next((test for test in self.orders if test.die == die), None)
 
     def luck_of(self, shooter: ShooterTally) -> Luck:
         return self.luck.get(shooter.name) or shooter.luck
@@ -90,6 +115,10 @@ class _Words:
     def p_value(self, value: float | None) -> str:
         """A p-value alone, for a column headed "p"."""
         return escape(self.p(value).removeprefix("p = ").removeprefix("p "))
+
+    def percent(self, value: float) -> str:
+        """A share as a percentage: 0.2 -> "20%"."""
+        return f"{round(100 * value)}%"
 
     def percentile(self, value: float) -> str:
         return str(min(99, max(1, round(100 * value))))
@@ -203,18 +232,26 @@ def _header(findings: Findings, words: _Words, title: str) -> str:
         if last != first:
             span = words("between", first=first[:10], last=last[:10])
     summary = words("summary", sessions=len(tally.sessions), requests=tally.requests)
+    if tally.undone:
+        summary += " · " + words("summary_undone", count=tally.undone)
     return f"<header><h1>{title}</h1><p>{sessions}</p><p>{summary}{' · ' + span if span else ''}</p></header>"
 
 
 def _banner(findings: Findings, words: _Words) -> str:
     verdict = findings.verdict
     marks = {"fair": "✓", "watch": "!", "alert": "✗", "too_few": "…"}
-    headline = words("banner_" + verdict)
-    if verdict == "too_few" and any(test.verdict == "fair" for test in findings.dice):
+    flagged = findings.flagged
+    if flagged == "dice":
+        headline = words("banner_" + verdict)
+    elif flagged is not None:
+        headline = words(f"banner_{flagged}_{verdict}")
+    elif verdict == "too_few" and any(test.verdict == "fair" for test in findings.dice):
         headline = words("banner_too_few_some")
-    lines = [_die_line(test, words) for test in findings.dice]
+    else:
+        headline = words("banner_" + verdict)
+    lines = [line for test in findings.dice for line in _die_lines(test, findings.order_of(test.die), words)]
     if findings.calibration.verdict in ("watch", "alert"):
-        lines.append(words("banner_luck_detail", p=words.p(findings.calibration.adjusted)))
+        lines.append(_luck_line(findings.calibration, words))
     detail = "".join(f'<span class="line">{line}</span>' for line in lines if line)
     return (
         f'<div class="banner {verdict}" id="verdict"><span class="mark">{marks[verdict]}</span>'
@@ -222,50 +259,95 @@ def _banner(findings: Findings, words: _Words) -> str:
     )
 
 
-def _die_line(test: DieTest, words: _Words) -> str:
-    """What the page can say of one die: what it saw, or what it could have seen, or how many rolls
-    it would take to say anything."""
+def _die_lines(test: DieTest, order: OrderTest | None, words: _Words) -> list[str]:
+    """What the page can say of one die: what it saw (in its counts, in its order), or what it could
+    have seen, or how many rolls it would take to say anything."""
+    flags = []
     if test.verdict in ("watch", "alert"):
-        return _hot_text(test, words)
-    if test.verdict == "fair":
+        flags.append(_hot_text(test, words))
+    if order is not None and order.verdict in ("watch", "alert"):
+        flags.append(_order_text(order, words))
+    if flags:
+        return flags
+    if test.verdict == "fair" and (order is None or order.verdict == "fair"):
         loading = words("loading_tens") if loading_width(test.die) > 1 else words("loading_face")
-        return words(
-            "banner_die_fair",
-            die=test.die,
-            rolls=words.count(test.rolls),
-            loading=loading,
-            chance=_chance(test.power, words),
+        return [
+            words(
+                "banner_die_fair",
+                die=test.die,
+                rolls=words.count(test.rolls),
+                loading=loading,
+                chance=_chance(test.power, words),
+            )
+        ]
+    needed = [n for n in (test.needed, order.needed if order is not None else None) if n is not None]
+    if not needed:
+        return []
+    return [
+        words(
+            "banner_die_too_few", die=test.die, rolls=words.count(test.rolls), needed=words.count(max(needed))
         )
-    if test.needed is None:
-        return ""
-    return words(
-        "banner_die_too_few", die=test.die, rolls=words.count(test.rolls), needed=words.count(test.needed)
-    )
+    ]
 
 
 def _chance(power: float, words: _Words) -> str:
-    """A chance as a table says it: "about 9 times in 10", or "almost every time"."""
-    if power >= 0.95:
+    """A chance as a table says it, never more than it is: "about 8 times in 10" for 0.80 to 0.89,
+    "almost every time" from 0.99."""
+    if power >= ALMOST_ALWAYS:
         return words("chance_almost")
-    return words("chance_tenths", tenths=math.floor(10 * power + 0.5))
+    return words("chance_tenths", tenths=math.floor(10 * power))
+
+
+def _expected(value: float, words: _Words) -> str:
+    """An expected count as a table says it: whole above ten, one decimal below."""
+    return words.number(value, 0 if value >= 10 else 1)
 
 
 def _hot_text(test: DieTest, words: _Words) -> str:
-    """The face (or band) that drew the eye: how often it came up, against a fair die's share."""
+    """The face (or band) that departs most from a fair die's share: how often it came up, against
+    what a fair die gives."""
     if test.hot is None:
         return ""
-    low, high, ratio = test.hot
-    count = sum(test.faces[low - 1 : high])
+    low, high, count, expected = test.hot
     values = {
         "die": test.die,
         "count": count,
         "rolls": words.count(test.rolls),
-        "ratio": words.number(ratio, 1),
+        "expected": _expected(expected, words),
         "p": words.p(test.adjusted),
     }
     if low == high:
         return words("hot_face", face=str(low), **values)
     return words("hot_band", face=f"{low}–{high}", bands=test.bands, **values)
+
+
+def _order_text(order: OrderTest, words: _Words) -> str:
+    """How often the die showed the same face twice running, against a fair die."""
+    return words(
+        "hot_order",
+        die=order.die,
+        count=order.repeats,
+        pairs=words.count(order.pairs),
+        expected=_expected(order.expected, words),
+        p=words.p(order.adjusted),
+    )
+
+
+def _luck_line(calibration: Calibration, words: _Words) -> str:
+    """The tenth of the luck scale that departs most from its share of the attacks."""
+    test = calibration.test
+    if test.hot is None:
+        return ""
+    low, high, count, expected = test.hot
+    return words(
+        "hot_luck",
+        low=(low - 1) * 10,
+        high=high * 10,
+        count=count,
+        attacks=words.count(calibration.count),
+        expected=_expected(expected, words),
+        p=words.p(test.adjusted),
+    )
 
 
 def _cards(findings: Findings, words: _Words) -> str:
@@ -350,7 +432,7 @@ def _shooters(findings: Findings, words: _Words) -> str:
     rows = []
     for shooter in shooters:
         rows.append(_shooter_row(shooter, findings.luck_of(shooter), words))
-        if len(shooter.weapons) > 1 or any(w.scripted for w in shooter.weapons.values()):
+        if len(shooter.weapons) > 1 or any(w.scripted or w.undone for w in shooter.weapons.values()):
             rows.extend(_weapon_row(shooter, name, words) for name in sorted(shooter.weapons))
         else:
             (name,) = shooter.weapons
@@ -376,8 +458,10 @@ def _shooters(findings: Findings, words: _Words) -> str:
 def _shooter_row(shooter: ShooterTally, luck: Luck, words: _Words) -> str:
     hits, expected = shooter.total("hits"), shooter.total("hits_expected")
     jams, jams_expected = shooter.total("jams"), shooter.total("jams_expected")
+    undone = int(shooter.total("undone"))
+    note = f' <span class="note undone">({words("undone_attacks", count=undone)})</span>' if undone else ""
     return (
-        f'<tr class="shooter"><td><strong>{escape(shooter.name)}</strong></td>'
+        f'<tr class="shooter"><td><strong>{escape(shooter.name)}</strong>{note}</td>'
         f'<td class="num">{int(shooter.total("requests"))}</td>'
         f'<td class="num">{int(shooter.total("rounds"))}</td>'
         f'<td class="num">{int(shooter.total("reloads"))}</td>'
@@ -396,6 +480,8 @@ def _weapon_row(shooter: ShooterTally, name: str, words: _Words) -> str:
         notes.append(faults)
     if weapon.scripted:
         notes.append(words("scripted_attacks", count=weapon.scripted))
+    if weapon.undone:
+        notes.append(words("undone_attacks", count=weapon.undone))
     note = f' <span class="note">({"; ".join(notes)})</span>' if notes else ""
     return (
         f'<tr class="weapon"><td>{escape(name)}{note}</td>'
@@ -458,25 +544,25 @@ def _fairness(findings: Findings, words: _Words) -> str:
             f"<tr><td>d{test.die}</td><td class=num>{words.count(test.rolls)}</td>"
             f"<td class=wrap>{_test_words(test, words)}</td>"
             f"<td class=num>{words.number(test.chi2, 1) if test.chi2 is not None else '—'}</td>"
-            f"<td class=num>{words.p_value(test.p) if test.p is not None else '—'}</td>"
-            f"<td class=num>{words.p_value(test.adjusted) if test.adjusted is not None else '—'}</td>"
+            f"<td class=num>{words.p_value(test.chi2_p) if test.chi2 is not None else '—'}</td>"
+            f"<td class=num>{words.p_value(test.face_p) if test.face_p is not None else '—'}</td>"
+            f"<td class=num>{_corrected(test, words)}</td>"
             f"<td class=wrap>{_power_words(test, words)}</td>"
             f'<td class="verdict"><span class="chip {test.verdict}">'
             f"{words('die_' + test.verdict)}</span></td></tr>"
         )
         panels.append(_panel(test, words))
-    head = "".join(
-        f"<th{' class=verdict' if key == 'col_verdict' else ''}>{words(key)}</th>"
-        for key in (
-            "col_die",
-            "col_rolls",
-            "col_test",
-            "col_chi2",
-            "col_p",
-            "col_p_adjusted",
-            "col_power",
-            "col_verdict",
-        )
+    head = _head(
+        words,
+        "col_die",
+        "col_rolls",
+        "col_test",
+        "col_chi2",
+        "col_chi2_p",
+        "col_face_p",
+        "col_p_adjusted",
+        "col_power",
+        "col_verdict",
     )
     table = _table(head, "".join(rows)) if rows else f'<p class="note">{words("no_rolls")}</p>'
     shown = [panel for panel, test in zip(panels, findings.dice, strict=True) if test.rolls >= PANEL_ROLLS]
@@ -493,22 +579,14 @@ def _fairness(findings: Findings, words: _Words) -> str:
         calibration.verdict,
         band=calibration.band,
     )
-    ks = (
-        words(
-            "calibration_test",
-            count=calibration.count,
-            ks=words.number(calibration.ks, 3),
-            p=words.p(calibration.p),
-            adjusted=words.p(calibration.adjusted),
-            mean=words.percentile(calibration.mean),
-        )
-        if calibration.ks is not None
-        else words("calibration_too_few", count=calibration.count)
-    )
-    family = findings.dice[0].family if findings.dice else 1
+    tests: list[DieTest | OrderTest] = [*findings.dice, *findings.orders, calibration.test]
+    family = max((test.family for test in tests), default=1)
+    left_out = sum(1 for test in tests if not test.tested and test.p is not None)
     lead = words(
         "fairness_lead", count=family, alert=words.number(ALERT_P, 3), watch=words.number(WATCH_P, 2)
     )
+    if left_out:
+        lead += " " + words("fairness_left_out", count=left_out)
     scripted = (
         f'<p class="note">{words("scripted_faces", count=tally.dice.scripted)}</p>'
         if tally.dice.scripted
@@ -518,11 +596,87 @@ def _fairness(findings: Findings, words: _Words) -> str:
         f'<section id="fairness"><h2>{words("fairness")}</h2>'
         f"<p class=lead>{lead}</p>"
         f"{table}{scripted}"
+        f"{_orders(findings, words)}"
         f"<h3>{words('calibration')}</h3>"
-        f'<p><span class="chip {calibration.verdict}">{words("die_" + calibration.verdict)}</span> {ks}</p>'
+        f'<p><span class="chip {calibration.verdict}">{_chart_chip(calibration.verdict, words)}</span> '
+        f"{_calibration_words(calibration, words)}</p>"
         f'<div class="charts">{figures}</div>'
         f'<p class="note">{words("chart_fair_caption")}</p></section>'
     )
+
+
+def _chart_chip(verdict: str, words: _Words) -> str:
+    return words("chart_too_few") if verdict == "too_few" else words("die_" + verdict)
+
+
+def _head(words: _Words, *keys: str) -> str:
+    return "".join(f"<th{' class=verdict' if key == 'col_verdict' else ''}>{words(key)}</th>" for key in keys)
+
+
+def _corrected(test: DieTest | OrderTest, words: _Words) -> str:
+    """The corrected p, or why there is none (too few rolls to enter the correction at all)."""
+    if test.p is None:
+        return "—"
+    if not test.tested:
+        return f'<span class="note">{words("not_counted")}</span>'
+    return words.p_value(test.adjusted)
+
+
+def _orders(findings: Findings, words: _Words) -> str:
+    """The order of each die's faces: how often the same face came twice running."""
+    if not findings.orders:
+        return ""
+    rows = "".join(
+        f"<tr><td>d{test.die}</td><td class=num>{words.count(test.pairs)}</td>"
+        f"{_against(test.repeats, test.expected, words)}"
+        f"<td class=num>{words.p_value(test.p) if test.p is not None else '—'}</td>"
+        f"<td class=num>{_corrected(test, words)}</td>"
+        f"<td class=wrap>{_power_words(test, words)}</td>"
+        f'<td class="verdict"><span class="chip {test.verdict}">'
+        f"{words('die_' + test.verdict)}</span></td></tr>"
+        for test in findings.orders
+    )
+    head = _head(
+        words,
+        "col_die",
+        "col_pairs",
+        "col_repeats",
+        "col_p",
+        "col_p_adjusted",
+        "col_power_sticky",
+        "col_verdict",
+    )
+    return (
+        f"<h3>{words('order')}</h3>"
+        f'<p class="note">{words("order_lead", sticky=words.percent(STICKY))}</p>'
+        f"{_table(head, rows)}"
+    )
+
+
+def _calibration_words(calibration: Calibration, words: _Words) -> str:
+    test = calibration.test
+    mean = words.percentile(calibration.mean)
+    if test.p is None:
+        return words("calibration_too_few", count=calibration.count)
+    if test.chi2 is not None:
+        cells = words("calibration_bars") if test.bands == test.die else words("test_bands", bands=test.bands)
+        statistic = words(
+            "calibration_chi2", cells=cells, chi2=words.number(test.chi2, 1), p=words.p(test.chi2_p)
+        )
+    else:
+        statistic = words("calibration_busiest", p=words.p(test.face_p))
+    corrected = words.p(test.adjusted) if test.tested else words("not_counted")
+    text = words(
+        "calibration_test",
+        count=calibration.count,
+        mean=mean,
+        statistic=statistic,
+        adjusted=corrected,
+        power=_power_figure(test.power, words),
+    )
+    if test.verdict == "too_few" and test.needed is not None:
+        text += " " + words("calibration_needed", needed=words.count(test.needed))
+    return text
 
 
 def _test_words(test: DieTest, words: _Words) -> str:
@@ -533,9 +687,16 @@ def _test_words(test: DieTest, words: _Words) -> str:
     return cells + (" " + words("test_face_exact") if test.face_p is not None else "")
 
 
-def _power_words(test: DieTest, words: _Words) -> str:
-    """The chance the test had of catching the reference loaded die, and the rolls it would need."""
-    chance = words("power_cell", tenths=math.floor(10 * test.power + 0.5))
+def _power_figure(power: float, words: _Words) -> str:
+    """A test's power as a percentage, rounded down (never more than it is): "83%", "over 99%"."""
+    if power > ALMOST_ALWAYS:
+        return words("power_over", percent=99)
+    return words("power_cell", percent=math.floor(100 * power))
+
+
+def _power_words(test: DieTest | OrderTest, words: _Words) -> str:
+    """The chance the test had of catching its reference die, and the rolls it would need."""
+    chance = _power_figure(test.power, words)
     if test.power >= JUDGE_POWER or test.needed is None:
         return chance
     return chance + f' <span class="note">({words("power_needed", needed=words.count(test.needed))})</span>'
@@ -576,6 +737,7 @@ def _method(findings: Findings, words: _Words) -> str:
         "method_dice",
         loading=words.number(LOADING, 1),
         power=math.floor(10 * JUDGE_POWER + 0.5),
+        sticky=words.percent(STICKY),
     )
     sessions = len(findings.tally.sessions)
     campaign = f'<p class="note">{words("method_campaign", sessions=sessions)}</p>' if sessions > 1 else ""
@@ -586,6 +748,7 @@ def _method(findings: Findings, words: _Words) -> str:
         f'<p class="note">{corrected}</p>'
         f"{campaign}"
         f'<p class="note">{dice}</p>'
+        f'<p class="note">{words("method_power")}</p>'
         f'<p class="note">{words("method_target")}</p></section>'
     )
 
@@ -593,16 +756,21 @@ def _method(findings: Findings, words: _Words) -> str:
 def _notes(tally: Tally, words: _Words) -> str:
     notes = tally.notes
     items: list[str] = []
-    if notes.skipped:
+    if notes.undone:
+        who = ", ".join(f"{escape(name)} ×{count}" for name, count in sorted(notes.undone.items()))
+        items.append(f"<p>{words('undone', count=sum(notes.undone.values()), who=who)}</p>")
+    if notes.undone_elsewhere:
+        items.append(f"<p>{words('undone_elsewhere', count=notes.undone_elsewhere)}</p>")
+    if notes.skipped_count:
         listed = "".join(
             f"<li>{escape(s.session)}{':' + str(s.line) if s.line else ''}: {escape(s.reason)}</li>"
             for s in notes.skipped[:LISTED_PROBLEMS]
         )
-        more = len(notes.skipped) - LISTED_PROBLEMS
+        more = notes.skipped_count - min(LISTED_PROBLEMS, len(notes.skipped))
         if more > 0:
             listed += f"<li>{words('and_more', count=more)}</li>"
         items.append(
-            f'<p>{words("skipped_lines", count=len(notes.skipped))}</p><ul class="problems">{listed}</ul>'
+            f'<p>{words("skipped_lines", count=notes.skipped_count)}</p><ul class="problems">{listed}</ul>'
         )
     if notes.other_kinds:
         kinds = ", ".join(f"{escape(kind)} ×{count}" for kind, count in sorted(notes.other_kinds.items()))
@@ -614,9 +782,11 @@ def _notes(tally: Tally, words: _Words) -> str:
         items.append(
             f'<p>{words("no_odds", count=sum(notes.no_odds.values()))}</p><ul class="problems">{reasons}</ul>'
         )
-    if notes.disagreements:
+    if notes.disagreement_count:
         shown = ", ".join(escape(entry) for entry in notes.disagreements[:LISTED_PROBLEMS])
-        items.append(f"<p>{words('disagreements', count=len(notes.disagreements))} {shown}</p>")
+        if notes.disagreement_count > LISTED_PROBLEMS:
+            shown += " " + words("and_more", count=notes.disagreement_count - LISTED_PROBLEMS)
+        items.append(f"<p>{words('disagreements', count=notes.disagreement_count)} {shown}</p>")
     if notes.scripted:
         items.append(f"<p>{words('scripted_requests', count=notes.scripted)}</p>")
     if notes.repeated_seeds:
@@ -629,10 +799,10 @@ def _notes(tally: Tally, words: _Words) -> str:
             f"{'; '.join(escape(words.catalogue.render(m)) for m in readings)}</li>"
             for session, id_, readings in notes.table_rules[:LISTED_PROBLEMS]
         )
-        more = len(notes.table_rules) - LISTED_PROBLEMS
+        more = notes.table_rules_count - min(LISTED_PROBLEMS, len(notes.table_rules))
         if more > 0:
             listed += f"<li>{words('and_more', count=more)}</li>"
-        heading = words("table_rules", count=len(notes.table_rules))
+        heading = words("table_rules", count=notes.table_rules_count)
         items.append(f'<p>{heading}</p><ul class="table-rules">{listed}</ul>')
     if not items:
         items.append(f"<p>{words('notes_none')}</p>")

@@ -7,14 +7,25 @@ right token the answer is 401 and nothing else.
 
 The Foundry page and the bridge are different origins, so the route answers the browser's CORS
 preflight and marks its responses readable by any origin: the token, not the origin, is what lets
-someone in (the same rule as the websocket). The page is built in a worker thread (it reads the whole
-journal and draws charts) and one at a time, so a report never stalls the table's attacks.
+someone in (the same rule as the websocket).
+
+**Out of the serving process.** Reading a long session, pricing every attack and drawing the charts
+takes seconds to minutes of CPU and, however flat its memory, a few hundred megabytes of the rules'
+caches and matplotlib. None of it may reach the table: the page is built by a child process
+(``python -m bridge.report.route JOURNAL LANGUAGE``, the same interpreter), at a lower scheduling
+priority (``CHILD_NICENESS``), one at a time. The serving process only waits for its bytes, so an
+attack made meanwhile is answered as fast as ever (``scripts/bench_report.py`` measures it), and the
+memory the report took goes back to the system when the child exits. A browser that gives up takes
+the child with it.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from aiohttp import web
@@ -22,9 +33,16 @@ from aiohttp import web
 from bridge.access import token_matches
 from bridge.i18n import LANGUAGES
 
-__all__ = ["REPORT_PATH", "add_report_route"]
+__all__ = ["CHILD_NICENESS", "REPORT_PATH", "add_report_route", "build_in_child"]
 
 REPORT_PATH = "/report/current"
+#: How much nicer than the bridge the child building a report runs (``os.nice``): on a busy machine
+#: the bridge's attacks come first.
+CHILD_NICENESS = 10
+#: The child's exit code when matplotlib or SciPy is missing.
+EXIT_EXTRA_MISSING = 3
+#: The most of the child's error output the route passes on.
+_ERROR_BYTES = 2000
 _CORS = {
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Allow-Methods": "GET, OPTIONS",
@@ -57,11 +75,58 @@ def _language(request: web.Request) -> str:
     return LANGUAGES[0]
 
 
-def _render(journal: Path, language: str) -> str:
-    from bridge.report.build import report_html
-    from bridge.report.record import read_record
+class ReportFailed(Exception):
+    """The child could not build the page; ``status`` is the HTTP answer it calls for."""
 
-    return report_html([read_record(journal, live=True)], language)
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+async def build_in_child(journal: Path, language: str) -> str:
+    """The live session's page, built by a child process (``main``) and read from its output."""
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bridge.report.route",
+        str(journal),
+        language,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        page, errors = await child.communicate()
+    finally:
+        if child.returncode is None:  # the request was cancelled: the browser gave up, or the bridge stops
+            with contextlib.suppress(ProcessLookupError):
+                child.kill()
+            await child.wait()
+    if child.returncode == EXIT_EXTRA_MISSING:
+        raise ReportFailed(503, "matplotlib or SciPy is missing: reinstall Volley, which brings them")
+    if child.returncode != 0:
+        said = errors.decode("utf-8", "replace").strip().splitlines()
+        raise ReportFailed(
+            500, f"the report could not be built ({said[-1][:_ERROR_BYTES] if said else child.returncode})"
+        )
+    return page.decode("utf-8")
+
+
+def main(argv: Sequence[str]) -> int:
+    """The child: ``JOURNAL LANGUAGE`` in, the page on standard output."""
+    journal, language = argv
+    if hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(CHILD_NICENESS)
+    try:
+        from bridge.report.build import report_html
+        from bridge.report.record import read_record
+    except ImportError:
+        return EXIT_EXTRA_MISSING
+    html = report_html([read_record(Path(journal), live=True)], language)
+    sys.stdout.buffer.write(html.encode("utf-8"))
+    sys.stdout.buffer.flush()
+    return 0
 
 
 def _text(status: int, message: str, **headers: str) -> web.Response:
@@ -84,10 +149,14 @@ def add_report_route(app: web.Application, *, token: str, journal: Callable[[], 
             )
         async with one_at_a_time:
             try:
-                html = await asyncio.to_thread(_render, journal(), _language(request))
-            except ImportError:
-                return _text(503, "matplotlib or SciPy is missing: reinstall Volley, which brings them")
+                html = await build_in_child(journal(), _language(request))
+            except ReportFailed as failed:
+                return _text(failed.status, str(failed))
         return web.Response(text=html, content_type="text/html", charset="utf-8", headers=_PAGE_HEADERS)
 
     app.router.add_route("OPTIONS", REPORT_PATH, preflight)
     app.router.add_get(REPORT_PATH, current)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

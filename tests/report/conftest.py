@@ -29,3 +29,8 @@ def fair_sessions(sessions_dir: Path) -> list[Path]:
 @pytest.fixture(scope="session")
 def loaded_session(sessions_dir: Path) -> Path:
     return write_session(sessions_dir, SESSION_REQUESTS, seed=11, loaded=True)
+
+
+@pytest.fixture(scope="session")
+def sticky_session(sessions_dir: Path) -> Path:
+    return write_session(sessions_dir, SESSION_REQUESTS, seed=13, sticky=True)

@@ -9,7 +9,9 @@ is one the rules accept.
 
 Each request is resolved as the bridge resolves it (``bridge.resolution``) and journalled with the
 bridge's own writer (``bridge.store.journal.Journal``). The dice are seeded, with a fresh seed per request;
-``LoadedDice`` is the cheat: the same generator, except that a d6 shows a six far too often.
+``LoadedDice`` is the cheat: the same generator, except that a d6 shows a six far too often;
+``StickyDice`` the broken roller: every face fair, except that a die shows its last face again (across
+requests) one time in five.
 """
 
 from __future__ import annotations
@@ -34,12 +36,14 @@ from bridge.store.journal import FORMAT_VERSION, Entry, Header, Journal
 from rules.dice import Dice, SeededDice
 from rules.results import Message
 
-__all__ = ["REPLAYS", "LoadedDice", "Table", "write_session"]
+__all__ = ["REPLAYS", "LoadedDice", "StickyDice", "Table", "write_session"]
 
 #: The recorded sessions (``tests/replays``), real bridge journals of every system.
 REPLAYS = sorted((Path(__file__).resolve().parents[1] / "replays").glob("*.jsonl"))
 #: The loaded die: this share of d6 rolls is forced to a six (so sixes come up about 1 in 3).
 LOADING = 0.2
+#: The sticky die: this share of rolls repeat the last face of their size.
+STICKY = 0.2
 START = datetime(2026, 11, 28, 19, 0, tzinfo=UTC)
 
 
@@ -54,6 +58,43 @@ class LoadedDice(SeededDice):
         if sides == 6 and self._next64() < self._threshold:
             return 6
         return super()._face(sides, purpose)
+
+
+class StickyDice(SeededDice):
+    """SeededDice from a stuck source: a die shows the last face of its size again ``sticky`` of the
+    time (the last face of any request before: ``last`` is shared), else rolls fairly. The same seed
+    rolls the same faces again (``rolled``), as a two-step attack's allocate needs."""
+
+    def __init__(
+        self, seed: int, last: dict[int, int], rolled: dict[int, list[int]], sticky: float = STICKY
+    ) -> None:
+        super().__init__(seed)
+        self._threshold = int(sticky * (1 << 64))
+        self._last = last
+        self._again = iter(rolled[seed]) if seed in rolled else None
+        self._faces_rolled = rolled.setdefault(seed, [])
+
+    def _face(self, sides: int, purpose: Message) -> int:
+        if self._again is not None:
+            again = next(self._again, None)
+            if again is not None:
+                return again
+            self._again = None
+        before = self._last.get(sides)
+        if before is not None and self._next64() < self._threshold:
+            face = before
+        else:
+            face = super()._face(sides, purpose)
+        self._last[sides] = face
+        self._faces_rolled.append(face)
+        return face
+
+
+def sticky_dice() -> DiceMaker:
+    """A maker of ``StickyDice`` sharing one stuck source for a whole session."""
+    last: dict[int, int] = {}
+    rolled: dict[int, list[int]] = {}
+    return lambda seed: StickyDice(seed, last, rolled)
 
 
 DiceMaker = Callable[[int], Dice]
@@ -353,10 +394,10 @@ def _entry(
     return entry, msgspec.json.decode(reply)
 
 
-def play(requests: int, *, seed: int = 1, loaded: bool = False) -> Iterator[Entry]:
+def play(requests: int, *, seed: int = 1, loaded: bool = False, sticky: bool = False) -> Iterator[Entry]:
     """``requests`` journal entries of a skirmish (an allocate is an entry of its own)."""
     table = Table(seed=seed)
-    dice: DiceMaker = LoadedDice if loaded else SeededDice
+    dice: DiceMaker = LoadedDice if loaded else sticky_dice() if sticky else SeededDice
     rng = random.Random(seed * 7919 + 1)
     made = 0
     turn = 0
@@ -392,11 +433,14 @@ def play(requests: int, *, seed: int = 1, loaded: bool = False) -> Iterator[Entr
                 table.apply(reply["result"])
 
 
-def write_session(directory: Path, requests: int, *, seed: int = 1, loaded: bool = False) -> Path:
+def write_session(
+    directory: Path, requests: int, *, seed: int = 1, loaded: bool = False, sticky: bool = False
+) -> Path:
     """Play ``requests`` requests and journal them with the bridge's writer; the journal's path."""
 
     async def write() -> Path:
-        name = f"20261128T190000.000000Z-{'loaded' if loaded else 'fair'}{seed:02d}"
+        kind = "loaded" if loaded else "sticky" if sticky else "fair"
+        name = f"20261128T190000.000000Z-{kind}{seed:02d}"
         header = Header(
             format=FORMAT_VERSION,
             session=name,
@@ -408,7 +452,7 @@ def write_session(directory: Path, requests: int, *, seed: int = 1, loaded: bool
         journal = Journal.create(directory, header)
         try:
             batch: list[Entry] = []
-            for entry in play(requests, seed=seed, loaded=loaded):
+            for entry in play(requests, seed=seed, loaded=loaded, sticky=sticky):
                 batch.append(entry)
                 if len(batch) == 500:
                     await asyncio.gather(*(journal.append(e) for e in batch))

@@ -18,6 +18,8 @@ BUILT = {
     "luck_": ("very_unlucky", "unlucky", "ordinary", "lucky", "very_lucky", "too_few"),
     "die_": ("fair", "watch", "alert", "too_few"),
     "banner_": ("fair", "watch", "alert", "too_few"),
+    "banner_order_": ("watch", "alert"),
+    "banner_luck_": ("watch", "alert"),
 }
 
 

@@ -3,6 +3,7 @@ one-face test, KS on luck, Holm's correction over the page, and the power behind
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 
@@ -14,14 +15,21 @@ from bridge.report.correction import holm
 from bridge.report.fairness import (
     ALERT_P,
     JUDGE_POWER,
+    STICKY,
     WATCH_P,
     Calibration,
+    admitted,
     calibration,
     die_test,
     judge,
+    least_p,
     max_face_p,
+    order_power,
+    order_test,
+    order_tests,
     overall,
     power,
+    repeats_p,
     rolls_needed,
 )
 
@@ -32,7 +40,7 @@ def test_chi_square_matches_a_worked_value() -> None:
     assert test.chi2 == pytest.approx(50 / 7)
     assert test.p == pytest.approx(0.2102, abs=1e-4)  # 5 degrees of freedom (tables: 7.29 -> 0.20)
     assert test.bands == 6
-    assert test.hot == (6, 6, pytest.approx(20 / (70 / 6)))
+    assert test.hot == (6, 6, 20, pytest.approx(70 / 6))
     assert test.face_p is None  # every face stands alone: no exact test needed
     # 70 rolls could not have caught a die showing one face half again as often: not "fair"
     assert test.power < JUDGE_POWER and test.verdict == "too_few"
@@ -56,12 +64,16 @@ def test_few_rolls_group_faces_into_bands_then_give_up() -> None:
     assert die_test(6, [0] * 6).p is None and die_test(6, [0] * 6).verdict == "too_few"
 
 
-def test_calibration_of_uniform_percentiles_is_fair() -> None:
+def test_calibration_of_uniform_percentiles_is_fair_once_it_could_tell() -> None:
+    """The luck chart is judged as a d10: "fair" only with the power to catch a loaded one."""
     rng = random.Random(3)
-    found = calibration([rng.random() for _ in range(500)])
-    assert found.verdict == "fair"
-    assert sum(found.histogram) == 500 and len(found.histogram) == 10
+    found = calibration([rng.random() for _ in range(5000)])
+    assert found.verdict == "fair" and found.test.power >= JUDGE_POWER
+    assert sum(found.histogram) == 5000 and len(found.histogram) == 10
     assert found.mean == pytest.approx(0.5, abs=0.05)
+    few = calibration([rng.random() for _ in range(10)])  # the chip the old page showed green
+    assert few.verdict == "too_few" and few.test.power < JUDGE_POWER
+    assert few.test.needed == rolls_needed(10, WATCH_P)
 
 
 def test_calibration_flags_percentiles_that_bunch_up() -> None:
@@ -72,7 +84,8 @@ def test_calibration_flags_percentiles_that_bunch_up() -> None:
 
 def test_calibration_needs_enough_attacks() -> None:
     found = calibration([0.1, 0.9])
-    assert found == Calibration(2, (0, 1, 0, 0, 0, 0, 0, 0, 0, 1), None, None, "too_few", 0.5)
+    assert found.histogram == (0, 1, 0, 0, 0, 0, 0, 0, 0, 1) and found.mean == pytest.approx(0.5)
+    assert found.verdict == "too_few" and found.test.chi2 is None and found.p == pytest.approx(1.0)
 
 
 def test_the_worst_verdict_wins_and_too_few_outranks_fair() -> None:
@@ -119,7 +132,7 @@ def test_ten_01s_in_ten_d100_rolls_look_loaded() -> None:
     assert test.face_p == pytest.approx(1e-18, rel=1e-6)
     assert test.p is not None and test.p < 1e-17
     assert test.verdict == "alert"
-    assert test.hot == (1, 1, pytest.approx(100.0))
+    assert test.hot == (1, 1, 10, pytest.approx(0.1))
 
 
 def test_ten_sixes_in_ten_d6_rolls_look_loaded() -> None:
@@ -155,7 +168,7 @@ def test_judge_corrects_the_dice_and_the_luck_chart_together() -> None:
     borderline = die_test(6, [10] * 6)
     object.__setattr__(borderline, "p", 0.004)
     luck = calibration([i / 500 for i in range(500)])
-    judged, luck = judge([d6, borderline], luck)
+    judged, luck, _ = judge([d6, borderline], luck)
     assert judged[1].adjusted == pytest.approx(0.012) and judged[1].family == 3
     assert judged[1].verdict == "too_few"  # sixty rolls: too few to call fair either
     assert judged[0].verdict == "fair" and judged[0].power >= JUDGE_POWER
@@ -174,10 +187,100 @@ def test_power_grows_with_rolls_and_the_needed_rolls_reach_it() -> None:
 def test_the_luck_band_holds_every_bar_at_once() -> None:
     """The shaded band: all ten bars of a fair session inside it at least 95% of the time."""
     count, sessions = 300, 4000
-    band = Calibration(count, (0,) * 10, None, None, "fair", 0.5).band
+    band = Calibration((count,) + (0,) * 9, 0.5, die_test(10, [count] + [0] * 9)).band
     bars = np.random.default_rng(11).multinomial(count, [0.1] * 10, size=sessions)
     inside = ((bars >= band[0]) & (bars <= band[1])).all(axis=1).mean()
     assert 0.95 <= inside <= 0.99
     per_bar = 1.96 * math.sqrt(count * 0.1 * 0.9)  # the old per-bar band: far too narrow for all ten
     old = ((np.abs(bars - count / 10) <= per_bar).all(axis=1)).mean()
     assert old < 0.8
+
+
+# --- the face that departs most, in either direction ---------------------------------------------
+
+
+def test_the_face_that_never_comes_up_is_the_one_named() -> None:
+    """A d6 that never rolls 1 in 437 rolls: the cell that departs most is the 1, not the busiest face."""
+    test = die_test(6, [0, 93, 87, 86, 85, 86])
+    assert test.verdict == "alert"
+    assert test.hot == (1, 1, 0, pytest.approx(437 / 6))
+
+
+def test_a_band_short_of_its_share_is_named_when_it_departs_most() -> None:
+    faces = [0] * 10 + [3] * 90  # 270 rolls of a d100, none from 01-10
+    test = die_test(100, faces)
+    assert test.bands == 20 and test.hot is not None
+    low, high, count, expected = test.hot
+    assert (low, high, count) in {(1, 5, 0), (6, 10, 0)} and expected == pytest.approx(270 / 20)
+
+
+# --- order: the repeats test -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("die", "pairs"), [(6, 50), (6, 1999), (100, 300), (2, 40), (20, 500)])
+def test_the_repeats_p_is_scipys_exact_binomial_test(die: int, pairs: int) -> None:
+    for repeats in range(0, pairs + 1, max(1, pairs // 25)):
+        expected = stats.binomtest(repeats, pairs, 1 / die).pvalue
+        assert repeats_p(die, pairs, repeats) == pytest.approx(expected, rel=1e-9)
+
+
+def test_fair_repeats_are_binomial_whatever_the_faces() -> None:
+    """The reason the test is exact: each pair repeats with chance 1/die, independently."""
+    rng = np.random.default_rng(8)
+    rolls = rng.integers(1, 7, size=(4000, 200))
+    repeats = (rolls[:, 1:] == rolls[:, :-1]).sum(axis=1)
+    observed = np.bincount(repeats, minlength=200)[:60]
+    expected = stats.binom.pmf(np.arange(60), 199, 1 / 6) * 4000
+    keep = expected > 5
+    statistic = ((observed[keep] - expected[keep]) ** 2 / expected[keep]).sum()
+    assert stats.chi2.sf(statistic, keep.sum() - 1) > 0.001
+
+
+@pytest.mark.parametrize(
+    ("die", "pairs", "level"), [(6, 80, 0.003), (2, 300, 0.0025), (100, 20, 0.005), (4, 129, 0.005)]
+)
+def test_order_power_is_the_sticky_dies_exact_catch_rate(die: int, pairs: int, level: float) -> None:
+    """Roll the sticky die for real (it shows its last face again one time in five) and count how
+    often the repeats test flags it: the same as ``order_power`` says."""
+    rng = np.random.default_rng(die * 1000 + pairs)
+    draws = 20_000
+    fresh = rng.integers(1, die + 1, size=(draws, pairs + 1))
+    stick = rng.random((draws, pairs + 1)) < STICKY
+    faces = fresh.copy()
+    for i in range(1, pairs + 1):
+        faces[:, i] = np.where(stick[:, i], faces[:, i - 1], fresh[:, i])
+    repeats = (faces[:, 1:] == faces[:, :-1]).sum(axis=1)
+    p_of = {k: repeats_p(die, pairs, k) for k in np.unique(repeats)}
+    caught = sum(1 for k in repeats if p_of[k] < level) / draws
+    assert caught == pytest.approx(order_power(die, pairs, level), abs=4 * math.sqrt(0.25 / draws))
+
+
+def test_a_sticky_d6_is_caught_by_its_order_and_not_its_counts() -> None:
+    rng = np.random.default_rng(4)
+    faces = [int(rng.integers(1, 7))]
+    for _ in range(1999):
+        faces.append(faces[-1] if rng.random() < STICKY else int(rng.integers(1, 7)))
+    counts = [faces.count(face) for face in range(1, 7)]
+    repeats = sum(a == b for a, b in itertools.pairwise(faces))
+    assert die_test(6, counts, family=2).verdict in ("fair", "too_few")  # the counts see nothing
+    order = order_test(6, 1999, repeats, family=2)
+    assert order.verdict == "alert" and order.repeats > 1.6 * order.expected
+
+
+# --- Tarone: tests that could never flag anything stay out of the correction -----------------------
+
+
+def test_four_d2_rolls_do_not_enter_the_correction() -> None:
+    """Four d2 rolls cannot reach p < 0.01 however they fall (at best 2/16): they cost nobody power."""
+    assert least_p(2, 4) == pytest.approx(0.125)
+    d6 = die_test(6, [100] * 6)
+    d2 = die_test(2, [4, 0])
+    luck = calibration([i / 300 for i in range(300)])
+    judged, luck, orders = judge([d6, d2], luck, order_tests({6: 599, 2: 3}, {6: 100, 2: 3}))
+    by_die = {test.die: test for test in judged}
+    assert not by_die[2].tested and by_die[2].adjusted is None and by_die[2].verdict == "too_few"
+    assert by_die[6].tested and by_die[6].family == 3  # d6 counts, d6 order, luck chart
+    assert [o.tested for o in orders] == [False, True]  # the d2's 3 pairs could never flag either
+    assert admitted([0.125, 1e-9, 0.3]) == [False, True, False]
+    assert admitted([0.004, 0.004]) == [True, True]  # two looks at 0.005 each: both can flag
+    assert admitted([0.004, 0.004, 0.004]) == [False, False, False]  # three at 0.0033: none can

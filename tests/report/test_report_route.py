@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,8 @@ import pytest
 import pytest_asyncio
 from aiohttp.test_utils import TestClient
 
+from bridge.report import build as report_build
+from bridge.report.route import build_in_child
 from bridge.server import BridgeSettings, create_app
 
 TOKEN = "report-token"
@@ -91,3 +94,40 @@ async def test_the_browser_preflight_is_answered(bridge: TestClient[Any, Any]) -
     assert response.status == 204
     assert response.headers["Access-Control-Allow-Headers"] == "Authorization"
     assert "GET" in response.headers["Access-Control-Allow-Methods"]
+
+
+async def test_the_page_is_built_outside_the_serving_process(
+    bridge: TestClient[Any, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing of the report runs in the bridge: with the builder broken in this process, the page
+    still comes (from a child, which has its own)."""
+
+    def broken(*_: object, **__: object) -> str:
+        raise AssertionError("the report was built inside the serving process")
+
+    monkeypatch.setattr(report_build, "report_html", broken)
+    await _attack(bridge)
+    response = await bridge.get("/report/current?lang=en", headers={"Authorization": f"Bearer {TOKEN}"})
+    assert response.status == 200
+    assert "Kane" in await response.text()
+
+
+async def test_a_request_given_up_takes_its_child_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sessions_dir: Path, fair_sessions: list[Path]
+) -> None:
+    started: list[asyncio.subprocess.Process] = []
+    spawn = asyncio.create_subprocess_exec
+
+    async def spawned(*args: Any, **kwargs: Any) -> asyncio.subprocess.Process:
+        child = await spawn(*args, **kwargs)
+        started.append(child)
+        return child
+
+    monkeypatch.setattr(asyncio, "create_subprocess_exec", spawned)
+    building = asyncio.create_task(build_in_child(fair_sessions[0], "en"))
+    while not started:  # the child exists
+        await asyncio.sleep(0.01)
+    building.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await building
+    assert started[0].returncode is not None  # killed and reaped, not left running

@@ -6,11 +6,13 @@ Reports are built from every recorded session in ``tests/replays/`` and from syn
 
 from __future__ import annotations
 
+import gc
 import re
+import tracemalloc
 from pathlib import Path
 
 import pytest
-from reportkit import REPLAYS
+from reportkit import REPLAYS, write_session
 
 from bridge.report.build import findings, report_html
 from bridge.report.record import read_record
@@ -39,13 +41,16 @@ def test_fair_synthetic_sessions_are_not_flagged_and_not_overclaimed(fair_sessio
         assert six.rolls > 1000 and six.verdict == "fair"  # enough rolls that a loaded die could not hide
         assert 300 < d100.rolls < 500 and d100.verdict == "too_few"  # far from the ~1,300 a d100 needs
         assert found.verdict == "too_few"  # so the page is not summed up as fair
-        assert found.calibration.count > 100 and found.calibration.verdict == "fair"
+        # a few hundred attacks cannot tell a fair chart from one with a tenth half again as full
+        assert found.calibration.count > 100 and found.calibration.verdict == "too_few"
+        assert found.calibration.test.power < 0.8
+        assert all(test.verdict == "fair" for test in found.orders if test.die in (6, 100))
         html = report_html([read_record(path)], "en")
         assert "No sign of loaded dice, but some dice had too few rolls to judge." in html
         assert re.search(
             r"No sign of loaded dice in 1,\d{3} d6 rolls: a die favouring one face by half again", html
         )
-        assert re.search(r"Too few d100 rolls to judge: \d{3} of the ~1,300 needed\.", html)
+        assert re.search(r"Too few d100 rolls to judge: \d{3} of the ~1,\d{3} needed\.", html)
         assert "The dice look fair." not in html
 
 
@@ -54,7 +59,9 @@ def test_a_loaded_die_is_caught_and_named(loaded_session: Path) -> None:
     assert found.verdict == "alert"
     six = next(test for test in found.dice if test.die == 6)
     assert six.verdict == "alert" and six.hot is not None and six.hot[:2] == (6, 6)
-    assert six.hot[2] == pytest.approx(2.0, abs=0.25)  # a six a third of the time: twice its share
+    assert six.hot[2] / six.hot[3] == pytest.approx(
+        2.0, abs=0.25
+    )  # a six a third of the time: twice its share
     assert all(
         test.verdict in ("fair", "too_few") for test in found.dice if test.die != 6
     )  # the d100 was fair
@@ -62,10 +69,31 @@ def test_a_loaded_die_is_caught_and_named(loaded_session: Path) -> None:
     assert 'class="banner alert"' in html
     assert "The dice look loaded." in html
     assert re.search(
-        r"d6: 6 came up \d+ times in 1,\d{3} rolls, [12]\.\d× as often as a fair die expects"
-        r" \(p &lt; 0\.001\)",
+        r"d6: 6 came up \d+ times in 1,\d{3} rolls, where a fair die gives about \d+ \(p &lt; 0\.001\)",
         html,
     )
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_sticky_die_rolled_through_the_rules_is_caught_by_its_order(
+    sticky_session: Path, language: str
+) -> None:
+    """Every die from a source that repeats its last face one time in five, through the real rules and
+    the journal: the counts see nothing, the order of the d6's faces gives it away, and the headline
+    says so (not "loaded")."""
+    found = findings([read_record(sticky_session)])
+    six = next(test for test in found.dice if test.die == 6)
+    order = next(test for test in found.orders if test.die == 6)
+    assert six.verdict in ("fair", "too_few") and six.rolls > 1500
+    assert order.verdict == "alert" and order.repeats > 1.5 * order.expected
+    assert found.flagged == "order"
+    html = report_html([read_record(sticky_session)], language)
+    said = {
+        "en": "The dice do not look random: their faces follow one another in a pattern.",
+        "ru": "Кости не похожи на случайные: грани идут друг за другом по какому-то правилу.",
+    }
+    assert said[language] in html
+    assert "The dice look loaded." not in html and "Похоже, кости нечестные." not in html
 
 
 def test_a_fair_evening_names_nobody_lucky_on_the_cards(fair_sessions: list[Path]) -> None:
@@ -150,3 +178,23 @@ def test_damaged_lines_are_counted_on_the_page(fair_sessions: list[Path], tmp_pa
     html = report_html([read_record(damaged)], "en")
     assert "2 journal lines were skipped:" in html
     assert "damaged:41: not JSON" in html
+
+
+def test_memory_stays_flat_in_the_sessions_size(fair_sessions: list[Path], sessions_dir: Path) -> None:
+    """The journal is read twice, a line at a time, and never held: a session four times as long
+    takes no more memory to report (Python's own allocations, rules' caches warm)."""
+    small = write_session(sessions_dir / "small", 150, seed=7)
+    big = fair_sessions[0]
+    assert big.stat().st_size > 3.5 * small.stat().st_size
+    peaks = {}
+    for path in (big, small, big, small):  # the first round fills the rules' (bounded) caches
+        gc.collect()
+        tracemalloc.start()
+        findings([read_record(path)])
+        peaks[path] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    print(
+        f"peak {peaks[small] / 1e6:.1f} MB for {small.stat().st_size / 1e6:.1f} MB of journal, "
+        f"{peaks[big] / 1e6:.1f} MB for {big.stat().st_size / 1e6:.1f} MB"
+    )
+    assert peaks[big] < 1.5 * peaks[small] + 1e6
