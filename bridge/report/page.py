@@ -753,6 +753,30 @@ def _method(findings: Findings, words: _Words) -> str:
     )
 
 
+def _outside(change: Mapping[str, Any], words: _Words) -> str:
+    """One change made outside Volley, as an ``applied`` mark journalled it."""
+
+    def text(*keys: str) -> str:
+        for key in keys:
+            value = change.get(key)
+            if value is not None and value != "":
+                return str(value)
+        return "?"
+
+    values = {
+        "token": text("token_name", "token"),
+        "weapon": text("weapon_name", "weapon"),
+        "field": text("field"),
+        "before": text("from"),
+        "after": text("to"),
+        "kept": words("outside_kept") if change.get("kept") is True else words("outside_put_back"),
+    }
+    by = change.get("by_name") or change.get("by")
+    if by:
+        return words("outside_change_by", by=str(by), **values)
+    return words("outside_change", **values)
+
+
 def _notes(tally: Tally, words: _Words) -> str:
     notes = tally.notes
     items: list[str] = []
@@ -793,6 +817,15 @@ def _notes(tally: Tally, words: _Words) -> str:
         items.append(f"<p>{words('repeated_seeds', count=notes.repeated_seeds)}</p>")
     if notes.unfinished:
         items.append(f"<p>{words('unfinished', count=notes.unfinished)}</p>")
+    if notes.cancelled:
+        items.append(f"<p>{words('cancelled', count=notes.cancelled)}</p>")
+    if notes.outside_count:
+        listed = "".join(f"<li>{_outside(change, words)}</li>" for change in notes.outside[:LISTED_PROBLEMS])
+        more = notes.outside_count - min(LISTED_PROBLEMS, len(notes.outside))
+        if more > 0:
+            listed += f"<li>{words('and_more', count=more)}</li>"
+        heading = words("outside", count=notes.outside_count)
+        items.append(f'<p>{heading}</p><ul class="outside">{listed}</ul>')
     if notes.table_rules:
         listed = "".join(
             f"<li>{escape(session)} {escape(id_)}: "

@@ -35,9 +35,10 @@ from typing import Any, BinaryIO
 import msgspec
 
 from bridge.protocol import reply_pending
-from bridge.store.files import CHUNK, MAX_LINE, LineReader, open_for_reading
+from bridge.store.files import MAX_LINE, LineReader, open_for_reading
 
 __all__ = [
+    "KEPT_OUTSIDE",
     "KEPT_SKIPPED",
     "Resolution",
     "SessionRecord",
@@ -50,6 +51,8 @@ _decoder = msgspec.json.Decoder()
 #: Skipped lines kept one by one per session (the page lists twenty); the rest are only counted, so a
 #: file of garbage costs no memory.
 KEPT_SKIPPED = 100
+#: Changes made outside Volley kept one by one per session (the rest are counted).
+KEPT_OUTSIDE = 100
 #: Seeds are kept as 64-bit integers (8 bytes a request) to find the ones a campaign repeats.
 _SEED_RANGE = (-(1 << 63), (1 << 63) - 1)
 
@@ -110,12 +113,17 @@ class SessionRecord:
     count: int = 0
     undone: set[str] = field(default_factory=set)
     undo_lines: int = 0
+    #: First steps of two-step attacks cancelled at the table (``cancel`` lines).
+    cancelled: set[str] = field(default_factory=set)
+    #: What ``applied`` marks say changed outside Volley: the first ``KEPT_OUTSIDE``, and how many.
+    outside: list[dict[str, Any]] = field(default_factory=list)
+    outside_count: int = 0
     allocated: set[str] = field(default_factory=set)
     seeds: array[int] = field(default_factory=lambda: array("q"))
     #: How to read the journal's bytes again, and how far the first pass read.
     _open: Opener | None = None
     _end: int | None = None
-    _tail: bool = False
+    _tail: int = 0
 
     def skip(self, line: int, reason: str) -> None:
         self.skipped_count += 1
@@ -129,7 +137,7 @@ class SessionRecord:
             return
         try:
             with self._open() as handle:
-                for _, line in _lines(handle, self._end, tail=self._tail):
+                for _, line in _lines(handle, self._end, self._tail):
                     obj = _object(line)
                     if obj is not None and obj.get("kind") == "resolved":
                         resolution = _resolution(self.name, obj)
@@ -139,40 +147,34 @@ class SessionRecord:
             self.skip(0, f"cannot read the file again: {error.strerror or error}")
 
 
-def _lines(handle: BinaryIO, stop: int | None, *, tail: bool) -> Iterator[tuple[int, bytes | None]]:
-    """The whole lines up to ``stop``; with ``tail``, then the last stretch without a newline."""
+def _lines(handle: BinaryIO, stop: int | None, tail: int) -> Iterator[tuple[int, bytes | None]]:
+    """The whole lines up to ``stop``, then ``tail`` bytes more: a last stretch without its newline."""
     reader = LineReader(handle, stop=stop)
     for number, _, line in reader:
         yield number, line
     if tail:
         handle.seek(reader.position)
-        rest = handle.read(MAX_LINE + 1) if reader.unterminated <= MAX_LINE else None
-        yield reader.lines + 1, rest.rstrip(b"\0") if rest is not None else None
-
-
-def _zeros_from(handle: BinaryIO, position: int) -> bool:
-    """Whether the file holds only zero bytes from ``position`` to its end (read a chunk at a time)."""
-    handle.seek(position)
-    while chunk := handle.read(CHUNK):
-        if chunk.count(0) != len(chunk):
-            return False
-    return True
+        yield reader.lines + 1, handle.read(tail) if tail <= MAX_LINE else None
 
 
 def _survey(record: SessionRecord, handle: BinaryIO, *, live: bool) -> None:
-    """The first pass: every line, keeping only what ``SessionRecord`` holds."""
+    """The first pass: every line, keeping only what ``SessionRecord`` holds.
+
+    The store's reader stops at the first zero byte, where the record ends (the zeros a running
+    journal lays ahead of its lines, or what a killed one left): those are not damage. A closed
+    file's last stretch without its newline, before the zeros or the end of the file, is a torn line
+    (or a last line that lost its newline), read as one more line; a live one's is still being
+    written.
+    """
     reader = LineReader(handle)
     for number, _, line in reader:
         _take(record, number, line)
     record._end = reader.position
-    if reader.unterminated and not live and not _zeros_from(handle, reader.position):
-        # A closed file's last stretch that is not the journal's zero tail: a torn line (or a last
-        # line that lost its newline), read as one more line.
-        record._tail = True
-        record._end = None
+    if reader.unterminated and not live:
+        record._tail = reader.unterminated
         handle.seek(reader.position)
-        tail = handle.read(MAX_LINE + 1) if reader.unterminated <= MAX_LINE else None
-        _take(record, reader.lines + 1, tail.rstrip(b"\0") if tail is not None else None)
+        tail = handle.read(reader.unterminated) if reader.unterminated <= MAX_LINE else None
+        _take(record, reader.lines + 1, tail)
 
 
 def read_record(path: Path, *, live: bool = False) -> SessionRecord:
@@ -237,6 +239,14 @@ def _take(record: SessionRecord, number: int, line: bytes | None) -> None:
             record.undo_lines += 1
         else:
             record.skip(number, "an undo line without the id it undoes")
+    elif kind == "cancel":
+        pending = obj.get("pending_id")
+        if isinstance(pending, str):
+            record.cancelled.add(pending)
+        else:
+            record.skip(number, "a cancel line without the id it cancels")
+    elif kind == "applied":
+        _read_outside(record, obj.get("outside"))
     else:
         record.other_kinds[str(kind)] += 1
 
@@ -248,6 +258,15 @@ def _note(record: SessionRecord, resolution: Resolution) -> None:
     seed = resolution.seed
     if seed is not None and not resolution.scripted and _SEED_RANGE[0] <= seed <= _SEED_RANGE[1]:
         record.seeds.append(seed)
+
+
+def _read_outside(record: SessionRecord, outside: Any) -> None:
+    """An ``applied`` mark's changes made outside Volley (``docs/protocol.md``): each an object."""
+    for change in outside if isinstance(outside, list) else []:
+        if isinstance(change, dict):
+            record.outside_count += 1
+            if len(record.outside) < KEPT_OUTSIDE:
+                record.outside.append(change)
 
 
 def _read_header(record: SessionRecord, obj: dict[str, Any]) -> None:

@@ -198,6 +198,11 @@ class Notes:
     undone: Counter[str] = field(default_factory=Counter)
     #: Undo lines naming a request that is not in these sessions.
     undone_elsewhere: int = 0
+    #: Two-step attacks whose first step was cancelled at the table (counted apart from ``unfinished``).
+    cancelled: int = 0
+    #: What changed outside Volley (``applied`` marks' ``outside``): the first entries, and how many.
+    outside: list[dict[str, Any]] = field(default_factory=list)
+    outside_count: int = 0
     #: Each request played by table rules other than Volley's readings: its session, id and the
     #: readings it changed (``rules.table_rules.changed``, as its card lists them).
     table_rules: list[tuple[str, str, list[Message]]] = field(default_factory=list)
@@ -289,6 +294,7 @@ class _Pass:
     undone: set[str]
     allocated: set[str]
     repeated: set[int]
+    cancelled: set[str] = field(default_factory=set)
     seen: set[int] = field(default_factory=set)
     #: Pools of first steps still waiting for their allocate (an allocate takes its pool out), with
     #: the index of the session they are in.
@@ -310,6 +316,7 @@ def tally(records: Iterable[SessionRecord]) -> Tally:
         undone=set().union(*(record.undone for record in records)),
         allocated=set().union(*(record.allocated for record in records)),
         repeated=_repeated(records),
+        cancelled=set().union(*(record.cancelled for record in records)),
     )
     standing = [0] * len(records)
     undone = [0] * len(records)
@@ -333,6 +340,9 @@ def tally(records: Iterable[SessionRecord]) -> Tally:
         for skipped in record.skipped:
             _kept(out.notes.skipped, skipped)
         out.notes.other_kinds.update(record.other_kinds)
+        out.notes.outside_count += record.outside_count
+        for change in record.outside:
+            _kept(out.notes.outside, change)
     out.sessions = [
         SessionLine(record.name, record.started, standing[i], undone[i]) for i, record in enumerate(records)
     ]
@@ -384,7 +394,10 @@ def _add(out: Tally, r: Resolution, state: _Pass) -> None:
         if weapon is not None:
             weapon.scripted += 1
     if r.outcome == "pending":
-        out.notes.unfinished += 1
+        if r.id in state.cancelled:
+            out.notes.cancelled += 1
+        else:
+            out.notes.unfinished += 1
     fresh = _fresh_seed(out, r, state)
     if fresh:
         _count_faces(out.dice, r)

@@ -131,3 +131,13 @@ def test_garbage_is_counted_not_kept(tmp_path: Path) -> None:
     junk.write_bytes(b"{nope\n" * 100_000)
     record = read_record(junk)
     assert record.skipped_count == 100_000 and len(record.skipped) == KEPT_SKIPPED
+
+
+def test_the_record_ends_at_the_first_zero_as_for_every_reader(tmp_path: Path) -> None:
+    """Zeros, then a newline-ended fragment, then zeros (a power loss's leftovers): the report stops at
+    the first zero, as the store's reader does (repair cuts from there at the next start)."""
+    lines = _lines(REPLAYS[0])
+    journal = tmp_path / "lost.jsonl"
+    journal.write_bytes(b"".join(lines[:3]) + b"\0" * 100 + b'"kind": "resolved"}\n' + b"\0" * 100)
+    record = read_record(journal)
+    assert record.count == 2 == len(list(record.resolutions)) and not record.skipped

@@ -17,7 +17,7 @@ import rules
 from bridge.report.build import report_html
 from bridge.report.record import read_record, read_record_bytes
 from bridge.report.tally import Tally, tally
-from bridge.store.journal import UndoLine
+from bridge.store.journal import AppliedLine, CancelLine, UndoLine
 
 REPLAY = {path.stem: path for path in REPLAYS}
 
@@ -186,3 +186,44 @@ def test_the_page_says_who_had_requests_undone(skirmish: list[bytes]) -> None:
     assert f"1 request was undone at the table and is left out of every figure: {name} ×1." in html
     assert "1 undo names a request not in these sessions." in html
     assert "Lines of other kinds" not in html
+
+
+def test_cancels_and_changes_made_outside_volley_are_read_and_said(skirmish: list[bytes]) -> None:
+    """A cancelled first step is told apart from one never allocated; an applied mark's changes made
+    outside Volley are listed (docs/protocol.md promises the report lists them)."""
+    lines = list(skirmish)
+    allocate = _line_of(lines, lambda o: o["type"] == "allocate")
+    pending = json.loads(lines[allocate])["pending_id"]
+    kept = [line for i, line in enumerate(lines) if i != allocate]
+    reply = msgspec.Raw(b'{"type": "cancelled", "id": "c1", "pending_id": "' + pending.encode() + b'"}')
+    cancel = CancelLine(id="c1", pending_id=pending, at="2026-11-28T19:30:00.000Z", reply=reply)
+    change = {
+        "token": "tokKira",
+        "token_name": "Kira Rhyne",
+        "weapon": "w8f3",
+        "weapon_name": "Autorifle",
+        "field": "loaded",
+        "from": 3,
+        "to": 20,
+        "by": "pl1",
+        "by_name": "Player",
+        "kept": True,
+    }
+    marked = msgspec.Raw(b'{"type": "marked", "id": "m1", "target_id": "r1"}')
+    applied = AppliedLine(
+        id="applied:r1",
+        target_id="r1",
+        mark="m1",
+        at="2026-11-28T19:30:01.000Z",
+        outside=[change],
+        reply=marked,
+    )
+    data = b"".join(kept) + msgspec.json.encode(cancel) + b"\n" + msgspec.json.encode(applied) + b"\n"
+    counted = tally([read_record_bytes("s", data)])
+    assert counted.notes.cancelled == 1 and counted.notes.unfinished == 0
+    assert counted.notes.outside == [change] and not counted.notes.other_kinds
+    english = report_html([read_record_bytes("s", data)], "en")
+    assert "1 two-step attack was cancelled at the table" in english
+    assert "Kira Rhyne · Autorifle: loaded 3 → 20, by Player (kept)" in english
+    russian = report_html([read_record_bytes("s", data)], "ru")
+    assert "Kira Rhyne · Autorifle: loaded 3 → 20, изменил(а) Player (оставлено)" in russian
