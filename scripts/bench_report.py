@@ -134,10 +134,9 @@ def rss(sizes: list[int], seed: int) -> dict[str, Any]:
         f"  a session {large_mb / small_mb:.0f}x the size: peak memory x{large_peak / small_peak:.2f} "
         f"({large} against {small} requests)"
     )
-    return {
-        "report_rss_mib_by_requests": {str(r): round(p, 1) for r, _, p, _ in rows},
-        "report_rss_ratio_largest_vs_smallest": round(large_peak / small_peak, 2),
-    }
+    figures: dict[str, Any] = {f"report_rss_mib_{r}": round(p, 1) for r, _, p, _ in rows}
+    figures["report_rss_ratio_largest_vs_smallest"] = round(large_peak / small_peak, 2)
+    return figures
 
 
 # --- 3. the table while a live report is built ---------------------------------------------------------

@@ -41,6 +41,7 @@ __all__ = [
     "KEPT_OUTSIDE",
     "KEPT_SKIPPED",
     "Resolution",
+    "Resolutions",
     "SessionRecord",
     "Skipped",
     "read_record",
@@ -131,8 +132,12 @@ class SessionRecord:
             self.skipped.append(Skipped(self.name, line, reason))
 
     @property
-    def resolutions(self) -> Iterator[Resolution]:
-        """The resolved lines, read again one at a time (the lines the first pass skipped are left out)."""
+    def resolutions(self) -> Resolutions:
+        """The resolved lines: ``len`` is their number, and each iteration reads them again from the
+        journal, one at a time (the lines the first pass skipped are left out)."""
+        return Resolutions(self)
+
+    def _read_again(self) -> Iterator[Resolution]:
         if self._open is None:
             return
         try:
@@ -145,6 +150,19 @@ class SessionRecord:
                             yield resolution
         except OSError as error:  # the file went away between the passes: say so, once
             self.skip(0, f"cannot read the file again: {error.strerror or error}")
+
+
+class Resolutions:
+    """A session's resolved requests, never held: iterating reads them from the journal again."""
+
+    def __init__(self, record: SessionRecord) -> None:
+        self._record = record
+
+    def __iter__(self) -> Iterator[Resolution]:
+        return self._record._read_again()
+
+    def __len__(self) -> int:
+        return self._record.count
 
 
 def _lines(handle: BinaryIO, stop: int | None, tail: int) -> Iterator[tuple[int, bytes | None]]:
