@@ -6,7 +6,9 @@ messages form one union decoded by a single ``Decoder`` built once, and the serv
 back as an ``error`` message naming its JSON path.
 
 Rules requests travel as plain JSON objects inside ``request``: the bridge does not know any system's
-fields, it hands them to ``rules.decode_request``.
+fields. The frame's decoder keeps them as their raw bytes (``msgspec.Raw``: skipped, not built), and
+``rules.decode_request`` decodes those bytes once, straight into the system's typed request
+(``bridge.resolution``).
 """
 
 from __future__ import annotations
@@ -188,7 +190,8 @@ class Attack(msgspec.Struct, tag="attack", forbid_unknown_fields=True, gc=False)
     """Fire a weapon: a rules request whose action is a firing action (usually the default)."""
 
     id: RequestId
-    request: dict[str, Any]
+    #: the rules request's own JSON bytes (an object; ``bridge.resolution.plain`` reads it)
+    request: msgspec.Raw
     user: UserId | None = None
 
 
@@ -196,7 +199,8 @@ class Action(msgspec.Struct, tag="action", forbid_unknown_fields=True):
     """Any other rules action (reload, unjam, ready, recover...); resolved exactly like ``attack``."""
 
     id: RequestId
-    request: dict[str, Any]
+    #: the rules request's own JSON bytes (an object; ``bridge.resolution.plain`` reads it)
+    request: msgspec.Raw
     user: UserId | None = None
 
 
@@ -204,7 +208,8 @@ class OddsRequest(msgspec.Struct, tag="odds", forbid_unknown_fields=True):
     """Exact outcome probabilities for the attack dialog's preview; nothing is rolled or logged."""
 
     id: RequestId
-    request: dict[str, Any]
+    #: the rules request's own JSON bytes (an object; ``bridge.resolution.plain`` reads it)
+    request: msgspec.Raw
     user: UserId | None = None
 
 

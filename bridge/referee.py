@@ -44,7 +44,9 @@ from bridge.resolution import (
     decode_for_odds,
     dice_for,
     is_pending,
+    journaled,
     odds_of,
+    plain,
     reply_for,
     resolve,
 )
@@ -158,7 +160,7 @@ class Referee:
 
     async def _offloaded_odds(self, message: OddsRequest, request: Any) -> bytes:
         assert self.workers is not None
-        outcome = await self.workers.odds(message.id, message.request)
+        outcome = await self.workers.odds(message.id, bytes(message.request))
         if outcome is None:  # no pool after all: on the loop
             return odds_of(message.id, request)
         self.offloaded += 1
@@ -250,10 +252,11 @@ class Referee:
         if held is not None and self.holds.get(held, ("", 0.0))[0] == pending_id:
             del self.holds[held]
 
-    def _check_hold(self, message: Attack | Action) -> HoldKey | None:
+    def _check_hold(self, message: Attack | Action, request: dict[str, Any]) -> HoldKey | None:
         """Refuse a request naming a weapon that a pending two-step attack of this run holds (issue #31):
-        its rounds and selector are reserved until the attack is allocated, cancelled or expired."""
-        held = hold_key(message.request)
+        its rounds and selector are reserved until the attack is allocated, cancelled or expired.
+        ``request``: the message's request as a plain dict (``bridge.resolution.plain``)."""
+        held = hold_key(request)
         found = self.holds.get(held) if held is not None else None
         if held is None or found is None:
             return held
@@ -262,7 +265,7 @@ class Referee:
         if age > self.pending_expiry:  # it can no longer be allocated: the weapon is free again
             del self.holds[held]
             return held
-        attacker = message.request.get("attacker", {})
+        attacker = request.get("attacker", {})
         who = attacker.get("name") or held[1]
         raise ProtocolError(
             ErrorCode.PENDING_OPEN,
@@ -282,14 +285,21 @@ class Referee:
             deliver(reply)
 
     def _resolve(self, message: Attack | Action) -> None:
-        held = self._check_hold(message)
-        check_limits(message.request, allow_scripted_dice=self.allow_scripted_dice, id=message.id)
-        request = decode(message.request, id=message.id)
+        view = plain(message.request, id=message.id)  # for the hold, the limits and the card
+        held = self._check_hold(message, view)
+        check_limits(view, allow_scripted_dice=self.allow_scripted_dice, id=message.id)
+        request = decode(message.request, id=message.id)  # the client's bytes, once, into its type
         scripted = getattr(request, "dice", None)
         seed = None if scripted is not None else self.seeds.draw()
         result = resolve(request, dice_for(request, seed), id=message.id)
         entry, reply = self._entry(
-            message, message.request, result=result, seed=seed, dice=scripted, pending_id=None
+            message,
+            view,
+            result=result,
+            seed=seed,
+            dice=scripted,
+            pending_id=None,
+            sent=journaled(message.request, view),
         )
         id = message.id
 
@@ -418,15 +428,18 @@ class Referee:
         seed: int | None,
         dice: list[int] | None,
         pending_id: str | None,
+        sent: Any = None,
     ) -> tuple[Entry, bytes]:
-        """The journal line of a resolved request and the reply bytes it holds verbatim."""
+        """The journal line of a resolved request and the reply bytes it holds verbatim. ``sent``: what
+        the line holds of the request, if not ``request_json`` (the client's own bytes,
+        ``bridge.resolution.journaled``)."""
         outcome, reply = reply_for(message.id, request_json, result)
         entry = Entry(
             id=message.id,
             type=_KIND[type(message)],
             at=line_time(),
             outcome=outcome,
-            request=request_json,
+            request=request_json if sent is None else sent,
             seed=seed,
             dice=list(dice) if dice is not None else None,
             pending_id=pending_id,

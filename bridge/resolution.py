@@ -11,6 +11,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+
 import rules
 from bridge.card import build_card
 from bridge.protocol import (
@@ -26,6 +28,7 @@ from bridge.protocol import (
 from bridge.store.journal import FORMAT_VERSION, LAST_COPYING_FORMAT
 from rules import errors
 from rules.dice import Dice
+from rules.errors import split_validation, validation_message
 
 __all__ = [
     "SeedSource",
@@ -34,8 +37,10 @@ __all__ = [
     "decode_for_odds",
     "dice_for",
     "is_pending",
+    "journaled",
     "odds_of",
     "odds_reply",
+    "plain",
     "reply_for",
     "resolve",
     "under",
@@ -102,11 +107,40 @@ def check_limits(request: Mapping[str, Any], *, allow_scripted_dice: bool, id: s
         )
 
 
-def decode(
-    request: Mapping[str, Any], *, id: str | None, keep: tuple[str, ...] = (), lenient: bool = False
-) -> Any:
+#: A request as it came: the JSON bytes of a client's frame, or a dict (a journaled request).
+Sent = Mapping[str, Any] | msgspec.Raw | bytes
+
+_plain = msgspec.json.Decoder(dict[str, Any])
+
+
+def plain(request: Sent, *, id: str | None) -> dict[str, Any]:
+    """A request's JSON object as a plain dict: what the bridge's generic readers look at (the limits,
+    the card's names, a held weapon, the table rules), never the rules. A request that is not an
+    object is refused as the frame's decoder refused it when it built the dict itself."""
+    if isinstance(request, Mapping):
+        return dict(request) if not isinstance(request, dict) else request
+    try:
+        return _plain.decode(request)
+    except msgspec.ValidationError as error:
+        message, path = split_validation(error)
+        refusal = validation_message(message)
+        raise ProtocolError(ErrorCode.INVALID, message, under("$.request", path), id, msg=refusal) from None
+
+
+def journaled(request: Sent, view: dict[str, Any]) -> Any:
+    """What a journal line holds of a request: its own bytes, verbatim, when they are a client's
+    one-line JSON (no re-encoding), else the dict (a line may hold no line break)."""
+    if isinstance(request, msgspec.Raw):
+        data = bytes(request)
+        if b"\n" not in data and b"\r" not in data:
+            return request
+    return view
+
+
+def decode(request: Sent, *, id: str | None, keep: tuple[str, ...] = (), lenient: bool = False) -> Any:
     """``rules.decode_request`` with its error paths pointing into the client's message (``lenient``
-    only for a journaled request: a field no longer declared is dropped, as it was ignored then)."""
+    only for a journaled request: a field no longer declared is dropped, as it was ignored then).
+    A client's bytes are decoded once, straight into the typed request."""
     try:
         return rules.decode_request(request, lenient=lenient)
     except rules.RuleError as error:
@@ -148,14 +182,14 @@ def odds_of(id: str, decoded: Any) -> bytes:
     return reply
 
 
-def decode_for_odds(id: str, request: Mapping[str, Any]) -> Any:
+def decode_for_odds(id: str, request: Sent) -> Any:
     """A request for ``odds``, checked and decoded. Odds roll nothing, so scripted dice are harmless
     here (and ignored); only the size limit applies."""
-    check_limits(request, allow_scripted_dice=True, id=id)
+    check_limits(plain(request, id=id), allow_scripted_dice=True, id=id)
     return decode(request, id=id)
 
 
-def odds_reply(id: str, request: Mapping[str, Any]) -> bytes:
+def odds_reply(id: str, request: Sent) -> bytes:
     """The ``odds`` reply to a request as the client sent it (what a rules worker computes)."""
     return odds_of(id, decode_for_odds(id, request))
 

@@ -114,7 +114,7 @@ def _ready() -> int:
     return os.getpid()
 
 
-def _odds(id: str, request: dict[str, Any]) -> Outcome:
+def _odds(id: str, request: bytes) -> Outcome:
     """Odds in a worker, exactly as the loop would compute them (``bridge.resolution``)."""
     import gc
 
@@ -216,7 +216,8 @@ class RulesWorkers:
             self._restart(pool)
             return ("error", "internal", "a rules worker died; try again", None, None)
 
-    async def odds(self, id: str, request: dict[str, Any]) -> Outcome | None:
+    async def odds(self, id: str, request: bytes) -> Outcome | None:
+        """Odds of ``request`` (the client's JSON bytes, decoded in the worker) in a worker."""
         return await self.run(_odds, id, request)
 
     def _restart(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:

@@ -1,9 +1,10 @@
 """Where one attack's time goes in the bridge's own code, stage by stage, in one process.
 
 The same GURPS attack the socket bench sends (``bench_bridge.py``), each stage repeated ``--count``
-times in a tight loop after a warm-up: frame decode, limits, request decode (and, beside it, the
-``msgspec.convert`` it replaced), dice, rules, card and reply, the journal line. No socket, no loop,
-no fsync: what is left of a round trip once those are taken out.
+times in a tight loop after a warm-up: frame decode (the request kept as its bytes), the plain view of
+the request (limits, card), limits, request decode (straight from the bytes, once; and, beside it, the
+dict written back to JSON and decoded again, as before issue 38), dice, rules, card and reply, the
+journal line. No socket, no loop, no fsync: what is left of a round trip once those are taken out.
 
     .venv/bin/python scripts/bench_attack_path.py [--count 20000]
 """
@@ -26,7 +27,7 @@ from servekit import GURPS_MP5
 from bridge import resolution
 from bridge.protocol import decode_client
 from bridge.store.journal import Entry, line_time
-from rules.registry import SYSTEMS
+from rules.registry import SYSTEMS, _typed
 
 
 def per_call(count: int, work: Callable[[], Any]) -> float:
@@ -41,29 +42,33 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=20_000)
     args = parser.parse_args()
-    frame = json.dumps({"type": "attack", "id": "a1", "request": GURPS_MP5}).encode()
+    frame = json.dumps({"type": "attack", "id": "a1", "request": GURPS_MP5}, separators=(",", ":")).encode()
     message = decode_client(frame)
-    request = message.request
-    typed = resolution.decode(request, id="a1")
+    raw = message.request
+    request = resolution.plain(raw, id="a1")
+    typed = resolution.decode(raw, id="a1")
     result = resolution.resolve(typed, resolution.dice_for(typed, 1), id="a1")
     outcome, reply = resolution.reply_for("a1", request, result)
     system = SYSTEMS["gurps"]
     with_action = {**request, "action": request.get("action", system.default_action)}
     encoder = msgspec.json.Encoder()
+    sent = resolution.journaled(raw, request)
 
     def line() -> bytes:
         entry = Entry(
-            id="a1", type="attack", at=line_time(), outcome=outcome, request=request, seed=1,
+            id="a1", type="attack", at=line_time(), outcome=outcome, request=sent, seed=1,
             dice=None, pending_id=None, reply=msgspec.Raw(reply),
         )  # fmt: skip
         return encoder.encode(entry)
 
     stages: list[tuple[str, Callable[[], Any]]] = [
         ("frame decode", lambda: decode_client(frame)),
+        ("plain view of the request", lambda: resolution.plain(raw, id="a1")),
         ("limits", lambda: resolution.check_limits(request, allow_scripted_dice=False, id="a1")),
-        ("request decode", lambda: resolution.decode(request, id="a1")),
+        ("request decode, once", lambda: resolution.decode(raw, id="a1")),
+        ("  (the dict to JSON and back, before)", lambda: _typed(with_action, system.request_type)),
         (
-            "  (msgspec.convert, as before)",
+            "  (msgspec.convert, before that)",
             lambda: msgspec.convert(with_action, system.request_type, strict=True),
         ),
         ("dice", lambda: resolution.dice_for(typed, 12345)),

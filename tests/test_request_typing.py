@@ -64,3 +64,25 @@ def test_a_request_json_cannot_write_is_still_read() -> None:
     request = {**COVERAGE["d100/point_blank_range"], 7: "seven"}
     with pytest.raises(rules.RuleError):
         rules.decode_request(request)
+
+
+def _decoded(data: Any) -> tuple[str, Any]:
+    try:
+        return "ok", msgspec.to_builtins(rules.decode_request(data))
+    except rules.RuleError as error:
+        return "refused", (error.code, error.path, error.msg)
+
+
+@pytest.mark.parametrize("request_json", CASES)
+def test_a_request_decoded_once_from_its_bytes_reads_as_its_dict_did(request_json: dict[str, Any]) -> None:
+    """Issue 38: the bridge hands the rules the request's own bytes, decoded once into the typed
+    request; every request and hostile variant comes out the same, or is refused in the same words at
+    the same path, as the dict the bridge used to decode first (with and without its ``action``)."""
+    for variant in _variants(request_json):
+        for request in (variant, {key: value for key, value in variant.items() if key != "action"}):
+            text = json.dumps(request).encode()
+            spaced = json.dumps(request, indent=1).encode()  # JSON's own whitespace, newlines too
+            expected = _decoded(request)
+            assert _decoded(text) == expected, request
+            assert _decoded(spaced) == expected, request
+            assert _decoded(msgspec.Raw(text)) == expected, request

@@ -163,7 +163,9 @@ class Entry(msgspec.Struct, kw_only=True, tag="resolved", tag_field="kind", gc=F
 
     ``type`` is the client message type (attack, action, allocate); ``outcome`` the reply type
     (``result``, or ``pending`` for the first step of a two-step attack). Exactly one of ``seed`` and
-    ``dice`` is set. ``reply`` holds the bytes that were sent, verbatim.
+    ``dice`` is set. ``reply`` holds the bytes that were sent, verbatim. ``request`` is read back as a
+    dict; the server may write it as the client's own JSON bytes (a ``msgspec.Raw`` of one line,
+    ``bridge.resolution.journaled``), which read back as the same dict.
     """
 
     id: str
