@@ -117,8 +117,10 @@ def plain(request: Sent, *, id: str | None) -> dict[str, Any]:
     """A request's JSON object as a plain dict: what the bridge's generic readers look at (the limits,
     the card's names, a held weapon, the table rules), never the rules. A request that is not an
     object is refused as the frame's decoder refused it when it built the dict itself."""
-    if isinstance(request, Mapping):
-        return dict(request) if not isinstance(request, dict) else request
+    if type(request) is dict:
+        return request
+    if isinstance(request, Mapping):  # an ABC check: after the usual cases
+        return dict(request)
     try:
         return _plain.decode(request)
     except msgspec.ValidationError as error:
@@ -184,7 +186,20 @@ def odds_of(id: str, decoded: Any) -> bytes:
 
 def decode_for_odds(id: str, request: Sent) -> Any:
     """A request for ``odds``, checked and decoded. Odds roll nothing, so scripted dice are harmless
-    here (and ignored); only the size limit applies."""
+    here (and ignored); only the size limit applies.
+
+    A client's bytes are decoded once, into the typed request, and its targets counted there; a
+    request that fails either is checked and decoded the long way (the limits first, on its dict),
+    so it is refused as before, in the same words. (A preview is the loop's work per keystroke, and a
+    big one names dozens of targets: no dict of it is built on the way.)"""
+    if isinstance(request, (msgspec.Raw, bytes)):
+        try:
+            typed = rules.decode_request(request)
+        except rules.RuleError:
+            typed = None
+        targets = getattr(typed, "targets", None)
+        if typed is not None and (not isinstance(targets, list) or len(targets) <= MAX_TARGETS):
+            return typed
     check_limits(plain(request, id=id), allow_scripted_dice=True, id=id)
     return decode(request, id=id)
 

@@ -264,6 +264,13 @@ async def test_more_than_32_targets_is_refused_before_the_rules(
         {"type": "attack", "id": "ok", "request": skirmish.fire(targets=crowd[:MAX_TARGETS], shots=1)}
     )
     assert reply["type"] == "result"
+    # A preview is held to the same limit, and the limit still comes first (a typo beside it waits).
+    for kind in ("odds", "attack"):
+        request = {**skirmish.fire(targets=crowd), "sjots": 1}
+        error = await session.ask({"type": kind, "id": f"{kind}-many", "request": request})
+        assert (error["code"], error["path"]) == ("too_many_targets", "$.request.targets"), error
+    odds = await session.ask({"type": "odds", "id": "o-ok", "request": skirmish.fire(targets=crowd[:3])})
+    assert odds["type"] == "odds", odds
 
 
 async def test_scripted_dice_are_refused_unless_allowed(
