@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { ROLL_MODES, cardVisibility, visibilityKind } from "../../vtt_module/scripts/table/roll-mode.js";
+import { MESSAGE_MODES, ROLL_MODES, cardVisibility, messageMode, visibilityKind } from "../../vtt_module/scripts/table/roll-mode.js";
 
 const GMS = ["gmAnna", "gmBoris"];
 const PLAYER = "playerIvan";
@@ -125,5 +125,33 @@ describe("visibilityKind: how much of a reply may travel on the socket", () => {
       ["publicroll", "gmroll", "blindroll", "selfroll"].map(visibilityKind),
       ["public", "private", "blind", "private"],
     );
+  });
+});
+
+describe("messageMode: Foundry v13's roll modes and v14's message modes, mapped in one place", () => {
+  it("maps both vocabularies to the four modes a card honours; in character is public", () => {
+    assert.deepEqual(
+      ["publicroll", "gmroll", "blindroll", "selfroll"].map(messageMode),
+      ["public", "gm", "blind", "self"],
+    );
+    assert.deepEqual(Object.values(MESSAGE_MODES).map(messageMode), ["public", "gm", "blind", "self", "public"]);
+  });
+
+  it("reads anything else as private, never wider", () => {
+    for (const odd of ["roll", "", "SELF", "constructor", "__proto__", null, undefined, 7, {}]) assert.equal(messageMode(odd), "gm", String(odd));
+  });
+
+  it("v14's self is the requester's alone, never the GMs' (an API self roll)", () => {
+    const self = cardVisibility({ rollMode: "self", requester: PLAYER, poster: POSTER, gms: GMS });
+    assert.deepEqual(self, cardVisibility({ rollMode: "selfroll", requester: PLAYER, poster: POSTER, gms: GMS }));
+    assert.deepEqual(self.whisper, [PLAYER]);
+  });
+
+  it("every v14 mode reads as its v13 twin, for cards and for what travels on the socket", () => {
+    for (const [v14, v13] of [["public", "publicroll"], ["gm", "gmroll"], ["blind", "blindroll"], ["self", "selfroll"], ["ic", "publicroll"]]) {
+      const base = { requester: PLAYER, poster: POSTER, gms: GMS };
+      assert.deepEqual(cardVisibility({ ...base, rollMode: v14 }), cardVisibility({ ...base, rollMode: v13 }), v14);
+      assert.equal(visibilityKind(v14), visibilityKind(v13), v14);
+    }
   });
 });

@@ -22,12 +22,14 @@ import { cardFor, chatMessage } from "./foundry/chat.js";
 import { arsenalOf, findTokenDocument } from "./foundry/documents.js";
 import { openAttackDialog as openDialogWindow, openProfileEditor } from "./foundry/open.js";
 import { requestUndo } from "./foundry/referee.js";
-import { MODULE_ID, worldRuleSystem } from "./foundry/settings.js";
+import { MODULE_ID, userMessageMode, worldRuleSystem } from "./foundry/settings.js";
 import { problemText, t } from "./foundry/words.js";
 import { assignWeaponMacro, weaponDrop } from "./hotbar.js";
 import { newRequestId } from "./protocol.js";
 import { requestKey } from "./relay.js";
 import { systemPlugin } from "./systems/index.js";
+import { messageMode } from "./table/roll-mode.js";
+import { isInput, isSelect, isTextArea } from "./foundry/window-dom.js";
 
 /**
  * The API's own version (semver): minor for additions, major for anything a macro would notice.
@@ -53,7 +55,9 @@ const CARD_WAIT_MS = 10_000;
  * @property {number | number[]} [shots]  shots at each target, in order (a number: at the first)
  * @property {number} [modifier]  the situational modifier (the dialog's Modifier field)
  * @property {Record<string, string | number | boolean>} [fields]  any named field of the system's dialog
- * @property {string} [rollMode]  who may read the card (default: the user's roll mode)
+ * @property {string} [rollMode]  who may read the card: v14's `public`, `gm`, `blind`, `self`, `ic` or v13's
+ *   `publicroll`, `gmroll`, `blindroll`, `selfroll`; `roll` or absent: the user's own mode
+ * @property {string} [messageMode]  the same as `rollMode` (v14's name for it); `rollMode` wins if both are given
  */
 
 /** A refusal: the form's, the bridge's, or a `volley.preAttack` handler's, in the user's language. */
@@ -166,17 +170,17 @@ async function dialogClassFor(token) {
 async function setField(dialog, name, value) {
   const root = /** @type {HTMLElement} */ (dialog.element);
   const field = root.querySelector(`[name="${CSS.escape(name)}"]`);
-  if (!(field instanceof HTMLInputElement || field instanceof HTMLSelectElement || field instanceof HTMLTextAreaElement)) {
+  if (!(isInput(field) || isSelect(field) || isTextArea(field))) {
     const names = [...new Set([...root.querySelectorAll("[name]")].map((el) => el.getAttribute("name")))].filter((n) => n && n !== "weapon");
     throw new VolleyApiError(t("VOLLEY.Api.NoField", { field: name, fields: names.join(", ") || "—" }), { code: "bad_option" });
   }
-  if (field instanceof HTMLSelectElement) {
+  if (isSelect(field)) {
     const options = [...field.options].map((option) => option.value);
     if (!options.includes(String(value))) {
       throw new VolleyApiError(t("VOLLEY.Api.NoChoice", { field: name, value: String(value), choices: options.join(", ") }), { code: "bad_option" });
     }
     field.value = String(value);
-  } else if (field instanceof HTMLInputElement && field.type === "checkbox") {
+  } else if (isInput(field) && field.type === "checkbox") {
     field.checked = value === true || value === "on" || value === "true";
   } else {
     field.value = String(value);
@@ -258,7 +262,9 @@ async function choiceOf(dialog, action, options, { checkButton }) {
     } catch (error) {
       throw new VolleyApiError(dialog.refusalText(error), { code: "form", reply: error });
     }
-    if (options.rollMode) choice.rollMode = String(options.rollMode);
+    const asked = options.rollMode ?? options.messageMode;
+    // "roll" is core's "the user's current mode": read it here, in the user's own client.
+    if (asked !== undefined && asked !== null && asked !== "") choice.rollMode = asked === "roll" ? userMessageMode() : messageMode(asked);
     return choice;
   } finally {
     await dialog.close({ animate: false });

@@ -4,6 +4,10 @@
  * scrolling part by the styles) stay in view. Foundry places a window by its top edge and grows an
  * "auto" height downwards; a tall dialog (d100 suppressing fire, the profile editor) would otherwise
  * push Fire or Save below the screen at 1400 x 900.
+ *
+ * The browser window is the one the window is drawn in: on Foundry v14 a window may be popped out into
+ * a browser window of its own (foundry/window-dom.js), so its height, and the resizes that matter, are
+ * that window's (`element.ownerDocument.defaultView`), not the main window's.
  */
 
 /** Space kept free under a window (px). */
@@ -13,22 +17,24 @@ const SMALLEST = 240;
 
 /** @type {Set<HTMLElement>} */
 const fitted = new Set();
-let listening = false;
+/** Browser windows whose resizes are listened to. @type {WeakSet<Window>} */
+const listening = new WeakSet();
 
 /**
- * Cap a window's height to the room below its top edge, now and whenever the browser window resizes.
+ * Cap a window's height to the room below its top edge, now and whenever its browser window resizes.
  * @param {HTMLElement | null | undefined} element the application's outer element
  */
 export function fitToWindow(element) {
   if (!element) return;
   fitted.add(element);
   fit(element);
-  if (!listening && typeof window !== "undefined") {
-    listening = true;
-    window.addEventListener("resize", () => {
+  const view = element.ownerDocument?.defaultView;
+  if (view && !listening.has(view)) {
+    listening.add(view);
+    view.addEventListener("resize", () => {
       for (const el of fitted) {
-        if (el.isConnected) fit(el);
-        else fitted.delete(el);
+        if (!el.isConnected) fitted.delete(el);
+        else if (el.ownerDocument?.defaultView === view) fit(el);
       }
     });
   }
@@ -36,8 +42,9 @@ export function fitToWindow(element) {
 
 /** @param {HTMLElement} element */
 function fit(element) {
-  if (!element.isConnected) return;
+  const view = element.ownerDocument?.defaultView;
+  if (!element.isConnected || !view) return;
   const top = Math.max(0, element.getBoundingClientRect().top);
-  element.style.maxHeight = `${Math.max(SMALLEST, Math.floor(window.innerHeight - top - MARGIN))}px`;
+  element.style.maxHeight = `${Math.max(SMALLEST, Math.floor(view.innerHeight - top - MARGIN))}px`;
   element.classList.add("volley-fitted");
 }

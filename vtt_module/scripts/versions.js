@@ -6,6 +6,8 @@
  * the glue (volley.js) hands in the versions and the translator.
  */
 
+import { isHtmlElement } from "./foundry/window-dom.js";
+
 /**
  * -1, 0 or 1 as version `a` is older than, the same as or newer than `b` (dotted numbers; anything
  * else compares as text).
@@ -48,16 +50,17 @@ export function versionLines(moduleVersion, bridgeVersion) {
  * @param {{moduleVersion: string, bridgeVersion: string | null, t: (key: string, values: Record<string, string>) => string}} how
  */
 export function showVersions(html, { moduleVersion, bridgeVersion, t }) {
-  const root = html instanceof HTMLElement ? html : /** @type {any} */ (html)?.[0];
-  if (!(root instanceof HTMLElement)) return;
+  const root = isHtmlElement(html) ? html : /** @type {any} */ (html)?.[0];
+  if (!isHtmlElement(root)) return;
   const field = root.querySelector('[name="volley.bridgeUrl"]');
   const group = field?.closest(".form-group");
   if (!group?.parentElement) return;
   root.querySelector(".volley-versions")?.remove();
-  const box = document.createElement("div");
+  const doc = root.ownerDocument; // the settings window's own (it may be popped out on v14)
+  const box = doc.createElement("div");
   box.className = "form-group volley-versions";
   for (const line of versionLines(moduleVersion, bridgeVersion)) {
-    const p = document.createElement("p");
+    const p = doc.createElement("p");
     p.className = line.warn ? "volley-versions__differ notes" : "volley-versions__both notes";
     if (line.warn) p.setAttribute("role", "alert");
     p.textContent = t(line.key, line.values);

@@ -43,8 +43,13 @@ export interface VolleyAttackOptions {
   modifier?: number;
   /** Any named field of the system's dialog, as the dialog's form names it (`targets.1.modifier`, `moved`, `how`...). */
   fields?: Record<string, string | number | boolean>;
-  /** Who may read the card: `publicroll`, `gmroll`, `blindroll`, `selfroll` (default: the user's roll mode). */
+  /**
+   * Who may read the card: Foundry v14's `public`, `gm`, `blind`, `self`, `ic` (in character: public) or
+   * v13's `publicroll`, `gmroll`, `blindroll`, `selfroll`; `roll` or absent: the user's own mode.
+   */
   rollMode?: string;
+  /** The same as `rollMode` (v14's name for it); `rollMode` wins when both are given. */
+  messageMode?: string;
 }
 
 /** What the player chose, as it travels to the referee's browser (never skills or rounds). */

@@ -83,24 +83,43 @@ Hooks.once("init", () => {
 Hooks.once("setup", registerStatuses);
 
 Hooks.once("ready", async () => {
-  registerStatuses();
-  await startBridge(referee, ownsToken);
-  await migrateOldSettings(game.settings.get(MODULE_ID, "overwatchEndsOnTurn"));
+  // Each step on its own: one that fails (a game system's odd status list, a setting another module
+  // broke) is reported, and the others still run, so Volley always starts.
+  await startUpStep("statuses", () => registerStatuses());
+  await startUpStep("bridge", () => startBridge(referee, ownsToken));
+  await startUpStep("settings", () => migrateOldSettings(game.settings.get(MODULE_ID, "overwatchEndsOnTurn")));
   isReady = true;
-  prepareAnnouncers();
+  await startUpStep("announcers", () => prepareAnnouncers());
   void warmAttackDialog();
-  onBridgeStatus(() => {
-    refreshFireControls();
-    refreshStatusLines();
-    announceBridge();
+  await startUpStep("status line", () => {
+    onBridgeStatus(() => {
+      refreshFireControls();
+      refreshStatusLines();
+      announceBridge();
+    });
   });
-  const module = game.modules.get(MODULE_ID);
-  if (module) {
+  await startUpStep("api", () => {
+    const module = game.modules.get(MODULE_ID);
+    if (!module) return;
     const api = moduleApi();
     module.api = api;
     Hooks.callAll("volley.ready", api);
-  }
+  });
 });
+
+/**
+ * Run one start-up step; a failure is logged and said once, and start-up goes on.
+ * @param {string} step what the step does, for the report
+ * @param {() => unknown} run
+ */
+async function startUpStep(step, run) {
+  try {
+    await run();
+  } catch (error) {
+    console.error(`volley: start-up step "${step}" failed`, error);
+    ui.notifications?.error(t("VOLLEY.Errors.StartUpStep", { step, reason: error instanceof Error ? error.message : String(error) }));
+  }
+}
 
 Hooks.on("hotbarDrop", (bar, data, slot) => onHotbarDrop(bar, data, slot));
 Hooks.on("renderSettingsConfig", (_app, html) => {

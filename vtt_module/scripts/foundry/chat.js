@@ -25,13 +25,14 @@
  */
 
 import { CARD_TEMPLATE, renderCard } from "../card.js";
-import { cardVisibility, ROLL_MODES } from "../table/roll-mode.js";
+import { cardVisibility, messageMode } from "../table/roll-mode.js";
 import { rollsData } from "../table/rolls.js";
 import { systemPlugin } from "../registry.js";
 import { findTokenDocument } from "./documents.js";
 import { activeControl } from "./focus.js";
 import { MODULE_ID } from "./settings.js";
 import { hasWord, messageText, t } from "./words.js";
+import { documentOf, isHtmlElement } from "./window-dom.js";
 
 /**
  * @typedef {{requestId: string, system: string, token: string, weapon: string | null,
@@ -226,15 +227,6 @@ export async function settlePending(pendingId, settled) {
 }
 
 /**
- * The requester's roll mode as the card honours it; anything else reads as a private roll, as in core.
- * @param {unknown} mode
- */
-function rollModeOf(mode) {
-  const known = /** @type {string[]} */ (Object.values(ROLL_MODES));
-  return typeof mode === "string" && known.includes(mode) ? mode : mode === "roll" ? ROLL_MODES.PUBLIC : ROLL_MODES.PRIVATE;
-}
-
-/**
  * Post the card for one answer, once per request key (a resent or replayed key does not post twice),
  * as the poster (a GM) with the shooter as the speaker, holding the bridge's dice as rolls so core's
  * roll-mode rules decide who reads it (table/roll-mode.js) and Dice So Nice animates it in each
@@ -269,11 +261,12 @@ export async function postCard(flags, userId, shooter, rollMode) {
 }
 
 /**
- * The requester's roll mode as the card honours it; anything else reads as a private roll, as in core.
+ * The requester's mode as the card honours it (v13's roll modes and v14's message modes alike:
+ * table/roll-mode.js `messageMode`); anything else reads as a private roll, as in core.
  * @param {unknown} mode
  */
 export function cardRollMode(mode) {
-  return rollModeOf(mode);
+  return messageMode(mode);
 }
 
 /**
@@ -328,7 +321,7 @@ export function focusWhenUndone(messageId) {
  */
 function focusUndoneLine(html, tries = 20) {
   const line = /** @type {HTMLElement | null} */ (html.querySelector(".volley-card__undone"));
-  if (!line || activeControl()) return;
+  if (!line || activeControl(html)) return;
   if (line.isConnected) line.focus();
   else if (tries > 0) requestAnimationFrame(() => focusUndoneLine(html, tries - 1));
 }
@@ -340,7 +333,7 @@ function focusUndoneLine(html, tries = 20) {
  */
 function cardButton(card, { className, icon, label, hint, onClick }) {
   if (card.querySelector(`.${className}`)) return;
-  const button = document.createElement("button");
+  const button = documentOf(card).createElement("button");
   button.type = "button";
   button.className = className;
   button.innerHTML = `<i class="${icon}" inert></i> `;
@@ -373,7 +366,7 @@ function mayAllocate(flags) {
  */
 export function decorateChatMessage(message, html, onUndo, onAllocate) {
   const flags = cardFlags(message);
-  if (!flags || !(html instanceof HTMLElement)) return;
+  if (!flags || !isHtmlElement(html)) return;
   // Core drew "???" for a reader who may not read this roll: nothing of the card is added back.
   if (message.isContentVisible === false) return;
   const section = html.querySelector(".volley-card");
@@ -395,7 +388,8 @@ export function decorateChatMessage(message, html, onUndo, onAllocate) {
     link.addEventListener("click", (event) => {
       event.preventDefault();
       const id = /** @type {HTMLElement} */ (link).dataset.volleyGoto ?? "";
-      document.querySelector(`[data-message-id="${CSS.escape(id)}"]`)?.scrollIntoView({ block: "center", behavior: "smooth" });
+      // The log this card is drawn in (the sidebar's, or a chat log popped out into its own window).
+      documentOf(html).querySelector(`[data-message-id="${CSS.escape(id)}"]`)?.scrollIntoView({ block: "center", behavior: "smooth" });
     });
   }
   if (flags.pending) {

@@ -16,6 +16,7 @@ import { bridgeOnline, bridgeStatus } from "./bridge.js";
 import { arsenalOf, findTokenDocument } from "./documents.js";
 import { accessToken, bridgeUrl, worldRuleSystem } from "./settings.js";
 import { language, t } from "./words.js";
+import { isHtmlElement } from "./window-dom.js";
 
 /**
  * @typedef {{openAttack: (token: TokenDocument) => unknown, openProfile: (actor: Actor, token?: TokenDocument | null) => unknown}} Openers
@@ -114,7 +115,7 @@ function hudButton(className, icon, label, onClick) {
  * @param {Openers} open
  */
 export function addHudControls(hud, html, open) {
-  const root = html instanceof HTMLElement ? html : /** @type {any} */ (html)?.[0];
+  const root = isHtmlElement(html) ? html : /** @type {any} */ (html)?.[0];
   const column = root?.querySelector(".col.right");
   const token = /** @type {TokenDocument | undefined} */ (hud?.document ?? hud?.object?.document);
   if (!column || !token?.isOwner || column.querySelector(".volley-fire")) return;
@@ -204,7 +205,7 @@ export function addSheetButtons(sheet, buttons, open) {
  * @param {HTMLElement} html
  */
 export function addStatusLine(_app, html) {
-  const root = html instanceof HTMLElement ? html : /** @type {any} */ (html)?.[0];
+  const root = isHtmlElement(html) ? html : /** @type {any} */ (html)?.[0];
   if (!root || root.querySelector(".volley-bridge-status")) return;
   // Not a live region: while the bridge is away it counts down every second. Changes worth hearing
   // are said once through Volley's own region (announceBridge).

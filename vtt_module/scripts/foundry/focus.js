@@ -10,19 +10,34 @@
  *   on it after, once it is usable again (holding it on the window itself meanwhile);
  * - closes the window on Escape (and keeps Foundry's own Escape handling from acting on it too);
  * - gives the focus back to the control that opened the window when it closes.
+ *
+ * A window Foundry v14 popped out into a browser window of its own has its own document and its own
+ * focus: everything here reads the window's own document (`root.ownerDocument`), never the main
+ * window's `document`, and tells elements apart without `instanceof` (window-dom.js).
  */
+
+import { documentOf, isHtmlElement } from "./window-dom.js";
 
 const FOCUSABLE = "input:not([type=hidden]), select, textarea, button, summary, a[href], [tabindex]:not([tabindex='-1'])";
 
-/** The element that has the focus, if any (not the page itself). */
-export function activeControl() {
-  const active = document.activeElement;
-  return active instanceof HTMLElement && active !== document.body ? active : null;
+/**
+ * The element that has the focus, if any (not the page itself), in the document of `near` (a node of
+ * the window asked about; the main window's document when none is given).
+ * @param {Node | null} [near]
+ * @returns {HTMLElement | null}
+ */
+export function activeControl(near = null) {
+  const doc = documentOf(near);
+  const active = doc.activeElement;
+  return isHtmlElement(active) && active !== doc.body ? active : null;
 }
 
-/** @param {Element} element */
+/**
+ * @param {Element} element
+ * @returns {element is HTMLElement}
+ */
 function usable(element) {
-  return element instanceof HTMLElement && !element.matches(":disabled") && element.getClientRects().length > 0;
+  return isHtmlElement(element) && !element.matches(":disabled") && element.getClientRects().length > 0;
 }
 
 /**
@@ -98,7 +113,7 @@ export class WindowFocus {
    * @param {HTMLElement | null | undefined} root
    */
   remember(root) {
-    const active = activeControl();
+    const active = activeControl(root);
     this.#armed = Boolean(root && active && root.contains(active));
     if (!this.#armed) this.#key = null;
     else if (active !== root) this.#key = keyOf(/** @type {HTMLElement} */ (active)); // on the window itself: still waiting to go back
@@ -116,7 +131,7 @@ export class WindowFocus {
     const armed = this.#armed;
     this.#armed = false;
     if (!root || !armed) return;
-    const active = activeControl();
+    const active = activeControl(root);
     if (active && active !== root && active.isConnected) {
       this.#key = null;
       return;
@@ -132,7 +147,7 @@ export class WindowFocus {
       root.focus(); // all disabled for now (a request is out): wait on the window, keep the key
       return;
     }
-    /** @type {HTMLElement} */ (target && usable(target) ? target : (other ?? firstControl(root) ?? root)).focus();
+    (target && usable(target) ? target : (other ?? firstControl(root) ?? root)).focus();
     this.#key = null;
   }
 
@@ -144,14 +159,14 @@ export class WindowFocus {
    */
   leaving(root) {
     if (!root) return;
-    const active = activeControl();
+    const active = activeControl(root);
     if (active && root.contains(active)) (this.opener?.isConnected ? this.opener : this.fallback())?.focus();
     root.setAttribute("inert", "");
   }
 
   /** The window closed: the focus goes back to whatever opened it, if the focus went with the window. */
   closed() {
-    if (activeControl()) return;
+    if (activeControl(this.opener)) return;
     const target = this.opener?.isConnected ? this.opener : this.fallback();
     target?.focus();
   }

@@ -10,6 +10,7 @@
  */
 
 import { bearing, sectorOutline } from "../sector.js";
+import { isHtmlElement } from "./window-dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -26,7 +27,7 @@ const UNLIMITED_PIXELS = 6000;
 /** The element the canvas draws into (Foundry: the PIXI application's view). @returns {HTMLElement | null} */
 function canvasElement() {
   const view = canvas?.app?.view;
-  return view instanceof HTMLElement ? view : null;
+  return isHtmlElement(view) ? view : null;
 }
 
 /** Whether there is a canvas to pick on. */

@@ -5,6 +5,7 @@
 
 import { DEFAULT_BRIDGE_URL } from "../protocol.js";
 import { allSystems, defaultRuleSystem } from "../registry.js";
+import { messageMode } from "../table/roll-mode.js";
 import { tableRules, tableRuleValue } from "./table-rules.js";
 
 export const MODULE_ID = "volley";
@@ -93,4 +94,24 @@ export function bridgeUrl() {
 /** Seconds to wait for the bridge's answer. */
 export function requestTimeoutMs() {
   return Number(game.settings.get(MODULE_ID, "timeout") || 15) * 1000;
+}
+
+/** The Foundry generation this client runs (13 or 14, `game.release.generation`; 13 when unknown). */
+export function foundryGeneration() {
+  return Number(game.release?.generation ?? 13) || 13;
+}
+
+/**
+ * Who this user's rolls are for, as chosen in the chat controls: core's `core.messageMode` on Foundry
+ * v14 (`core.rollMode` there is a deprecated alias that warns on every read: JohanFalt/Foundry_WoD20#1395),
+ * `core.rollMode` on v13; in v14's names either way (table/roll-mode.js `messageMode`).
+ * @returns {"public" | "gm" | "blind" | "self"}
+ */
+export function userMessageMode() {
+  const setting = foundryGeneration() >= 14 ? "messageMode" : "rollMode";
+  try {
+    return messageMode(game.settings.get("core", /** @type {any} */ (setting)));
+  } catch {
+    return "public"; // core's own setting missing (a stripped-down client): core's default
+  }
 }

@@ -13,6 +13,7 @@ import { isHolder } from "./bridge.js";
 import { findTokenDocument, syncDerivedStatuses, tokenHandle, tokenState } from "./documents.js";
 import { MODULE_ID, overwatchEndsOnTurn, worldRuleSystem } from "./settings.js";
 import { t } from "./words.js";
+import { isHtmlElement } from "./window-dom.js";
 
 /**
  * @typedef {import("../standing-orders.js").TurnState} TurnState
@@ -136,7 +137,7 @@ export function noticeOf(message) {
  */
 export function decorateNotice(message, html) {
   const notice = noticeOf(message);
-  if (!notice || !(html instanceof HTMLElement)) return;
+  if (!notice || !isHtmlElement(html)) return;
   const line = html.querySelector(".volley-notice");
   if (line) line.textContent = t(notice.key, notice.values);
 }

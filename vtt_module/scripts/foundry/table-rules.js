@@ -18,6 +18,7 @@ import { MODULE_READINGS, checkTableRules, isDefault, migrateOverwatchSetting, o
 import { READINGS } from "../table-rules/readings.js";
 import { announcer } from "./announce.js";
 import { problemText, t } from "./words.js";
+import { isInput } from "./window-dom.js";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -228,7 +229,7 @@ export class TableRulesMenu extends HandlebarsApplicationMixin(ApplicationV2) {
     this.element.setAttribute("aria-label", this.title);
     this.element.addEventListener("keydown", (event) => {
       // Enter in a field never saves: Save is a button, after the bridge has had its say.
-      if (event.key === "Enter" && event.target instanceof HTMLInputElement) event.preventDefault();
+      if (event.key === "Enter" && isInput(event.target)) event.preventDefault();
     });
     this.element.addEventListener("input", () => (this.dirty = true));
     this.element.addEventListener("change", () => (this.dirty = true));

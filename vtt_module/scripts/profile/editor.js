@@ -21,6 +21,7 @@ import { MODULE_ID } from "../foundry/settings.js";
 import { assignWeaponMacro, makeWeaponDraggable, weaponDrop } from "../hotbar.js";
 import { characterFromForm, fieldText, newWeapon, readProfile, storedProfile, weaponFromForm } from "./profile.js";
 import { fitToWindow } from "../fit-window.js";
+import { isInput } from "../foundry/window-dom.js";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -108,7 +109,7 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
     if (!isShowing(this)) return;
     for (const element of this.element.querySelectorAll("input[name], select[name]")) {
       const field = /** @type {HTMLInputElement | HTMLSelectElement} */ (element);
-      this.draft[field.name] = field instanceof HTMLInputElement && field.type === "checkbox" ? field.checked : field.value;
+      this.draft[field.name] = isInput(field) && field.type === "checkbox" ? field.checked : field.value;
     }
   }
 
@@ -199,7 +200,7 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
     this.element.setAttribute("role", "dialog");
     this.element.setAttribute("aria-label", this.title);
     this.element.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" && event.target instanceof HTMLInputElement) event.preventDefault();
+      if (event.key === "Enter" && isInput(event.target)) event.preventDefault();
     });
     const check = () => this.#showProblems();
     this.element.addEventListener("input", check);

@@ -1,6 +1,14 @@
 /**
  * Roll modes for Volley's chat card: who may read it, and who may watch its dice roll in 3D.
  *
+ * Two vocabularies, mapped here and only here (`messageMode`):
+ * - Foundry v13's roll modes (`core.rollMode`, CONST.DICE_ROLL_MODES): `publicroll`, `gmroll`,
+ *   `blindroll`, `selfroll`;
+ * - Foundry v14's message modes (`core.messageMode`, CONFIG.ChatMessage.modes; v14 deprecates the roll
+ *   modes for them, foundry-vtt-types main `common/constants.d.mts` and `client/config.d.mts`):
+ *   `public`, `gm`, `blind`, `self`, and `ic` (in character, read by everyone: public here).
+ * Volley works in v14's names; a v13 name, from a v13 client or an older module, means the same mode.
+ *
  * Foundry core (v13, `ChatMessage.applyRollMode`) turns the roll mode chosen in the chat controls into
  * a message's `whisper` and `blind`:
  * - public (`publicroll`): no whisper, not blind;
@@ -30,13 +38,48 @@
  * Pure: ids in, plain data out; no Foundry globals.
  */
 
-/** Foundry's roll modes (CONST.DICE_ROLL_MODES). */
+/** Foundry v14's message modes (CONFIG.ChatMessage.modes), as Volley names a card's readers. */
+export const MESSAGE_MODES = Object.freeze({
+  PUBLIC: "public",
+  GM: "gm",
+  BLIND: "blind",
+  SELF: "self",
+  IC: "ic",
+});
+
+/** Foundry v13's roll modes (CONST.DICE_ROLL_MODES, deprecated in v14). */
 export const ROLL_MODES = Object.freeze({
   PUBLIC: "publicroll",
   PRIVATE: "gmroll",
   BLIND: "blindroll",
   SELF: "selfroll",
 });
+
+/** Every name a mode goes by, to the mode a card honours. */
+const MODE_NAMES = Object.freeze(
+  /** @type {Record<string, "public" | "gm" | "blind" | "self">} */ ({
+    public: "public",
+    ic: "public",
+    publicroll: "public",
+    gm: "gm",
+    gmroll: "gm",
+    blind: "blind",
+    blindroll: "blind",
+    self: "self",
+    selfroll: "self",
+  }),
+);
+
+/**
+ * The mode a card honours, from either generation's name: `public`, `gm`, `blind` or `self`. In
+ * character (`ic`) is public. Anything else (`roll`, a typo, a mode another module registered) is read
+ * as a private roll, as core's last branch reads an unknown roll mode: never wider than asked.
+ * @param {unknown} mode
+ * @returns {"public" | "gm" | "blind" | "self"}
+ */
+export function messageMode(mode) {
+  return typeof mode === "string" && Object.hasOwn(MODE_NAMES, mode) ? MODE_NAMES[mode] : "gm";
+}
 
 /**
  * @typedef {object} CardVisibility
@@ -49,8 +92,8 @@ export const ROLL_MODES = Object.freeze({
 /**
  * The chat card's `whisper` and `blind`, and who may watch its dice, for a roll mode.
  * @param {object} input
- * @param {string} input.rollMode  the requester's roll mode (`game.settings.get("core", "rollMode")` in the
- *   requester's own client: it is a per-user setting); "roll" must be resolved to one of ROLL_MODES first
+ * @param {string} input.rollMode  the requester's mode (their own client's `core.messageMode`, or on v13
+ *   `core.rollMode`: a per-user setting), in either vocabulary (`messageMode`); "roll" must be resolved first
  * @param {string} input.requester the user id of the player (or GM) who fired
  * @param {string} input.poster    the user id of the client creating the card (`game.user.id` there: a GM)
  * @param {string[]} input.gms     the ids of the GM users (`game.users.filter(u => u.isGM)`)
@@ -61,15 +104,16 @@ export function cardVisibility({ rollMode, requester, poster, gms, whisper = [] 
   if (typeof requester !== "string" || requester === "") throw new TypeError("requester: the id of the user who fired is required");
   if (typeof poster !== "string" || poster === "") throw new TypeError("poster: the id of the user posting the card is required");
   const named = ids(whisper);
-  if (rollMode === ROLL_MODES.PUBLIC) return { author: poster, whisper: [], blind: false, diceViewers: null };
+  const mode = messageMode(rollMode);
+  if (mode === "public") return { author: poster, whisper: [], blind: false, diceViewers: null };
   // Blind when the poster, the card's author, is not a reader: core shows an author their own unblind roll.
-  if (rollMode === ROLL_MODES.SELF) return { author: poster, whisper: [requester], blind: requester !== poster, diceViewers: [requester] };
+  if (mode === "self") return { author: poster, whisper: [requester], blind: requester !== poster, diceViewers: [requester] };
 
   const recipients = named.length > 0 ? named : ids(gms);
   if (recipients.length === 0) {
     throw new RangeError("gms: a private or blind card needs a GM to whisper to; an empty whisper would make it public");
   }
-  if (rollMode === ROLL_MODES.BLIND) return { author: poster, whisper: recipients, blind: true, diceViewers: recipients };
+  if (mode === "blind") return { author: poster, whisper: recipients, blind: true, diceViewers: recipients };
   const readers = ids([...recipients, requester]);
   return { author: poster, whisper: readers, blind: !readers.includes(poster), diceViewers: readers };
 }
@@ -77,12 +121,13 @@ export function cardVisibility({ rollMode, requester, poster, gms, whisper = [] 
 /**
  * How much of a card every reader may know: "public", "private" (some readers see "???") or "blind"
  * (the requester too). The relay strips a reply by it (relay.js `wireReply`).
- * @param {string} rollMode one of ROLL_MODES
+ * @param {unknown} rollMode a mode in either vocabulary (`messageMode`)
  * @returns {"public" | "private" | "blind"}
  */
 export function visibilityKind(rollMode) {
-  if (rollMode === ROLL_MODES.PUBLIC) return "public";
-  return rollMode === ROLL_MODES.BLIND ? "blind" : "private";
+  const mode = messageMode(rollMode);
+  if (mode === "public") return "public";
+  return mode === "blind" ? "blind" : "private";
 }
 
 /**

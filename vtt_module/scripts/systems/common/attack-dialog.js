@@ -44,7 +44,9 @@ import { WindowFocus } from "../../foundry/focus.js";
 import { OddsPanel } from "../../foundry/odds-panel.js";
 import { fitToWindow } from "../../fit-window.js";
 import { problemText, t } from "../../foundry/words.js";
+import { userMessageMode } from "../../foundry/settings.js";
 import { FormError } from "./fields.js";
+import { isButton, isInput, isSelect } from "../../foundry/window-dom.js";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -417,11 +419,11 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     root.setAttribute("aria-label", this.title);
     root.addEventListener("keydown", (event) => {
       // Enter in a field would submit the form; firing is an explicit button.
-      if (event.key === "Enter" && event.target instanceof HTMLInputElement) event.preventDefault();
+      if (event.key === "Enter" && isInput(event.target)) event.preventDefault();
     });
     root.addEventListener("change", (event) => this.#onFieldChange(event));
     root.addEventListener("input", (event) => {
-      if (event.target instanceof HTMLInputElement) this.refreshPreview();
+      if (isInput(event.target)) this.refreshPreview();
     });
     this.#unsubscribe = onBridgeStatus(() => this.#onBridgeChange());
     this.#focus.opened(root, () => this.close());
@@ -447,11 +449,11 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     for (const field of kept ? this.element.querySelectorAll(fields) : []) {
       const input = /** @type {HTMLInputElement | HTMLSelectElement} */ (field);
       if (!kept || input.name === "weapon" || !(input.name in kept)) continue;
-      if (input instanceof HTMLInputElement && input.type === "checkbox") input.checked = kept[input.name] === "on";
+      if (isInput(input) && input.type === "checkbox") input.checked = kept[input.name] === "on";
       else input.value = kept[input.name] ?? input.value;
     }
     const hotbar = this.element.querySelector("button.volley-hotbar-button");
-    if (hotbar instanceof HTMLButtonElement && !this.headless) makeWeaponDraggable(hotbar, () => this.#weaponDrop());
+    if (isButton(hotbar) && !this.headless) makeWeaponDraggable(hotbar, () => this.#weaponDrop());
     // While a request is out every button is disabled: the focus waits on the window, then goes back.
     if (!this.headless) this.#focus.restore(this.element, { fallback: ".volley-attack__buttons button" });
     this.applyLiveCheck();
@@ -632,7 +634,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   /** @param {Event} event */
   async #onFieldChange(event) {
     const field = event.target;
-    if (field instanceof HTMLSelectElement && field.name === "weapon") {
+    if (isSelect(field) && field.name === "weapon") {
       this.weaponId = field.value;
       this.oddsPanel.summary = null;
       await this.refresh(["shooter", "body", "preview", "footer"], { keep: false });
@@ -661,7 +663,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       weapon: this.weaponId,
       action,
       // Who may read the card is the player's call, as for any roll of theirs.
-      rollMode: String(game.settings.get("core", "rollMode") ?? "publicroll"),
+      rollMode: userMessageMode(),
     };
   }
 

@@ -42,6 +42,7 @@ import {
 } from "./modes.js";
 import { d100OddsLines } from "./odds.js";
 import { MODIFIER_LIMIT } from "./requests.js";
+import { isDetails, isInput, isSelect } from "../../foundry/window-dom.js";
 
 /**
  * @typedef {import("../../profile/types.js").VolleyWeapon} VolleyWeapon
@@ -638,7 +639,7 @@ export default class D100AttackDialog extends AttackDialog {
     this.element.addEventListener("keydown", (event) => {
       // Enter fires nothing (the frame's rule), but in the sector's fields it aims: what was typed counts.
       const field = event.target;
-      if (event.key === "Enter" && field instanceof HTMLInputElement && (field.name === "facing" || field.name === "arc")) void this.#aim();
+      if (event.key === "Enter" && isInput(field) && (field.name === "facing" || field.name === "arc")) void this.#aim();
     });
   }
 
@@ -648,12 +649,12 @@ export default class D100AttackDialog extends AttackDialog {
     // The Mode select shows the mode in force, whatever was typed before a re-render.
     const select = this.element.querySelector('select[name="mode"]');
     const mode = this.currentMode();
-    if (select instanceof HTMLSelectElement && mode) select.value = mode;
+    if (isSelect(select) && mode) select.value = mode;
     const primary = this.element.querySelector('select[name="primary"]');
     const first = this.#primaryOf(this.#rows());
-    if (primary instanceof HTMLSelectElement && first) primary.value = first.id;
+    if (isSelect(primary) && first) primary.value = first.id;
     const morale = this.element.querySelector("details.volley-d100__morale");
-    if (morale instanceof HTMLDetailsElement) morale.addEventListener("toggle", () => (this.moraleOpen = morale.open));
+    if (isDetails(morale)) morale.addEventListener("toggle", () => (this.moraleOpen = morale.open));
   }
 
   /**
@@ -690,7 +691,7 @@ export default class D100AttackDialog extends AttackDialog {
   /** @param {Event} event */
   async #onD100Change(event) {
     const field = event.target;
-    if (!(field instanceof HTMLInputElement || field instanceof HTMLSelectElement)) return;
+    if (!(isInput(field) || isSelect(field))) return;
     if (field.name === "mode") {
       this.mode = field.value;
       await this.refresh(["body", "preview", "footer"]);
@@ -703,7 +704,7 @@ export default class D100AttackDialog extends AttackDialog {
     } else if (field.name === "facing" || field.name === "arc") {
       await this.#aim();
       return;
-    } else if (field instanceof HTMLInputElement && /^t\..+\.include$/.test(field.name)) {
+    } else if (isInput(field) && /^t\..+\.include$/.test(field.name)) {
       const id = field.name.slice(2, -".include".length);
       if (field.checked) this.excluded.delete(id);
       else this.excluded.add(id);
@@ -778,7 +779,7 @@ export default class D100AttackDialog extends AttackDialog {
       return;
     }
     const arcField = this.element.querySelector('input[name="arc"]');
-    const arc = Math.min(SECTOR_MAX_DEGREES, Math.max(1, Math.round(Number(arcField instanceof HTMLInputElement ? arcField.value : SECTOR_MAX_DEGREES) || SECTOR_MAX_DEGREES)));
+    const arc = Math.min(SECTOR_MAX_DEGREES, Math.max(1, Math.round(Number(isInput(arcField) ? arcField.value : SECTOR_MAX_DEGREES) || SECTOR_MAX_DEGREES)));
     const reach = sectorLength(weapon, arsenal.character);
     const lengthPixels = geometry.scale && Number.isFinite(reach) ? reach / geometry.scale : Infinity;
     this.element.classList.add("volley-attack--picking");
@@ -794,7 +795,7 @@ export default class D100AttackDialog extends AttackDialog {
     // the field says it (what it held before the click is not kept).
     const facing = wholeDegrees(picked);
     const field = this.element?.querySelector('input[name="facing"]');
-    if (field instanceof HTMLInputElement) field.value = String(facing);
+    if (isInput(field)) field.value = String(facing);
     await this.#aimAt({ facing, arc }, weapon);
   }
 
@@ -804,7 +805,7 @@ export default class D100AttackDialog extends AttackDialog {
    */
   static async #onAddTarget() {
     const select = this.element.querySelector('select[name="add_token"]');
-    const id = select instanceof HTMLSelectElement ? select.value : "";
+    const id = isSelect(select) ? select.value : "";
     if (!id || !findTokenDocument(id)) return;
     if (this.currentMode() === "overwatch_fire") this.triggerList = [...(this.#list() ?? []), id];
     else {

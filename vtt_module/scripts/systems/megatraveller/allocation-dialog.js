@@ -31,6 +31,7 @@ import { problemText, t } from "../../foundry/words.js";
 import { MODE_RULES } from "./modes.js";
 import { checkBulletSplit, checkClusterSplit, clusterBullets, defaultBulletSplit, defaultClusterSplit } from "./split.js";
 import { fitToWindow } from "../../fit-window.js";
+import { isInput } from "../../foundry/window-dom.js";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -262,11 +263,11 @@ export default class MegaTravellerAllocation extends HandlebarsApplicationMixin(
     root.setAttribute("role", "dialog");
     root.setAttribute("aria-label", this.title);
     root.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" && event.target instanceof HTMLInputElement) event.preventDefault();
+      if (event.key === "Enter" && isInput(event.target)) event.preventDefault();
     });
     root.addEventListener("change", () => void this.#onEdit(true));
     root.addEventListener("input", (event) => {
-      if (event.target instanceof HTMLInputElement) void this.#onEdit(false);
+      if (isInput(event.target)) void this.#onEdit(false);
     });
     this.unsubscribe = onBridgeStatus(() => {
       if (isShowing(this)) void this.render({ parts: ["footer"] });

@@ -35,6 +35,7 @@ import {
   weaponModes,
   weaponSelectors,
 } from "./modes.js";
+import { isForm, isSelect } from "../../foundry/window-dom.js";
 
 /**
  * @typedef {import("../../profile/types.js").VolleyWeapon} VolleyWeapon
@@ -178,7 +179,7 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
 
   /** The form as it is now, when it is on screen. */
   #formNow() {
-    return this.element instanceof HTMLFormElement ? formValues(this.element) : {};
+    return isForm(this.element) ? formValues(this.element) : {};
   }
 
   /**
@@ -447,7 +448,7 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
    */
   async #onChange(event) {
     const field = event.target;
-    if (!(field instanceof HTMLSelectElement) || field.name === "weapon") return;
+    if (!isSelect(field) || field.name === "weapon") return;
     const values = this.#formNow();
     this.#absorb(values);
     if (field.name === "mode") {
