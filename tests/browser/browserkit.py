@@ -129,6 +129,9 @@ class Pages:
         self.errors: list[str] = []
         #: Every page's console warnings and errors, newest last, for the report of a failing test.
         self.console: list[str] = []
+        #: Foundry compatibility (deprecation) warnings that Volley's own code caused, on any page: the
+        #: stand-in logs each as core does, with its stack (stand-in/generations.js). A test fails on one.
+        self.volley_warnings: list[str] = []
 
     def new(self) -> Any:
         """A page in a window of its own, as each player's and referee's browser is at a real table.
@@ -156,6 +159,8 @@ class Pages:
     def _console(self, message: Any) -> None:
         if message.type not in ("warning", "error"):
             return
+        if is_volley_compat_warning(message.text):
+            self.volley_warnings.append(message.text[:2000])
         where = message.location.get("url", "").rsplit("/", 1)[-1]
         self.console.append(f"{message.type}: {message.text[:300]} ({where})")
         del self.console[: -self.CONSOLE_KEPT]
@@ -175,6 +180,12 @@ class Pages:
                 where = f"page {index} {frame.url[-60:]}"
                 lines.append(f"{where}: windows {seen['windows']}; notices {seen['notes']}")
         return "\n".join(lines)
+
+
+def is_volley_compat_warning(text: str) -> bool:
+    """A compatibility warning as core logs it ("Deprecated since Version N" and the caller's stack),
+    called from the module's own code (a frame under /modules/volley/)."""
+    return "Deprecated since Version" in text and "/modules/volley/" in text
 
 
 class Shots:
@@ -201,13 +212,25 @@ class Shots:
         return path
 
 
+#: The Foundry generations the stand-in plays (``?foundry=``); 14 unless a test asks for another.
+GENERATIONS = (13, 14)
+DEFAULT_GENERATION = 14
+
+
 @dataclass(frozen=True)
 class Table:
-    """Everything one browser test needs: the sandbox, a way to open pages, a place for screenshots."""
+    """Everything one browser test needs: the sandbox, a way to open pages, a place for screenshots, and
+    the Foundry generation its pages play (``generation``: 13 or 14)."""
 
     sandbox: Sandbox
     pages: Pages
     shots: Shots
+    generation: int = DEFAULT_GENERATION
+
+    @property
+    def query(self) -> str:
+        """What every page of this test adds to its address (the generation it plays)."""
+        return f"&foundry={self.generation}"
 
     def open(
         self,
@@ -220,7 +243,7 @@ class Table:
     ) -> Any:
         """A sandbox page, booted (the module loaded, init/setup/ready done)."""
         page = page or self.pages.new()
-        page.goto(f"{self.sandbox.url}?lang={lang}&scene={scene}&view={view}{extra}")
+        page.goto(f"{self.sandbox.url}?lang={lang}&scene={scene}&view={view}{self.query}{extra}")
         wait_booted(page)
         return page
 
@@ -280,6 +303,18 @@ def refusal(page: Any, script: str) -> str | None:
     if it resolved (how a test sees the stand-in refuse what Foundry refuses)."""
     return page.evaluate(
         f"Promise.resolve().then(() => {script}).then(() => null, (e) => String(e?.message ?? e))"
+    )
+
+
+def set_message_mode(page: Any, mode: str) -> None:
+    """Choose who reads this user's rolls, as the chat controls do: ``mode`` is v14's name (public, gm,
+    blind, self, ic); a v13 page gets its roll mode (publicroll...; ic is public there)."""
+    legacy = {"public": "publicroll", "ic": "publicroll", "gm": "gmroll"}
+    legacy |= {"blind": "blindroll", "self": "selfroll"}
+    page.evaluate(
+        "([mode, legacy]) => game.release.generation >= 14"
+        " ? game.settings.set('core', 'messageMode', mode) : game.settings.set('core', 'rollMode', legacy)",
+        [mode, legacy[mode]],
     )
 
 

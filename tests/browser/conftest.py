@@ -14,7 +14,29 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import Pages, Sandbox, Shots, Table
+from browserkit import DEFAULT_GENERATION, Pages, Sandbox, Shots, Table
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "foundry(*generations): run the test on each of these Foundry generations (13, 14) of the stand-in;"
+        " unmarked browser tests run on 14",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test (or a module, with ``pytestmark``) marked ``foundry(13, 14)`` runs once per generation."""
+    marker = metafunc.definition.get_closest_marker("foundry")
+    if marker is not None and "generation" in metafunc.fixturenames:
+        generations = tuple(int(g) for g in marker.args)
+        metafunc.parametrize("generation", generations, ids=[f"foundry{g}" for g in generations])
+
+
+@pytest.fixture
+def generation() -> int:
+    """The Foundry generation the test's pages play (``?foundry=``): 14 unless marked otherwise."""
+    return DEFAULT_GENERATION
 
 
 @pytest.fixture
@@ -32,9 +54,12 @@ def sandbox(tmp_path: Path) -> Iterator[Sandbox]:
 
 @pytest.fixture
 def pages(launch_chromium: Callable[[], AbstractContextManager[Any]]) -> Iterator[Pages]:
-    """A fresh headless Chromium per test (``launch_chromium``: tests/conftest.py), one context."""
+    """A fresh headless Chromium per test (``launch_chromium``: tests/conftest.py), one context. The
+    test fails if Volley's own code logged a Foundry compatibility warning on any of its pages."""
     with launch_chromium() as browser:
-        yield Pages(browser.new_context(viewport={"width": 1440, "height": 900}))
+        pages = Pages(browser.new_context(viewport={"width": 1440, "height": 900}))
+        yield pages
+    assert pages.volley_warnings == [], "Volley's code logged Foundry compatibility warnings"
 
 
 @pytest.hookimpl(wrapper=True)
@@ -57,5 +82,5 @@ def shots() -> Shots:
 
 
 @pytest.fixture
-def table(pages: Pages, sandbox: Sandbox, shots: Shots) -> Table:
-    return Table(sandbox, pages, shots)
+def table(pages: Pages, sandbox: Sandbox, shots: Shots, generation: int) -> Table:
+    return Table(sandbox, pages, shots, generation)

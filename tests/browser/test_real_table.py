@@ -25,6 +25,7 @@ from browserkit import (
     open_as,
     open_attack_dialog,
     refusal,
+    set_message_mode,
     wait_booted,
     wait_connected,
 )
@@ -269,12 +270,12 @@ def test_blind_private_and_self_rolls_as_each_user_sees_them(table: Table) -> No
     co = open_as(table, "coreferee", extra="&token=none")
     cases = (
         # mode: (the player reads the card, the referee reads it, the co-referee reads it)
-        ("blindroll", False, True, True),
-        ("gmroll", True, True, True),
-        ("selfroll", True, False, False),
+        ("blind", False, True, True),
+        ("gm", True, True, True),
+        ("self", True, False, False),
     )
     for n, (mode, player_reads, referee_reads, co_reads) in enumerate(cases, start=1):
-        player.evaluate(f"game.settings.set('core', 'rollMode', '{mode}')")
+        set_message_mode(player, mode)
         answer = relay(player, f"volley-mode-{mode}", {**CHOICE, "rollMode": mode})
         assert answer["type"] == "result"
         assert ("result" in answer) is False, f"{mode}: the result travelled on the socket every client reads"
@@ -306,7 +307,7 @@ def test_cards_are_in_the_readers_language_from_the_first_render(table: Table) -
         " window.cardTexts.push(c.textContent.trim());"
         " }).observe(document, {subtree: true, childList: true});"
     )
-    page.goto(f"{table.sandbox.url}?lang=ru&scene=gurps&view=referee&as=coreferee&token=none")
+    page.goto(f"{table.sandbox.url}?lang=ru&scene=gurps&view=referee&as=coreferee&token=none{table.query}")
     wait_booted(page)
     cards(page).first.locator("thead").wait_for()
     assert cards(page).first.locator("thead").inner_text().split() == ["Цель", "Попадания", "Эффекты"]

@@ -32,6 +32,7 @@ from browserkit import (
     player_view,
     reload_kept,
     sent_with_id,
+    set_message_mode,
     wait_connected,
     wait_for_chart,
     wait_state,
@@ -351,8 +352,8 @@ def test_the_card_follows_the_players_roll_mode(table: Table) -> None:
     page = table.ready()
     view = player_view(page)
     frame, player = view.frame, view.page
-    for mode, player_sees in (("gmroll", True), ("blindroll", False)):
-        player.evaluate(f"game.settings.set('core', 'rollMode', '{mode}')")
+    for mode, player_sees in (("gm", True), ("blind", False)):
+        set_message_mode(player, mode)
         dialog = open_attack_dialog(frame, chart="Raider")
         count = page.evaluate("game.messages.contents.length")
         dialog.get_by_role("spinbutton", name="Shots at Raider").fill("1")
@@ -362,7 +363,7 @@ def test_the_card_follows_the_players_roll_mode(table: Table) -> None:
             "(({whisper, blind, author}) => ({whisper, blind, author: author?.id ?? author}))"
             "(game.messages.contents.at(-1))"
         )
-        if mode == "gmroll":
+        if mode == "gm":
             assert message == {
                 "whisper": ["gm0000000000000a", "gm0000000000000c", "as0000000000000d", "pl0000000000000b"],
                 "blind": False,

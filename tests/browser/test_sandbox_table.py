@@ -270,19 +270,25 @@ def test_fire_and_weapons_from_the_character_sheet_header(table: Table) -> None:
     assert table.pages.errors == []
 
 
+@pytest.mark.foundry(13, 14)
 def test_statuses_survive_a_game_system_that_rebuilds_the_list(table: Table) -> None:
     page = table.ready()
-    # The sandbox's stand-in game system rebuilt CONFIG.statusEffects at setup and at ready.
-    ids = page.evaluate("CONFIG.statusEffects.map(s => s.id)")
+    # The sandbox's stand-in game system rebuilt CONFIG.statusEffects at setup and at ready (v13: a new
+    # array; v14: a plain object keyed by id, as Twodsix's "reduce status icons" leaves it).
+    ids = page.evaluate("Object.values(CONFIG.statusEffects).map(s => s.id)")
     for status in ("suppressed", "pinned", "prone", "overwatch", "jammed"):
         assert ids.count(status) == 1, status
     # Even one dropped later is added back when a result needs it, not thrown on.
-    page.evaluate("CONFIG.statusEffects = CONFIG.statusEffects.filter(s => s.id !== 'jammed')")
+    page.evaluate(
+        "Array.isArray(CONFIG.statusEffects)"
+        " ? (CONFIG.statusEffects = CONFIG.statusEffects.filter(s => s.id !== 'jammed'))"
+        " : delete CONFIG.statusEffects.jammed"
+    )
     dialog = open_attack_dialog(page, chart="Raider")
     page.get_by_label("Next roll's dice").fill("6 6 6 3 3 4")
     dialog.get_by_role("button", name="Fire", exact=True).click()
     page.wait_for_function("canvas.scene.tokens.get('tokHale000000001').actor.statuses.has('jammed')")
-    assert page.evaluate("CONFIG.statusEffects.filter(s => s.id === 'jammed').length") == 1
+    assert page.evaluate("Object.values(CONFIG.statusEffects).filter(s => s.id === 'jammed').length") == 1
     assert table.pages.errors == []
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from browserkit import (
     ASSISTANT_ID,
     BUDGET_S,
@@ -239,21 +240,27 @@ def test_hooks_call_all_logs_a_throwing_handler_and_calls_the_next(table: Table)
     assert table.pages.errors == []
 
 
+#: A roll message made as core makes one: v14's ChatMessage.applyMode with a message mode, v13's
+#: applyRollMode with the roll mode of the same name.
 ROLL = """(mode) => {
   const {Die} = foundry.dice.terms;
   const roll = Roll.fromTerms([new Die({number: 2, faces: 6, results: [{result: 4}, {result: 5}]})]);
-  const data = ChatMessage.applyRollMode({content: '', rolls: [roll], flavor: mode}, mode);
+  const legacy = {public: 'publicroll', gm: 'gmroll', blind: 'blindroll', self: 'selfroll'}[mode];
+  const base = {content: '', rolls: [roll], flavor: mode};
+  const data = game.release.generation >= 14
+    ? ChatMessage.applyMode(base, mode) : ChatMessage.applyRollMode(base, legacy);
   return ChatMessage.create(data).then(m => m.id);
 }"""
 
 
+@pytest.mark.foundry(13, 14)
 def test_whispered_and_blind_rolls_are_seen_as_core_shows_them(table: Table) -> None:
     referee = open_as(table, "referee")
     player = open_as(table, "player")
-    blind = player.evaluate(ROLL, "blindroll")
-    private = player.evaluate(ROLL, "gmroll")
-    public = player.evaluate(ROLL, "publicroll")
-    selfroll = referee.evaluate(ROLL, "selfroll")
+    blind = player.evaluate(ROLL, "blind")
+    private = player.evaluate(ROLL, "gm")
+    public = player.evaluate(ROLL, "public")
+    selfroll = referee.evaluate(ROLL, "self")
     whisper = referee.evaluate(
         "ChatMessage.create({content: 'for GMs only', whisper: [game.user.id]}).then(m => m.id)"
     )
@@ -388,4 +395,138 @@ def test_render_and_close_take_turns_as_in_v13(table: Table) -> None:
     assert seen[0] == [states["CLOSING"], True], seen
     gone = page.evaluate("[app.state, document.getElementById('sandbox-test-gated')]")
     assert gone == [states["CLOSED"], None]
+    assert table.pages.errors == []
+
+
+def test_the_socket_passes_what_the_server_passes_and_routes_recipients(table: Table) -> None:
+    """A module event reaches a handler as Foundry's server relays it: the event's first argument and
+    the sender's user id, nothing else (a second data argument cannot forge a sender), and an event
+    sent with ``{recipients}`` reaches those users' browsers only."""
+    referee = open_as(table, "referee")
+    second = open_as(table, "referee", tab=2)
+    player = open_as(table, "player")
+    for page in (referee, second, player):
+        page.evaluate(
+            "() => { window.heard = [];"
+            " game.socket.on('module.sandbox-test', (...args) => window.heard.push(args)); }"
+        )
+    player.evaluate(f"game.socket.emit('module.sandbox-test', {{n: 1}}, '{REFEREE_ID}', 'extra')")
+    referee.wait_for_function("window.heard.length === 1")
+    assert referee.evaluate("window.heard[0]") == [{"n": 1}, PLAYER_ID]
+    # To the referee's browsers only: the player's other pages never receive it.
+    referee.evaluate(f"game.socket.emit('module.sandbox-test', {{n: 2}}, {{recipients: ['{REFEREE_ID}']}})")
+    referee.evaluate(f"game.socket.emit('module.sandbox-test', {{n: 3}}, {{recipients: ['{PLAYER_ID}']}})")
+    second.wait_for_function("window.heard.length === 2")
+    player.wait_for_function("window.heard.length === 1")
+    assert second.evaluate("window.heard.map(([d]) => d.n)") == [1, 2]
+    assert player.evaluate("window.heard") == [[{"n": 3}, REFEREE_ID]]
+    assert table.pages.errors == []
+
+
+def test_v14_message_modes_and_the_deprecated_roll_mode(table: Table) -> None:
+    """v14: core's ``core.messageMode`` (public, gm, blind, self, ic) and ``CONFIG.ChatMessage.modes``;
+    ``core.rollMode`` still answers, in the old names, and logs a compatibility warning each time, as do
+    ``ChatMessage.applyRollMode`` and ``CONST.DICE_ROLL_MODES``."""
+    page = open_as(table, "player")
+    assert page.evaluate("game.release.generation") == 14
+    assert page.evaluate("Object.keys(CONFIG.ChatMessage.modes)") == ["public", "gm", "blind", "self", "ic"]
+    assert page.evaluate("game.settings.get('core', 'messageMode')") == "public"
+    assert page.evaluate("sandbox.compatWarnings.length") == 0
+    page.evaluate("game.settings.set('core', 'messageMode', 'blind')")
+    assert page.evaluate("game.settings.get('core', 'rollMode')") == "blindroll"
+    page.evaluate("CONST.DICE_ROLL_MODES.BLIND")
+    page.evaluate("ChatMessage.applyRollMode({}, 'gmroll')")
+    warned = page.evaluate("sandbox.compatWarnings.map((w) => [w.message, w.since, w.until, w.fromVolley])")
+    assert [message.split(" ")[0:2] for message, *_ in warned] == [
+        ["The", "`core.rollMode`"],
+        ["`CONST.DICE_ROLL_MODES`", "is"],
+        ["ChatMessage.applyRollMode", "is"],
+    ]
+    assert {(since, until, volley) for _, since, until, volley in warned} == {(14, 16, False)}
+    assert table.pages.errors == []
+
+
+@pytest.mark.foundry(13)
+def test_v13_has_roll_modes_and_no_message_mode(table: Table) -> None:
+    page = open_as(table, "player")
+    assert page.evaluate("game.release.generation") == 13
+    assert page.evaluate("game.settings.get('core', 'rollMode')") == "publicroll"
+    said = refusal(page, "game.settings.get('core', 'messageMode')")
+    assert said == "setting core.messageMode is not registered"
+    assert page.evaluate("CONFIG.ChatMessage.modes ?? null") is None
+    assert page.evaluate("ChatMessage.applyMode ?? null") is None
+    assert page.evaluate("Array.isArray(CONFIG.statusEffects)") is True
+    assert page.evaluate("sandbox.compatWarnings.length") == 0
+    assert table.pages.errors == []
+
+
+def test_v14_status_effects_are_keyed_by_id_and_a_system_may_replace_them(table: Table) -> None:
+    """v14's CONFIG.statusEffects: keyed by id, ``mergeObject`` adds to it, an array method still works
+    but warns; the sandbox's game system, like Twodsix with "reduce status icons", replaces it at
+    ``ready`` with a plain object of the statuses it keeps (here by the time the page has booted)."""
+    page = table.pages.new()
+    page.add_init_script(
+        "window.statusShapes = [];"
+        " window.addEventListener('DOMContentLoaded', () => {"
+        " const seen = () => window.statusShapes.push({"
+        "   prone: CONFIG.statusEffects.prone?.id ?? null,"
+        "   array: Array.isArray(CONFIG.statusEffects),"
+        "   aiming: CONFIG.statusEffects.aiming?.id ?? null });"
+        " const wait = () => (window.Hooks ? (Hooks.once('setup', () => queueMicrotask(seen)),"
+        "   Hooks.once('i18nInit', seen)) : setTimeout(wait, 5));"
+        " wait(); });"
+    )
+    table.open(page=page, view="player")
+    at_init, after_setup = page.evaluate("window.statusShapes")
+    assert at_init == {"prone": "prone", "array": True, "aiming": None}, "core's registry, keyed"
+    assert after_setup["aiming"] == "aiming", "a system merged its own in"
+    # After ready: a plain object, as the system left it.
+    assert page.evaluate("Array.isArray(CONFIG.statusEffects)") is False
+    assert "prone" in page.evaluate("Object.keys(CONFIG.statusEffects)")
+    assert page.evaluate("sandbox.compatWarnings.filter((w) => w.fromVolley).length") == 0
+    assert table.pages.errors == []
+
+
+DIALOGS = "/modules/volley/scripts/systems/common/attack-dialog.js"
+DETACH = f"""async () => {{
+  const {{ AttackDialog }} = await import('{DIALOGS}');
+  const dialog = [...AttackDialog.openDialogs][0];
+  await dialog.detachWindow();
+  return dialog.element.ownerDocument === document;
+}}"""
+
+
+def test_a_v14_window_detaches_into_a_document_of_its_own(table: Table) -> None:
+    """v14: any window may be popped out into a browser window of its own. The stand-in draws it
+    there anew, so its nodes belong to that window (``instanceof`` against the main window's classes
+    is false for them), and attaching it brings it back."""
+    page = table.ready()
+    page.get_by_role("button", name="Sgt. Hale", exact=True).click()
+    page.locator("#token-hud").get_by_role("button", name="Fire", exact=True).click()
+    page.locator(".volley-attack-dialog").wait_for()
+    with page.expect_popup() as opened:
+        assert page.evaluate(DETACH) is False
+    popup = opened.value
+    popup.locator(".volley-attack-dialog").wait_for()
+    assert page.locator(".volley-attack-dialog").count() == 0
+    realm = page.evaluate(
+        f"""async () => {{
+          const {{ AttackDialog }} = await import('{DIALOGS}');
+          const element = [...AttackDialog.openDialogs][0].element;
+          const own = element.ownerDocument.defaultView;
+          return [element instanceof HTMLElement, own.HTMLElement === HTMLElement,
+                  foundry.applications.detached.windows.size];
+        }}"""
+    )
+    assert realm == [False, False, 1]
+    # Attached again: the detached window holds nothing more, so it closes.
+    with popup.expect_event("close"):
+        page.evaluate(
+            f"""async () => {{
+              const {{ AttackDialog }} = await import('{DIALOGS}');
+              await [...AttackDialog.openDialogs][0].attachWindow();
+            }}"""
+        )
+    page.locator(".volley-attack-dialog").wait_for()
+    assert page.evaluate("foundry.applications.detached.windows.size") == 0
     assert table.pages.errors == []

@@ -9,9 +9,11 @@
 // tab=N (2, 3...) is another browser of the same user (its own socket id); token=none leaves the access
 // token out of this page's settings (to see the bridge move to another GM's browser); hidden=1 starts
 // the page as a background tab (document.hidden); dice3d=never|instant installs a Dice So Nice stand-in
-// whose show() never resolves, or resolves once the tab is visible.
+// whose show() never resolves, or resolves once the tab is visible; foundry=13|14 (default 14) is the
+// Foundry generation the stand-in plays (stand-in/generations.js).
 
 import { SCENE_BY_SYSTEM, SCENES, USERS } from "./scenes.js";
+import { compatWarnings, readGeneration } from "./stand-in/generations.js";
 import { hookErrors } from "./stand-in/hooks.js";
 import { coreStatusEffects, installFoundry } from "./stand-in/index.js";
 import { Table } from "./ui.js";
@@ -28,6 +30,7 @@ const userId = view === "player" ? USERS[1].id : coReferee ? USERS[2].id : assis
 /** The referee's first browser: it sets the world up (rule system, scene) when it opens. */
 const primary = view === "referee" && !as && tab === 1;
 const pasteToken = params.get("token") !== "none";
+const generation = readGeneration(params);
 const byId = (id) => document.getElementById(id);
 
 /** What a test (or a curious referee in the console) can reach. */
@@ -41,6 +44,9 @@ const sandbox = {
   /** The hooks of core's start-up, in the order they fired, with "chatLog" where the log was drawn. */
   bootOrder: [],
   hookErrors,
+  /** The Foundry generation this page plays (13 or 14), and the compatibility warnings it logged. */
+  generation,
+  compatWarnings,
   /** Make this page a background tab (`document.hidden`, `visibilityState`, `visibilitychange`), or not. */
   setHidden,
   /** A Dice So Nice stand-in: `show()` resolves once the tab is visible, or never (`{resolve: false}`). */
@@ -201,6 +207,7 @@ function shell() {
   byId("lang-select").addEventListener("change", (event) => {
     const next = new URLSearchParams(location.search);
     next.set("lang", event.target.value);
+    next.set("foundry", String(generation));
     next.set("scene", canvas.scene.system);
     location.search = next.toString();
   });
@@ -239,7 +246,7 @@ function showView(which) {
       frame = document.createElement("iframe");
       frame.id = "player-view";
       frame.title = game.i18n.localize("SANDBOX.Player");
-      frame.src = `/sandbox/?view=player&scene=${canvas.scene.system}&lang=${lang}&theme=${params.get("theme") ?? "light"}`;
+      frame.src = `/sandbox/?view=player&scene=${canvas.scene.system}&lang=${lang}&theme=${params.get("theme") ?? "light"}&foundry=${generation}`;
       byId("player-pane").append(frame);
     }
     document.body.classList.add("sandbox--showing-player");
@@ -261,6 +268,8 @@ try {
     worldId,
     scenes: SCENES,
     users: USERS,
+    generation,
+    browser: String(tab),
     notify: (level, text) => table?.notify(level, text),
     onChange: () => table?.changed(),
     onScene: (id) => showScene(id, { broadcast: false }),
@@ -283,17 +292,21 @@ try {
   Hooks.on("deleteChatMessage", (message) => table.removeMessage(message));
   for (const name of ["init", "i18nInit", "setup", "ready"]) Hooks.on(name, () => sandbox.bootOrder.push(name));
   // Like some game systems, rebuild the status list during setup and ready: the module must cope.
+  // v13: a fresh array each time. v14, as Twodsix 7.x does it: its own statuses merged into core's
+  // registry at setup (hooks/setup.js), then, with its "reduce status icons" setting, the registry
+  // replaced by a plain object of the ones it keeps (settings/DisplaySettings.js updateStatusIcons).
   Hooks.on("setup", () => {
-    CONFIG.statusEffects = coreStatusEffects();
+    if (generation >= 14) foundry.utils.mergeObject(CONFIG.statusEffects, { aiming: { id: "aiming", name: "Aiming", img: "icons/svg/target.svg" } });
+    else CONFIG.statusEffects = coreStatusEffects();
   });
   Hooks.once("ready", () => {
-    CONFIG.statusEffects = coreStatusEffects();
+    const kept = ["dead", "unconscious", "prone", "aiming"]; // Twodsix keeps a fixed list: a module's own go
+    if (generation >= 14) CONFIG.statusEffects = Object.fromEntries(Object.entries(CONFIG.statusEffects).filter(([id]) => kept.includes(id)));
+    else CONFIG.statusEffects = coreStatusEffects();
   });
   if (view === "referee") scriptDice();
   const dice3d = params.get("dice3d");
   if (dice3d === "never" || dice3d === "instant") installDiceSoNice({ resolve: dice3d === "instant" });
-  // Core's own client setting: the roll mode chosen in the chat controls.
-  game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
   await import("/modules/volley/scripts/volley.js");
   Hooks.callAll("init");
   Hooks.callAll("i18nInit");

@@ -3,11 +3,13 @@
 // canvas and sidebar, firing the same hooks (renderTokenHUD with an HTMLElement, renderChatMessageHTML,
 // renderPlayers, targetToken) so the module draws itself as it would in Foundry.
 
+import { findStatus } from "./stand-in/generations.js";
+
 const byId = (id) => document.getElementById(id);
 
 /** A status's name as the world knows it (the module localises its own). */
 function statusName(id) {
-  const status = CONFIG.statusEffects.find((s) => s.id === id);
+  const status = findStatus(CONFIG.statusEffects, id);
   return status ? game.i18n.localize(status.name) : id;
 }
 

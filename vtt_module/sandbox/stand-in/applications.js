@@ -3,8 +3,17 @@
 // handler, HandlebarsApplicationMixin with PARTS rendered (and re-rendered one by one) from
 // templates, the render life cycle (prepare context, pre-render, first render, render, close) and its hooks; an ActorSheetV2 whose header
 // controls come from the getHeaderControlsActorSheetV2 hook.
+//
+// v14 (generations.js): every window may be detached into a browser window of its own and attached
+// again (types main client/applications/api/application.d.mts: the Detach and Attach header controls,
+// `detachWindow`, `attachWindow`, `_onDetach(from, to)`, `_onAttach(from, to)`; foundryvtt/foundryvtt
+// #13132 and #13128: the detached window gets the main window's styles, and the `foundry`, `game` and `ui`
+// globals stay the main window's). A detached window's nodes are that window's: made by its document,
+// so `instanceof` against the main window's classes is false for them (foundryvtt/pf2e#22434), and
+// its focus is that document's `activeElement`.
 
 import { Hooks } from "./hooks.js";
+import { findStatus } from "./generations.js";
 import { isPlainObject } from "./utils.js";
 
 const hb = globalThis.Handlebars.create();
@@ -48,6 +57,59 @@ function mergeOptions(target, source) {
 let nextAppId = 1;
 let topZ = 100;
 
+/** Whether a value is an element, in any window (`instanceof` is per window). */
+function isElement(value) {
+  return typeof value === "object" && value !== null && value.nodeType === 1;
+}
+
+/**
+ * v14 `foundry.applications.detached` (types main client/applications/detached/window-manager.d.mts),
+ * as much as the stand-in uses: `windows` (id -> {window, applications}), `openWindow`, `checkEmpty`.
+ * The window gets the main page's style sheets, language and theme, and a `#windows` layer.
+ */
+export const detachedWindows = {
+  windows: new Map(),
+  async openWindow({ id = `detached-${nextAppId++}`, position = {} } = {}) {
+    const width = Math.round(position.width ?? 520);
+    const height = Math.round(position.height ?? 640);
+    const win = window.open("about:blank", id, `popup,width=${width},height=${height}`);
+    if (!win) throw new Error("the detached window was blocked");
+    const doc = win.document;
+    doc.open();
+    doc.write("<!doctype html><html><head><meta charset=\"utf-8\"><title></title></head><body><div id=\"windows\"></div></body></html>");
+    doc.close();
+    doc.documentElement.lang = document.documentElement.lang;
+    doc.body.className = `${document.body.className} sandbox-detached`;
+    for (const sheet of document.querySelectorAll('link[rel="stylesheet"]')) {
+      const link = doc.createElement("link");
+      link.rel = "stylesheet";
+      link.href = /** @type {HTMLLinkElement} */ (sheet).href;
+      doc.head.append(link);
+    }
+    win.id = id;
+    const descriptor = { window: win, applications: new Map() };
+    this.windows.set(id, descriptor);
+    win.addEventListener("pagehide", () => this._onWindowClosed(win));
+    return win;
+  },
+  /** The window closed: its applications close with it. */
+  _onWindowClosed(win) {
+    const descriptor = this.windows.get(win.id);
+    if (!descriptor) return;
+    this.windows.delete(win.id);
+    for (const app of descriptor.applications.values()) void app.close({ animate: false });
+  },
+  /** Close a detached window that holds no application any more. */
+  checkEmpty(win) {
+    const descriptor = win ? this.windows.get(win.id) : null;
+    if (!descriptor || descriptor.applications.size) return;
+    this.windows.delete(win.id);
+    win.close();
+  },
+};
+
+const generation = () => Number(globalThis.game?.release?.generation ?? 13);
+
 /** v13 `_awaitTransition`: the element's CSS transition ending, or `timeout` ms, whichever comes first. */
 function transitionEnd(element, timeout) {
   return new Promise((resolve) => {
@@ -83,6 +145,20 @@ export class ApplicationV2 {
     this.element = null;
   }
 
+  /** The document the window is drawn in: the main page's, or its detached window's (v14). */
+  #host = document;
+
+  /** v14: the detached window this application is drawn in, if any. */
+  get window() {
+    const win = this.#host === document ? null : this.#host.defaultView;
+    return { windowId: win?.id ?? null, detached: Boolean(win) };
+  }
+
+  /** v14: whether the window is drawn in a browser window of its own. */
+  get isDetached() {
+    return this.#host !== document;
+  }
+
   /** v13 ApplicationV2.RENDER_STATES: the life cycle's states (client/applications/api/application.mjs). */
   static RENDER_STATES = Object.freeze({ ERROR: -3, CLOSING: -2, CLOSED: -1, NONE: 0, RENDERING: 1, RENDERED: 2 });
 
@@ -103,7 +179,7 @@ export class ApplicationV2 {
   }
 
   get form() {
-    return this.element instanceof HTMLFormElement ? this.element : null;
+    return this.element?.tagName === "FORM" ? this.element : null;
   }
 
   async _prepareContext(_options) {
@@ -120,9 +196,18 @@ export class ApplicationV2 {
 
   _onClose(_options) {}
 
-  /** Controls in the window header (the getHeaderControls hooks may add to them). */
+  /**
+   * Controls in the window header (the getHeaderControls hooks may add to them). v14's
+   * DEFAULT_OPTIONS add Detach (visible while attached) and Attach (visible while detached).
+   */
   _getHeaderControls() {
     const controls = [...(this.options.window?.controls ?? [])];
+    if (generation() >= 14) {
+      controls.unshift(
+        { icon: "fa-solid fa-arrow-up-right-from-square", label: "APPLICATION.ACTIONS.Detach", action: "detach", visible: () => !this.isDetached },
+        { icon: "fa-solid fa-arrow-down-to-square", label: "APPLICATION.ACTIONS.Attach", action: "attach", visible: () => this.isDetached },
+      );
+    }
     for (let cls = this.constructor; cls && cls !== Object; cls = Object.getPrototypeOf(cls)) {
       if (cls.name) Hooks.callAll(`getHeaderControls${cls.name}`, this, controls);
     }
@@ -183,6 +268,7 @@ export class ApplicationV2 {
   async _renderContent(_context, _options) {}
 
   #frame() {
+    const document = this.#host;
     const element = document.createElement(this.options.tag ?? "div");
     element.id = this.id;
     element.className = ["application", "sandbox-window", ...(this.options.classes ?? [])].join(" ");
@@ -213,7 +299,7 @@ export class ApplicationV2 {
       button.addEventListener("click", (event) => {
         event.stopPropagation();
         void this.toggleControls(false);
-        const action = this.options.actions?.[control.action];
+        const action = this.options.actions?.[control.action] ?? BUILT_IN_ACTIONS[control.action];
         const handler = typeof action === "function" ? action : action?.handler;
         if (handler) void handler.call(this, event, li);
         else console.warn(`sandbox: no action "${control.action}" on ${this.constructor.name} for its header control`);
@@ -246,7 +332,7 @@ export class ApplicationV2 {
     content.className = "window-content";
     element.append(header, menu, content);
     element.addEventListener("click", (event) => {
-      const target = event.target instanceof Element ? event.target.closest("[data-action]") : null;
+      const target = isElement(event.target) ? event.target.closest("[data-action]") : null;
       if (!target || !element.contains(target) || target.closest(".window-header")) return;
       const action = this.options.actions?.[target.dataset.action];
       const handler = typeof action === "function" ? action : action?.handler;
@@ -254,7 +340,7 @@ export class ApplicationV2 {
       event.preventDefault();
       void handler.call(this, event, target);
     });
-    if (element instanceof HTMLFormElement) {
+    if (element.tagName === "FORM") {
       element.addEventListener("submit", async (event) => {
         event.preventDefault();
         const config = this.options.form ?? {};
@@ -273,6 +359,7 @@ export class ApplicationV2 {
    * in the page (the window of that id still closing) is replaced, else the window is added.
    */
   #insert() {
+    const document = this.#host;
     const existing = document.getElementById(this.element.id);
     if (existing) {
       existing.replaceWith(this.element);
@@ -327,11 +414,73 @@ export class ApplicationV2 {
     element.remove();
     this.element = null;
     this.#state = states.CLOSED;
+    this.#leaveHost();
     this._onClose(options);
     Hooks.callAll(`close${this.constructor.name}`, this);
     return this;
   }
+
+  /** A closed window leaves its detached browser window, which closes when it holds nothing more. */
+  #leaveHost() {
+    if (this.#host === document) return;
+    const win = this.#host.defaultView;
+    this.#host = document;
+    const descriptor = win ? detachedWindows.windows.get(win.id) : null;
+    descriptor?.applications.delete(this.id);
+    if (win) detachedWindows.checkEmpty(win);
+  }
+
+  /** v14 `detachWindow(options)`: draw this window in a browser window of its own. */
+  async detachWindow(options = {}) {
+    if (generation() < 14) throw new Error("ApplicationV2#detachWindow is v14's");
+    if (this.isDetached) return this;
+    const rect = this.element?.getBoundingClientRect();
+    const win = await detachedWindows.openWindow({ position: { width: rect?.width, height: rect?.height } });
+    return this.#enqueue(() => this.#rehost(win.document, { ...options, force: true }));
+  }
+
+  /** v14 `attachWindow(options)`: back into the main window. */
+  async attachWindow(options = {}) {
+    if (!this.isDetached) return this;
+    return this.#enqueue(() => this.#rehost(document, { ...options, force: true }));
+  }
+
+  /**
+   * Move the window to another document: the frame there is drawn anew (its nodes that document's),
+   * then `_onDetach` or `_onAttach`, as v14 calls them after the move.
+   */
+  async #rehost(to, opts) {
+    const from = this.#host;
+    const fromWindow = from === document ? null : from.defaultView;
+    this.element?.remove();
+    this.element = null;
+    this.#state = ApplicationV2.RENDER_STATES.NONE;
+    if (fromWindow) detachedWindows.windows.get(fromWindow.id)?.applications.delete(this.id);
+    this.#host = to;
+    if (to !== document) detachedWindows.windows.get(to.defaultView.id)?.applications.set(this.id, this);
+    await this.#render(opts);
+    if (to === document) this._onAttach(from, to);
+    else this._onDetach(from, to);
+    if (fromWindow) detachedWindows.checkEmpty(fromWindow);
+    return this;
+  }
+
+  /** v14: after the window moved into a detached browser window. */
+  _onDetach(_from, _to) {}
+
+  /** v14: after the window came back to the main window. */
+  _onAttach(_from, _to) {}
 }
+
+/** v14's own header actions (ApplicationV2.DEFAULT_OPTIONS.actions: attach, detach). */
+const BUILT_IN_ACTIONS = {
+  detach() {
+    return this.detachWindow();
+  },
+  attach() {
+    return this.attachWindow();
+  },
+};
 
 export function HandlebarsApplicationMixin(Base) {
   return class HandlebarsApplication extends Base {
@@ -348,7 +497,7 @@ export function HandlebarsApplicationMixin(Base) {
       for (const [partId, part] of Object.entries(parts)) {
         if (!wanted.includes(partId)) continue;
         const partContext = await this._preparePartContext(partId, context, options);
-        const holder = document.createElement("div");
+        const holder = this.element.ownerDocument.createElement("div");
         holder.innerHTML = (await getTemplate(part.template))(partContext).trim();
         const fresh = holder.firstElementChild;
         if (!fresh || holder.children.length !== 1) throw new Error(`part ${partId} (${part.template}) must have one root element`);
@@ -388,7 +537,7 @@ export class ActorSheetV2 extends HandlebarsApplicationMixin(ApplicationV2) {
     return {
       name: this.document.name,
       note: game.i18n.localize("SANDBOX.SheetNote"),
-      statuses: [...this.document.statuses].map((id) => game.i18n.localize(CONFIG.statusEffects.find((s) => s.id === id)?.name ?? id)),
+      statuses: [...this.document.statuses].map((id) => game.i18n.localize(findStatus(CONFIG.statusEffects, id)?.name ?? id)),
     };
   }
 }

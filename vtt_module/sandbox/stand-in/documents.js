@@ -12,6 +12,7 @@
 // Receiving pages check the claimed user's rights again, so a change sent through the documents' API
 // of one page never lands on another unless that user may make it.
 
+import { findStatus } from "./generations.js";
 import { Hooks } from "./hooks.js";
 import { deepClone, expandObject, getProperty, isPlainObject, mergeObject } from "./utils.js";
 
@@ -443,7 +444,7 @@ export class Actor extends Document {
   }
 
   async _toggleStatus(id, active, { fromSync, userId }) {
-    if (!CONFIG.statusEffects.some((status) => status.id === id)) {
+    if (!findStatus(CONFIG.statusEffects, id)) {
       throw new Error(`Invalid status ID "${id}" provided to Actor#toggleStatusEffect`);
     }
     const author = userId;

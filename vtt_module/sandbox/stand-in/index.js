@@ -1,6 +1,7 @@
 // Installs the stand-in Foundry globals (game, ui, CONFIG, CONST, foundry, ChatMessage, Roll, canvas,
-// Hooks) for one sandbox page: one browser of one user. TEST STAND-IN, NOT FOUNDRY: it has the v13
-// names and shapes the module relies on, and refuses what Foundry's server refuses (documents.js).
+// Hooks) for one sandbox page: one browser of one user. TEST STAND-IN, NOT FOUNDRY: it has the v13 or
+// v14 names and shapes the module relies on (generations.js says where the two differ), and refuses
+// what Foundry's server refuses (documents.js).
 
 import { ActorSheetV2, ApplicationV2, getTemplate, HandlebarsApplicationMixin, loadTemplates, registerHelpers, renderTemplate } from "./applications.js";
 import { Combat } from "./combat.js";
@@ -12,6 +13,16 @@ import { installHotbar, Macro, macros } from "./macros.js";
 import { ChatMessage as BaseChatMessage, createMessage, deleteMessage } from "./messages.js";
 import { WorldStore } from "./store.js";
 import { deepClone, expandObject, getProperty, mergeObject, setProperty } from "./utils.js";
+import {
+  legacyToMessageMode,
+  logCompatibilityWarning,
+  MESSAGE_MODES,
+  messageModeToLegacy,
+  RELEASES,
+  ROLL_MODES,
+  statusRegistry,
+} from "./generations.js";
+import { detachedWindows } from "./applications.js";
 
 /** The status effects Foundry's core defines (a few of them): the module must add its own. */
 export function coreStatusEffects() {
@@ -27,11 +38,34 @@ export function coreStatusEffects() {
 const DICE_ROLL_MODES = Object.freeze({ PUBLIC: "publicroll", PRIVATE: "gmroll", BLIND: "blindroll", SELF: "selfroll" });
 
 /**
- * @param {{lang: string, userId: string, worldId: string, scenes: object[], users: object[],
+ * A property that logs a v14 compatibility warning whenever it is read (v13: a plain value).
+ * @param {object} target
+ * @param {string} key
+ * @param {unknown} value
+ * @param {number} generation
+ * @param {string} message
+ */
+function deprecatedOnV14(target, key, value, generation, message) {
+  if (generation < 14) {
+    target[key] = value;
+    return;
+  }
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    get() {
+      logCompatibilityWarning(message, { since: 14, until: 16 });
+      return value;
+    },
+  });
+}
+
+/**
+ * @param {{lang: string, userId: string, worldId: string, scenes: object[], users: object[], generation?: 13 | 14, browser?: string,
  *   notify: (level: string, text: string) => void, onChange: () => void, onScene: (id: string) => void,
  *   onReset: () => void}} setup
  */
-export async function installFoundry({ lang, userId, worldId, scenes, users, notify, onChange, onScene, onReset }) {
+export async function installFoundry({ lang, userId, worldId, scenes, users, generation = 14, browser = "1", notify, onChange, onScene, onReset }) {
+  const release = RELEASES[generation] ?? RELEASES[14];
   const translations = await loadTranslations(lang);
   const i18n = makeI18n(lang, translations);
   registerHelpers(i18n);
@@ -63,17 +97,37 @@ export async function installFoundry({ lang, userId, worldId, scenes, users, not
       const user = world.users.find((u) => u.name.toLowerCase() === String(name).toLowerCase());
       return user ? [user] : [];
     }
-    /** v13 ChatMessage.applyRollMode(chatData, rollMode). */
+    /**
+     * v13 ChatMessage.applyRollMode(chatData, rollMode). v14: "ChatMessage.applyRollMode is deprecated in
+     * favor of ChatMessage.applyMode" since 14, until 16 (the warning as quoted in JohanFalt/Foundry_WoD20#1396).
+     */
     static applyRollMode(chatData, rollMode) {
-      const modes = DICE_ROLL_MODES;
-      if (rollMode === "roll") rollMode = game.settings.get("core", "rollMode");
-      if ([modes.PRIVATE, modes.BLIND].includes(rollMode)) chatData.whisper = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
-      else if (rollMode === modes.SELF) chatData.whisper = [me.id];
-      else if (rollMode === modes.PUBLIC) chatData.whisper = [];
-      chatData.blind = rollMode === modes.BLIND;
+      if (release.generation >= 14) {
+        logCompatibilityWarning("ChatMessage.applyRollMode is deprecated in favor of ChatMessage.applyMode.", { since: 14, until: 16 });
+        return ChatMessage.#apply(chatData, rollMode === "roll" ? "roll" : legacyToMessageMode(rollMode));
+      }
+      return ChatMessage.#apply(chatData, legacyToMessageMode(rollMode === "roll" ? game.settings.get("core", "rollMode") : rollMode));
+    }
+
+    /** v14 ChatMessage.applyMode(chatData, mode): a mode of CONFIG.ChatMessage.modes ("roll": the user's). */
+    static applyMode(chatData, mode) {
+      return ChatMessage.#apply(chatData, mode);
+    }
+
+    /**
+     * Whisper and blind for a message mode (the v13 roll modes mapped to their v14 names first): public
+     * and in-character to no one; gm and blind to the GMs; self to this user; blind is blind.
+     */
+    static #apply(chatData, mode) {
+      if (mode === "roll") mode = game.settings.get("core", "messageMode");
+      if (mode === "gm" || mode === "blind") chatData.whisper = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
+      else if (mode === "self") chatData.whisper = [me.id];
+      else if (mode === "public" || mode === "ic") chatData.whisper = [];
+      chatData.blind = mode === "blind";
       return chatData;
     }
   }
+  if (release.generation < 14) delete ChatMessage.applyMode;
   world.ChatMessageClass = ChatMessage;
 
   // World settings live in the world (every page sees the same values, kept over a reload); client
@@ -129,13 +183,39 @@ export async function installFoundry({ lang, userId, worldId, scenes, users, not
 
   const socketHandlers = [];
   const socket = new BroadcastChannel("volley-sandbox-socket");
-  socket.onmessage = ({ data: { name, args, sender } }) => {
-    for (const handler of socketHandlers) if (handler.name === name) handler.fn(...args, sender);
+  socket.onmessage = ({ data: { name, data, sender, recipients } }) => {
+    if (recipients && !recipients.includes(me.id)) return;
+    for (const handler of [...socketHandlers]) if (handler.name === name) handler.fn(data, sender);
   };
 
   const moduleEntry = { id: "volley", version: "sandbox", active: true, api: null };
 
+  // Client settings are this browser's: Foundry keeps them in the browser's localStorage, so they
+  // outlive a reload. One sandbox browser is one user's tab (`browser`) in one sandbox run (`worldId`).
+  const clientKey = (id) => `volley-sandbox:${worldId}:${userId}:${browser}:${id}`;
+  const keepClientSetting = (id, value) => {
+    try {
+      localStorage.setItem(clientKey(id), JSON.stringify(value ?? null));
+    } catch {
+      // storage full or refused: the value lasts until the page goes, as before
+    }
+  };
+  const keptClientSetting = (id) => {
+    try {
+      const raw = localStorage.getItem(clientKey(id));
+      return raw === null ? undefined : JSON.parse(raw);
+    } catch {
+      return undefined;
+    }
+  };
+  /** v14: "The `core.rollMode` client setting is deprecated in favor of `core.messageMode`" (JohanFalt/Foundry_WoD20#1395). */
+  const rollModeWarning = () =>
+    logCompatibilityWarning("The `core.rollMode` client setting is deprecated in favor of `core.messageMode`", { since: 14, until: 16 });
+
   const game = {
+    /** v13 and v14: `game.release` (generation, build), as GGA's foundry-compat.ts reads it. */
+    release: { ...release },
+    version: release.version,
     world: { id: "volley-sandbox" },
     system: { id: "volley-sandbox" },
     user: me,
@@ -158,8 +238,16 @@ export async function installFoundry({ lang, userId, worldId, scenes, users, not
       },
       get(scope, key) {
         const id = `${scope}.${key}`;
+        if (release.generation >= 14 && id === "core.rollMode") {
+          rollModeWarning();
+          return messageModeToLegacy(this.get("core", "messageMode"));
+        }
         const config = registered.get(id);
         if (!config) throw new Error(`setting ${id} is not registered`);
+        if (config.scope !== "world" && !clientValues.has(id)) {
+          const kept = keptClientSetting(id);
+          if (kept !== undefined) clientValues.set(id, kept);
+        }
         const values = config.scope === "world" ? world.settings : clientValues;
         return values.has(id) ? deepClone(values.get(id)) : deepClone(config.default);
       },
@@ -170,6 +258,10 @@ export async function installFoundry({ lang, userId, worldId, scenes, users, not
        */
       async set(scope, key, value) {
         const id = `${scope}.${key}`;
+        if (release.generation >= 14 && id === "core.rollMode") {
+          rollModeWarning();
+          return this.set("core", "messageMode", legacyToMessageMode(value));
+        }
         const config = registered.get(id);
         if (!config) throw new Error(`setting ${id} is not registered`);
         if (config.scope === "world") {
@@ -177,7 +269,10 @@ export async function installFoundry({ lang, userId, worldId, scenes, users, not
           world.settings.set(id, deepClone(value));
           world.store.put(`setting/${id}`, value);
           world.sync.broadcastSetting(id, deepClone(value), me.id);
-        } else clientValues.set(id, deepClone(value));
+        } else {
+          clientValues.set(id, deepClone(value));
+          keepClientSetting(id, value);
+        }
         config.onChange?.(value);
         return value;
       },
@@ -185,21 +280,24 @@ export async function installFoundry({ lang, userId, worldId, scenes, users, not
     i18n,
     /**
      * The module socket, as Foundry's server relays it: only `module.*` and `system.*` events; to every
-     * other browser (other browsers of the same user too, never back to the sender), each handler
-     * called with the emitted arguments and then the sender's user id, which the server sets and the
-     * sender cannot choose. `id`: this browser's own connection id.
+     * other browser (other browsers of the same user too, never back to the sender). Each handler is
+     * called with exactly two arguments: the event's first argument (the data) and the sender's user
+     * id, which the server sets and the sender cannot choose; anything else emitted is not relayed. An
+     * options argument `{recipients: [userId...]}` routes the event to those users' browsers only (the
+     * issue's reading of v13's server, #32; Foundry's server source is not public). `id`: this
+     * browser's own connection id.
      */
     socket: {
       id: socketId,
       emitted: [],
-      emit(name, ...args) {
+      emit(name, data, options) {
         if (!/^(module|system)\./.test(String(name))) {
           console.warn(`sandbox: Foundry relays module.* and system.* socket events only, not ${name}`);
           return false;
         }
-        const data = args.filter((arg) => typeof arg !== "function");
-        this.emitted.push({ name, data: data[0] });
-        socket.postMessage({ name, args: structuredClone(data), sender: me.id });
+        const recipients = Array.isArray(options?.recipients) ? options.recipients.filter((id) => typeof id === "string") : null;
+        this.emitted.push({ name, data, recipients });
+        socket.postMessage({ name, data: data === undefined ? null : structuredClone(data), sender: me.id, recipients });
         return true;
       },
       on(name, fn) {
@@ -225,6 +323,15 @@ export async function installFoundry({ lang, userId, worldId, scenes, users, not
     ready: false,
   };
 
+  // Core's own client setting for who reads a chat message: v13 `core.rollMode` (publicroll, gmroll,
+  // blindroll, selfroll); v14 `core.messageMode` (public, gm, blind, self, ic; GGA's foundry-compat.ts,
+  // Twodsix 7.x), with `core.rollMode` a deprecated alias of it (settings.get and set above).
+  if (release.generation >= 14) {
+    game.settings.register("core", "messageMode", { scope: "client", config: false, type: String, default: "public", choices: Object.keys(MESSAGE_MODES) });
+  } else {
+    game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll", choices: Object.keys(ROLL_MODES) });
+  }
+
   const notifications = [];
   const ui = {
     notifications: Object.fromEntries(
@@ -238,8 +345,27 @@ export async function installFoundry({ lang, userId, worldId, scenes, users, not
     ),
   };
 
-  const CONFIG = { statusEffects: coreStatusEffects(), ChatMessage: { documentClass: ChatMessage } };
-  const CONST = Object.freeze({ DOCUMENT_OWNERSHIP_LEVELS: OWNERSHIP, USER_ROLES: ROLES, DICE_ROLL_MODES });
+  // v13: CONFIG.statusEffects an array; v14: a registry keyed by id (generations.js statusRegistry).
+  // CONFIG.ChatMessage.modes is v14's; CONFIG.Dice.rollModes and CONST.DICE_ROLL_MODES are v13's, kept in
+  // v14 with a warning ("`CONST.DICE_ROLL_MODES` is deprecated in favor of configured
+  // CONFIG.ChatMessage.modes", types main common/constants.d.mts; CONFIG.Dice.rollModes: dnd5e#6958).
+  const CONFIG = {
+    statusEffects: release.generation >= 14 ? statusRegistry(coreStatusEffects()) : coreStatusEffects(),
+    ChatMessage: { documentClass: ChatMessage },
+    Dice: {},
+    compatibility: { mode: 1, includePatterns: [], excludePatterns: [] },
+  };
+  if (release.generation >= 14) CONFIG.ChatMessage.modes = MESSAGE_MODES;
+  deprecatedOnV14(CONFIG.Dice, "rollModes", ROLL_MODES, release.generation, "CONFIG.Dice.rollModes is deprecated in favor of CONFIG.ChatMessage.modes");
+  const constants = { DOCUMENT_OWNERSHIP_LEVELS: OWNERSHIP, USER_ROLES: ROLES };
+  deprecatedOnV14(
+    constants,
+    "DICE_ROLL_MODES",
+    DICE_ROLL_MODES,
+    release.generation,
+    "`CONST.DICE_ROLL_MODES` is deprecated in favor of configured CONFIG.ChatMessage.modes.",
+  );
+  const CONST = Object.freeze(constants);
 
   // The board is the canvas: its element is the view, one board pixel is one canvas pixel (no pan or
   // zoom), and the scene's grid says how many of its distance units a grid square is.
@@ -282,9 +408,10 @@ export async function installFoundry({ lang, userId, worldId, scenes, users, not
   };
 
   const foundryNs = {
-    utils: { getProperty, setProperty, mergeObject: (a, b) => mergeObject(a, b), deepClone, expandObject, randomID: randomId },
+    utils: { getProperty, setProperty, mergeObject: (a, b) => mergeObject(a, b), deepClone, expandObject, randomID: randomId, logCompatibilityWarning },
     applications: {
       api: { ApplicationV2, HandlebarsApplicationMixin },
+      ...(release.generation >= 14 ? { detached: detachedWindows } : {}),
       handlebars: { getTemplate, renderTemplate, loadTemplates },
       sheets: { ActorSheetV2 },
     },
