@@ -30,7 +30,7 @@ const rules = {
 };
 
 export default [
-  { ignores: ["vtt_module/node_modules/**", "vtt_module/sandbox/vendor/**"] },
+  { ignores: ["vtt_module/node_modules/**", "vtt_module/sandbox/vendor/**", "vtt_module/scripts/vendor/**"] },
   js.configs.recommended,
   {
     files: ["vtt_module/**/*.js"],

@@ -10,6 +10,8 @@ import asyncio
 import io
 import json
 import os
+import posixpath
+import re
 import shutil
 import zipfile
 from pathlib import Path
@@ -89,6 +91,22 @@ def test_the_real_module_releases_its_scripts_templates_languages_and_styles() -
         assert listed in names, f"module.json lists {listed}, the release lacks it"
     top_folders = {name.split("/")[0] for name in names if "/" in name}
     assert top_folders <= {"scripts", "templates", "lang", "styles"}
+
+
+def test_every_script_the_module_imports_is_released() -> None:
+    """A script's relative imports (the vendored @noble/hashes' among them) name files the release holds:
+    a module whose import fails to load never starts in Foundry."""
+    names = set(runtime_files(module_dir()))
+    missing = []
+    relative = re.compile(r"""^\s*(?:import|export)\b[^"';]*?from\s+["'](\.{1,2}/[^"']+)["']""", re.M)
+    for name in sorted(n for n in names if n.endswith(".js")):
+        text = (module_dir() / name).read_text(encoding="utf-8")
+        for target in relative.findall(text):
+            resolved = posixpath.normpath(posixpath.join(posixpath.dirname(name), target))
+            if resolved not in names:
+                missing.append(f"{name} imports {target}")
+    assert missing == []
+    assert "scripts/vendor/noble-hashes/LICENSE" in names
 
 
 def test_the_manifest_points_at_the_bridge_it_came_from() -> None:
