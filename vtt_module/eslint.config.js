@@ -50,6 +50,22 @@ export default [
     languageOptions: { globals: foundryGlobals },
   },
   {
+    // Foundry v14 pops windows out into browser windows of their own, whose nodes are that window's: an
+    // `instanceof` against the main window's DOM classes is false for them (scripts/foundry/window-dom.js
+    // asks a node what it is instead).
+    files: ["vtt_module/scripts/**/*.js"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        { selector: "CallExpression[callee.name='eval']", message: "no eval" },
+        {
+          selector: "BinaryExpression[operator='instanceof'][right.name=/^(HTML\\w*Element|Element|Node|Document|SVG\\w*Element|Text)$/]",
+          message: "instanceof against a DOM class is false for nodes of a popped-out window (v14): use scripts/foundry/window-dom.js",
+        },
+      ],
+    },
+  },
+  {
     files: ["vtt_module/eslint.config.js", "vtt_module/tools/**/*.mjs"],
     languageOptions: { ecmaVersion: 2023, sourceType: "module", globals: { ...globals.node } },
     rules,

@@ -186,7 +186,7 @@ async function setField(dialog, name, value) {
     field.value = String(value);
     // A number field takes only a number: the browser empties it for anything else ("abc"), and an
     // empty field would read as its default. Refused here, naming the field, before anything is sent.
-    if (field instanceof HTMLInputElement && field.type === "number" && field.value !== String(value).trim()) {
+    if (isInput(field) && field.type === "number" && field.value !== String(value).trim()) {
       const label = dialog.controlLabel(name) ?? name;
       throw new VolleyApiError(`${label}: ${t("VOLLEY.Form.WholeNumber", { value: String(value).slice(0, 20) })}`, { code: "bad_option" });
     }

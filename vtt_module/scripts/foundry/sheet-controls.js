@@ -21,6 +21,7 @@ import { tokenOfActor } from "./controls.js";
 import { actorData } from "./documents.js";
 import { worldRuleSystem } from "./settings.js";
 import { t } from "./words.js";
+import { isHtmlElement } from "./window-dom.js";
 
 /**
  * @typedef {import("../adapters/sheet-rows.js").RowControl} RowControl
@@ -43,15 +44,15 @@ export function registerSheetControls() {
  * @param {unknown} html what the render hook passed: an HTMLElement (V2) or jQuery (V1)
  */
 export function decorateSheet(sheet, html) {
-  const root = html instanceof HTMLElement ? html : /** @type {any} */ (html)?.[0];
+  const root = isHtmlElement(html) ? html : /** @type {any} */ (html)?.[0];
   const actor = /** @type {Actor | undefined} */ (sheet?.actor ?? sheet?.document);
-  if (!(root instanceof HTMLElement) || !actor || actor.documentName !== "Actor" || !actor.isOwner) return;
+  if (!isHtmlElement(root) || !actor || actor.documentName !== "Actor" || !actor.isOwner) return;
   const specs = sheetRowsOf(game.system?.id);
   if (specs.length === 0) return;
   const plugin = systemPlugin(worldRuleSystem());
   const adapter = adapterForGame(/** @type {any} */ (game));
   if (!plugin || !adapter || adapter.ruleSystem !== plugin.id) return;
-  const rows = findRows(/** @type {any} */ (root), specs).filter(({ row }) => row instanceof HTMLElement);
+  const rows = findRows(/** @type {any} */ (root), specs).filter(({ row }) => isHtmlElement(row));
   if (rows.length === 0) return;
   const arsenal = actorArsenal(actorData(actor), { system: plugin.id, adapter });
   const controls = rowControls(arsenal, rows.map(({ ref }) => ref));

@@ -18,7 +18,7 @@ import { MODULE_READINGS, checkTableRules, isDefault, migrateOverwatchSetting, o
 import { READINGS } from "../table-rules/readings.js";
 import { announcer } from "./announce.js";
 import { problemText, t } from "./words.js";
-import { isInput } from "./window-dom.js";
+import { isHtmlElement, isInput } from "./window-dom.js";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -282,7 +282,7 @@ export class TableRulesMenu extends HandlebarsApplicationMixin(ApplicationV2) {
     await this.render();
     // The field is marked (aria-invalid, beside it the reason) and the focus goes to it.
     const control = this.element?.querySelector(`[name="${CSS.escape(field)}"], [name^="${CSS.escape(field)}."]`);
-    if (control instanceof HTMLElement) control.focus();
+    if (isHtmlElement(control)) control.focus();
   }
 
   /**

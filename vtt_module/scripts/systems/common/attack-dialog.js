@@ -638,7 +638,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       this.weaponId = field.value;
       this.oddsPanel.summary = null;
       await this.refresh(["shooter", "body", "preview", "footer"], { keep: false });
-    } else if (field instanceof HTMLInputElement) {
+    } else if (isInput(field)) {
       // Its `input` asked already (an arrow key sends both at once, a typed field `change` again on
       // leaving it): asking twice would drop the first answer and pace the second.
       return;
