@@ -204,10 +204,17 @@ async def _spell(url: str, seconds: float) -> list[float]:
 
 
 def _children(pid: int) -> list[int]:
+    """The children of ``pid`` building a report (not its rules workers): Linux's /proc."""
     try:
-        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        children = [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
     except OSError:
         return []
+    building = []
+    for child in children:
+        with contextlib.suppress(OSError):
+            if b"bridge.report.route" in Path(f"/proc/{child}/cmdline").read_bytes():
+                building.append(child)
+    return building
 
 
 @dataclass

@@ -398,6 +398,8 @@ def power(die: int, rolls: int, level: float) -> float:
 @cache
 def _power(die: int, rolls: int, level: float, draws: int) -> float:
     """``power`` from the first ``draws`` draws (the same ones whatever ``draws`` is)."""
+    if die < 2:
+        return 0.0  # a one-sided die cannot be loaded
     bands = _bands(die, rolls)
     exact = rolls > 0 and (bands is None or bands < die)
     if bands is None and not exact:
@@ -480,6 +482,8 @@ def _approximate_needed(die: int, level: float, target: float) -> int:
 @cache
 def rolls_needed(die: int, level: float, target: float = JUDGE_POWER) -> int | None:
     """The fewest rolls with which the counts test reaches ``target`` power (three significant figures)."""
+    if die < 2:
+        return None
     return _needed(
         lambda rolls, at: _power(die, rolls, at, SEARCH_DRAWS),
         level,

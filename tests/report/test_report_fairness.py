@@ -284,3 +284,11 @@ def test_four_d2_rolls_do_not_enter_the_correction() -> None:
     assert admitted([0.125, 1e-9, 0.3]) == [False, True, False]
     assert admitted([0.004, 0.004]) == [True, True]  # two looks at 0.005 each: both can flag
     assert admitted([0.004, 0.004, 0.004]) == [False, False, False]  # three at 0.0033: none can
+
+
+def test_a_one_faced_die_from_an_edited_journal_is_judged_too_few_not_a_crash() -> None:
+    """A d1 cannot be loaded: no power, no rolls needed, never in the correction."""
+    test = die_test(1, [50])
+    assert test.verdict == "too_few" and test.power == 0.0 and test.needed is None
+    judged, _, _ = judge([test, die_test(6, [100] * 6)], calibration([]))
+    assert not judged[0].tested and judged[1].tested
