@@ -320,17 +320,23 @@ async def _pinger(ws: ClientConnection, stop: asyncio.Event, out: list[float]) -
         out.append(time.perf_counter() - started)
 
 
+#: How many ``nice`` steps the previewer (the load generator of ``ping_under_load``) runs below the
+#: pinger and the bridge.
+PREVIEWER_NICE = 19
 #: (tokens, chosen) of every worst-case preview shape, in the order the rounds take them.
 SHAPES = [(tokens, chosen) for tokens in range(24, 1, -1) for chosen in range(1, tokens + 1)]
 
 
 async def ping_under_load(
-    bridge: ServeProcess, *, rounds: int, previews: int
+    bridge: ServeProcess, *, rounds: int, previews: int, previewer_nice: int = PREVIEWER_NICE
 ) -> tuple[list[float], list[float]]:
     """Another client's pings on an idle bridge, then while ``previews`` cold worst cases run.
 
     The previews are sent by a client process of their own (``--previewer``), so reading their big
-    replies does not delay the pinger's: only the bridge is measured.
+    replies does not delay the pinger's: only the bridge is measured. It runs ``previewer_nice``
+    steps below the pinger and the bridge, so that on two cores the load generator does not take the
+    pinger's or the bridge's core (it only has to send and read; the bridge does all the work it
+    would do for a real table: decode, estimate, hand to a worker, forward the answer).
     """
     pinger = await hello(bridge.url)
     await round_trips(pinger, lambda k: json.dumps({"type": "ping", "id": f"w{k}"}), 200)
@@ -342,6 +348,7 @@ async def ping_under_load(
         "--previewer",
         bridge.url,
         str(previews),
+        str(previewer_nice),
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
     )
@@ -369,9 +376,11 @@ async def ping_under_load(
     return idle, loaded
 
 
-async def _preview_rounds(url: str, previews: int) -> None:
+async def _preview_rounds(url: str, previews: int, nice: int = 0) -> None:
     """The previewer process: on each round number read from stdin, send that round's cold previews
-    at once, wait for every reply, say "done"."""
+    at once, wait for every reply, say "done". It lowers its own priority by ``nice`` first."""
+    if nice and hasattr(os, "nice"):
+        os.nice(nice)
     ws = await hello(url)
     print("ready", flush=True)
     loop = asyncio.get_running_loop()
@@ -492,8 +501,10 @@ async def run(args: argparse.Namespace, bridge: ServeProcess, echo: ServeProcess
 
 
 def main() -> int:
-    if len(sys.argv) == 4 and sys.argv[1] == "--previewer":
-        asyncio.run(_preview_rounds(sys.argv[2], int(sys.argv[3])))
+    if len(sys.argv) in (4, 5) and sys.argv[1] == "--previewer":
+        asyncio.run(
+            _preview_rounds(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) == 5 else 0)
+        )
         return 0
     parser = argparse.ArgumentParser(description="Benchmark the Volley bridge over a real socket.")
     parser.add_argument("--rounds", type=int, default=5)

@@ -245,3 +245,22 @@ async def test_a_refused_hello_says_why(
     error, code = await _refused(bridge_client, json.dumps(hello))
     assert (error["code"], error["message"]) == ("unauthorized", says)
     assert code == aiohttp.WSCloseCode.POLICY_VIOLATION
+
+
+async def test_the_loop_turns_after_a_budget_of_frames_and_work_not_after_every_slow_frame() -> None:
+    """Frames a socket sent together are taken one after another, and the loop turns (other sockets
+    get read) once ``TURN_WORK`` was spent on at least ``TURN_FRAMES`` of them, or ``TURN_WORK_LIMIT``
+    on fewer. On a busy host every attack alone took longer than ``TURN_WORK`` and the loop turned after
+    each one (issue 38: ~8% of the server's CPU per attack under load)."""
+    from bridge.connection import TURN_FRAMES, TURN_WORK, TURN_WORK_LIMIT, Turns
+
+    def turns_after(seconds: float, frames: int) -> list[int]:
+        turns = Turns()
+        return [k for k in range(1, frames + 1) if turns.due(seconds)]
+
+    slow_host = 1.5 * TURN_WORK  # each frame alone past the budget, on a host busy with others
+    assert turns_after(slow_host, 12) == [TURN_FRAMES, 2 * TURN_FRAMES, 3 * TURN_FRAMES]
+    quick = TURN_WORK / 10  # a quiet host: the budget is what ends a burst, as before
+    assert turns_after(quick, 30) == [11, 22]
+    huge = 1.2 * TURN_WORK_LIMIT  # a frame of a millisecond or more: the loop turns after each one
+    assert turns_after(huge, 3) == [1, 2, 3]
