@@ -166,7 +166,7 @@ def test_show_names_every_bad_field_and_shows_the_rest(
     assert "  ! card.title should be text or a message, not 7" in out
     # What could be shown is shown: the third entry's log, the fourth entry whole.
     assert "    Rosa fires 3 shots (27 pellets) from Remington 870 at Biker: skill 13 +5" in out
-    assert "  Kane: reload (MP5)  [GURPS 4e — rapid fire]" in out
+    assert "  Kane: Reload (MP5)  [GURPS 4e — rapid fire]" in out
     ids = ["gurps/mp5_burst", "gurps/saw_two_targets", "gurps/shotgun_3x9", "gurps/requests/unjam"]
     assert err.strip() == f"volley show: 4 entries could not be shown in full: {', '.join(ids)}"
 

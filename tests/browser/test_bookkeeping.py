@@ -45,7 +45,7 @@ def test_overwatch_single_shots_at_two_tokens_are_fired(table: Table) -> None:
     dialog.get_by_role("button", name=FIRE, exact=True).click()
     page.wait_for_function(f"document.querySelectorAll('.volley-card').length > {before}")
     card = cards(page).last
-    assert card.locator(".volley-card__title").inner_text() == "Vex: overwatch fire (Autogun)"
+    assert card.locator(".volley-card__title").inner_text() == "Vex: Overwatch fire (Autogun)"
     assert footer(dialog) == "Done: see the card in the chat.", footer(dialog)
     page.wait_for_function(f"{AUTOGUN}.state.loaded === 28")
     assert "suppressed" in statuses(page, CULTIST)

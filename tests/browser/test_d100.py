@@ -153,7 +153,7 @@ def test_a_long_burst_with_an_extra_hit_for_the_secondary(table: Table) -> None:
     assert hits == {"Heretic": "3", "Cultist": "1"}
     assert card.locator(".volley-card__loaded").inner_text() == "20"
     extras = card.locator(".volley-card__extras").inner_text()
-    assert "Mode: long burst" in extras and "Rounds spent: 10" in extras and "Action: half action" in extras
+    assert "Mode: long burst" in extras and "Rounds fired: 10" in extras and "Action: half action" in extras
     table.shots.take(message_of(card), "d100-card-en")
     page.wait_for_function(f"{AUTOGUN}.state.loaded === 20")
     assert page.evaluate(f"{WEAPONS}.slice(1).map(w => w.state.loaded)") == [100, 6]
@@ -195,7 +195,7 @@ def test_a_heavy_weapon_is_braced_and_released(table: Table) -> None:
     assert dialog.get_by_role("button", name="Brace", exact=True).is_visible()
     dialog.get_by_role("button", name="Brace", exact=True).click()
     page.wait_for_function(f"{STUBBER}.state.braced === true")
-    assert cards(page).last.locator(".volley-card__title").inner_text() == "Vex: brace (Heavy stubber)"
+    assert cards(page).last.locator(".volley-card__title").inner_text() == "Vex: Brace (Heavy stubber)"
     assert table.pages.errors == []
 
 
@@ -292,7 +292,10 @@ def test_a_jam_refuses_fire_until_unjammed_and_the_spoiled_rounds_come_back(tabl
     assert fire.get_attribute("title") == "The weapon is jammed: clear it first"
     reload = dialog.get_by_role("button", name="Reload", exact=True)
     assert reload.is_disabled()
-    assert reload.get_attribute("title") == "A jammed weapon is cleared before it is reloaded"
+    assert reload.get_attribute("title") == (
+        "Unjam first: a Jam is cleared before the weapon is reloaded (Volley's reading; the seed is silent),"
+        " and the rounds it spoiled stay for Recover ammunition"
+    )
     assert dialog.get_by_role("combobox", name="Unjam with").input_value() == "best"
     assert "2 spoiled rounds" in dialog.locator(".volley-d100__upkeep").inner_text()
     table.shots.take(dialog, "d100-dialog-jammed-en")
@@ -307,7 +310,7 @@ def test_a_jam_refuses_fire_until_unjammed_and_the_spoiled_rounds_come_back(tabl
     page.wait_for_function(f"{AUTOGUN}.state.jammed === false")
     page.wait_for_function("document.querySelector('.sandbox-chip--jammed') === null")
     page.wait_for_function("document.querySelector('[data-volley=attack]')?.disabled === false")
-    assert cards(page).last.locator(".volley-card__title").inner_text() == "Vex: clear jam (Autogun)"
+    assert cards(page).last.locator(".volley-card__title").inner_text() == "Vex: Unjam (Autogun)"
     # Recover ammunition: Trade (Weaponsmith) 35 +10, 20 passes; the two rounds come back.
     page.get_by_label(DICE).fill("20")
     dialog.get_by_role("button", name="Recover ammunition", exact=True).click()
@@ -374,7 +377,7 @@ def test_overwatch_is_set_as_a_standing_order_and_fired_when_its_trigger_is_met(
     page.wait_for_function(f"{CULTIST}.actor.statuses.has('suppressed')")
     assert statuses(page, HERETIC) == []
     card = cards(page).last
-    assert card.locator(".volley-card__title").inner_text() == "Vex: overwatch fire (Autogun)"
+    assert card.locator(".volley-card__title").inner_text() == "Vex: Overwatch fire (Autogun)"
     assert hits_of(card, "Cultist") == "2"
     assert page.evaluate(f"{VEX}.actor.flags.volley.state.overwatch") is None
     page.wait_for_function(f"{AUTOGUN}.state.loaded === 27")
@@ -406,7 +409,7 @@ def test_morale_a_suppression_test_then_recovery(table: Table) -> None:
     page.get_by_label(DICE).fill("10")
     morale.get_by_role("button", name="Recover (end of turn)").click()
     page.wait_for_function(f"!{VEX}.actor.statuses.has('suppressed')")
-    assert cards(page).last.locator(".volley-card__title").inner_text() == "Vex: recovery"
+    assert cards(page).last.locator(".volley-card__title").inner_text() == "Vex: Recover from suppression"
     assert table.pages.errors == []
 
 

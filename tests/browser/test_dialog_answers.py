@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from browserkit import Table, open_attack_dialog, settle
+import pytest
+from browserkit import Table, cards, open_attack_dialog, settle, wait_for_chart
 
 #: Every odds question this page sends to the bridge, and whether it left while a key's own task (or
 #: the microtasks after it) was still running: ``inKey`` is cleared by a timer the key sets, which runs
@@ -72,4 +73,56 @@ def test_a_field_left_after_typing_asks_nothing_more(table: Table) -> None:
     shots.press("Tab")  # `change` on leaving the field: the form is what was asked about already
     settle(page)
     assert len(page.evaluate("window.oddsSent")) == asked
+    assert table.pages.errors == []
+
+
+#: To-hit 18, then 10 on the malfunction table: a stoppage (B407), as in test_sandbox_gurps.
+JAM_DICE = "6 6 6 3 3 4"
+
+
+@pytest.mark.parametrize(
+    ("lang", "fire", "said"),
+    [
+        ("en", "Fire", "no odds: Modifier against Raider: must be at least -30"),
+        ("ru", "Огонь", "шансов нет: Модификатор против Raider: не меньше -30"),
+    ],
+)
+def test_a_refused_field_is_named_by_its_label_and_marked(
+    table: Table, lang: str, fire: str, said: str
+) -> None:
+    """GURPS has four modifiers: «Модификатор: не меньше -30» said none of them, and marked nothing."""
+    page = table.ready(scene="gurps", lang=lang)
+    dialog = open_attack_dialog(page, fire=fire, chart="Raider")
+    raider = dialog.locator("[name='targets.0.modifier']")
+    raider.fill("-40")
+    status = dialog.locator(".volley-attack__odds-status--problem")
+    status.wait_for()
+    assert status.inner_text() == said
+    assert raider.get_attribute("aria-invalid") == "true"
+    marked = dialog.locator("[aria-invalid=true]")
+    assert marked.count() == 1
+    raider.fill("-3")
+    page.wait_for_function(
+        "document.querySelector('[name=\"targets.0.modifier\"]').getAttribute('aria-invalid') === null"
+    )
+    wait_for_chart(dialog, "Raider")
+    assert table.pages.errors == []
+
+
+def test_the_last_buttons_done_goes_when_a_new_problem_shows(table: Table) -> None:
+    """Fire, and the MP5 jams: "Done: see the card" stood under "The weapon is jammed: clear it first"."""
+    page = table.ready(scene="gurps")
+    dialog = open_attack_dialog(page, chart="Raider")
+    page.locator("#dice").fill(JAM_DICE)
+    dialog.get_by_role("button", name="Fire", exact=True).click()
+    cards(page).first.wait_for()
+    dialog.locator(".volley-attack__odds-status", has_text="The weapon is jammed: clear it first").wait_for()
+    page.wait_for_function("document.querySelector('.volley-attack__notice').textContent.trim() === ''")
+    # Reload stays offered while jammed (Volley's reading of B407), and says what it will and will not do.
+    reload = dialog.get_by_role("button", name="Reload", exact=True)
+    assert reload.is_enabled()
+    assert reload.get_attribute("title") == (
+        "Fills the magazine; the weapon stays jammed until Unjam clears it"
+        " (Volley's reading: a fresh magazine does not clear a malfunction)"
+    )
     assert table.pages.errors == []

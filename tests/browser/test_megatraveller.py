@@ -189,6 +189,7 @@ def test_burst_at_three_vargr_odds_card_and_rounds(table: Table) -> None:
         "readiness": "ready",
         "selector": "auto",
         "target": RAIDER,
+        "target_name": "Vargr raider",
     }
     assert request["weapon"]["loaded"] == 20 and request["allocation"] == [2, 1, 1]
     assert [t["id"] for t in request["targets"]] == [RAIDER, LEADER, SCOUT]
@@ -232,7 +233,7 @@ def test_automatic_fire_split_after_the_roll(table: Table) -> None:
     # Step two: the pool and the default split (Dace gets the smallest cluster), with its odds.
     assert (
         step.locator(".volley-mt-split__pool").inner_text()
-        == "Rolled: 20 rounds fired, 4 lost; 16 bullets in 4 clusters"
+        == "Rolled: 20 rounds, 4 of them lost; 16 bullets in 4 clusters"
     )
     clusters = [
         step.get_by_role("combobox", name=name)
@@ -526,7 +527,9 @@ def test_russian_dialog_step_and_cards(table: Table) -> None:
     step = page.get_by_role("dialog", name="Volley: распределение огня, Kira Rhyne")
     step.wait_for()
     wait_for_chart(step, "Vargr raider")
-    assert step.locator(".volley-mt-split__pool").inner_text().startswith("Выпало: выпущено ")
+    pool = step.locator(".volley-mt-split__pool").inner_text()
+    # Rolled, not fired yet: the rounds are not said to be fired (they were, before #35).
+    assert pool.startswith("Выпало: ") and ", из них потеряно " in pool and "выпущено" not in pool, pool
     table.shots.take(step, "megatraveller-allocation-ru")
     card = cards(page).first
     assert card.locator(".volley-card__pending").inner_text() == (

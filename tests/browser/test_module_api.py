@@ -409,7 +409,7 @@ def test_the_readme_reload_macro_reloads_every_selected_token(table: Table) -> N
     page.get_by_role("button", name="Raider", exact=True).click(modifiers=["Shift"])
     run_macro(page, readme_macro("reload"))
     page.wait_for_function(f"{MP5}.state.loaded === 30")
-    assert cards(page).last.locator(".volley-card__title").inner_text() == "Sgt. Hale: reload (MP5)"
+    assert cards(page).last.locator(".volley-card__title").inner_text() == "Sgt. Hale: Reload (MP5)"
     # The Raider has no Volley weapon: said by name, and the macro went on.
     page.locator("#notifications").get_by_text("Raider:").first.wait_for()
     assert table.pages.errors == []

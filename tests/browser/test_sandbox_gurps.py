@@ -156,7 +156,7 @@ def test_a_jam_refuses_fire_until_unjammed(table: Table) -> None:
     assert page.evaluate(f"{MP5}.state.malfunction ?? null") is None
     page.wait_for_function("document.querySelector('.sandbox-chip--jammed') === null")
     page.wait_for_function("document.querySelector('[data-volley=attack]')?.disabled === false")
-    assert cards(page).last.locator(".volley-card__title").inner_text() == "Sgt. Hale: unjam (MP5)"
+    assert cards(page).last.locator(".volley-card__title").inner_text() == "Sgt. Hale: Unjam (MP5)"
     assert table.pages.errors == []
 
 

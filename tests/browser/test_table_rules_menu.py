@@ -136,7 +136,8 @@ def test_a_reading_set_in_the_menu_changes_the_odds_and_the_card(table: Table) -
     )
     receiving = settled_label(page, designated)
     assert odds_requests(sent)[-1]["split_dm_counts"] == "receiving"
-    assert odds_requests(sent)[-1]["module_readings"] == {"danger_space_half_width": 3}
+    # A burst has no danger space: the width travels only with automatic and controlled fire (#35).
+    assert "module_readings" not in odds_requests(sent)[-1]
     assert odds_requests(sent)[-1]["allocation"] == [3, 1, 0]
     assert _chance_of_any_hit(receiving) > _chance_of_any_hit(designated), (designated, receiving)
     # The dialog's own DM line follows the table too: two targets given bullets, -1.
@@ -145,22 +146,27 @@ def test_a_reading_set_in_the_menu_changes_the_odds_and_the_card(table: Table) -
     menu.get_by_role("button", name="Close").click()
     menu.wait_for(state="detached")
 
-    # The card lists the changed readings, the module's danger space with the rules' own, folded;
-    # unfolded it says what the table plays.
+    # The card lists the changed readings that could change this burst, folded; unfolded it says what
+    # the table plays. The danger space, which a burst does not have, is not listed (#35).
     flags = fire_first(page, dialog)
     card = cards(page).first
     note = card.locator(".volley-card__table-rules")
-    assert note.locator("summary").inner_text() == "Table rules differ from Volley's readings (2)"
+    assert note.locator("summary").inner_text() == "Table rules differ from Volley's readings (1)"
     note.locator("summary").click()
     assert note.locator("li").all_inner_texts() == [
         "Splitting DM counts only targets given a bullet (Volley: every target designated)",
-        "Danger space reaches 3 squares either side of the line of fire (Volley: 1)",
     ]
-    assert [m["key"] for m in flags["card"]["table_rules"]] == [
-        "megatraveller.table_rule.split_dm_counts",
-        "megatraveller.table_rule.danger_space_half_width",
-    ]
+    assert [m["key"] for m in flags["card"]["table_rules"]] == ["megatraveller.table_rule.split_dm_counts"]
     table.shots.take(message_of(card), "table-rules-card-en")
+    # Automatic fire has a danger space and no split DM: the module's own reading is what its card lists.
+    dialog.get_by_role("combobox", name="Mode", exact=True).select_option("auto")
+    wait_for_chart(dialog, "Vargr raider")
+    page.wait_for_function("document.querySelector('.volley-attack__button--primary')?.disabled === false")
+    count = cards(page).count()
+    dialog.get_by_role("button", name=FIRE, exact=True).click()
+    page.wait_for_function(f"document.querySelectorAll('.volley-card').length > {count}")
+    keys = page.evaluate("game.messages.contents.at(-1).flags.volley.card.table_rules.map((m) => m.key)")
+    assert keys == ["megatraveller.table_rule.danger_space_half_width"], keys
 
     # Reset to Volley's readings, saved: the setting is empty again.
     menu = open_menu(page)
@@ -233,7 +239,6 @@ def test_the_menu_in_russian(table: Table) -> None:
     note.locator("summary").click()
     assert note.locator("li").all_inner_texts() == [
         "МБ за разделение считает только цели, получившие пулю (Volley: все назначенные цели)",
-        "Опасная зона: 3 кл. по обе стороны линии огня (Volley: 1)",
     ]
     table.shots.take(message_of(card), "table-rules-card-ru")
     assert table.pages.errors == []

@@ -114,14 +114,14 @@ describe("cardView in the reader's words", () => {
     const view = cardView(CARD, {
       words,
       extras: [
-        { label: "VOLLEY.Gurps.Card.Spent", value: 5 },
+        { label: "VOLLEY.Card.RoundsFired", value: 5 },
         { label: "VOLLEY.Gurps.Card.Malfunction", value: { key: "VOLLEY.Faults.stoppage" } },
       ],
       capacity: 30,
       undone: true,
     });
     assert.deepEqual(view.extras, [
-      { label: "Rounds spent", value: "5" },
+      { label: "Rounds fired", value: "5" },
       { label: "Malfunction", value: "stoppage" },
     ]);
     assert.equal(view.weapon.capacity, 30);
@@ -211,7 +211,7 @@ describe("chat-card.hbs", () => {
         log: [evil, "</li><script>alert(2)</script>", { key: "gurps.title", values: { who: evil, weapon: evil } }],
       },
       compile(),
-      { words, extras: [{ label: "VOLLEY.Gurps.Card.Spent", value: evil }] },
+      { words, extras: [{ label: "VOLLEY.Card.RoundsFired", value: evil }] },
     );
     assert.doesNotMatch(html, /<img|<script|<b>|onerror="|' onmouseover/);
     assert.match(html, /&lt;img src&#x3D;x onerror&#x3D;&quot;alert\(1\)&quot;&gt;/);

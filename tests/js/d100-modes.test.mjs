@@ -140,7 +140,7 @@ describe("the d100 card's lines", () => {
     assert.deepEqual(extras, [
       { label: "VOLLEY.D100.Card.Mode", value: { key: "VOLLEY.D100.Modes.suppressing" } },
       { label: "VOLLEY.D100.Card.Cost", value: { key: "VOLLEY.D100.Costs.full" } },
-      { label: "VOLLEY.D100.Card.Spent", value: 10 },
+      { label: "VOLLEY.Card.RoundsFired", value: 10 },
       { label: "VOLLEY.D100.Card.SeekCover", value: "Cultist" },
     ]);
   });
@@ -162,7 +162,7 @@ describe("the d100 card's lines", () => {
 
   it("says the rounds a jam spoiled and the rounds won back; nothing it cannot read", () => {
     assert.deepEqual(d100CardExtras({ action: "attack", mode: "long_burst", spent: 10, spoiled: 20 }).slice(-2), [
-      { label: "VOLLEY.D100.Card.Spent", value: 10 },
+      { label: "VOLLEY.Card.RoundsFired", value: 10 },
       { label: "VOLLEY.D100.Card.Spoiled", value: 20 },
     ]);
     assert.deepEqual(d100CardExtras({ action: "recover_ammo", recovered: 20, action_cost: null }), [{ label: "VOLLEY.D100.Card.Recovered", value: 20 }]);

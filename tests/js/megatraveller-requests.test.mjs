@@ -236,12 +236,20 @@ describe("the MegaTraveller plug-in", () => {
     assert.deepEqual(done.map((e) => [e.label.split(".").at(-1), e.value]), [
       ["Mode", { key: "VOLLEY.MegaTraveller.Modes.burst" }],
       ["Split", "Vargr raider 2 · Vargr leader 2"],
-      ["Fired", 4],
+      ["RoundsFired", 4],
       ["Readiness", { key: "VOLLEY.MegaTraveller.Readinesses.ready" }],
       ["Selector", { key: "VOLLEY.MegaTraveller.Selectors.burst" }],
       ["Lock", "Vargr raider"],
     ]);
     assert.deepEqual(mt.cardExtras(null), []);
+  });
+
+  it("a pending card says the rounds are to fire until its pool is split, then that they were fired (#35)", () => {
+    const pending = { mode: "auto", pending: { rounds: 20, lost: 4, clusters: [3, 6, 6, 1] }, targets: [] };
+    const rounds = (/** @type {any} */ settled) => mt.cardExtras(pending, { settled }).filter((e) => /Rounds/.test(e.label)).map((e) => [e.label, e.value]);
+    assert.deepEqual(rounds(null), [["VOLLEY.MegaTraveller.Card.RoundsToFire", 20]]);
+    assert.deepEqual(rounds("allocated"), [["VOLLEY.Card.RoundsFired", 20]]);
+    assert.deepEqual(rounds("expired"), [], "a pool that expired fired nothing");
   });
 
   it("names the lock of a handling card by the token's name, never its id", () => {

@@ -17,6 +17,8 @@ import {
 
 const GURPS = { system: "gurps", attacker: { id: "a", skill: 12 }, weapon: { rof: 10, rcl: 2, loaded: 30 }, shots: 10, targets: [{ id: "t", dodge: 8 }] };
 const MT_FIRE = { system: "megatraveller", action: "fire", mode: "burst", attacker: { id: "s", skill: 2, dex: 8 }, weapon: { burst: 3, loaded: 9 }, targets: [{ id: "t1" }, { id: "t2" }] };
+const MT_SINGLE = { ...MT_FIRE, mode: "single", targets: [{ id: "t1" }] };
+const MT_AUTO = { ...MT_FIRE, mode: "auto" };
 const MT_RELOAD = { system: "megatraveller", action: "reload", attacker: { id: "s" }, weapon: { loaded: 0, capacity: 9 } };
 const D100 = { system: "d100", action: "attack", mode: "single", attacker: { id: "a", bs: 40 }, weapon: { rof: "S/-/-", loaded: 6, range: 30 }, targets: [{ id: "t", band: "long" }] };
 
@@ -33,7 +35,8 @@ describe("withTableRules: each system", () => {
 
   it("MegaTraveller: split_dm_counts and exceptional_margin reach every firing action; fast_draw_weapons only fast_draw", () => {
     const rules = { megatraveller: { split_dm_counts: "receiving", exceptional_margin: 5, fast_draw_weapons: "any" } };
-    assert.deepEqual(withTableRules("megatraveller", MT_FIRE, rules), { ...MT_FIRE, split_dm_counts: "receiving", exceptional_margin: 5 });
+    assert.deepEqual(withTableRules("megatraveller", MT_FIRE, rules), { ...MT_FIRE, split_dm_counts: "receiving" });
+    assert.equal(withTableRules("megatraveller", { ...MT_SINGLE, action: "fast_draw" }, rules).exceptional_margin, 5);
     const fastDraw = { ...MT_FIRE, action: "fast_draw" };
     assert.equal(withTableRules("megatraveller", fastDraw, rules).fast_draw_weapons, "any");
     assert.deepEqual(withTableRules("megatraveller", MT_RELOAD, rules), MT_RELOAD);
@@ -44,11 +47,11 @@ describe("withTableRules: each system", () => {
   it("MegaTraveller: the module's own readings a table changed are reported in module_readings, for firing actions only", () => {
     const rules = { megatraveller: { danger_space_half_width: 3, danger_space_beyond: 2, split_dm_counts: "receiving" } };
     // The reach keeps Volley's value: only the width the table changed travels.
-    assert.deepEqual(withTableRules("megatraveller", MT_FIRE, rules), { ...MT_FIRE, split_dm_counts: "receiving", module_readings: { danger_space_half_width: 3 } });
-    assert.deepEqual(withTableRules("megatraveller", { ...MT_FIRE, action: "retarget_and_fire" }, rules).module_readings, { danger_space_half_width: 3 });
+    assert.deepEqual(withTableRules("megatraveller", MT_AUTO, rules), { ...MT_AUTO, module_readings: { danger_space_half_width: 3 } });
+    assert.deepEqual(withTableRules("megatraveller", { ...MT_AUTO, action: "retarget_and_fire" }, rules).module_readings, { danger_space_half_width: 3 });
     assert.deepEqual(withTableRules("megatraveller", MT_RELOAD, rules), MT_RELOAD);
-    assert.deepEqual(withTableRules("megatraveller", MT_FIRE, { megatraveller: { danger_space_half_width: 1, danger_space_beyond: 2 } }), MT_FIRE, "Volley's own values are not sent");
-    const handMade = { ...MT_FIRE, module_readings: { danger_space_beyond: 4 } };
+    assert.deepEqual(withTableRules("megatraveller", MT_AUTO, { megatraveller: { danger_space_half_width: 1, danger_space_beyond: 2 } }), MT_AUTO, "Volley's own values are not sent");
+    const handMade = { ...MT_AUTO, module_readings: { danger_space_beyond: 4 } };
     assert.deepEqual(withTableRules("megatraveller", handMade, rules).module_readings, { danger_space_beyond: 4 }, "a request that reports its own stays as it is");
     assert.equal(tableReading("megatraveller", "danger_space_half_width", rules), 3);
     assert.equal(tableReading("megatraveller", "danger_space_beyond", {}), 2);
@@ -67,6 +70,26 @@ describe("withTableRules: each system", () => {
     assert.deepEqual(withTableRules("d100", order, stands), { ...order, module_readings: { overwatch_ends_on_turn: false } });
     assert.deepEqual(withTableRules("d100", D100, stands), D100, "an attack does not carry the overwatch reading");
     assert.deepEqual(withTableRules("d100", order, { d100: { overwatch_ends_on_turn: true } }), order);
+  });
+
+  it("a reading travels only with a request it could change, so the card lists no reading that changed nothing (#35)", () => {
+    const rules = {
+      megatraveller: { split_dm_counts: "receiving", exceptional_margin: 0, danger_space_half_width: 3 },
+      gurps: { dodge_step: "rcl" },
+    };
+    // A burst: no exceptional success, no danger space; two targets split the DM.
+    assert.deepEqual(withTableRules("megatraveller", MT_FIRE, rules), { ...MT_FIRE, split_dm_counts: "receiving" });
+    // Single fire: one target, no split; an exceptional success is possible.
+    assert.deepEqual(withTableRules("megatraveller", MT_SINGLE, rules), { ...MT_SINGLE, exceptional_margin: 0 });
+    // A burst at one target (a bystander is never counted): nothing to split.
+    const oneTarget = { ...MT_FIRE, targets: [{ id: "t1" }, { id: "b", bystander: true }] };
+    assert.deepEqual(withTableRules("megatraveller", oneTarget, rules), oneTarget);
+    // Automatic fire: the danger space only.
+    assert.deepEqual(withTableRules("megatraveller", MT_AUTO, rules), { ...MT_AUTO, module_readings: { danger_space_half_width: 3 } });
+    // GURPS: the dodge step only where a target dodges.
+    const noDodge = { ...GURPS, targets: [{ id: "t" }] };
+    assert.deepEqual(withTableRules("gurps", noDodge, rules), noDodge);
+    assert.equal(withTableRules("gurps", GURPS, rules).dodge_step, "rcl");
   });
 
   it("a field the request already carries stays as it is", () => {

@@ -118,7 +118,8 @@
 
 /**
  * How a card finds a token's name from its id (a lock, a target the result names only by id).
- * @typedef {{nameOf?: (tokenId: string) => string | null}} CardContext
+ * @typedef {{nameOf?: (tokenId: string) => string | null, settled?: "allocated" | "expired" | null}} CardContext
+ *   `settled`: how the pending attack a card shows ended (its pool fired, or expired unfired)
  */
 
 /**

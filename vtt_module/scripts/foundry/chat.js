@@ -123,7 +123,9 @@ export function cardHtml(flags) {
   const plugin = systemPlugin(flags.system);
   return renderCard(flags.card, cardTemplate, {
     words,
-    extras: plugin?.cardExtras ? plugin.cardExtras(flags.result, { nameOf: (id) => findTokenDocument(id)?.name ?? null }) : [],
+    extras: plugin?.cardExtras
+      ? plugin.cardExtras(flags.result, { nameOf: (id) => findTokenDocument(id)?.name ?? null, settled: flags.settled ? (flags.settled.kind === "expired" ? "expired" : "allocated") : null })
+      : [],
     rowNotes: plugin?.cardRows ? plugin.cardRows(flags.result) : [],
     capacity: flags.capacity,
     undone: Boolean(flags.undone),

@@ -27,14 +27,18 @@ export const TABLE_RULES_SETTING = "tableRules";
 export const TABLE_RULES_TEMPLATE = "modules/volley/templates/table-rules.hbs";
 
 /**
- * A request per system the bridge can preview, to check the table's values with the rules' own
- * validation (each carries every action's fields the readings name).
+ * Requests per system the bridge can preview, to check the table's values with the rules' own
+ * validation: between them every reading is in play (table-rules.js IN_PLAY: MegaTraveller's
+ * exceptional margin rides single fire, its splitting DM a burst at two targets, its danger space
+ * automatic fire).
  * @type {Record<string, {request: Record<string, unknown>, actions: string[]}[]>}
  */
 const PROBES = {
   gurps: [{ actions: ["attack"], request: { system: "gurps", action: "attack", attacker: { id: "probe", skill: 12 }, weapon: { rof: 3, rcl: 2, loaded: 3 }, shots: 3, targets: [{ id: "t1", dodge: 8 }] } }],
   megatraveller: [
     { actions: ["fire", "retarget_and_fire"], request: { system: "megatraveller", action: "fire", mode: "single", attacker: { id: "probe", skill: 1, dex: 7 }, weapon: { kind: "pistol", loaded: 6 }, targets: [{ id: "t1" }] } },
+    { actions: ["fire"], request: { system: "megatraveller", action: "fire", mode: "burst", attacker: { id: "probe", skill: 1, dex: 7, selector: "burst" }, weapon: { kind: "rifle", burst: 3, loaded: 9 }, targets: [{ id: "t1" }, { id: "t2" }] } },
+    { actions: ["fire"], request: { system: "megatraveller", action: "fire", mode: "auto", attacker: { id: "probe", skill: 1, dex: 7, selector: "auto" }, weapon: { kind: "rifle", auto: true, auto_targets: 2, loaded: 30 }, targets: [{ id: "t1" }] } },
     { actions: ["fast_draw"], request: { system: "megatraveller", action: "fast_draw", mode: "single", attacker: { id: "probe", skill: 1, dex: 7, readiness: "holstered" }, weapon: { kind: "pistol", loaded: 6 }, targets: [{ id: "t1" }] } },
   ],
   d100: [{ actions: ["attack"], request: { system: "d100", action: "attack", mode: "single", attacker: { id: "probe", bs: 40 }, weapon: { rof: "S/-/-", loaded: 6, range: 30 }, targets: [{ id: "t1", band: "long" }] } }],

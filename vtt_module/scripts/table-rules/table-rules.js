@@ -132,6 +132,38 @@ export function isDefault(reading, value) {
   return value === reading.default;
 }
 
+/** @param {Record<string, unknown>} request */
+const targetsOf = (request) => (Array.isArray(request.targets) ? request.targets.filter((t) => typeof t === "object" && t !== null) : []);
+/** @param {Record<string, unknown>} request */
+const modeOf = (request) => (typeof request.mode === "string" ? request.mode : "single");
+/** @param {Record<string, unknown>} request */
+const automatic = (request) => modeOf(request) === "auto" || modeOf(request) === "controlled";
+
+/**
+ * Whether a reading could change what a request comes to, by the mode it fires in and the targets it
+ * has (#35: a card lists a table's reading only where it could have changed that attack, so a burst
+ * does not say "exceptional success beats the target number by 0"). The request carries a reading only
+ * then; a reading not named here plays in every request of its actions. `volley roll` still lists what
+ * a hand-built request sets.
+ * @type {Record<string, Record<string, (request: Record<string, unknown>) => boolean>>}
+ */
+export const IN_PLAY = {
+  gurps: {
+    // B375: the step is the margin a dodge takes off; only a target that dodges has one.
+    dodge_step: (request) => targetsOf(request).some((t) => /** @type {any} */ (t).dodge !== undefined && /** @type {any} */ (t).dodge !== null),
+  },
+  megatraveller: {
+    // Reading 2: only a single-fire hit is exceptional.
+    exceptional_margin: (request) => modeOf(request) === "single",
+    // Reading 5: rapid and burst fire split a DM between two targets or more (bystanders never count).
+    split_dm_counts: (request) =>
+      (modeOf(request) === "rapid" || modeOf(request) === "burst") && targetsOf(request).filter((t) => !(/** @type {any} */ (t).bystander)).length >= 2,
+    // Reading 14: only automatic and controlled fire have a danger space.
+    danger_space_half_width: automatic,
+    danger_space_beyond: automatic,
+  },
+};
+
 /**
  * The request field where the module's own readings the table changed are reported (rules/table_rules.py
  * MODULE_READINGS): the rules ignore it, the card, `volley show` and the report list it.
@@ -141,7 +173,8 @@ export const MODULE_READINGS = "module_readings";
 /**
  * The request as the table plays it: each of the system's rules readings the table set, for an
  * action that carries it, merged in; the module's own readings the table changed (the danger space it
- * drew, when its overwatch order ends), for an action they shape, reported under `module_readings`. A field the request already carries is left as it is (a
+ * drew, when its overwatch order ends), for an action they shape, reported under `module_readings`;
+ * each only where it could change the request's outcome (`IN_PLAY`). A field the request already carries is left as it is (a
  * hand-built request speaks for itself); a table value equal to Volley's is not sent at all, so a
  * table that keeps every reading sends the same requests as before. The setting is checked first:
  * an unknown system, field or a bad value throws a TableRuleError naming it, and nothing is sent.
@@ -164,6 +197,7 @@ export function withTableRules(system, request, tableRules) {
     if (!reading.actions.includes(action)) continue;
     const value = chosen[reading.field];
     if (isDefault(reading, value)) continue;
+    if (IN_PLAY[system]?.[reading.field]?.(request) === false) continue;
     if (reading.owner === "module") reported[reading.field] = value;
     else if (!(reading.field in request)) merged[reading.field] = reading.kind === "bands" ? { ...reading.default, .../** @type {object} */ (value) } : value;
   }

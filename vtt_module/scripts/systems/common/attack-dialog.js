@@ -423,6 +423,8 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     });
     root.addEventListener("change", (event) => this.#onFieldChange(event));
     root.addEventListener("input", (event) => {
+      // A field edited: what the footer said of the last button is about another form.
+      if (isInput(event.target) || isSelect(event.target)) this.dropNotice();
       if (isInput(event.target)) this.refreshPreview();
     });
     this.#unsubscribe = onBridgeStatus(() => this.#onBridgeChange());
@@ -593,6 +595,24 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   }
 
   /**
+   * Mark the control a refusal names (aria-invalid: outlined, and a screen reader says so), and only
+   * it: the mark a fixed field had goes.
+   * @param {unknown} error a FormError (its `field`), or nothing to clear every mark
+   */
+  markRefused(error) {
+    const field = typeof error === "object" && error !== null ? /** @type {{field?: unknown}} */ (error).field : null;
+    for (const marked of this.element?.querySelectorAll("[data-volley-refused]") ?? []) {
+      marked.removeAttribute("aria-invalid");
+      marked.removeAttribute("data-volley-refused");
+    }
+    const control = typeof field === "string" && field ? this.element?.querySelector(`[name="${CSS.escape(field)}"]`) : null;
+    if (control && !(isInput(control) && control.type === "hidden")) {
+      control.setAttribute("aria-invalid", "true");
+      control.setAttribute("data-volley-refused", "");
+    }
+  }
+
+  /**
    * A refusal in the user's words, naming the field by the label the user sees on it (#31: "Facing:
    * required", not the form's field name), when the refusal names one of the form's controls.
    * @param {unknown} error
@@ -670,6 +690,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   /** Ask for the odds of the form as it is now (paced, one in flight). */
   refreshPreview() {
     if (!isShowing(this) || this.headless) return;
+    this.markRefused(null);
     if (this.applyLiveCheck()) {
       // The running line already shows why: no odds, and no second copy of the reason under the
       // charts; a screen reader hears it where the odds would have been said.
@@ -693,7 +714,11 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     try {
       choice = this.readChoice(action);
     } catch (error) {
-      this.oddsPanel.clear(error);
+      // The field by the label the user reads on it ("Modifier against Raider", not "Modifier"), marked.
+      this.markRefused(error);
+      // A reason the window words itself (`plain`: a slung weapon) is shown as it is.
+      const plain = /** @type {{plain?: unknown}} */ (error)?.plain === true;
+      this.oddsPanel.clear(plain ? error : { message: this.refusalText(error) });
       return;
     }
     this.oddsPanel.ask(choice, this.element);
@@ -702,9 +727,26 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   /** The odds, or why there are none, changed: draw them and say them. */
   #oddsChanged() {
     if (!isShowing(this)) return;
+    // "Done: see the card" answered the last button; under a new problem it reads as about that. A
+    // refusal the button got stays: it is the problem.
+    if ((this.oddsPanel.state === "problem" || this.oddsPanel.state === "blocked") && !this.notice.error) this.dropNotice();
     void this.render({ parts: ["preview"] });
     const targets = this.targets();
     this.oddsPanel.say(targets, () => this.oddsLines(this.oddsPanel.odds, targets));
+  }
+
+  /**
+   * Forget what the footer said about the last button (the form changed, or a problem now shows): the
+   * line empties where it is, without redrawing the buttons.
+   */
+  dropNotice() {
+    if (!this.notice.text || this.sending) return;
+    this.notice = { text: "", error: false };
+    const line = this.element?.querySelector(".volley-attack__notice");
+    if (line) {
+      line.textContent = "";
+      line.classList.remove("volley-attack__notice--error");
+    }
   }
 
   /**
@@ -763,6 +805,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     try {
       choice = this.readChoice(action);
     } catch (error) {
+      this.markRefused(error);
       this.#setNotice({ text: this.refusalText(error), error: true });
       await this.refresh(["footer"]);
       return;

@@ -614,7 +614,7 @@ export default class D100AttackDialog extends AttackDialog {
     }
     if (this.#order()) actions.push({ action: "lift_overwatch", label: t("VOLLEY.D100.Dialog.LiftOverwatch"), icon: "fa-solid fa-eye-slash" });
     actions.push({ action: "reload", label: t("VOLLEY.Dialog.Reload"), icon: "fa-solid fa-rotate", blocked: readout.jammed ? t("VOLLEY.D100.Dialog.ReloadJammed") : null });
-    if (readout.jammed) actions.push({ action: "unjam", label: t("VOLLEY.Dialog.Unjam"), icon: "fa-solid fa-wrench" });
+    if (readout.jammed) actions.push({ action: "unjam", label: t("VOLLEY.D100.Dialog.Unjam"), icon: "fa-solid fa-wrench" });
     if (typeof weapon.state.spoiled === "number" && weapon.state.spoiled > 0) {
       actions.push({ action: "recover_ammo", label: t("VOLLEY.D100.Dialog.RecoverAmmo"), icon: "fa-solid fa-box-open" });
     }

@@ -1,6 +1,6 @@
 /**
  * The lines a d100 card shows under its table (seed 004): the mode fired, what it cost the shooter's
- * turn, the rounds spent, spoiled by a jam or won back, an overwatch order set (or lifted), and who
+ * turn, the rounds fired, spoiled by a jam or won back, an overwatch order set (or lifted), and who
  * must now spend its actions reaching
  * cover (a suppressed character out of cover that can reach it; one that cannot goes prone, which the
  * table shows as a status).
@@ -45,7 +45,7 @@ export function d100CardExtras(result) {
   if (typeof r.action_cost === "string" && COSTS.has(r.action_cost)) {
     extras.push({ label: "VOLLEY.D100.Card.Cost", value: { key: `VOLLEY.D100.Costs.${r.action_cost}` } });
   }
-  if (firing && typeof r.spent === "number") extras.push({ label: "VOLLEY.D100.Card.Spent", value: r.spent });
+  if (firing && typeof r.spent === "number") extras.push({ label: "VOLLEY.Card.RoundsFired", value: r.spent });
   if (typeof r.spoiled === "number" && r.spoiled > 0) extras.push({ label: "VOLLEY.D100.Card.Spoiled", value: r.spoiled });
   if (typeof r.recovered === "number" && r.recovered > 0) extras.push({ label: "VOLLEY.D100.Card.Recovered", value: r.recovered });
   if (r.action === "overwatch") extras.push(...orderLines(isPlainObject(r.attacker) ? r.attacker.overwatch : null));

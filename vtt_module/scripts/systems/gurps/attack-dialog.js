@@ -123,7 +123,9 @@ export default class GurpsAttackDialog extends AttackDialog {
         needsTargets: true,
         blocked: readout.jammed ? t("VOLLEY.Dialog.JammedBlocks") : null,
       },
-      { action: "reload", label: t("VOLLEY.Dialog.Reload"), icon: "fa-solid fa-rotate" },
+      // B407 and the seed say nothing of a reload while jammed: Volley's reading lets it fill the
+      // magazine and leaves the malfunction (docs/rules/gurps.md, "Reload"); the button says so.
+      { action: "reload", label: t("VOLLEY.Dialog.Reload"), icon: "fa-solid fa-rotate", hint: readout.jammed ? t("VOLLEY.Gurps.ReloadJammed") : undefined },
     ];
     if (readout.jammed) actions.push({ action: "unjam", label: t("VOLLEY.Dialog.Unjam"), icon: "fa-solid fa-wrench" });
     return actions;

@@ -79,7 +79,7 @@ const gurps = {
     );
     /** @type {import("../registry.js").CardExtra[]} */
     const extras = [];
-    if (typeof weapon.spent === "number") extras.push({ label: "VOLLEY.Gurps.Card.Spent", value: weapon.spent });
+    if (typeof weapon.spent === "number") extras.push({ label: "VOLLEY.Card.RoundsFired", value: weapon.spent });
     if (typeof weapon.malfunction === "string" && GURPS_FAULTS.includes(weapon.malfunction)) {
       extras.push({ label: "VOLLEY.Gurps.Card.Malfunction", value: { key: `VOLLEY.Faults.${weapon.malfunction}` } });
     }

@@ -37,7 +37,7 @@ export const BURST_SIZES = Object.freeze(["2", "3", "4"]);
  * @param {import("../registry.js").CardContext} [context] how a token's name is found from its id
  * @returns {import("../registry.js").CardExtra[]}
  */
-export function cardExtras(result, { nameOf } = {}) {
+export function cardExtras(result, { nameOf, settled = null } = {}) {
   const r = /** @type {Record<string, any>} */ (typeof result === "object" && result !== null ? result : {});
   /** @type {import("../registry.js").CardExtra[]} */
   const extras = [];
@@ -49,7 +49,9 @@ export function cardExtras(result, { nameOf } = {}) {
   const pool = r.pending ?? r.pool;
   if (pool && typeof pool === "object") {
     if (typeof pool.bullets === "number" && r.mode === "rapid") extras.push({ label: "VOLLEY.MegaTraveller.Card.Bullets", value: pool.bullets });
-    if (typeof pool.rounds === "number") extras.push({ label: r.pending ? "VOLLEY.MegaTraveller.Card.RoundsToFire" : "VOLLEY.MegaTraveller.Card.Rounds", value: pool.rounds });
+    // Rolled, not yet fired while the pool waits; fired once it is split; an expired pool fired nothing.
+    const rounds = !r.pending || settled === "allocated" ? "VOLLEY.Card.RoundsFired" : settled ? null : "VOLLEY.MegaTraveller.Card.RoundsToFire";
+    if (typeof pool.rounds === "number" && rounds) extras.push({ label: rounds, value: pool.rounds });
     if (typeof pool.lost === "number") extras.push({ label: "VOLLEY.MegaTraveller.Card.Lost", value: pool.lost });
     // On a result the split line says the clusters target by target.
     if (Array.isArray(pool.clusters) && r.pending) extras.push({ label: "VOLLEY.MegaTraveller.Card.Clusters", value: pool.clusters.filter((/** @type {unknown} */ n) => typeof n === "number").join(", ") || "—" });
@@ -60,7 +62,7 @@ export function cardExtras(result, { nameOf } = {}) {
   if (r.pending) return extras;
   const split = splitText(Array.isArray(r.targets) ? r.targets : []);
   if (split) extras.push({ label: "VOLLEY.MegaTraveller.Card.Split", value: split });
-  if (typeof r.weapon?.fired === "number" && r.weapon.fired > 0 && !pool?.rounds) extras.push({ label: "VOLLEY.MegaTraveller.Card.Fired", value: r.weapon.fired });
+  if (typeof r.weapon?.fired === "number" && r.weapon.fired > 0 && !pool?.rounds) extras.push({ label: "VOLLEY.Card.RoundsFired", value: r.weapon.fired });
   if (READINESS.includes(r.readiness)) extras.push({ label: "VOLLEY.MegaTraveller.Readiness", value: { key: `VOLLEY.MegaTraveller.Readinesses.${r.readiness}` } });
   if (SELECTOR.includes(r.selector)) extras.push({ label: "VOLLEY.MegaTraveller.Selector", value: { key: `VOLLEY.MegaTraveller.Selectors.${r.selector}` } });
   if (typeof r.target === "string" && r.target) extras.push({ label: "VOLLEY.MegaTraveller.Card.Lock", value: nameOfToken(r.target) });
