@@ -408,6 +408,6 @@ async def test_a_card_for_an_action_without_an_attacker_names_its_targets(
     }
     reply = await session.ask({"type": "action", "id": "sup", "request": request})
     assert reply["card"]["title"]["values"]["who"] == ["Heretic", "c1"]  # each name once, in order
-    assert Catalogue.load("en").render(reply["card"]["title"]) == "Heretic, c1: suppression test"
+    assert Catalogue.load("en").render(reply["card"]["title"]) == "Heretic, c1: Suppression test"
     assert Catalogue.load("ru").render(reply["card"]["title"]) == "Heretic, c1: тест на Подавление"
     assert (reply["card"]["action"], reply["card"]["attacker"]) == ("suppression_test", None)
