@@ -260,7 +260,13 @@ def test_suppressing_fire_at_a_sector_sets_statuses_and_undo_puts_them_back(tabl
     page.wait_for_function(f"{STUBBER}.state.loaded === 90")
     card = cards(page).last
     effects = card.locator("tr.volley-card__row").filter(has_text="Heretic").locator(".volley-card__effects")
-    assert effects.inner_text().split() == ["+Suppressed", "+Prone"]
+    assert effects.locator(".volley-card__status").all_inner_texts() == ["+Suppressed", "+Prone"]
+    # The test's outcome is on the face, the dice in the Rolls (#35).
+    assert (
+        effects.locator(".volley-card__note--bad")
+        .inner_text()
+        .startswith("failed the suppression test (−20: rolled 95")
+    )
     assert (
         "Must spend its actions reaching cover: Cultist" in card.locator(".volley-card__extras").inner_text()
     )
@@ -315,7 +321,8 @@ def test_a_jam_refuses_fire_until_unjammed_and_the_spoiled_rounds_come_back(tabl
     page.get_by_label(DICE).fill("20")
     dialog.get_by_role("button", name="Recover ammunition", exact=True).click()
     page.wait_for_function(f"{AUTOGUN}.state.spoiled === 0")
-    assert "Rounds recovered: 2" in cards(page).last.locator(".volley-card__extras").inner_text()
+    recovered = cards(page).last.locator(".volley-card__extras").inner_text()
+    assert "Recover ammunition: 2 rounds back in the reserve (rolled 20 against 45)" in recovered, recovered
     page.wait_for_function("document.querySelector('[data-volley=recover_ammo]') === null")
     assert table.pages.errors == []
 
@@ -399,17 +406,30 @@ def test_morale_a_suppression_test_then_recovery(table: Table) -> None:
     page.wait_for_function(f"{VEX}.actor.statuses.has('suppressed')")
     assert statuses(page, VEX) == ["suppressed"]
     assert "Must spend its actions reaching cover: Vex" in cards(page).last.inner_text()
+    # The test card says failed per token on its face, and has no Hits column (#35).
+    test_card = cards(page).last
+    assert test_card.locator("th").all_inner_texts()[:2] == ["Target", "Effects"]
+    assert (
+        test_card.locator(".volley-card__note--bad")
+        .inner_text()
+        .startswith("failed the suppression test (−10: rolled 99 against 25")
+    )
+    # The −10 was for that test: the form puts it back to 0, so the recovery does not carry it (#35).
+    page.wait_for_function("document.querySelector('[name=morale_modifier]')?.value === '0'")
     # The dialog says what suppression costs the shooter; the morale section stays open.
     page.wait_for_function("document.querySelector('.volley-d100__note') !== null")
     assert dialog.locator(".volley-d100__note").inner_text() == "suppressed: BS −20, one action point"
     assert morale.evaluate("details => details.open") is True
 
-    # End of its turn, nobody shot near it: WP 35 +30 -10 = 55, 10 shakes it off.
+    # End of its turn, nobody shot near it: WP 35 +30 = 65, 10 shakes it off.
     morale.get_by_role("checkbox", name="Quiet since its last turn (+30 to recover)").check()
     page.get_by_label(DICE).fill("10")
     morale.get_by_role("button", name="Recover (end of turn)").click()
     page.wait_for_function(f"!{VEX}.actor.statuses.has('suppressed')")
     assert cards(page).last.locator(".volley-card__title").inner_text() == "Vex: Recover from suppression"
+    recovered = cards(page).last.locator(".volley-card__note--good").inner_text()
+    # Its +30 is the quiet turn's; the test's −10 is not carried (it read +20 before #35).
+    assert recovered == "recovers (+30: rolled 10 against 65)", recovered
     assert table.pages.errors == []
 
 

@@ -121,8 +121,8 @@ describe("cardView in the reader's words", () => {
       undone: true,
     });
     assert.deepEqual(view.extras, [
-      { label: "Rounds fired", value: "5" },
-      { label: "Malfunction", value: "stoppage" },
+      { label: "Rounds fired", value: "5", tone: "" },
+      { label: "Malfunction", value: "stoppage", tone: "" },
     ]);
     assert.equal(view.weapon.capacity, 30);
     assert.equal(view.undone, true);

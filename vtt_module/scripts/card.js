@@ -72,21 +72,26 @@ function count(value) {
  * }} CardWords how words reach the card: `text` renders a plain string or a rules message; `localize`
  *   the module's own keys; `has` whether a module key exists (a status the module has no name for is
  *   shown by its id); `format` a module key with its placeholders filled (a row's notes)
- * @typedef {{label: string, value: string}} ExtraView
+ * @typedef {"" | "good" | "bad" | "alert"} Tone how a line on the card's face reads at a glance: a test
+ *   passed or a jam cleared (good), failed (bad), something the referee must act on (alert: a critical)
+ * @typedef {{label: string, value: string, tone: Tone}} ExtraView
+ * @typedef {{text: string, tone: Tone}} NoteView
  * @typedef {{target: string, name: string, hits: number, kind: "hit" | "miss", role: string,
- *   bystander: boolean, notes: string[], statusesAdd: string[], statusesRemove: string[]}} CardRowView
+ *   bystander: boolean, notes: NoteView[], statusesAdd: string[], statusesRemove: string[]}} CardRowView
  *   `role`: a word after the name for a token that was not aimed at (a bystander); `notes`: what the
- *   system says of this target on the card's face (GURPS: shots, effective skill, hits dodged)
+ *   system says of this target on the card's face (GURPS: shots, effective skill, hits dodged, a
+ *   critical; d100: where the hits struck, a test passed or failed)
  * @typedef {{kind: "allocated" | "expired", text: string, messageId: string | null}} SettledView how a
  *   pending attack ended (split, with its result's message; or gone from the bridge), already in words
  * @typedef {{title: string, system: string, systemTitle: string, action: string,
  *   weapon: {name: string, loaded: number, capacity: number | null, jammed: boolean} | null,
  *   rows: CardRowView[], totalHits: number, log: string[], pending: boolean, aimedAt: string,
  *   extras: ExtraView[], undone: boolean, settled: SettledView | null, hasEffects: boolean,
- *   logLabel: string, tableRules: string[]}} CardView
+ *   logLabel: string, tableRules: string[], hitsShown: boolean}} CardView
  *   `aimedAt`: the targets' names, for a pending card (which has no hits yet); `hasEffects`: whether any
  *   row has a note or a status (else the card has no Effects column); `tableRules`: the readings the
- *   table changed from Volley's (the bridge's `card.table_rules`), in words
+ *   table changed from Volley's (the bridge's `card.table_rules`), in words; `hitsShown`: false on a
+ *   card that hit nobody by its nature (a d100 suppression test or recovery), which has no Hits column
  */
 
 /** English words when no lookup is given (node tests, logs). @type {CardWords} */
@@ -111,15 +116,46 @@ function statusList(value, words) {
     });
 }
 
+/** @param {unknown} tone @returns {Tone} */
+function toneOf(tone) {
+  return tone === "good" || tone === "bad" || tone === "alert" ? tone : "";
+}
+
 /**
- * A system's note on one row, in words: a module key with its values (numbers and short names only).
- * @param {import("./systems/registry.js").CardNote} note
+ * A value for a module text: a number or short name as it is; a module key (`{key}`, a location, a
+ * fault) in words; a list of them joined.
+ * @param {unknown} value
+ * @param {CardWords} words
+ * @returns {string | number}
+ */
+function wordOf(value, words) {
+  if (typeof value === "number") return value;
+  if (typeof value === "string") return bounded(value);
+  if (isPlainObject(value) && typeof value.key === "string") return words.localize(value.key);
+  if (Array.isArray(value)) return bounded(value.slice(0, 16).map((item) => String(wordOf(item, words))).join(", "));
+  return "";
+}
+
+/**
+ * A module key with its values, in words (a row's note, a line's value).
+ * @param {string} key
+ * @param {unknown} values
  * @param {CardWords} words
  */
+function formatKey(key, values, words) {
+  const filled = Object.fromEntries(Object.entries(isPlainObject(values) ? values : {}).map(([name, value]) => [name, wordOf(value, words)]));
+  return words.format ? words.format(key, filled) : key;
+}
+
+/**
+ * A system's note on one row, in words: a module key with its values (numbers, short names, or keys).
+ * @param {import("./systems/registry.js").CardNote} note
+ * @param {CardWords} words
+ * @returns {NoteView}
+ */
 function formatNote(note, words) {
-  if (!isPlainObject(note) || typeof note.key !== "string") return "";
-  const values = isPlainObject(note.values) ? note.values : {};
-  return words.format ? words.format(note.key, values) : note.key;
+  if (!isPlainObject(note) || typeof note.key !== "string") return { text: "", tone: "" };
+  return { text: bounded(formatKey(note.key, note.values, words)), tone: toneOf(note.tone) };
 }
 
 /**
@@ -145,15 +181,15 @@ function statusesByToken(updates) {
  * @param {unknown} card
  * @param {{words?: CardWords, extras?: import("./systems/registry.js").CardExtra[],
  *   rowNotes?: import("./systems/registry.js").CardRowNote[], capacity?: number | null,
- *   undone?: boolean, settled?: SettledView | null, rolled?: boolean, result?: unknown}} [options] `extras`: the system's
+ *   undone?: boolean, settled?: SettledView | null, rolled?: boolean, result?: unknown, hits?: boolean}} [options] `extras`: the system's
  *   lines under the table; `rowNotes`: the system's notes per target row; `capacity`: the weapon's full
  *   load, shown beside the rounds left; `settled`: how a pending attack ended; `rolled`: false when no
  *   die was rolled (setting an overwatch order), so the log is not headed "Rolls"; `result`: the
  *   reply's result, whose `log` and `pending` a protocol-3 card is shown with (a protocol-2 card
- *   carries its own copies)
+ *   carries its own copies); `hits`: false for a card with no Hits column
  * @returns {CardView}
  */
-export function cardView(card, { words = PLAIN_WORDS, extras = [], rowNotes = [], capacity = null, undone = false, settled = null, rolled = true, result = null } = {}) {
+export function cardView(card, { words = PLAIN_WORDS, extras = [], rowNotes = [], capacity = null, undone = false, settled = null, rolled = true, result = null, hits = true } = {}) {
   const c = isPlainObject(card) ? card : {};
   const own = "log" in c || !isPlainObject(result) ? c : result;
   const notesOf = new Map(rowNotes.map((note) => [note.target, note]));
@@ -173,7 +209,7 @@ export function cardView(card, { words = PLAIN_WORDS, extras = [], rowNotes = []
       kind: /** @type {"hit" | "miss"} */ (hits > 0 ? "hit" : "miss"),
       role: bystander ? bounded(words.localize(/** @type {string} */ (extra?.role))) : "",
       bystander,
-      notes: (extra?.notes ?? []).slice(0, CARD_LIMITS.notes).map((note) => bounded(formatNote(note, words))).filter(Boolean),
+      notes: (extra?.notes ?? []).slice(0, CARD_LIMITS.notes).map((note) => formatNote(note, words)).filter((note) => note.text),
       statusesAdd: statusList(statuses.statuses_add, words),
       statusesRemove: statusList(statuses.statuses_remove, words),
     };
@@ -210,10 +246,14 @@ export function cardView(card, { words = PLAIN_WORDS, extras = [], rowNotes = []
       label: bounded(words.localize(extra.label)),
       value: bounded(
         isPlainObject(extra.value) && typeof extra.value.key === "string"
-          ? words.localize(extra.value.key)
+          ? isPlainObject(extra.value.values)
+            ? formatKey(extra.value.key, extra.value.values, words)
+            : words.localize(extra.value.key)
           : String(extra.value ?? ""),
       ),
+      tone: toneOf(extra.tone),
     })),
+    hitsShown: hits,
     undone,
     tableRules: (Array.isArray(c.table_rules) ? c.table_rules : [])
       .slice(0, CARD_LIMITS.logLines)

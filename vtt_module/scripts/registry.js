@@ -105,14 +105,18 @@
 /**
  * A line a system adds under the card's table (GURPS: the malfunction; d100: the rounds spoiled).
  * `label` is a module i18n key; `value` is shown as it is, or localised when it is `{key}`.
- * @typedef {{label: string, value: string | number | {key: string}}} CardExtra
+ * @typedef {{label: string, value: string | number | {key: string, values?: Record<string, unknown>},
+ *   tone?: "good" | "bad" | "alert"}} CardExtra `value`: a number or name, or a module key (with values,
+ *   which may be keys themselves); `tone`: how it reads at a glance (a jam cleared, a test failed)
  */
 
 /**
  * What a system says about one target on the card's face, beside its hits: notes (module keys with
  * their values: "13 shots at skill 16", "2 dodged") and, for a token that was not aimed at (a
  * bystander), the word shown after its name (`role`, a module key).
- * @typedef {{key: string, values?: Record<string, string | number>}} CardNote
+ * @typedef {{key: string, values?: Record<string, string | number | {key: string} | {key: string}[]>,
+ *   tone?: "good" | "bad" | "alert"}} CardNote a value may be a module key (a hit location), or a list
+ *   of them; `tone`: how it reads at a glance (alert: a critical hit the referee acts on)
  * @typedef {{target: string, notes: CardNote[], role?: string | null}} CardRowNote
  */
 
@@ -143,6 +147,8 @@
  *   two-step systems: loads the step that splits a pending attack's pool (opened from its card)
  * @property {(result: unknown, context?: CardContext) => CardExtra[]} [cardExtras]
  * @property {(result: unknown) => CardRowNote[]} [cardRows] notes on each target's row
+ * @property {(result: unknown) => boolean} [cardHits] whether a result's card has a Hits column (false:
+ *   a test or a recovery, which hits nobody)
  * @property {readonly import("./standing-orders.js").StandingOrder[]} [standingOrders]
  *   token state that is a standing order ending when a combat's turn comes back to its holder (d100's
  *   overwatch), with the chat notice that says so (standing-orders.js)

@@ -132,6 +132,7 @@ export function cardHtml(flags) {
     settled: settledView(flags.settled),
     rolled: rolledAny(flags.result),
     result: flags.result,
+    hits: plugin?.cardHits ? plugin.cardHits(flags.result) : true,
   });
 }
 

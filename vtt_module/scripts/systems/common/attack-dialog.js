@@ -220,6 +220,14 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   async onPending(_reply, _choice) {}
 
   /**
+   * A button's request was answered (not refused) and the form redrawn with what was typed: a system
+   * puts back fields that belonged to that one action (d100: the modifier of a suppression test is not
+   * carried into the next recovery).
+   * @param {string} _action
+   */
+  afterAction(_action) {}
+
+  /**
    * A button the dialog answers by itself, without the bridge (d100: "the trigger is met", which only
    * opens the step that fires a standing order). True when handled.
    * @param {string} _action
@@ -820,6 +828,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     else if (reply.type === "pending") this.#setNotice({ text: t("VOLLEY.Dialog.Pending"), error: false });
     else this.#setNotice({ text: t("VOLLEY.Dialog.Done"), error: false });
     await this.refresh(["shooter", "body", "footer"]);
+    if (reply.type !== "error") this.afterAction(action);
     this.refreshPreview();
     if (reply.type === "pending") await this.onPending(reply, choice);
   }

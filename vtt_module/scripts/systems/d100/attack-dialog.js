@@ -44,6 +44,9 @@ import { d100OddsLines } from "./odds.js";
 import { MODIFIER_LIMIT } from "./requests.js";
 import { isDetails, isInput, isSelect } from "../../foundry/window-dom.js";
 
+/** The morale buttons: each rolls with the Suppression and morale modifier, for that roll only. */
+const MORALE_ACTIONS = new Set(["suppression_test", "recover", "enter_melee"]);
+
 /**
  * @typedef {import("../../profile/types.js").VolleyWeapon} VolleyWeapon
  * @typedef {import("../../profile/weapons.js").Arsenal} Arsenal
@@ -686,6 +689,17 @@ export default class D100AttackDialog extends AttackDialog {
     this.refreshPreview();
     if (this.triggerMet) /** @type {HTMLElement | null} */ (this.element?.querySelector(".volley-d100__target input, select[name=fire_mode]"))?.focus();
     return true;
+  }
+
+  /**
+   * A morale action's modifier (a −10 the referee gave one suppression test) goes back to 0 once it is
+   * rolled: kept, it would be added silently to the next recovery or test.
+   * @param {string} action
+   */
+  afterAction(action) {
+    if (!MORALE_ACTIONS.has(action)) return;
+    const field = this.element?.querySelector('[name="morale_modifier"]');
+    if (isInput(field)) field.value = "0";
   }
 
   /** @param {Event} event */

@@ -12,7 +12,7 @@
 
 import { loadedWithinCapacity } from "../common/magazine.js";
 import { registerSystem, standardReadout, standardWeaponStateKey } from "../registry.js";
-import { d100CardExtras } from "./card.js";
+import { d100CardExtras, d100CardHits, d100CardRows } from "./card.js";
 import { parseD100Rof, parseReliability } from "./notation.js";
 import { buildD100Request } from "./requests.js";
 
@@ -71,6 +71,8 @@ const d100 = {
   previewActions: ["attack", "overwatch_fire"],
   dialog: () => import("./attack-dialog.js"),
   cardExtras: d100CardExtras,
+  cardRows: d100CardRows,
+  cardHits: d100CardHits,
   // Overwatch lasts until the start of the shooter's next turn (seed 004, "Караул").
   standingOrders: [{ state: "overwatch", notice: "VOLLEY.D100.OverwatchEnds" }],
 };

@@ -13,25 +13,52 @@ import { buildGurpsRequest } from "./requests.js";
 
 /**
  * What the table asks first about each target, on the card's face: the shots at it and the effective
- * skill they were rolled against, and how many of the hits it dodged (or that it was not fired at).
+ * skill they were rolled against, how many of the hits it dodged (or that it was not fired at), and what
+ * the referee does next: a critical hit cannot be dodged and rolls on the Critical Hit Table, a
+ * critical miss on the Critical Miss Table (B556); a malfunction fired only the rounds it fired (a
+ * stoppage one, a misfire none), not the shots planned.
  * @param {unknown} result
  * @returns {import("../registry.js").CardRowNote[]}
  */
 export function cardRows(result) {
-  const targets = typeof result === "object" && result !== null ? /** @type {any} */ (result).targets : null;
+  const r = /** @type {any} */ (typeof result === "object" && result !== null ? result : {});
+  const targets = r.targets;
   if (!Array.isArray(targets)) return [];
+  const fired = Number(r.weapon?.spent) || 0;
   return targets
     .filter((t) => typeof t === "object" && t !== null && typeof t.id === "string")
     .map((t) => {
       /** @type {import("../registry.js").CardNote[]} */
       const notes = [];
       const shots = Number(t.shots) || 0;
-      if (t.outcome === "not fired" || shots === 0) notes.push({ key: "VOLLEY.Gurps.Card.NotFired" });
+      if (t.outcome === "malfunction") notes.push({ key: "VOLLEY.Gurps.Card.MalfunctionAt", values: { fired, n: shots }, tone: "bad" });
+      else if (t.outcome === "not fired" || shots === 0) notes.push({ key: "VOLLEY.Gurps.Card.NotFired" });
       else if (t.attack && typeof t.effective === "number") notes.push({ key: "VOLLEY.Gurps.Card.ShotsAt", values: { n: shots, skill: t.effective } });
       else notes.push({ key: "VOLLEY.Gurps.Card.ShotsOnly", values: { n: shots } });
+      if (t.outcome === "critical hit") notes.push({ key: "VOLLEY.Gurps.Card.CriticalHit", tone: "alert" });
+      if (t.outcome === "critical miss") notes.push({ key: "VOLLEY.Gurps.Card.CriticalMiss", tone: "alert" });
       if (t.dodge && typeof t.dodged === "number") notes.push({ key: "VOLLEY.Gurps.Card.Dodged", values: { n: t.dodged, of: Number(t.scored) || 0 } });
       return { target: t.id, notes };
     });
+}
+
+/**
+ * An unjam attempt's outcome on the card's face (B407): cleared, still jammed, or made worse by a critical
+ * failure (a mechanical problem, or the weapon destroyed); the roll stays in the Rolls.
+ * @param {Record<string, any>} r the result
+ * @returns {import("../registry.js").CardExtra[]}
+ */
+function unjamLine(r) {
+  const check = r.unjam?.check;
+  if (r.action !== "unjam" || typeof check !== "object" || check === null) return [];
+  const values = { roll: Number(check.roll) || 0, need: Number(check.target) || 0 };
+  if (check.success === true) return [{ label: "VOLLEY.Gurps.Card.Unjam", value: { key: "VOLLEY.Gurps.Card.Cleared", values }, tone: "good" }];
+  if (check.critical === "failure") {
+    const fault = r.weapon?.malfunction;
+    const worse = fault === "destroyed" ? "VOLLEY.Gurps.Card.Destroyed" : "VOLLEY.Gurps.Card.Worse";
+    return [{ label: "VOLLEY.Gurps.Card.Unjam", value: { key: worse, values: { ...values, fault: { key: `VOLLEY.Faults.${GURPS_FAULTS.includes(fault) ? fault : "mechanical"}` } } }, tone: "bad" }];
+  }
+  return [{ label: "VOLLEY.Gurps.Card.Unjam", value: { key: "VOLLEY.Gurps.Card.StillJammed", values }, tone: "bad" }];
 }
 
 /** @type {import("../registry.js").RuleSystemPlugin} */
@@ -78,8 +105,9 @@ const gurps = {
       typeof result === "object" && result !== null ? (/** @type {any} */ (result).weapon ?? {}) : {}
     );
     /** @type {import("../registry.js").CardExtra[]} */
-    const extras = [];
-    if (typeof weapon.spent === "number") extras.push({ label: "VOLLEY.Card.RoundsFired", value: weapon.spent });
+    const extras = unjamLine(/** @type {Record<string, any>} */ (typeof result === "object" && result !== null ? result : {}));
+    const action = /** @type {any} */ (result)?.action;
+    if (typeof weapon.spent === "number" && (action === "attack" || action === undefined)) extras.push({ label: "VOLLEY.Card.RoundsFired", value: weapon.spent });
     if (typeof weapon.malfunction === "string" && GURPS_FAULTS.includes(weapon.malfunction)) {
       extras.push({ label: "VOLLEY.Gurps.Card.Malfunction", value: { key: `VOLLEY.Faults.${weapon.malfunction}` } });
     }
