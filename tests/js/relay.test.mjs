@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 
 import { fromConnection, fromWire, isOnline, statusWords, toWire } from "../../vtt_module/scripts/bridge-status.js";
 import { electBridgeHolder, electHolderBrowser, holderOrder, isBridgeHolder } from "../../vtt_module/scripts/gm-election.js";
-import { Presence, PRESENCE_KIND } from "../../vtt_module/scripts/presence.js";
+import { AnswerThrottle, ANSWER_BURST, ANSWER_INTERVAL_MS, Presence, PRESENCE_KIND } from "../../vtt_module/scripts/presence.js";
 import { BridgeConnection, errorFrom, RESEND_DELAYS_MS } from "../../vtt_module/scripts/connection.js";
 import { MAX_ID, Relay, RELAY_KIND, relayTimeoutMs, requestKey, SOCKET_NAME, vetRelayed, wireReply } from "../../vtt_module/scripts/relay.js";
 import { FormError } from "../../vtt_module/scripts/systems/common/fields.js";
@@ -27,7 +27,7 @@ const attack = (token, extra = {}) => ({
 /**
  * A Foundry-like socket bus: emit reaches every other browser (other tabs of the same user too, as
  * Foundry's server broadcasts to every socket but the emitting one), with the sender's user id, which
- * the server sets and no client can choose.
+ * the server sets and no client can choose; `{recipients}` routes it to those users' browsers only.
  */
 function socketBus() {
   const clients = [];
@@ -37,10 +37,13 @@ function socketBus() {
       const me = { userId, handlers };
       const socket = {
         emitted: [],
-        emit(name, data) {
+        routed: [],
+        emit(name, data, routing) {
           socket.emitted.push(data);
+          socket.routed.push(routing?.recipients ?? null);
           for (const other of clients) {
-            if (other !== me) for (const h of other.handlers) if (h.name === name) h.fn(structuredClone(data), userId);
+            if (other === me || (routing && !routing.recipients.includes(other.userId))) continue;
+            for (const h of other.handlers) if (h.name === name) h.fn(structuredClone(data), userId);
           }
         },
         on(name, fn) {
@@ -185,7 +188,7 @@ describe("Relay between a player and the referee", () => {
     const reply = await alice.send(attack("tok-alice"));
     assert.deepEqual(reply, { type: "result", id: "req-tok-alice", result: { hits: 2 }, card: {} });
     assert.deepEqual(forwarded, [{ message: { ...attack("tok-alice"), id: requestKey("alice", "req-tok-alice") }, userId: "alice", browser: "gm-tab-1" }]);
-    assert.ok(seenByBob.some((d) => d.kind === RELAY_KIND.REPLY && d.to === "alice"));
+    assert.ok(!seenByBob.some((d) => d.kind === RELAY_KIND.REPLY), "the answer is routed to Alice's browsers alone");
   });
 
   it("keys a request by its user: another player's id names their own request, not the first one's", async () => {
@@ -276,6 +279,29 @@ describe("Relay between a player and the referee", () => {
     assert.deepEqual(wireReply(reply, "private"), { type: "result", id: "r", pending: { pool: 3 } });
     assert.deepEqual(wireReply(reply, "blind"), { type: "result", id: "r" });
     assert.deepEqual(Object.keys(wireReply(reply, "public")).sort(), ["card", "id", "pending", "result", "type"]);
+  });
+
+  it("a relayed request's answer reaches the requester's browsers only", async () => {
+    const { gm, alice, bob } = world();
+    const heardByBob = [];
+    bob.also((data) => (heardByBob.push(data), false));
+    const reply = await alice.send(attack("tok-alice"));
+    assert.equal(reply.type, "result");
+    const replies = gm.socket.emitted.map((data, i) => [data, gm.socket.routed[i]]).filter(([data]) => data.kind === RELAY_KIND.REPLY);
+    assert.deepEqual(replies.map(([, routed]) => routed), [["alice"]]);
+    assert.deepEqual(heardByBob.filter((data) => data.kind === RELAY_KIND.REPLY), []);
+  });
+
+  it("volley.status? is answered to its asker, a few times a second at most, the last question answered", async () => {
+    const { gm, alice, clock } = world();
+    const statuses = () => gm.socket.emitted.map((data, i) => [data.kind, gm.socket.routed[i]]).filter(([kind]) => kind === RELAY_KIND.STATUS);
+    for (let i = 0; i < 500; i++) alice.askStatus();
+    await flush();
+    assert.deepEqual(statuses(), Array(ANSWER_BURST).fill([RELAY_KIND.STATUS, ["alice"]]), "a few answers, to Alice alone");
+    clock.advance(ANSWER_INTERVAL_MS);
+    assert.equal(statuses().length, ANSWER_BURST + 1, "the questions asked meanwhile get one answer at the interval's end");
+    clock.advance(10 * ANSWER_INTERVAL_MS);
+    assert.equal(statuses().length, ANSWER_BURST + 1, "and nothing more");
   });
 
   it("waits long enough for the bridge's own timeout and a takeover", () => {
@@ -404,5 +430,74 @@ describe("which browser holds the bridge", () => {
     now = 60_000;
     presence.sweep();
     assert.deepEqual(presence.browsers(), []);
+  });
+});
+
+describe("players target only what they can see (issue #32)", () => {
+  // tok-alice stands on scene A; t-seen is beside it, t-hidden is hidden there, t-far is on scene B.
+  const tokens = { "tok-alice": { scene: "A" }, "t-seen": { scene: "A" }, "t-hidden": { scene: "A", hidden: true, name: "Assassin" }, "t-far": { scene: "B" } };
+  const maySee = (userId, shooter, id) => userId === "gm" || (tokens[id]?.scene === tokens[shooter]?.scene && !tokens[id]?.hidden);
+  const withTargets = (targets, tokensOf = []) => attack("tok-alice", { targets: targets.map((id) => ({ id, shots: 1 })), tokens: tokensOf });
+
+  it("refuses a hidden target, a token on another scene, and a hidden token among a sector's, without naming it", () => {
+    for (const [message, path] of [
+      [withTargets(["t-seen", "t-hidden"]), "$.choice.targets[1].id"],
+      [withTargets(["t-far"]), "$.choice.targets[0].id"],
+      [withTargets(["t-seen"], ["t-seen", "t-hidden"]), "$.choice.tokens[1]"],
+    ]) {
+      const { refuse } = vetRelayed(message, "alice", { ...tests, maySee });
+      assert.equal(refuse?.code, "forbidden", path);
+      assert.equal(refuse.path, path);
+      assert.equal(refuse.key, "VOLLEY.Form.TargetUnseen");
+      assert.ok(!JSON.stringify(refuse).includes("Assassin"), "the hidden token's name never travels");
+    }
+  });
+
+  it("forwards what the player can see, and anything a GM names", () => {
+    assert.ok("forward" in vetRelayed(withTargets(["t-seen"], ["t-seen"]), "alice", { ...tests, maySee }));
+    const gmOwns = { ...tests, ownsToken: () => true, maySee };
+    assert.ok("forward" in vetRelayed(withTargets(["t-hidden", "t-far"]), "gm", gmOwns));
+  });
+
+  it("the holder refuses it before anything is built or asked", async () => {
+    const forwarded = [];
+    const relay = new Relay({ socket: { emit() {}, on() {} }, userId: () => "gm", browser: "g", holder: () => ({ user: "gm", browser: "g" }), ...tests, maySee, forward: async (m) => (forwarded.push(m), { type: "result" }) });
+    const reply = await relay.serve(withTargets(["t-hidden"]), "alice");
+    assert.equal(reply.code, "forbidden");
+    assert.deepEqual(forwarded, []);
+  });
+});
+
+describe("answers go to the one who asked, and a loop of questions cannot make the table broadcast", () => {
+  it("volley.here? is answered to its asker, a few times a second each", () => {
+    const clock = new FakeClock();
+    const sent = [];
+    const presence = new Presence({
+      emit: (data, routing) => sent.push([data.kind, routing?.recipients ?? null]),
+      browser: "gm-tab",
+      userId: () => "gm",
+      isGm: (id) => id === "gm",
+      hasToken: () => true,
+      now: () => clock.now,
+      timers: { setInterval: () => 0, clearInterval() {}, setTimeout: clock.setTimeout },
+    });
+    for (let i = 0; i < 300; i++) presence.receive({ kind: PRESENCE_KIND.ASK }, "alice");
+    presence.receive({ kind: PRESENCE_KIND.ASK }, "bob");
+    assert.deepEqual(sent, [...Array(ANSWER_BURST).fill([PRESENCE_KIND.HERE, ["alice"]]), [PRESENCE_KIND.HERE, ["bob"]]]);
+    clock.advance(ANSWER_INTERVAL_MS);
+    assert.deepEqual(sent.slice(ANSWER_BURST + 1), [[PRESENCE_KIND.HERE, ["alice"]]]);
+  });
+
+  it("AnswerThrottle: at once up to its burst, then once more as the interval ends, per sender", () => {
+    const clock = new FakeClock();
+    const throttle = new AnswerThrottle({ intervalMs: 100, burst: 2, now: () => clock.now, timers: clock });
+    const answered = [];
+    assert.equal(throttle.ask("a", () => answered.push(["a1", clock.now])), true);
+    assert.equal(throttle.ask("a", () => answered.push(["a2", clock.now])), true);
+    assert.equal(throttle.ask("a", () => answered.push(["a3", clock.now])), false);
+    assert.equal(throttle.ask("a", () => answered.push(["a4", clock.now])), false, "one trailing answer is already waiting");
+    assert.equal(throttle.ask("b", () => answered.push(["b", clock.now])), true);
+    clock.advance(250);
+    assert.deepEqual(answered, [["a1", 0], ["a2", 0], ["b", 0], ["a3", 100]]);
   });
 });

@@ -10,7 +10,8 @@
 // token out of this page's settings (to see the bridge move to another GM's browser); hidden=1 starts
 // the page as a background tab (document.hidden); dice3d=never|instant installs a Dice So Nice stand-in
 // whose show() never resolves, or resolves once the tab is visible; foundry=13|14 (default 14) is the
-// Foundry generation the stand-in plays (stand-in/generations.js).
+// Foundry generation the stand-in plays (stand-in/generations.js); address=keep leaves a GM browser's bridge
+// address as it is instead of pointing it at the sandbox's bridge.
 
 import { SCENE_BY_SYSTEM, SCENES, USERS } from "./scenes.js";
 import { compatWarnings, readGeneration } from "./stand-in/generations.js";
@@ -311,11 +312,12 @@ try {
   Hooks.callAll("init");
   Hooks.callAll("i18nInit");
   shell();
-  // World settings are a GM's to write (a player's page reads the world's): where the bridge is, and
-  // the rule system of the scene the referee opened.
-  if (game.user.isGM) {
+  // Where the bridge is: each GM browser's own setting (the sandbox's bridge is on this machine, so no
+  // confirmation is asked); and the rule system of the scene the referee opened (a world setting).
+  // `?address=keep` leaves this browser's address as it is (a test of the address itself).
+  if (game.user.isGM && params.get("address") !== "keep") {
     const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
-    if (game.settings.get("volley", "bridgeUrl") !== url) await game.settings.set("volley", "bridgeUrl", url);
+    if (game.settings.get("volley", "bridgeAddress") !== url) await game.settings.set("volley", "bridgeAddress", url);
   }
   if (view === "referee" && pasteToken) await game.settings.set("volley", "token", config.token);
   if (primary && game.settings.get("volley", "ruleSystem") !== firstScene.system) await game.settings.set("volley", "ruleSystem", firstScene.system);

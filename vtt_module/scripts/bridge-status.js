@@ -11,14 +11,16 @@
  */
 
 /**
- * @typedef {"ready" | "connecting" | "waiting" | "refused" | "stopped" | "no_token" | "no_gm" | "unknown"} BridgeState
- * @typedef {{state: BridgeState, retryAt?: number, reason?: string, holder?: string, follower?: boolean}} BridgeStatus
+ * @typedef {"ready" | "connecting" | "waiting" | "refused" | "stopped" | "no_token" | "no_gm" | "unconfirmed" | "unknown"} BridgeState
+ * @typedef {{state: BridgeState, retryAt?: number, reason?: string, holder?: string, follower?: boolean, address?: string}} BridgeStatus
  *   `retryAt`: when the next reconnect is tried, on this client's clock (ms); `follower`: another tab of
- *   this same user holds the bridge (this one relays through it, and says so)
+ *   this same user holds the bridge (this one relays through it, and says so); `address`: the bridge's
+ *   address when it is not this machine, in the holder's own status only (it never goes on the wire);
+ *   `unconfirmed`: that address waits for the referee's confirmation in the holder's browser
  * @typedef {{state: BridgeState, retryInMs?: number, reason?: string, holder?: string}} WireStatus
  */
 
-const STATES = new Set(["ready", "connecting", "waiting", "refused", "stopped", "no_token", "no_gm", "unknown"]);
+const STATES = new Set(["ready", "connecting", "waiting", "refused", "stopped", "no_token", "no_gm", "unconfirmed", "unknown"]);
 
 /** What a client knows before anyone has told it anything. */
 export const UNKNOWN_STATUS = Object.freeze(/** @type {BridgeStatus} */ ({ state: "unknown" }));
@@ -83,7 +85,9 @@ export function isOnline(status) {
 export function statusWords(status, now) {
   switch (status.state) {
     case "ready":
-      return { key: "VOLLEY.Bridge.Connected", values: {} };
+      return status.address ? { key: "VOLLEY.Bridge.ConnectedTo", values: { address: status.address } } : { key: "VOLLEY.Bridge.Connected", values: {} };
+    case "unconfirmed":
+      return status.address ? { key: "VOLLEY.Bridge.Unconfirmed", values: { address: status.address } } : { key: "VOLLEY.Bridge.UnconfirmedElsewhere", values: {} };
     case "waiting": {
       const seconds = typeof status.retryAt === "number" ? Math.max(0, Math.ceil((status.retryAt - now) / 1000)) : 0;
       return seconds > 0

@@ -43,6 +43,23 @@ export const RESEND_SAME_ID = Object.freeze(["journal_unreadable"]);
 const OPEN = 1;
 
 /**
+ * Whether a bridge address is this machine: `localhost`, an IPv4 address in 127.0.0.0/8, or `[::1]`.
+ * Anything else (a LAN name or address, a public host, an address that does not parse) is not.
+ * @param {string} address a ws:// or wss:// URL
+ */
+export function isLoopbackAddress(address) {
+  let host;
+  try {
+    host = new URL(address).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host === "localhost" || host === "[::1]") return true;
+  const parts = host.split(".");
+  return parts.length === 4 && parts[0] === "127" && parts.every((part) => /^(0|[1-9]\d{0,2})$/.test(part) && Number(part) <= 255);
+}
+
+/**
  * @param {number} attempt 0 for the first reconnect
  * @param {{initialMs: number, factor: number, maxMs: number}} [policy]
  */

@@ -30,9 +30,70 @@ export const PRESENCE_TIMING = Object.freeze({ heartbeatMs: 5_000, expiryMs: 20_
 const MAX_BROWSER = 64;
 
 /**
+ * How often a browser answers one sender's question (`volley.here?`, `volley.status?`): a few answers
+ * (`ANSWER_BURST`) per interval at most. A newcomer asks once or twice as it starts; a console loop
+ * asking a thousand times a second gets a few answers a second, sent to it alone, and makes no one
+ * else's browser broadcast anything.
+ */
+export const ANSWER_INTERVAL_MS = 1_000;
+export const ANSWER_BURST = 3;
+
+/**
+ * At most `burst` answers per sender per interval. A question past that is not dropped: it gets one
+ * answer as the interval ends (several such questions share it), so the latest asker always hears the
+ * state as it is by then.
+ */
+export class AnswerThrottle {
+  /** Each sender's current interval: when it began, how many answers it has had. @type {Map<string, {since: number, answered: number}>} */
+  #windows = new Map();
+  /** Senders with an answer waiting for their interval's end. @type {Set<string>} */
+  #waiting = new Set();
+
+  /**
+   * @param {{intervalMs?: number, burst?: number, now?: () => number,
+   *   timers?: {setTimeout(fn: () => void, ms: number): unknown}}} [options]
+   */
+  constructor({ intervalMs = ANSWER_INTERVAL_MS, burst = ANSWER_BURST, now = () => Date.now(), timers } = {}) {
+    this.intervalMs = intervalMs;
+    this.burst = burst;
+    this.now = now;
+    this.timers = timers ?? { setTimeout: (/** @type {() => void} */ fn, /** @type {number} */ ms) => globalThis.setTimeout(fn, ms) };
+  }
+
+  /**
+   * A sender asked: answer now, or once its interval is over.
+   * @param {string} sender
+   * @param {() => void} answer
+   * @returns {boolean} whether it was answered at once
+   */
+  ask(sender, answer) {
+    if (this.#waiting.has(sender)) return false;
+    const now = this.now();
+    let window = this.#windows.get(sender);
+    if (!window || now - window.since >= this.intervalMs) {
+      window = { since: now, answered: 0 };
+      this.#windows.set(sender, window);
+    }
+    if (window.answered < this.burst) {
+      window.answered += 1;
+      answer();
+      return true;
+    }
+    this.#waiting.add(sender);
+    this.timers.setTimeout(() => {
+      this.#waiting.delete(sender);
+      this.#windows.set(sender, { since: this.now(), answered: 1 });
+      answer();
+    }, window.since + this.intervalMs - now);
+    return false;
+  }
+}
+
+/**
  * @typedef {import("./gm-election.js").BrowserLike} BrowserLike
  * @typedef {BrowserLike & {seen: number}} Seen
  * @typedef {{emit(name: string, data: unknown): void}} Emitter
+ * @typedef {{recipients: string[]}} Routing a module socket event sent to these users' browsers only
  * @typedef {{setInterval(fn: () => void, ms: number): unknown, clearInterval(handle: unknown): void,
  *   setTimeout(fn: () => void, ms: number): unknown}} PresenceTimers
  */
@@ -50,10 +111,14 @@ export class Presence {
   /** @type {unknown} */
   #beat = null;
 
+  /** Answers to `volley.here?`, per asker. */
+  #answers;
+
   /**
-   * @param {{emit: (data: unknown) => void, browser: string, userId: () => string, isGm: (userId: string) => boolean,
+   * @param {{emit: (data: unknown, routing?: Routing) => void, browser: string, userId: () => string, isGm: (userId: string) => boolean,
    *   hasToken: () => boolean, now?: () => number, timers?: PresenceTimers, onChange?: () => void,
-   *   timing?: Partial<typeof PRESENCE_TIMING>}} options `emit` sends on the module channel
+   *   timing?: Partial<typeof PRESENCE_TIMING>}} options `emit` sends on the module channel (to everyone,
+   *   or with `routing` to those users only)
    */
   constructor({ emit, browser, userId, isGm, hasToken, now = () => Date.now(), timers, onChange = () => {}, timing = {} }) {
     this.emit = emit;
@@ -70,6 +135,7 @@ export class Presence {
       clearInterval: (/** @type {any} */ handle) => globalThis.clearInterval(handle),
       setTimeout: (/** @type {() => void} */ fn, /** @type {number} */ ms) => globalThis.setTimeout(fn, ms),
     };
+    this.#answers = new AnswerThrottle({ now: this.now, timers: this.timers });
   }
 
   /** Say hello, ask who else is here, and keep saying it. A GM browser counts itself once settled. */
@@ -100,9 +166,15 @@ export class Presence {
     return this.#settled;
   }
 
-  announce() {
+  /**
+   * Say this GM browser is here: to everyone, or to one user's browsers (the answer to their question).
+   * @param {string} [to]
+   */
+  announce(to) {
     if (!this.isGm(this.userId())) return;
-    this.emit({ kind: PRESENCE_KIND.HERE, browser: this.browser, token: this.hasToken(), since: this.since });
+    const here = { kind: PRESENCE_KIND.HERE, browser: this.browser, token: this.hasToken(), since: this.since };
+    if (to === undefined) this.emit(here);
+    else this.emit(here, { recipients: [to] });
   }
 
   /** Drop browsers not heard from for `expiryMs`. */
@@ -161,7 +233,8 @@ export class Presence {
         return true;
       }
       case PRESENCE_KIND.ASK:
-        this.announce();
+        // Answered to the asker alone, and at most once a second each (AnswerThrottle).
+        if (typeof senderId === "string" && senderId) this.#answers.ask(senderId, () => this.announce(senderId));
         return true;
       default:
         return false;

@@ -11,6 +11,9 @@
  * The checks here, where Foundry knows who owns what:
  * - only `attack`, `action`, `odds`, `allocate` and `undo` are relayed;
  * - the acting token (`choice.token`) must be one the sending user owns;
+ * - a player names only tokens they can see (`choice.targets`, `choice.tokens`): a token the GM has
+ *   hidden, or one on another scene than the shooter's, is refused with a reason that does not name it
+ *   (issue #32), so a player cannot learn a hidden token's name, odds or place by its id;
  * - `undo` is for game masters only.
  * The answer goes back to the requesting user only, keyed by the request id. The holder also
  * broadcasts the connection's state, so every client can say "bridge offline" at once.
@@ -37,6 +40,7 @@
  */
 
 import { isMessage } from "./i18n/format.js";
+import { AnswerThrottle } from "./presence.js";
 import { isPlainObject } from "./protocol.js";
 
 /** The module's socket channel (`socket: true` in module.json). */
@@ -49,8 +53,8 @@ export const RELAY_KIND = Object.freeze({
   ASK_STATUS: "volley.status?",
 });
 
-/** Message types a player's browser may relay. */
-export const RELAYED_TYPES = Object.freeze(["attack", "action", "odds", "allocate", "undo"]);
+/** Message types a player's browser may relay (`reveal`: a private card's secret part, to a reader). */
+export const RELAYED_TYPES = Object.freeze(["attack", "action", "odds", "allocate", "undo", "reveal"]);
 
 /** How long a player waits for the referee's answer when nothing else is known (see relayTimeoutMs). */
 export const RELAY_TIMEOUT_MS = 50_000;
@@ -102,8 +106,10 @@ export function wireReply(reply, visibility) {
  * @typedef {import("./systems/registry.js").Choice} Choice
  * @typedef {{type: string, id: string, choice: Choice}} ChoiceMessage a player's attack, action, odds or allocate
  * @typedef {{type: "undo", id: string, message: string}} UndoMessage undo the chat message's request
- * @typedef {ChoiceMessage | UndoMessage} RelayedMessage
- * @typedef {{emit(name: string, data: unknown): void, on(name: string, fn: (data: any, senderId?: string) => void): void}} SocketLike
+ * @typedef {{type: "reveal", id: string, message: string}} RevealMessage a private card's secret part, for its reader
+ * @typedef {ChoiceMessage | UndoMessage | RevealMessage} RelayedMessage
+ * @typedef {{emit(name: string, data: unknown, routing?: {recipients: string[]}): void, on(name: string, fn: (data: any, senderId?: string) => void): void}} SocketLike
+ *   Foundry's module socket: `routing.recipients` sends to those users' browsers only
  * @typedef {{user: string, browser: string}} HolderRef the browser holding the bridge, and its user
  * @typedef {import("./connection.js").Timers} Timers
  */
@@ -129,13 +135,33 @@ export function refusal(id, code, message, path = null, rule) {
 }
 
 /**
+ * The tokens a choice names besides its shooter: its targets' ids and its other tokens (a d100 sector's,
+ * a MegaTraveller danger space's), as requestContext reads them, with where each is in the choice.
+ * @param {Record<string, unknown>} choice
+ * @returns {{id: string, path: string}[]}
+ */
+function namedTokens(choice) {
+  const named = [];
+  const targets = Array.isArray(choice.targets) ? choice.targets : [];
+  for (const [i, entry] of targets.entries()) {
+    const id = isPlainObject(entry) ? entry.id : undefined;
+    if (typeof id === "string" && id) named.push({ id, path: `$.choice.targets[${i}].id` });
+  }
+  const tokens = Array.isArray(choice.tokens) ? choice.tokens : [];
+  for (const [i, id] of tokens.entries()) if (typeof id === "string" && id) named.push({ id, path: `$.choice.tokens[${i}]` });
+  return named;
+}
+
+/**
  * Check one relayed message as the referee would: its shape, and that the sender may send it.
  * @param {unknown} message
  * @param {string} userId who sent it
- * @param {{ownsToken: (userId: string, tokenId: string) => boolean, isGm: (userId: string) => boolean}} tests
+ * @param {{ownsToken: (userId: string, tokenId: string) => boolean, isGm: (userId: string) => boolean,
+ *   maySee?: (userId: string, shooterId: string, tokenId: string) => boolean}} tests `maySee`: whether
+ *   the user may name that token beside that shooter (default: any)
  * @returns {{forward: RelayedMessage} | {refuse: BridgeMessage}}
  */
-export function vetRelayed(message, userId, { ownsToken, isGm }) {
+export function vetRelayed(message, userId, { ownsToken, isGm, maySee = () => true }) {
   if (!isPlainObject(message) || typeof message.id !== "string" || !message.id || message.id.length > MAX_ID) {
     return { refuse: refusal(null, "invalid", `a relayed message needs an id of 1-${MAX_ID} characters`) };
   }
@@ -150,6 +176,13 @@ export function vetRelayed(message, userId, { ownsToken, isGm }) {
     }
     return { forward: { type: "undo", id, message: message.message } };
   }
+  if (message.type === "reveal") {
+    // Anyone may ask; the holder answers only a reader of that card (referee.js revealCard).
+    if (typeof message.message !== "string" || !message.message) {
+      return { refuse: refusal(id, "invalid", "reveal names no chat message", "$.message") };
+    }
+    return { forward: { type: "reveal", id, message: message.message } };
+  }
   const choice = message.choice;
   if (!isPlainObject(choice)) return { refuse: refusal(id, "invalid", "a choice must be an object", "$.choice") };
   for (const field of ["system", "token"]) {
@@ -159,6 +192,15 @@ export function vetRelayed(message, userId, { ownsToken, isGm }) {
   }
   if (!ownsToken(userId, String(choice.token))) {
     return { refuse: refusal(id, "forbidden", `user ${userId} does not own token ${String(choice.token)}`, "$.choice.token") };
+  }
+  if (!isGm(userId)) {
+    const unseen = namedTokens(choice).find((named) => !maySee(userId, String(choice.token), named.id));
+    if (unseen) {
+      // The reason names the id the player sent, never the token's name.
+      return {
+        refuse: refusal(id, "forbidden", `user ${userId} cannot see token ${unseen.id} from token ${String(choice.token)}`, unseen.path, { key: "VOLLEY.Form.TargetUnseen" }),
+      };
+    }
   }
   return { forward: { type: message.type, id, choice: /** @type {Choice} */ (choice) } };
 }
@@ -172,25 +214,29 @@ export class Relay {
   #statusListeners = new Set();
   /** @type {Set<(data: Record<string, unknown>, senderId: string | undefined) => boolean>} */
   #others = new Set();
+  /** Answers to `volley.status?`, per asker. @type {AnswerThrottle} */
+  #statusAnswers;
 
   /**
    * @param {{
    *   socket: SocketLike, userId: () => string, browser?: string, holder: () => HolderRef | null,
    *   ownsToken: (userId: string, tokenId: string) => boolean, isGm: (userId: string) => boolean,
    *   forward: (message: RelayedMessage, userId: string) => Promise<BridgeMessage>,
-   *   currentStatus?: () => unknown, timers?: Timers, timeoutMs?: number | (() => number)
+   *   currentStatus?: () => unknown, timers?: Timers, timeoutMs?: number | (() => number), now?: () => number,
+   *   maySee?: (userId: string, shooterId: string, tokenId: string) => boolean
    * }} options `forward` is the holder's own handling (build the request, ask the bridge, post the card,
    *   apply the updates) and resolves with the bridge's answer, its `id` the key it was asked under;
    *   `currentStatus` is the holder's connection state as it goes on the wire; `holder` is the elected
    *   browser (null when no GM browser is there); `browser` is this page's own browser id
    */
-  constructor({ socket, userId, browser = "", holder, ownsToken, isGm, forward, currentStatus, timers, timeoutMs = RELAY_TIMEOUT_MS }) {
+  constructor({ socket, userId, browser = "", holder, ownsToken, isGm, forward, currentStatus, timers, timeoutMs = RELAY_TIMEOUT_MS, now, maySee }) {
     this.socket = socket;
     this.userId = userId;
     this.browser = browser;
     this.holder = holder;
     this.ownsToken = ownsToken;
     this.isGm = isGm;
+    this.maySee = maySee ?? (() => true);
     this.forward = forward;
     this.currentStatus = currentStatus ?? (() => null);
     this.timers = timers ?? {
@@ -198,6 +244,7 @@ export class Relay {
       clearTimeout: (/** @type {any} */ handle) => globalThis.clearTimeout(handle),
     };
     this.timeoutMs = typeof timeoutMs === "function" ? timeoutMs : () => timeoutMs;
+    this.#statusAnswers = new AnswerThrottle({ timers: this.timers, now: now ?? (() => Date.now()) });
   }
 
   /** Whether this browser holds the bridge. */
@@ -221,9 +268,14 @@ export class Relay {
     this.#others.add(handler);
   }
 
-  /** @param {unknown} data */
-  emit(data) {
-    this.socket.emit(SOCKET_NAME, data);
+  /**
+   * Send on the module channel: to every other browser, or with `routing` to those users' only.
+   * @param {unknown} data
+   * @param {{recipients: string[]}} [routing]
+   */
+  emit(data, routing) {
+    if (routing) this.socket.emit(SOCKET_NAME, data, routing);
+    else this.socket.emit(SOCKET_NAME, data);
   }
 
   /**
@@ -302,7 +354,7 @@ export class Relay {
    * @returns {Promise<BridgeMessage>}
    */
   async serve(message, userId) {
-    const vetted = vetRelayed(message, userId, { ownsToken: this.ownsToken, isGm: this.isGm });
+    const vetted = vetRelayed(message, userId, { ownsToken: this.ownsToken, isGm: this.isGm, maySee: this.maySee });
     if ("refuse" in vetted) return vetted.refuse;
     const id = vetted.forward.id;
     const key = requestKey(userId, id);
@@ -395,7 +447,9 @@ export class Relay {
         const from = data.from;
         if (typeof from !== "string" || typeof senderId !== "string" || senderId !== from) return;
         const reply = await this.serve(data.message, from);
-        this.emit({ kind: RELAY_KIND.REPLY, to: from, toBrowser: data.browser, browser: this.browser, id: reply.id, reply: wireReply(reply, reply.visibility) });
+        // To the requester's browsers only: no other client's JavaScript receives the answer.
+        const answer = { kind: RELAY_KIND.REPLY, to: from, toBrowser: data.browser, browser: this.browser, id: reply.id, reply: wireReply(reply, reply.visibility) };
+        this.emit(answer, { recipients: [from] });
         return;
       }
       case RELAY_KIND.REPLY: {
@@ -419,7 +473,12 @@ export class Relay {
         for (const listener of this.#statusListeners) listener(data.status);
         return;
       case RELAY_KIND.ASK_STATUS:
-        if (this.isHolder()) this.publishStatus(this.currentStatus());
+        // Answered to the asker alone, at most once a second each: a console loop asking makes no one
+        // else's browser broadcast (AnswerThrottle).
+        if (!this.isHolder() || typeof senderId !== "string" || !senderId) return;
+        this.#statusAnswers.ask(senderId, () => {
+          if (this.isHolder()) this.emit({ kind: RELAY_KIND.STATUS, browser: this.browser, status: this.currentStatus() }, { recipients: [senderId] });
+        });
         return;
       default:
         for (const handler of this.#others) if (handler(data, senderId)) return;

@@ -52,7 +52,7 @@ export function versionLines(moduleVersion, bridgeVersion) {
 export function showVersions(html, { moduleVersion, bridgeVersion, t }) {
   const root = isHtmlElement(html) ? html : /** @type {any} */ (html)?.[0];
   if (!isHtmlElement(root)) return;
-  const field = root.querySelector('[name="volley.bridgeUrl"]');
+  const field = root.querySelector('[name="volley.bridgeAddress"], [name="volley.bridgeUrl"]');
   const group = field?.closest(".form-group");
   if (!group?.parentElement) return;
   root.querySelector(".volley-versions")?.remove();

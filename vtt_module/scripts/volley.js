@@ -22,20 +22,21 @@ import { onHotbarDrop } from "./hotbar.js";
 import { showVersions } from "./versions.js";
 import { AttackDialog } from "./systems/common/attack-dialog.js";
 import { bridgeConnection, isHolder, onBridgeStatus, publishTokenFlag, sendRelayed, startBridge, syncConnection, userConnection } from "./foundry/bridge.js";
-import { cardFlags, decorateChatMessage, focusWhenUndone, loadCardTemplate } from "./foundry/chat.js";
+import { cardFlags, cardRecord, decorateChatMessage, focusWhenUndone, loadCardTemplate, noteCreatedCard, rememberRevealed, retryReveals } from "./foundry/chat.js";
 import { prepareAnnouncers } from "./foundry/announce.js";
 import { addHudControls, addSheetButtons, addSheetControls, addStatusLine, announceBridge, refreshFireControls, refreshStatusLines } from "./foundry/controls.js";
 import { findTokenDocument } from "./foundry/documents.js";
 import { activeControl } from "./foundry/focus.js";
 import { openAttackDialog, openProfileEditor, warmAttackDialog } from "./foundry/open.js";
 import { referee, requestUndo } from "./foundry/referee.js";
-import { MODULE_ID, registerSettings } from "./foundry/settings.js";
+import { migrateBridgeAddress, MODULE_ID, registerSettings } from "./foundry/settings.js";
 import { registerSheetControls } from "./foundry/sheet-controls.js";
 import { decorateNotice, onCombatTurnChange } from "./foundry/standing-orders.js";
 import { registerStatuses } from "./foundry/statuses.js";
 import { migrateOldSettings, registerTableRules, TABLE_RULES_TEMPLATE } from "./foundry/table-rules.js";
 import { problemText, t } from "./foundry/words.js";
 import { systemPlugin } from "./systems/index.js";
+import { newRequestId } from "./protocol.js";
 
 const TEMPLATES = [
   "modules/volley/templates/chat-card.hbs",
@@ -86,16 +87,18 @@ Hooks.once("ready", async () => {
   // Each step on its own: one that fails (a game system's odd status list, a setting another module
   // broke) is reported, and the others still run, so Volley always starts.
   await startUpStep("statuses", () => registerStatuses());
-  await startUpStep("bridge", () => startBridge(referee, ownsToken));
+  await startUpStep("bridge address", () => migrateBridgeAddress());
+  await startUpStep("bridge", () => startBridge(referee, ownsToken, maySeeToken));
   await startUpStep("settings", () => migrateOldSettings(game.settings.get(MODULE_ID, "overwatchEndsOnTurn")));
   isReady = true;
   await startUpStep("announcers", () => prepareAnnouncers());
   void warmAttackDialog();
   await startUpStep("status line", () => {
-    onBridgeStatus(() => {
+    onBridgeStatus((status) => {
       refreshFireControls();
       refreshStatusLines();
       announceBridge();
+      if (status.state === "ready") retryReveals();
     });
   });
   await startUpStep("api", () => {
@@ -140,8 +143,9 @@ Hooks.on("getHeaderControlsActorSheetV2", (sheet, controls) => addSheetControls(
 Hooks.on("getActorSheetHeaderButtons", (sheet, buttons) => addSheetButtons(sheet, /** @type {unknown} */ (buttons), openers));
 registerSheetControls();
 Hooks.on("renderPlayers", (app, html) => addStatusLine(app, html));
+Hooks.on("createChatMessage", (message) => noteCreatedCard(message));
 Hooks.on("renderChatMessageHTML", (message, html) => {
-  decorateChatMessage(message, html, undoFromCard, allocateFromCard);
+  decorateChatMessage(message, html, undoFromCard, allocateFromCard, revealFromHolder);
   decorateNotice(message, html);
 });
 Hooks.on("combatTurnChange", (combat, prior, current) => void onCombatTurnChange(combat, prior, current));
@@ -169,6 +173,23 @@ function ownsToken(userId, tokenId) {
 }
 
 /**
+ * Whether a user may name a token beside a shooter (relay.js): a GM any; a player one on the shooter's
+ * scene that the GM has not hidden, as the player's own canvas shows it (foundry/documents.js
+ * `placedTokens` leaves hidden tokens out for players too). A token that no longer exists is left to
+ * the request builder, which skips it.
+ * @param {string} userId
+ * @param {string} shooterId
+ * @param {string} tokenId
+ */
+function maySeeToken(userId, shooterId, tokenId) {
+  if (game.users.get(userId)?.isGM) return true;
+  const doc = findTokenDocument(tokenId);
+  if (!doc) return true;
+  const shooter = findTokenDocument(shooterId);
+  return Boolean(shooter && doc.parent === shooter.parent && !doc.hidden);
+}
+
+/**
  * A game master clicked Undo on a card.
  * @param {import("./foundry/chat.js").CardMessage} message
  * @param {HTMLButtonElement} button
@@ -185,13 +206,31 @@ async function undoFromCard(message, button) {
 }
 
 /**
+ * Ask the browser holding the bridge for a private card's secret part (relay.js `reveal`): it answers
+ * this user alone, and only if they may read the card.
+ * @param {import("./foundry/chat.js").CardMessage} message
+ * @returns {Promise<Record<string, unknown> | null>}
+ */
+async function revealFromHolder(message) {
+  const reply = await sendRelayed({ type: "reveal", id: newRequestId(), message: String(message.id) });
+  const secret = /** @type {any} */ (reply).secret;
+  return reply.type === "revealed" && secret && typeof secret === "object" ? secret : null;
+}
+
+/**
  * The player who fired (or a GM) clicked Allocate on a pending attack's card: open its system's
  * allocation step.
  * @param {import("./foundry/chat.js").CardMessage} message
  * @param {HTMLButtonElement} _button
  */
 async function allocateFromCard(message, _button) {
-  const flags = cardFlags(message);
+  let flags = cardRecord(message);
+  if (!flags && cardFlags(message)) {
+    // A private card this browser cannot lift: the browser holding the bridge lifts it for its reader.
+    const secret = await revealFromHolder(message);
+    if (secret) rememberRevealed(message, secret);
+    flags = cardRecord(message);
+  }
   const plugin = flags ? systemPlugin(flags.system) : null;
   if (!flags || !plugin?.allocationDialog) {
     ui.notifications.warn(t("VOLLEY.Errors.NoAllocationStep"));

@@ -31,7 +31,13 @@ declare global {
     ready: never;
   }
   interface SettingConfig {
+    /** The old world setting of the bridge's address: read once per browser, then unused. */
     "volley.bridgeUrl": string;
+    /** This browser's bridge address (client scope; loopback when empty). */
+    "volley.bridgeAddress": string;
+    /** The address off this machine this browser's referee confirmed. */
+    "volley.bridgeAddressConfirmed": string;
+    "volley.bridgeAddressMigrated": boolean;
     "volley.token": string;
     "volley.timeout": number;
     "volley.ruleSystem": string;

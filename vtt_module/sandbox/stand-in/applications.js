@@ -541,3 +541,55 @@ export class ActorSheetV2 extends HandlebarsApplicationMixin(ApplicationV2) {
     };
   }
 }
+
+/**
+ * Foundry's DialogV2, as much as the module uses: `DialogV2.confirm({window, content, rejectClose})`
+ * resolves true (Yes), false (No), or null when the window is closed otherwise (types 13
+ * client/applications/api/dialog.d.mts; unchanged in types main).
+ */
+export class DialogV2 extends ApplicationV2 {
+  static DEFAULT_OPTIONS = { classes: ["dialog", "sandbox-dialog"], tag: "div", position: { width: 420 } };
+
+  #settle;
+
+  constructor({ content = "", settle, ...options } = {}) {
+    super(options);
+    this.content = content;
+    this.#settle = settle ?? (() => {});
+  }
+
+  static confirm({ window: win = {}, content = "" } = {}) {
+    return new Promise((resolve) => {
+      const dialog = new DialogV2({ window: win, content, settle: resolve });
+      void dialog.render({ force: true });
+    });
+  }
+
+  async _renderContent() {
+    const section = this.element.querySelector(".window-content");
+    const doc = this.element.ownerDocument;
+    section.innerHTML = this.content;
+    this.element.setAttribute("role", "dialog");
+    this.element.setAttribute("aria-label", this.title);
+    const buttons = doc.createElement("footer");
+    buttons.className = "form-footer";
+    for (const [answer, label] of [
+      [true, "Yes"],
+      [false, "No"],
+    ]) {
+      const button = doc.createElement("button");
+      button.type = "button";
+      button.textContent = game.i18n.localize(label);
+      button.addEventListener("click", () => {
+        this.#settle(answer);
+        void this.close();
+      });
+      buttons.append(button);
+    }
+    section.append(buttons);
+  }
+
+  _onClose() {
+    this.#settle(null); // a second answer after Yes or No changes nothing
+  }
+}

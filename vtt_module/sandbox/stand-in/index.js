@@ -3,7 +3,7 @@
 // v14 names and shapes the module relies on (generations.js says where the two differ), and refuses
 // what Foundry's server refuses (documents.js).
 
-import { ActorSheetV2, ApplicationV2, getTemplate, HandlebarsApplicationMixin, loadTemplates, registerHelpers, renderTemplate } from "./applications.js";
+import { ActorSheetV2, ApplicationV2, DialogV2, getTemplate, HandlebarsApplicationMixin, loadTemplates, registerHelpers, renderTemplate } from "./applications.js";
 import { Combat } from "./combat.js";
 import { Die, NumericTerm, OperatorTerm, Roll } from "./dice.js";
 import { allTokens, Collection, connectWorld, createWorld, loadRecords, OWNERSHIP, permissionError, randomId, ROLES } from "./documents.js";
@@ -410,7 +410,7 @@ export async function installFoundry({ lang, userId, worldId, scenes, users, gen
   const foundryNs = {
     utils: { getProperty, setProperty, mergeObject: (a, b) => mergeObject(a, b), deepClone, expandObject, randomID: randomId, logCompatibilityWarning },
     applications: {
-      api: { ApplicationV2, HandlebarsApplicationMixin },
+      api: { ApplicationV2, DialogV2, HandlebarsApplicationMixin },
       ...(release.generation >= 14 ? { detached: detachedWindows } : {}),
       handlebars: { getTemplate, renderTemplate, loadTemplates },
       sheets: { ActorSheetV2 },

@@ -13,14 +13,17 @@
  * - The holder's connection state is broadcast over the module socket, so a player's Fire control
  *   and preview show "bridge offline" at once, and the referee always sees connected, reconnecting
  *   in N s, or refused and why.
+ * - The token goes only to the address this browser's referee chose (settings.js): an address off this
+ *   machine waits, state `unconfirmed`, until the referee confirms it in this browser; the referee's
+ *   status line shows such an address.
  */
 
 import { fromConnection, fromWire, isOnline, toWire, UNKNOWN_STATUS } from "../bridge-status.js";
-import { BridgeConnection } from "../connection.js";
+import { BridgeConnection, isLoopbackAddress } from "../connection.js";
 import { electHolderBrowser, TOKEN_FLAG } from "../gm-election.js";
 import { newBrowserId, Presence, PRESENCE_TIMING } from "../presence.js";
 import { Relay, relayTimeoutMs } from "../relay.js";
-import { accessToken, bridgeUrl, MODULE_ID, requestTimeoutMs } from "./settings.js";
+import { accessToken, bridgeAddressTrusted, bridgeUrl, confirmBridgeAddress, MODULE_ID, requestTimeoutMs } from "./settings.js";
 import { t } from "./words.js";
 
 /**
@@ -143,8 +146,10 @@ export function sendRelayed(message) {
  * Start the relay and the election (in `ready`).
  * @param {(message: RelayedMessage, userId: string) => Promise<BridgeMessage>} forward the holder's handling
  * @param {(userId: string, tokenId: string) => boolean} ownsToken
+ * @param {(userId: string, shooterId: string, tokenId: string) => boolean} [maySee] whether a player may
+ *   name that token beside that shooter (relay.js vetRelayed)
  */
-export async function startBridge(forward, ownsToken) {
+export async function startBridge(forward, ownsToken, maySee) {
   const isGm = (/** @type {string} */ userId) => Boolean(game.users.get(userId)?.isGM);
   relay = new Relay({
     socket: game.socket,
@@ -156,12 +161,13 @@ export async function startBridge(forward, ownsToken) {
     },
     ownsToken,
     isGm,
+    maySee,
     forward,
     currentStatus: () => toWire(ownStatus, Date.now()),
     timeoutMs: () => relayTimeoutMs(requestTimeoutMs(), PRESENCE_TIMING),
   });
   presence = new Presence({
-    emit: (data) => relay?.emit(data),
+    emit: (data, routing) => relay?.emit(data, routing),
     browser: BROWSER_ID,
     userId: () => String(game.user.id),
     isGm,
@@ -174,8 +180,10 @@ export async function startBridge(forward, ownsToken) {
   relay.onStatus((wire) => {
     const before = heardStatus.state;
     heardStatus = fromWire(wire, Date.now());
-    // The holder is (again) connected: whatever this browser still waits for goes to it again.
-    if (heardStatus.state === "ready" && before !== "ready") relay?.resend();
+    // The holder is connected again: whatever this browser still waits for goes to it again. (Not when
+    // this browser only now learns it: what it sent went to that holder, and a new holder is sent
+    // everything anyway, syncConnection.)
+    if (heardStatus.state === "ready" && before !== "ready" && before !== "unknown") relay?.resend();
     announce();
   });
   started = true;
@@ -238,7 +246,8 @@ export function syncConnection(restart = false) {
   const holder = bridgeHolder();
   const mine = holder?.browser === BROWSER_ID;
   const key = holder ? holder.browser : "";
-  if (key !== lastHolder) {
+  const handedOver = key !== lastHolder;
+  if (handedOver) {
     lastHolder = key;
     // Another browser holds the bridge now: every request this one waits for goes to it again.
     queueMicrotask(() => relay?.resend());
@@ -252,8 +261,12 @@ export function syncConnection(restart = false) {
       connection = null;
     }
     ownStatus = UNKNOWN_STATUS;
-    heardStatus = UNKNOWN_STATUS;
-    relay?.askStatus();
+    // What this holder last said stands while it holds; a new holder is asked (at most once a second
+    // per user, relay.js), rather than on every presence change.
+    if (handedOver || heardStatus === UNKNOWN_STATUS) {
+      heardStatus = UNKNOWN_STATUS;
+      relay?.askStatus();
+    }
     announce();
     return;
   }
@@ -267,17 +280,30 @@ export function syncConnection(restart = false) {
     return;
   }
   said.delete("no-token");
+  const url = bridgeUrl();
+  if (!bridgeAddressTrusted()) {
+    // Not this machine, and not confirmed here: nothing is sent until the referee says so.
+    setOwnStatus({ state: "unconfirmed", address: url });
+    if (!said.has(`confirm:${url}`)) {
+      said.add(`confirm:${url}`);
+      void askBridgeAddress();
+    }
+    return;
+  }
   const version = game.modules.get(MODULE_ID)?.version ?? "dev";
   connection = new BridgeConnection({
-    url: bridgeUrl(),
+    url,
     token,
     WebSocket: globalThis.WebSocket,
     requestTimeoutMs: requestTimeoutMs(),
     client: `volley-module ${version} / ${game.world?.id ?? "world"}`,
     log: (...args) => console.warn(...args),
   });
+  const offMachine = isLoopbackAddress(url) ? null : url;
   connection.onStatus((status) => {
-    setOwnStatus(fromConnection(status, Date.now()));
+    const seen = fromConnection(status, Date.now());
+    // The referee's own line says where the bridge is when it is not this machine (never on the wire).
+    setOwnStatus(offMachine ? { ...seen, address: offMachine } : seen);
     if (status.state === "ready") {
       for (const key of [...said]) if (key.startsWith("refused:") || key === "waiting") said.delete(key);
       sayOnce("ready", "info", t("VOLLEY.Bridge.ConnectedNotice"));
@@ -291,6 +317,39 @@ export function syncConnection(restart = false) {
     }
   });
   connection.start();
+}
+
+/** A confirmation is being asked for: one at a time. */
+let asking = false;
+
+/**
+ * Ask the referee, in this browser, whether the bridge is at this browser's address (one off this
+ * machine): yes, and the token goes there from now on; no, and nothing is sent. The status line offers
+ * the question again.
+ */
+export async function askBridgeAddress() {
+  const url = bridgeUrl();
+  if (asking || bridgeAddressTrusted()) return;
+  asking = true;
+  try {
+    const DialogV2 = /** @type {any} */ (foundry.applications.api).DialogV2;
+    const content = document.createElement("p");
+    content.textContent = t("VOLLEY.Bridge.ConfirmAddress", { address: url });
+    const yes = await DialogV2.confirm({
+      window: { title: t("VOLLEY.Bridge.ConfirmTitle") },
+      content: content.outerHTML,
+      rejectClose: false,
+      modal: true,
+    });
+    if (yes === true && bridgeUrl() === url) {
+      await confirmBridgeAddress();
+      syncConnection(true);
+    }
+  } catch (error) {
+    console.warn("volley: could not ask to confirm the bridge's address", error);
+  } finally {
+    asking = false;
+  }
 }
 
 /** True when this client may fire now (the holder's bridge is connected). */

@@ -17,6 +17,16 @@
  * result's updates and marked `applied` after them, so a request asked again after a crash applies its
  * updates once (referee.js).
  *
+ * Private cards (issue #32): Foundry sends every chat message to every client and core hides a private
+ * roll only when it draws it, so a card not everyone may read (a GM, blind or self roll) keeps in the
+ * clear only what every client may know (`PUBLIC_FIELDS`); the rest (the bridge's card and result,
+ * the choice, the weapon, `before`, a pending attack's pool) is sealed in `flags.volley.veil`
+ * (table/veil.js, a key from the bridge's token). Its `content` holds no result, and its one roll no
+ * die (so core still draws "???" for whoever may not read it). A browser with the token lifts the veil
+ * itself; any other reader (the player who fired a GM roll, a GM without the token) asks the browser
+ * holding the bridge, which answers that user alone (`reveal`, referee.js). Dice So Nice animates the
+ * dice in each reader's browser once the card is lifted there.
+ *
  * Two-step attacks: the first step's card (`pending`: the pool rolled) keeps the choice and offers
  * **Allocate** to the player who fired (an owner of the token) and to game masters; the allocation
  * step posts the result as a card of its own, and the pending card is then marked `settled`: split by
@@ -25,12 +35,14 @@
  */
 
 import { CARD_TEMPLATE, renderCard } from "../card.js";
+import { diceSoNiceData } from "../table/dice-so-nice.js";
+import { unveil, veil } from "../table/veil.js";
 import { cardVisibility, messageMode } from "../table/roll-mode.js";
 import { rollsData } from "../table/rolls.js";
 import { systemPlugin } from "../registry.js";
 import { findTokenDocument } from "./documents.js";
 import { activeControl } from "./focus.js";
-import { MODULE_ID } from "./settings.js";
+import { accessToken, MODULE_ID } from "./settings.js";
 import { hasWord, messageText, t } from "./words.js";
 import { documentOf, isHtmlElement } from "./window-dom.js";
 
@@ -38,8 +50,11 @@ import { documentOf, isHtmlElement } from "./window-dom.js";
  * @typedef {{requestId: string, system: string, token: string, weapon: string | null,
  *   card: unknown, result: unknown, capacity: number | null, before: unknown[],
  *   pending: unknown, choice: unknown, requester?: string, undone: {by: string, at: number} | null,
- *   settled?: Settled | null, applied?: boolean, seal?: string}} CardFlags `requestId` is the bridge's key
- *   (relay.js requestKey); `applied`: the result's updates are on the tokens; `seal`: table/seal.js
+ *   settled?: Settled | null, applied?: boolean, seal?: string, mode?: string, veil?: string}} CardFlags
+ *   `requestId` is the bridge's key (relay.js requestKey); `applied`: the result's updates are on the
+ *   tokens; `seal`: table/seal.js; `mode`: who reads it (table/roll-mode.js messageMode; absent on
+ *   cards from before issue #32: public); `veil`: a private card's secret part (table/veil.js), and then
+ *   `pending` is only whether the attack waits
  * @typedef {{kind: "allocated", by: string | null, requestId: string | null, messageId: string | null,
  *   hits: {name: string, hits: number}[], at: number} | {kind: "expired", code: string, at: number}} Settled
  *   how a pending attack ended: split (by whom, by which request, its card, the hits), or gone from the bridge
@@ -50,6 +65,15 @@ import { documentOf, isHtmlElement } from "./window-dom.js";
  * @typedef {{id: string | null, flags: unknown, author?: {isGM?: boolean} | null, isContentVisible?: boolean,
  *   update(changes: Record<string, unknown>): Promise<unknown>}} CardMessage
  */
+
+/** What a private card keeps in the clear: what every client may know about it. */
+export const PUBLIC_FIELDS = Object.freeze(["requestId", "system", "token", "requester", "mode", "applied", "seal", "undone", "settled", "pending", "veil"]);
+
+/** A private card's one roll: no die (so it is a roll message, read as core reads one, with nothing to read). */
+const VEILED_ROLL = Object.freeze({ class: "Roll", options: {}, dice: [], formula: "0", terms: [{ class: "NumericTerm", options: {}, evaluated: true, number: 0 }], total: 0, evaluated: true });
+
+/** The placeholder a private card's stored content is (its readers' clients draw the card itself). */
+const VEILED_CONTENT = '<section class="volley-card volley-card--veiled" aria-busy="true"></section>';
 
 /** @type {((view: import("../card.js").CardView) => string) | null} */
 let cardTemplate = null;
@@ -226,6 +250,12 @@ export async function settlePending(pendingId, settled) {
   const message = cardFor(pendingId);
   const flags = message ? cardFlags(message) : null;
   if (!message || !flags || !flags.pending || flags.settled) return;
+  if (isVeiled(flags)) {
+    // The hits are the result's: a private card says only how it ended; its readers follow the link.
+    const bare = settled.kind === "allocated" ? { ...settled, hits: [] } : settled;
+    await message.update(flagChanges({ ...flags, settled: bare }));
+    return;
+  }
   await message.update({ content: cardHtml({ ...flags, settled }), ...flagChanges({ ...flags, settled }) });
 }
 
@@ -246,21 +276,122 @@ export async function postCard(flags, userId, shooter, rollMode) {
   await loadCardTemplate();
   const poster = String(game.user.id);
   const gms = game.users.contents.filter((user) => user.isGM).map((user) => String(user.id));
-  const visibility = cardVisibility({ rollMode: cardRollMode(rollMode), requester: userId, poster, gms });
+  const mode = cardRollMode(rollMode);
+  const visibility = cardVisibility({ rollMode: mode, requester: userId, poster, gms });
   /** @type {CardFlags} */
-  const stored = { ...flags, requester: userId, undone: null, settled: null };
+  const stored = { ...flags, requester: userId, mode, undone: null, settled: null };
   const rolls = typeof flags.result === "object" && flags.result !== null ? /** @type {any} */ (flags.result).rolls : null;
+  const shared = { author: visibility.author, whisper: visibility.whisper, blind: visibility.blind, speaker: ChatMessage.getSpeaker(shooter ? { token: shooter } : {}) };
+  if (mode !== "public") {
+    // The secret part goes under the veil; the rest, and a roll with no die, in the clear.
+    const clear = /** @type {CardFlags} */ (/** @type {unknown} */ (publicPart(stored)));
+    clear.pending = Boolean(flags.pending);
+    clear.veil = veil(accessToken(), flags.requestId, secretPart(stored));
+    remember(flags.requestId, stored);
+    const message = await ChatMessage.create({ ...shared, content: VEILED_CONTENT, rolls: [JSON.stringify(VEILED_ROLL)], flags: { [MODULE_ID]: clear } });
+    return /** @type {CardMessage | null} */ (/** @type {unknown} */ (message)) ?? null;
+  }
   const message = await ChatMessage.create({
+    ...shared,
     content: cardHtml(stored),
-    author: visibility.author,
-    whisper: visibility.whisper,
-    blind: visibility.blind,
     // Each roll as JSON, as core stores it (v13 BaseChatMessage schema: `rolls` is an array of JSON fields).
     rolls: rollsData(rolls).map((roll) => JSON.stringify(roll)),
-    speaker: ChatMessage.getSpeaker(shooter ? { token: shooter } : {}),
     flags: { [MODULE_ID]: stored },
   });
   return /** @type {CardMessage | null} */ (/** @type {unknown} */ (message)) ?? null;
+}
+
+/**
+ * What of a card's flags is in the clear.
+ * @param {Record<string, unknown>} flags
+ */
+function publicPart(flags) {
+  return Object.fromEntries(PUBLIC_FIELDS.filter((field) => field in flags).map((field) => [field, flags[field]]));
+}
+
+/**
+ * What of a card's flags goes under its veil.
+ * @param {Record<string, unknown>} flags
+ */
+function secretPart(flags) {
+  return Object.fromEntries(Object.entries(flags).filter(([field]) => !PUBLIC_FIELDS.includes(field) || field === "pending"));
+}
+
+/** Private cards lifted in this browser, by request key: their whole flags. @type {Map<string, CardFlags>} */
+const lifted = new Map();
+
+/**
+ * @param {string} requestId
+ * @param {CardFlags} flags the whole flags
+ */
+function remember(requestId, flags) {
+  lifted.set(requestId, flags);
+}
+
+/**
+ * Whether a card is private (its secret part veiled).
+ * @param {CardFlags} flags
+ */
+export function isVeiled(flags) {
+  return typeof flags.veil === "string";
+}
+
+/**
+ * A card's whole flags if this browser can have them now: a public card's own; a private card's when
+ * lifted before, or liftable with this browser's token. Null when only the browser holding the bridge
+ * can lift it (`revealCard`).
+ * @param {CardMessage} message
+ * @returns {CardFlags | null}
+ */
+export function cardRecord(message) {
+  const flags = cardFlags(message);
+  if (!flags) return null;
+  if (!isVeiled(flags)) return flags;
+  const known = lifted.get(flags.requestId);
+  const secret = known ? null : unveil(accessToken(), flags.requestId, flags.veil);
+  if (!known && !secret) return null;
+  const whole = /** @type {CardFlags} */ ({ ...(known ?? secret), ...publicPart(/** @type {any} */ (flags)), pending: (known ?? secret)?.pending ?? null });
+  delete whole.veil;
+  remember(flags.requestId, whole);
+  return whole;
+}
+
+/**
+ * A private card's secret part as the browser holding the bridge lifted it for a reader (referee.js).
+ * @param {CardMessage} message
+ * @param {Record<string, unknown>} secret
+ */
+export function rememberRevealed(message, secret) {
+  const flags = cardFlags(message);
+  if (!flags || !isVeiled(flags)) return;
+  const whole = /** @type {CardFlags} */ ({ ...secret, ...publicPart(/** @type {any} */ (flags)), pending: secret.pending ?? null });
+  delete whole.veil;
+  remember(flags.requestId, whole);
+}
+
+/**
+ * The secret part of a private card, lifted with this browser's token (the holder answering `reveal`).
+ * @param {CardMessage} message
+ * @returns {Record<string, unknown> | null}
+ */
+export function liftVeil(message) {
+  const flags = cardFlags(message);
+  return flags && isVeiled(flags) ? unveil(accessToken(), flags.requestId, flags.veil) : null;
+}
+
+/**
+ * Who may read a card (as core shows a roll of that mode; table/roll-mode.js): everyone for a public
+ * one; a GM roll the GMs and the player who fired; a blind roll the GMs; a self roll the player alone.
+ * @param {CardFlags} flags
+ * @param {{id: string, isGM: boolean} | null | undefined} user
+ */
+export function mayRead(flags, user) {
+  if (!user) return false;
+  const mode = messageMode(flags.mode ?? "public");
+  if (mode === "public") return true;
+  if (mode === "self") return user.id === flags.requester;
+  if (mode === "blind") return user.isGM;
+  return user.isGM || user.id === flags.requester;
 }
 
 /**
@@ -302,7 +433,70 @@ export async function markUndone(message, userId) {
   const flags = cardFlags(message);
   if (!flags) return;
   const undone = { by: userId, at: Date.now() };
-  await message.update({ content: cardHtml({ ...flags, undone }), ...flagChanges({ ...flags, undone }) });
+  if (isVeiled(flags)) await message.update(flagChanges({ ...flags, undone }));
+  else await message.update({ content: cardHtml({ ...flags, undone }), ...flagChanges({ ...flags, undone }) });
+}
+
+/** Reveals asked for and not answered yet, by request key. @type {Map<string, Promise<boolean>>} */
+const revealing = new Map();
+/** Private cards drawn without their secret part, to draw again once it can be asked for. @type {Map<string, () => unknown>} */
+const waitingReveals = new Map();
+
+/** The browser holding the bridge is there: every private card still waiting asks again. */
+export function retryReveals() {
+  const again = [...waitingReveals.values()];
+  waitingReveals.clear();
+  for (const draw of again) draw();
+}
+
+/**
+ * Ask once for a private card's secret part, and keep it.
+ * @param {CardMessage} message
+ * @param {(message: CardMessage) => Promise<Record<string, unknown> | null>} reveal
+ * @returns {Promise<boolean>} whether it is known now
+ */
+function askToReveal(message, reveal) {
+  const requestId = cardFlags(message)?.requestId ?? "";
+  const asked = revealing.get(requestId);
+  if (asked) return asked;
+  const answer = reveal(message)
+    .then((secret) => {
+      if (secret) rememberRevealed(message, secret);
+      return Boolean(secret);
+    })
+    .catch(() => false)
+    .finally(() => revealing.delete(requestId));
+  revealing.set(requestId, answer);
+  return answer;
+}
+
+/** Cards created while this page was open, whose dice this reader has not watched yet. */
+const freshCards = new Set();
+
+/**
+ * A chat message was created while this page is open (`createChatMessage`): if it is a private card,
+ * its dice are shown here in 3D once this reader has lifted it.
+ * @param {{id: string | null}} message
+ */
+export function noteCreatedCard(message) {
+  if (message.id) freshCards.add(message.id);
+}
+
+/**
+ * Dice So Nice animates a message's own rolls in every reader's browser; a private card's roll holds
+ * no die, so its reader's browser shows the bridge's dice itself, once, where only that reader sees
+ * them (`synchronize` false: nobody else's screen).
+ * @param {CardMessage} message
+ * @param {CardFlags} flags
+ */
+function animateLifted(message, flags) {
+  if (!message.id || !freshCards.delete(message.id)) return;
+  const dice3d = /** @type {any} */ (game).dice3d;
+  if (!dice3d || typeof dice3d.show !== "function") return;
+  const rolls = typeof flags.result === "object" && flags.result !== null ? /** @type {any} */ (flags.result).rolls : null;
+  const data = diceSoNiceData(rolls, { owner: flags.requester });
+  if (!data.throws.length) return;
+  void Promise.resolve(dice3d.show(data, game.users.get(String(flags.requester ?? "")) ?? game.user, false)).catch(() => {});
 }
 
 /** Cards whose Undo this client pressed: when drawn undone, the focus goes to their "undone" line. */
@@ -366,19 +560,39 @@ function mayAllocate(flags) {
  * @param {HTMLElement} html
  * @param {(message: CardMessage, button: HTMLButtonElement) => void} onUndo
  * @param {(message: CardMessage, button: HTMLButtonElement) => void} [onAllocate]
+ * @param {(message: CardMessage) => Promise<Record<string, unknown> | null>} [reveal] asks the browser
+ *   holding the bridge for a private card's secret part (null when it will not say)
  */
-export function decorateChatMessage(message, html, onUndo, onAllocate) {
-  const flags = cardFlags(message);
-  if (!flags || !isHtmlElement(html)) return;
+export function decorateChatMessage(message, html, onUndo, onAllocate, reveal) {
+  const clear = cardFlags(message);
+  if (!clear || !isHtmlElement(html)) return;
   // Core drew "???" for a reader who may not read this roll: nothing of the card is added back.
   if (message.isContentVisible === false) return;
+  /** @type {CardFlags | null} */
+  let flags = clear;
+  if (isVeiled(clear)) {
+    if (!mayRead(clear, game.user)) return;
+    flags = cardRecord(message);
+    if (!flags) {
+      // Only the browser holding the bridge can lift it: ask it, and draw the card when it answers.
+      html.querySelector(".volley-card")?.setAttribute("aria-busy", "true");
+      if (reveal) {
+        const again = () => html.isConnected && decorateChatMessage(message, html, onUndo, onAllocate, reveal);
+        // Not answered (the table's relay not started yet, no referee's browser there): asked again
+        // when the bridge is back (retryReveals).
+        void askToReveal(message, reveal).then((ok) => (ok ? again() : waitingReveals.set(clear.requestId, again)));
+      }
+      return;
+    }
+    animateLifted(message, flags);
+  }
   const section = html.querySelector(".volley-card");
   if (!cardTemplate) {
     // The chat log is drawn before the template has arrived: hold the card's place, never show the
     // poster's words, and draw it in this reader's language as soon as the template is there.
     if (section) section.replaceChildren();
     section?.setAttribute("aria-busy", "true");
-    waitingForTemplate.add(() => decorateChatMessage(message, html, onUndo, onAllocate));
+    waitingForTemplate.add(() => decorateChatMessage(message, html, onUndo, onAllocate, reveal));
     void loadCardTemplate();
     return;
   }

@@ -12,9 +12,9 @@ import { statusWords } from "../bridge-status.js";
 import { openSessionReport } from "../report-link.js";
 import { systemPlugin } from "../registry.js";
 import { announcer } from "./announce.js";
-import { bridgeOnline, bridgeStatus } from "./bridge.js";
+import { askBridgeAddress, bridgeOnline, bridgeStatus } from "./bridge.js";
 import { arsenalOf, findTokenDocument } from "./documents.js";
-import { accessToken, bridgeUrl, worldRuleSystem } from "./settings.js";
+import { accessToken, bridgeAddressTrusted, bridgeUrl, worldRuleSystem } from "./settings.js";
 import { language, t } from "./words.js";
 import { isHtmlElement } from "./window-dom.js";
 
@@ -224,6 +224,11 @@ function reportButton() {
   button.textContent = t("VOLLEY.Report.Open");
   button.addEventListener("click", (event) => {
     event.preventDefault();
+    if (!bridgeAddressTrusted()) {
+      // The token goes with the report's request: not to an address the referee has not confirmed.
+      void askBridgeAddress();
+      return;
+    }
     openSessionReport({
       bridgeUrl: bridgeUrl(),
       token: accessToken(),
@@ -244,7 +249,9 @@ function reportButton() {
 function bridgeLine() {
   const status = bridgeStatus();
   const words = statusWords(status, Date.now());
-  const state = t(words.key, words.values);
+  let state = t(words.key, words.values);
+  // A bridge that is not this machine: the referee's line always says where it is.
+  if (status.address && !["ready", "unconfirmed"].includes(status.state)) state = t("VOLLEY.Bridge.AtAddress", { state, address: status.address });
   // A second tab of the GM who holds the bridge is a follower: it says so instead of looking like a holder.
   return `${t("VOLLEY.Bridge.Label")}: ${status.follower ? t("VOLLEY.Bridge.Follower", { state }) : state}`;
 }
@@ -263,9 +270,30 @@ export function announceBridge() {
 export function refreshStatusLines() {
   const status = bridgeStatus();
   const text = bridgeLine();
+  // The referee's own browser waits for them to confirm the bridge's address: the line offers it.
+  const confirm = status.state === "unconfirmed" && Boolean(status.address);
   for (const line of document.querySelectorAll(".volley-bridge-status")) {
     if (line.textContent !== text) line.textContent = text;
     line.classList.toggle("volley-bridge-status--online", status.state === "ready");
     line.classList.toggle("volley-bridge-status--offline", status.state !== "ready");
+    const button = line.nextElementSibling?.classList.contains("volley-bridge-confirm") ? line.nextElementSibling : null;
+    if (confirm && !button) line.after(confirmButton(line.ownerDocument));
+    if (!confirm) button?.remove();
   }
+}
+
+/**
+ * The button that asks the referee to confirm the bridge's address (foundry/bridge.js askBridgeAddress).
+ * @param {Document} doc
+ */
+function confirmButton(doc) {
+  const button = doc.createElement("button");
+  button.type = "button";
+  button.className = "volley-bridge-confirm";
+  button.textContent = t("VOLLEY.Bridge.ConfirmButton");
+  button.addEventListener("click", (event) => {
+    event.preventDefault();
+    void askBridgeAddress();
+  });
+  return button;
 }

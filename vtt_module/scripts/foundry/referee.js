@@ -20,7 +20,7 @@ import { FormError } from "../fields.js";
 import { systemPlugin } from "../registry.js";
 import { applyPlans, planResult, undoPlans } from "../updates.js";
 import { bridgeConnection, bridgeOnline } from "./bridge.js";
-import { cardFlags, cardFor, cardRollMode, chatMessage, markApplied, markUndone, postCard, settlePending } from "./chat.js";
+import { cardFlags, cardFor, cardRecord, cardRollMode, chatMessage, isVeiled, liftVeil, markApplied, markUndone, mayRead, postCard, settlePending } from "./chat.js";
 import { findTokenDocument, rememberCurrentWeapon, requestContext, syncDerivedStatuses, tokenHandle, tokenView } from "./documents.js";
 import { accessToken, worldRuleSystem } from "./settings.js";
 import { asTablePlays } from "./table-rules.js";
@@ -61,6 +61,7 @@ function pluginFor(message) {
  */
 export async function referee(message, userId) {
   if (message.type === "undo") return undoCard(/** @type {import("../relay.js").UndoMessage} */ (message), userId);
+  if (message.type === "reveal") return revealCard(/** @type {import("../relay.js").RevealMessage} */ (message), userId);
   const choiceMessage = /** @type {ChoiceMessage} */ (message);
   const plugin = pluginFor(choiceMessage);
   const connection = connected();
@@ -127,7 +128,8 @@ export async function referee(message, userId) {
     return { ...reply, visibility };
   }
   if (planned && card) {
-    const flags = cardFlags(card);
+    // The whole record (a private card's from under its veil): the seal covers its `before`.
+    const flags = cardRecord(card);
     try {
       await applyPlanned(planned, plugin, choice.token, context.weapon.id);
       if (flags) await markApplied(card, sealOf(accessToken(), flags));
@@ -284,8 +286,11 @@ async function afterWrites(tokenIds, plugin) {
  */
 async function undoCard(message, userId) {
   const chat = chatMessage(message.message);
-  const flags = chat ? cardFlags(chat) : null; // a GM-authored card only
-  if (!chat || !flags || flags.pending) throw new FormError("message", "VOLLEY.Form.NothingToUndo");
+  const clear = chat ? cardFlags(chat) : null; // a GM-authored card only
+  if (!chat || !clear || clear.pending) throw new FormError("message", "VOLLEY.Form.NothingToUndo");
+  // A private card's record is under its veil; this browser's token lifts it, or it is not sealed.
+  const flags = cardRecord(chat);
+  if (!flags) throw new FormError("message", "VOLLEY.Form.UndoUnsealed");
   if (flags.undone) throw new FormError("message", "VOLLEY.Form.AlreadyUndone");
   if (flags.applied !== true || !sealHolds(accessToken(), flags)) throw new FormError("message", "VOLLEY.Form.UndoUnsealed");
   const plugin = systemPlugin(flags.system);
@@ -306,6 +311,24 @@ async function undoCard(message, userId) {
   // volley.undone (attack-hooks.js): the card, the request it took back, and the values put back.
   announceUndone({ message: chat, requestId: flags.requestId, system: flags.system, token: flags.token, restored: flags.before, userId });
   return reply;
+}
+
+/**
+ * A reader asks for a private card's secret part (the player who fired a GM roll, a GM whose browser
+ * has no token): lifted here with the bridge's token and sent to that user alone (relay.js routes the
+ * answer), only if they may read it (chat.js mayRead); nothing else of the table's changes.
+ * @param {import("../relay.js").RevealMessage} message
+ * @param {string} userId
+ * @returns {Promise<BridgeMessage>}
+ */
+async function revealCard(message, userId) {
+  const chat = chatMessage(message.message);
+  const flags = chat ? cardFlags(chat) : null;
+  if (!chat || !flags || !isVeiled(flags)) throw new FormError("message", "VOLLEY.Form.NothingToReveal");
+  if (!mayRead(flags, game.users.get(userId))) throw new FormError("message", "VOLLEY.Form.NotYoursToRead");
+  const secret = liftVeil(chat);
+  if (!secret) throw new FormError("message", "VOLLEY.Form.VeilUnsealed");
+  return { type: "revealed", id: message.id, secret, visibility: "public" };
 }
 
 /**

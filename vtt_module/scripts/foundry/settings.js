@@ -1,8 +1,18 @@
 /**
- * The module's settings: where the bridge is and how long to wait for it (world), the access token
- * (this browser only, so it never reaches players' clients), and the rule system the world plays.
+ * The module's settings: where the bridge is and the access token (this browser only), how long to
+ * wait for the bridge (world), and the rule system the world plays.
+ *
+ * The bridge's address is the referee's browser's own (client scope, issue #32): the browser that holds
+ * the bridge sends its access token (the bridge's credential, and the key of the undo seal and the card
+ * veil) to that address, so no one but the referee at that browser may choose it. It is loopback
+ * (`ws://127.0.0.1:8765/ws`) unless changed here; an address off this machine is used only once the
+ * referee has confirmed it in this browser (`bridgeAddressConfirmed`), and the status line shows it.
+ * It used to be a world setting, which any user with world-setting rights (assistant GMs by default)
+ * could point elsewhere: `bridgeUrl` stays registered, hidden, only to be taken over once per browser
+ * (`migrateBridgeAddress`), and changing it does nothing.
  */
 
+import { isLoopbackAddress } from "../connection.js";
 import { DEFAULT_BRIDGE_URL } from "../protocol.js";
 import { allSystems, defaultRuleSystem } from "../registry.js";
 import { messageMode } from "../table/roll-mode.js";
@@ -14,15 +24,20 @@ export const MODULE_ID = "volley";
  * @param {{onConnectionChange: () => void, onRuleSystemChange: () => void}} callbacks
  */
 export function registerSettings({ onConnectionChange, onRuleSystemChange }) {
-  game.settings.register(MODULE_ID, "bridgeUrl", {
-    name: "VOLLEY.Settings.BridgeUrl.Name",
-    hint: "VOLLEY.Settings.BridgeUrl.Hint",
-    scope: "world",
+  game.settings.register(MODULE_ID, "bridgeAddress", {
+    name: "VOLLEY.Settings.BridgeAddress.Name",
+    hint: "VOLLEY.Settings.BridgeAddress.Hint",
+    scope: "client",
     config: true,
     type: String,
-    default: DEFAULT_BRIDGE_URL,
+    default: "",
     onChange: onConnectionChange,
   });
+  // The address this browser's referee confirmed as theirs, when it is not this machine.
+  game.settings.register(MODULE_ID, "bridgeAddressConfirmed", { scope: "client", config: false, type: String, default: "" });
+  // The world setting the address used to be: read once per browser (migrateBridgeAddress), never used.
+  game.settings.register(MODULE_ID, "bridgeUrl", { scope: "world", config: false, type: String, default: DEFAULT_BRIDGE_URL });
+  game.settings.register(MODULE_ID, "bridgeAddressMigrated", { scope: "client", config: false, type: Boolean, default: false });
   game.settings.register(MODULE_ID, "token", {
     name: "VOLLEY.Settings.Token.Name",
     hint: "VOLLEY.Settings.Token.Hint",
@@ -87,8 +102,37 @@ export function accessToken() {
   return String(game.settings.get(MODULE_ID, "token") ?? "").trim();
 }
 
+/** The bridge's address as this browser knows it (its own setting; loopback when unset). */
 export function bridgeUrl() {
-  return String(game.settings.get(MODULE_ID, "bridgeUrl") || DEFAULT_BRIDGE_URL);
+  return String(game.settings.get(MODULE_ID, "bridgeAddress") || "").trim() || DEFAULT_BRIDGE_URL;
+}
+
+/**
+ * Whether this browser may send the access token to its bridge address: a loopback address always;
+ * any other once the referee has confirmed that very address in this browser.
+ */
+export function bridgeAddressTrusted() {
+  const url = bridgeUrl();
+  return isLoopbackAddress(url) || String(game.settings.get(MODULE_ID, "bridgeAddressConfirmed") ?? "") === url;
+}
+
+/** The referee confirms, in this browser, that the bridge is at its address (not this machine). */
+export async function confirmBridgeAddress() {
+  await game.settings.set(MODULE_ID, "bridgeAddressConfirmed", bridgeUrl());
+}
+
+/**
+ * Take over the old world setting `bridgeUrl`, once per browser, as this browser's own address: a
+ * table that had moved its bridge keeps working. It was set by someone with world-setting rights, not
+ * necessarily this referee, so an address off this machine still waits for this referee's confirmation.
+ * Only a GM's browser holds the bridge, so only a GM's takes it over.
+ */
+export async function migrateBridgeAddress() {
+  if (!game.user.isGM || game.settings.get(MODULE_ID, "bridgeAddressMigrated") === true) return;
+  const old = String(game.settings.get(MODULE_ID, "bridgeUrl") ?? "").trim();
+  const own = String(game.settings.get(MODULE_ID, "bridgeAddress") ?? "").trim();
+  if (!own && old && old !== DEFAULT_BRIDGE_URL) await game.settings.set(MODULE_ID, "bridgeAddress", old);
+  await game.settings.set(MODULE_ID, "bridgeAddressMigrated", true);
 }
 
 /** Seconds to wait for the bridge's answer. */
