@@ -63,7 +63,7 @@
  */
 
 import { itemWeaponId } from "./identity.js";
-import { ProblemLog, integerOf, isRecord, itemsOf, loadedOf, numberOf, quoted, readInteger } from "./reading.js";
+import { PROBLEM_TEXTS, ProblemLog, integerOf, isRecord, itemsOf, loadedOf, numberOf, quoted, readInteger, versionNotice } from "./reading.js";
 
 /**
  * @typedef {import("../profile/types.js").VolleyWeapon} VolleyWeapon
@@ -81,8 +81,55 @@ export const GAME_SYSTEM = "dark-heresy-2nd";
 /** The version of Dark Heresy 2nd Edition this adapter was written against. */
 export const READ_FROM = "mrkeathley/dark-heresy-2nd-vtt 1.8.1 (51464f8bf2ead08331c6716cc2c384f899619478)";
 
-/** The DH2e versions this adapter reads: the 1.x data (template.json, nested items), tested with 1.8.1. */
-export const SUPPORTED_VERSIONS = Object.freeze({ system: "Dark Heresy 2nd Edition", min: "1.8.0", below: "2.0.0", tested: "1.8.1" });
+/**
+ * The DH2e versions this adapter reads: the 1.x data (template.json, nested items), tested with 1.8.1;
+ * on Foundry 13 and 14, where tables run the community fork (below).
+ */
+export const SUPPORTED_VERSIONS = Object.freeze({ system: "Dark Heresy 2nd Edition", min: "1.8.0", below: "2.0.0", tested: "1.8.1", foundry: Object.freeze({ min: 13, max: 14 }) });
+
+/**
+ * Which Dark Heresy 2e a world runs. The original 1.8.1 (mrkeathley/dark-heresy-2nd-vtt, 51464f8)
+ * declares Foundry 12 only (`compatibility` minimum 12, verified 12.331, maximum 12); tables on Foundry
+ * 13 and 14 run MattMavis/dark-heresy-2nd-vtt, a fork with the same id, the same data model and the
+ * same `version` "1.8.1" (and still the original's url and manifest), whose `compatibility` is minimum
+ * 13, verified 14.365 (its src/system.json at 0d7aae3). Only the declared compatibility tells them
+ * apart: "fork" when it allows 13 or later, "original" when it stops at 12, "unknown" otherwise.
+ * @param {unknown} compatibility `game.system.compatibility`
+ * @returns {"fork" | "original" | "unknown"}
+ */
+export function darkHeresyBuild(compatibility) {
+  const c = isRecord(compatibility) ? compatibility : {};
+  const generation = (/** @type {unknown} */ value) => {
+    const major = Number.parseInt(String(value ?? ""), 10);
+    return Number.isFinite(major) ? major : null;
+  };
+  const minimum = generation(c.minimum);
+  const maximum = generation(c.maximum);
+  const verified = generation(c.verified);
+  if (minimum !== null && minimum >= 13) return "fork";
+  if ((maximum !== null && maximum < 13) || (verified !== null && verified < 13)) return "original";
+  return "unknown";
+}
+
+/** Where the build for Foundry 13 and 14 is. */
+export const FORK = "MattMavis/dark-heresy-2nd-vtt";
+
+/**
+ * What to tell the table about its Dark Heresy: the original (Foundry 12 only) on Foundry 13 or 14 is
+ * named as such, with the fork to install; otherwise the usual version notice.
+ * @param {{system?: {version?: unknown, compatibility?: unknown}, release?: {generation?: unknown}}} game
+ * @returns {import("./reading.js").Problem | null}
+ */
+export function darkHeresyNotice(game) {
+  const running = Number(game?.release?.generation ?? 0);
+  const version = String(game?.system?.version ?? "").trim();
+  if (running >= 13 && darkHeresyBuild(game?.system?.compatibility) === "original") {
+    const values = { version, foundry: running, fork: FORK };
+    const words = PROBLEM_TEXTS["dh2.original_build"].replace(/\{(\w+)\}/g, (_, name) => String(/** @type {Record<string, unknown>} */ (values)[name] ?? ""));
+    return { field: "game.system.compatibility", key: "dh2.original_build", values, message: `game.system.compatibility: ${words}` };
+  }
+  return versionNotice(SUPPORTED_VERSIONS, game?.system?.version);
+}
 
 /** The flag scope DH2e keeps nested items under. */
 const SYSTEM_FLAGS = "dark-heresy-2nd";
@@ -146,6 +193,7 @@ export function darkHeresyAdapter(options = {}) {
     gameSystem: GAME_SYSTEM,
     ruleSystem: "d100",
     supported: SUPPORTED_VERSIONS,
+    noticeFor: darkHeresyNotice,
     readActor(actor) {
       return readDarkHeresyActor(actor, settings);
     },

@@ -84,8 +84,11 @@ export const GAME_SYSTEM = "gurps";
 /** The version of GURPS Game Aid this adapter was written against. */
 export const READ_FROM = "crnormand/gurps 0.18.22 (dc9fa3695c3d9d4633fa418a1dbac3ad3630f02f)";
 
-/** The GGA versions this adapter reads: 0.18.x, whose actor keeps ranged attacks in `system.ranged`. */
-export const SUPPORTED_VERSIONS = Object.freeze({ system: "GURPS Game Aid", min: "0.18.0", below: "1.0.0", tested: "0.18.22" });
+/**
+ * The GGA versions this adapter reads: 0.18.x, whose actor keeps ranged attacks in `system.ranged`; on
+ * Foundry 13 and 14 (0.18.22's system.json: compatibility minimum 13, maximum 14, verified 14.366).
+ */
+export const SUPPORTED_VERSIONS = Object.freeze({ system: "GURPS Game Aid", min: "0.18.0", below: "1.0.0", tested: "0.18.22", foundry: Object.freeze({ min: 13, max: 14 }) });
 
 /** Volley's readings where GGA's data is silent; see the header. */
 export const GURPS_DEFAULTS = Object.freeze({

@@ -62,7 +62,8 @@ export function adapterFor(gameSystemId, options = {}) {
  * The adapter for the world's game system, as `game` describes it: its id, its version (a notice when
  * it is outside what the adapter reads) and the game system's settings the adapter needs (GGA's "Use
  * Foundry Items"; Twodsix's rule set and autofire rules). Null when Volley has no adapter for the system.
- * @param {{system?: {id?: unknown, version?: unknown}, settings?: {get: (scope: string, key: string) => unknown}}} game
+ * @param {{system?: {id?: unknown, version?: unknown, compatibility?: unknown}, release?: {generation?: unknown},
+ *   settings?: {get: (scope: string, key: string) => unknown}}} game
  * @returns {GameSystemAdapter | null}
  */
 export function adapterForGame(game) {
@@ -89,7 +90,8 @@ export function adapterForGame(game) {
   }
   const adapter = adapterFor(id, options);
   if (adapter === null) return null;
-  const notice = adapter.supported ? versionNotice(adapter.supported, game?.system?.version) : null;
+  // An adapter may read more than the version to say which build the table runs (DH2e: the fork or the original).
+  const notice = adapter.noticeFor ? adapter.noticeFor(game) : adapter.supported ? versionNotice(adapter.supported, game?.system?.version) : null;
   return notice === null ? adapter : { ...adapter, notice };
 }
 

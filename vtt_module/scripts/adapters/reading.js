@@ -23,9 +23,9 @@
 /**
  * @typedef {import("../profile/types.js").AdapterProblem & {key: string, values: Record<string, unknown>}} Problem
  * @typedef {Problem & {name: string}} Refusal  a weapon Volley does not fire, and why
- * @typedef {{system: string, min: string, below: string, tested: string}} SupportedVersions
+ * @typedef {{system: string, min: string, below: string, tested: string, foundry?: {min: number, max: number}}} SupportedVersions
  *   the versions an adapter reads: from `min` up to (not including) `below`; `tested` is the release
- *   its fixtures follow
+ *   its fixtures follow; `foundry`: the Foundry generations those versions run on
  */
 
 /**
@@ -48,6 +48,7 @@ export const PROBLEM_TEXTS = Object.freeze({
   "dh2.not_equipped": "{name} is not equipped; Dark Heresy fires equipped weapons only",
   "dh2.clip.over": "{value} rounds in the clip is more than it holds ({max})",
   "dh2.range.invalid": "{value} is not a range in metres",
+  "dh2.original_build": "this Dark Heresy 2nd Edition {version} is the original, which declares Foundry 12 only; on Foundry {foundry} install the fork {fork} (the same system id and data). Volley reads what it can",
   "twodsix.rof.invalid": "{value} is not a rate of fire Volley can read (figures such as 1/4, 3, or Auto)",
   "twodsix.burst.invalid": "{value}: a MegaTraveller burst is 2, 3 or 4 rounds",
   "twodsix.kind.unknown": "cannot tell whether {name} is a pistol, a rifle or a heavy weapon (set its range band or weapon type)",

@@ -86,8 +86,12 @@ export const GAME_SYSTEM = "twodsix";
 /** The version of Twodsix this adapter was written against. */
 export const READ_FROM = "xdy/twodsix-foundryvtt 7.5.2 (bddb68eac389f199027f41f5ca77af0c1631b907)";
 
-/** The Twodsix versions this adapter reads: the data model of 7.5.x, which its fixtures follow. */
-export const SUPPORTED_VERSIONS = Object.freeze({ system: "Twodsix", min: "7.5.0", below: "8.0.0", tested: "7.5.2" });
+/**
+ * The Twodsix versions this adapter reads: the data model of 7.5.x, which its fixtures follow; on
+ * Foundry 14 only (7.1.0 and later require it: 7.5.2's system.json, compatibility minimum 14, verified
+ * 14.361; 7.0.0 was the last for Foundry 13).
+ */
+export const SUPPORTED_VERSIONS = Object.freeze({ system: "Twodsix", min: "7.5.0", below: "8.0.0", tested: "7.5.2", foundry: Object.freeze({ min: 14, max: 14 }) });
 
 /** Volley's readings of Twodsix's data for RCS; see the header. */
 export const TWODSIX_DEFAULTS = Object.freeze({

@@ -65,8 +65,12 @@
  * @typedef {object} GameSystemAdapter
  * @property {string} gameSystem  the `game.system.id` it serves
  * @property {RuleSystemId} ruleSystem
- * @property {{system: string, min: string, below: string, tested: string}} [supported] the game system's
- *   versions the adapter reads (from `min`, below `below`; its fixtures follow `tested`)
+ * @property {{system: string, min: string, below: string, tested: string, foundry?: {min: number, max: number}}} [supported]
+ *   the game system's versions the adapter reads (from `min`, below `below`; its fixtures follow
+ *   `tested`) and the Foundry generations they run on (`foundry`)
+ * @property {(game: any) => (AdapterProblem & {key: string, values: Record<string, unknown>}) | null} [noticeFor]
+ *   what to tell the table about the installed system when the version alone does not say it (DH2e:
+ *   the fork or the original, by its declared Foundry compatibility); `adapterForGame` asks it
  * @property {AdapterProblem & {key: string, values: Record<string, unknown>}} [notice] set by
  *   `adapterForGame` when the installed version is outside `supported`
  * @property {(actor: Record<string, any>) => {character: CharacterNumbers, weapons: VolleyWeapon[], problems: AdapterProblem[],
