@@ -3,13 +3,15 @@
 
 Prints how long each Fire takes to show its card, the first 20 attacks against the last 20 (the
 median of each, and last / first: a session that slows as its chat log grows shows a ratio above 1),
-and every page error seen (uncaught exceptions on the page; there should be none).
+every page error seen (uncaught exceptions on the page; there should be none), and every Foundry
+compatibility warning Volley's own code caused (the stand-in plays Foundry 14 unless ``--foundry 13``;
+there should be none either).
 
-    .venv/bin/python scripts/soak.py [--attacks 300] [--system gurps|megatraveller|d100]
+    .venv/bin/python scripts/soak.py [--attacks 300] [--system gurps|megatraveller|d100] [--foundry 13|14]
 
-Exit status: 1 when a page error was seen (never because of a time: times go to the output, to be
-read against a baseline measured in the same run). ``tests/browser/test_soak.py`` runs a short soak
-through ``soak()`` in the suite.
+Exit status: 1 when a page error or a warning of Volley's was seen (never because of a time: times go
+to the output, to be read against a baseline measured in the same run). ``tests/browser/test_soak.py``
+runs a short soak through ``soak()`` in the suite.
 """
 
 from __future__ import annotations
@@ -57,6 +59,8 @@ class Soak:
 
     times_ms: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    #: Foundry compatibility warnings from Volley's own code (stand-in/generations.js records them).
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def first(self) -> float:
@@ -148,6 +152,9 @@ def soak(page: Any, attacks: int, system: str = "gurps", errors: list[str] | Non
         fire.click()
         page.wait_for_function(f"window.soakClock.seen > {before}")
     result.times_ms = [float(ms) for ms in page.evaluate("window.soakClock.times")]
+    result.warnings = page.evaluate(
+        "(window.sandbox?.compatWarnings ?? []).filter((w) => w.fromVolley).map((w) => w.message)"
+    )
     return result
 
 
@@ -157,6 +164,7 @@ def main() -> int:
     )
     parser.add_argument("--attacks", type=int, default=300)
     parser.add_argument("--system", choices=sorted(SYSTEMS), default="gurps")
+    parser.add_argument("--foundry", type=int, choices=(13, 14), default=14, help="the Foundry it plays")
     parser.add_argument(
         "--without-sandbox-save",
         action="store_true",
@@ -184,7 +192,8 @@ def main() -> int:
                 if args.without_sandbox_save:
                     page.add_init_script("Storage.prototype.setItem = function () {};")
                 page.set_default_timeout(30_000)
-                page.goto(f"{sandbox.url}?lang=en&scene={SYSTEMS[args.system]['scene']}&view=referee")
+                scene = SYSTEMS[args.system]["scene"]
+                page.goto(f"{sandbox.url}?lang=en&scene={scene}&view=referee&foundry={args.foundry}")
                 wait_booted(page)
                 wait_connected(page)
                 started = time.perf_counter()
@@ -194,14 +203,18 @@ def main() -> int:
         finally:
             sandbox.stop()
     stubbed = ", the sandbox's world save stubbed" if args.without_sandbox_save else ""
-    print(f"soak: {args.attacks} attacks ({args.system}{stubbed}) through the dialog in {took:.1f} s")
+    played = f"{args.system}, Foundry {args.foundry}{stubbed}"
+    print(f"soak: {args.attacks} attacks ({played}) through the dialog in {took:.1f} s")
     print(f"fire_to_card_first{WINDOW}_median_ms {result.first:.1f}")
     print(f"fire_to_card_last{WINDOW}_median_ms {result.last:.1f}")
     print(f"fire_to_card_last{WINDOW}_over_first{WINDOW} {result.ratio:.2f} (target <= 1.2)")
     print(f"page_errors {len(result.errors)} (target 0)")
     for error in result.errors[:20]:
         print(f"  {error}")
-    return 1 if result.errors else 0
+    print(f"volley_compat_warnings {len(result.warnings)} (target 0)")
+    for warning in result.warnings[:20]:
+        print(f"  {warning}")
+    return 1 if result.errors or result.warnings else 0
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import pytest
 from browserkit import (
     FIRE,
     WEAPON,
@@ -199,6 +200,7 @@ def test_a_heavy_weapon_is_braced_and_released(table: Table) -> None:
     assert table.pages.errors == []
 
 
+@pytest.mark.foundry(13, 14)
 def test_suppressing_fire_at_a_sector_sets_statuses_and_undo_puts_them_back(table: Table) -> None:
     page, dialog = open_d100(table)
     dialog.get_by_role("combobox", name=WEAPON, exact=True).select_option(label="Heavy stubber (100/100)")
@@ -460,6 +462,7 @@ def test_russian_dialog_and_card(table: Table) -> None:
     assert table.pages.errors == []
 
 
+@pytest.mark.foundry(13, 14)
 def test_a_player_fires_through_the_referee_and_cannot_test_other_tokens(table: Table) -> None:
     page, sent = table.watched(scene="d100")
     view = player_view(page, SHOOTER)

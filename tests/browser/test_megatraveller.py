@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from browserkit import (
     FIRE,
     WEAPON,
@@ -85,6 +86,7 @@ def wait_chart_change(page: Any, dialog_name: str, target: str, was: str) -> str
     return str(root.get_by_role("img", name=target).first.get_attribute("aria-label"))
 
 
+@pytest.mark.foundry(13, 14)
 def test_burst_at_three_vargr_odds_card_and_rounds(table: Table) -> None:
     page, sent = table.watched(scene="megatraveller")
     dialog = kira_dialog(page)
@@ -325,6 +327,7 @@ def test_automatic_fire_split_after_the_roll(table: Table) -> None:
     assert table.pages.errors == []
 
 
+@pytest.mark.foundry(13, 14)
 def test_the_player_who_fired_splits_the_pool_through_the_referee(table: Table) -> None:
     page = table.ready(scene="megatraveller")
     frame = player_view(page, KIRA).frame

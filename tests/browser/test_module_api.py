@@ -83,6 +83,7 @@ def without(request: dict[str, Any], *keys: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("system", list(SYSTEMS))
+@pytest.mark.foundry(13, 14)
 def test_a_macro_fires_as_the_dialog_does_in_each_system(table: Table, system: str) -> None:
     shooter, token_id, target, mode = SYSTEMS[system]
     page, sent = table.watched(scene=system)
@@ -135,6 +136,7 @@ def test_a_macro_fires_as_the_dialog_does_in_each_system(table: Table, system: s
     assert table.pages.errors == []
 
 
+@pytest.mark.foundry(13, 14)
 def test_a_players_macro_goes_through_the_referee(table: Table) -> None:
     page, sent = table.watched()
     player = player_view(page).page

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from browserkit import (
     CONNECTION_STATE,
     FIRE,
@@ -193,6 +194,7 @@ def test_shots_over_rof_hold_fire_with_one_reason_and_the_form_survives_a_jam(ta
     assert table.pages.errors == []
 
 
+@pytest.mark.foundry(13, 14)
 def test_undo_puts_rounds_jam_and_status_back(table: Table) -> None:
     page = table.ready()
     dialog = open_attack_dialog(page, chart="Raider")
@@ -258,6 +260,7 @@ def test_the_dialog_follows_the_bridge_down_and_up(table: Table) -> None:
     assert table.pages.errors == []
 
 
+@pytest.mark.foundry(13, 14)
 def test_a_player_fires_through_the_referee(table: Table) -> None:
     page, sent = table.watched()
     view = player_view(page)
@@ -348,6 +351,7 @@ def test_scene_switch_shows_every_system(table: Table) -> None:
     assert table.pages.errors == []
 
 
+@pytest.mark.foundry(13, 14)
 def test_the_card_follows_the_players_roll_mode(table: Table) -> None:
     page = table.ready()
     view = player_view(page)

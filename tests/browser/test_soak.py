@@ -22,6 +22,7 @@ def test_a_short_soak_leaves_no_page_error(table: Table, system: str) -> None:
     assert len(result.times_ms) == ATTACKS
     assert len(page.evaluate("[...document.querySelectorAll('.volley-card')]")) >= ATTACKS
     assert table.pages.errors == []
+    assert result.warnings == [], "no Foundry compatibility warning from Volley's code"
 
 
 def test_the_script_is_where_the_docs_say() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from browserkit import (
     FIRE,
     Table,
@@ -69,6 +70,7 @@ def settled_label(page: Any, was: str = "") -> str:
     )
 
 
+@pytest.mark.foundry(13, 14)
 def test_a_reading_set_in_the_menu_changes_the_odds_and_the_card(table: Table) -> None:
     page, sent = table.watched(scene="megatraveller")
     menu = open_menu(page)

@@ -109,6 +109,13 @@ def test_every_script_the_module_imports_is_released() -> None:
     assert "scripts/vendor/noble-hashes/LICENSE" in names
 
 
+def test_the_manifest_declares_foundry_13_and_the_v14_build_volley_was_checked_against() -> None:
+    """Volley runs on Foundry 13 and 14 (issue #32): minimum 13, verified the v14 build its stand-in
+    models (foundry-vtt-types 14.366, GGA 0.18.22's verified build too)."""
+    manifest = json.loads((module_dir() / "module.json").read_text(encoding="utf-8"))
+    assert manifest["compatibility"] == {"minimum": "13", "verified": "14.366"}
+
+
 def test_the_manifest_points_at_the_bridge_it_came_from() -> None:
     served = json.loads(Release(module_dir(), ORIGIN).manifest())
     assert served["manifest"] == f"{ORIGIN}{MANIFEST_PATH}"
