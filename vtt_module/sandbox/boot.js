@@ -317,7 +317,9 @@ try {
   // `?address=keep` leaves this browser's address as it is (a test of the address itself).
   if (game.user.isGM && params.get("address") !== "keep") {
     const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
-    if (game.settings.get("volley", "bridgeAddress") !== url) await game.settings.set("volley", "bridgeAddress", url);
+    // (A module from before its address was the browser's own kept it in the world setting bridgeUrl.)
+    const setting = sandboxWorld.registered.has("volley.bridgeAddress") ? "bridgeAddress" : "bridgeUrl";
+    if (game.settings.get("volley", setting) !== url) await game.settings.set("volley", setting, url);
   }
   if (view === "referee" && pasteToken) await game.settings.set("volley", "token", config.token);
   if (primary && game.settings.get("volley", "ruleSystem") !== firstScene.system) await game.settings.set("volley", "ruleSystem", firstScene.system);
