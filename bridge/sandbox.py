@@ -30,12 +30,34 @@ HOST = "127.0.0.1"
 LOCAL_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
 
+#: What the page's address takes (vtt_module/sandbox/boot.js reads them), for ``volley sandbox --help``.
+PAGE_PARAMETERS = """\
+the page's address takes (e.g. http://127.0.0.1:PORT/sandbox?lang=ru&scene=d100&view=player):
+  ?lang=en|ru                        the page's language (default en)
+  ?scene=gurps|megatraveller|d100    the demo scene, and so the rule system (default gurps)
+  ?view=referee|player               the referee's page, or the player's view (default referee)
+  ?theme=light|dark                  Foundry's interface theme (default light)
+  ?foundry=13|14                     the Foundry version the stand-in plays (default 14)
+  ?as=coreferee|assistant            the page as a second game master, or an assistant
+  ?tab=N                             another browser of the same user (2, 3, ...)
+The page's header switches scene, view and language too, and its Configure Settings opens the
+module's settings menus (the table rules)."""
+
+
 def register(commands: Any) -> None:
     """Add ``sandbox`` to ``volley``'s subcommands."""
     from bridge.commands import port_number
 
     parser = commands.add_parser(
-        "sandbox", help="try the Foundry module in a browser page with a throwaway bridge (no Foundry needed)"
+        "sandbox",
+        help="try the Foundry module in a browser page with a throwaway bridge (no Foundry needed)",
+        description=(
+            "Try the Foundry module in a browser page with a throwaway bridge (no Foundry needed): the real"
+            " module over a stand-in for the Foundry client, a demo scene per rule system, a chat log, and"
+            " the referee's and a player's view."
+        ),
+        epilog=PAGE_PARAMETERS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--port", type=port_number, default=0, help="port to listen on (default: any free one)"

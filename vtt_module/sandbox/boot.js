@@ -191,6 +191,7 @@ function shell() {
     ["bridge-start", "SANDBOX.StartBridge"],
     ["player-note", "SANDBOX.PlayerView"],
     ["reset", "SANDBOX.Reset"],
+    ["settings", "SANDBOX.Settings"],
     ["combat-label", "SANDBOX.Combat"],
   ]) {
     const el = byId(id);
@@ -211,6 +212,13 @@ function shell() {
     next.set("foundry", String(generation));
     next.set("scene", canvas.scene.system);
     location.search = next.toString();
+  });
+  // Foundry's Configure Settings, as far as modules' menus go (the table rules menu among them).
+  byId("settings").addEventListener("click", async () => {
+    const { SandboxSettings } = await import("./settings.js");
+    const open = foundry.applications.instances?.get?.("sandbox-settings");
+    if (open) open.bringToFront?.();
+    else await new SandboxSettings().render({ force: true });
   });
   // A fresh world for every page: the kept one goes, every open page reloads.
   byId("reset").addEventListener("click", async () => {
