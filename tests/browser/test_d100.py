@@ -140,6 +140,9 @@ def test_a_long_burst_with_an_extra_hit_for_the_secondary(table: Table) -> None:
     assert row.locator(".volley-d100__range").inner_text() == "5.6 m · short"
     assert row.locator(".volley-d100__to-primary").inner_text() == "1.9 m"
     assert dialog.get_by_role("spinbutton", name="Extra hits for Cult demagogue").input_value() == "0"
+    # Given no extra hits, the demagogue has no odds for that reason, not for "no shots" (#35).
+    none = dialog.locator(".volley-chart--none", has_text="Cult demagogue").inner_text()
+    assert none == "Cult demagogue: no extra hits given to it (Extra hits), so no odds.", none
     assert dialog.locator(".volley-attack__jam-value").inner_text() == "5.0%"
     table.shots.take(dialog, "d100-dialog-en")
 

@@ -101,20 +101,23 @@ export class OddsPanel {
   /**
    * The preview part's context: a chart per token, the lines a system adds, the jam chance.
    * @param {TargetRef[]} targets the tokens charted, in order
-   * @param {{lines?: () => string[], jamLabel?: string | null, shown?: boolean}} [how] `lines`: a system's
+   * @param {{lines?: () => string[], jamLabel?: string | null, shown?: boolean, noShots?: (target: TargetRef) => string | null}} [how]
+   *   `noShots`: the system's words for a token the answer gives no odds for (a d100 burst's token given
+   *   no extra hits), null for the usual "no shots"; `lines`: a system's
    *   lines under the charts (asked only while the charts answer the form); `jamLabel`: the system's word
    *   for the jam chance (null: its weapons never jam, none is shown); `shown`: false for a form with no
    *   odds at all (setting an overwatch order)
    */
-  view(targets, { lines = () => [], jamLabel = null, shown = true } = {}) {
+  view(targets, { lines = () => [], jamLabel = null, shown = true, noShots = () => null } = {}) {
     const decimal = decimalSeparator();
     const byId = new Map((this.summary?.targets ?? []).map((summary) => [summary.id, summary]));
     const rows = targets.map((target) => {
       const summary = byId.get(target.id);
       if (!summary) {
         // No odds at all (a problem, the bridge away, a question in flight) is not "no shots".
+        const said = this.summary ? noShots(target) : null;
         const key = this.summary ? "VOLLEY.Chart.NoShots" : "VOLLEY.Chart.None";
-        return { name: target.name, bars: /** @type {import("../odds-preview.js").BarView[]} */ ([]), summary: "—", description: t(key, { name: target.name }) };
+        return { name: target.name, bars: /** @type {import("../odds-preview.js").BarView[]} */ ([]), summary: "—", description: said ?? t(key, { name: target.name }) };
       }
       const chart = chartView(summary, {
         name: target.name,

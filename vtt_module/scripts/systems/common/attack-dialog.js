@@ -202,6 +202,16 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   }
 
   /**
+   * What the preview says of a token the bridge's answer gives no odds for, in the system's words, or
+   * null for the frame's "no shots, no odds" (d100: a burst's other token given no extra hits).
+   * @param {TargetRef} _target
+   * @returns {string | null}
+   */
+  noShotsText(_target) {
+    return null;
+  }
+
+  /**
    * What the preview calls the chance of a jam, in the system's own words, or null for a system whose
    * weapons never jam (MegaTraveller): then the preview leaves the jam chance out.
    * @returns {string | null}
@@ -404,6 +414,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       lines: () => this.oddsLines(this.oddsPanel.odds, targets),
       jamLabel: this.jamLabel(),
       shown: this.previewAction() !== null,
+      noShots: (target) => this.noShotsText(target),
     });
     // The key to the hatched bar, under the charts whenever a chart is drawn.
     return { ...view, summaryShown: view.rows.some((row) => row.bars.length > 0) };

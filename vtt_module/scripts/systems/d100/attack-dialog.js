@@ -692,6 +692,16 @@ export default class D100AttackDialog extends AttackDialog {
   }
 
   /**
+   * A burst's other tokens take only the extra hits the player gives them: one given none has no odds
+   * because it was given none, not because nothing was fired ("no shots" read wrong on a burst).
+   * @param {import("../common/attack-dialog.js").TargetRef} target
+   */
+  noShotsText(target) {
+    const mode = this.currentMode();
+    return mode === "short_burst" || mode === "long_burst" ? t("VOLLEY.D100.Dialog.NoShare", { name: target.name }) : null;
+  }
+
+  /**
    * A morale action's modifier (a −10 the referee gave one suppression test) goes back to 0 once it is
    * rolled: kept, it would be added silently to the next recovery or test.
    * @param {string} action
