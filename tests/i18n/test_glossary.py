@@ -2,7 +2,8 @@
 one way, in its own book's case; none uses a spelling the glossary rules out (a system's `not`s hold in
 the chrome too, which names every system's terms, and the chrome's in each system's own dialog and card
 words); a term that must be said whole (`only`) never appears cut short; no catalogue capitalises a word
-in mid-sentence that is not a term (chrome and labels are sentence case); and the options of one list
+in mid-sentence that is not a term (chrome and labels are sentence case); the English catalogues say
+what the module names itself one way (Rounds fired, Recover ammunition); and the options of one list
 (docs/i18n.md, "Lists") share one case, in both languages.
 
 The tables are read from the document itself, so the glossary a translator reads is the one held.
@@ -23,7 +24,13 @@ DOC = ROOT / "docs" / "i18n.md"
 LANG = ROOT / "vtt_module" / "lang"
 
 #: Glossary sections (by their heading's first word) and the catalogues they hold.
-SECTIONS = {"d100": "d100", "GURPS": "gurps", "MegaTraveller": "megatraveller", "Module": "chrome"}
+SECTIONS = {
+    "d100": "d100",
+    "GURPS": "gurps",
+    "MegaTraveller": "megatraveller",
+    "Module": "chrome",
+    "English": "english",
+}
 
 
 @dataclass
@@ -72,7 +79,15 @@ def own_words(name: str) -> list[tuple[str, str]]:
 
 
 def catalogue(name: str) -> list[tuple[str, str]]:
-    """A system's Russian texts (its own file and its rules messages); the chrome's for ``chrome``."""
+    """A system's Russian texts (its own file and its rules messages); the chrome's for ``chrome``;
+    every English text for ``english``."""
+    if name == "english":
+        files = [LANG / "en.json", LANG / "messages.en.json", *sorted((LANG / "systems").glob("*.en.json"))]
+        return [
+            (f"{path.name}:{key}", text)
+            for path in files
+            for key, text in leaves(json.loads(path.read_text(encoding="utf-8")))
+        ]
     messages = json.loads((LANG / "messages.ru.json").read_text(encoding="utf-8"))
     if name == "chrome":
         own = list(leaves(json.loads((LANG / "ru.json").read_text(encoding="utf-8"))))
@@ -115,7 +130,7 @@ SENTENCE_START = re.compile(r"(^|[.!?:;«\"“(—–\-/]\s*|\n\s*)$")
 
 
 def test_the_glossary_covers_each_system_and_the_chrome() -> None:
-    assert set(GLOSSARY) == {"d100", "gurps", "megatraveller", "chrome"}
+    assert set(GLOSSARY) == {"d100", "gurps", "megatraveller", "chrome", "english"}
     assert all(g.stems or g.banned for g in GLOSSARY.values())
     assert ["Подавл…"] in GLOSSARY["d100"].stems and "ГМ" in GLOSSARY["chrome"].banned
     assert re.search(stem_pattern(["мастер…"]).pattern, "на машине мастера")
@@ -145,7 +160,7 @@ def cut_short(texts: list[tuple[str, str]], whole: list[list[str]]) -> list[str]
     return wrong
 
 
-@pytest.mark.parametrize("name", ["d100", "gurps", "megatraveller", "chrome"])
+@pytest.mark.parametrize("name", ["d100", "gurps", "megatraveller", "chrome", "english"])
 def test_each_term_is_spelt_one_way(name: str) -> None:
     glossary = GLOSSARY[name]
     wrong = []
