@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import multiprocessing.context
 import os
 import signal
 import subprocess
@@ -154,7 +155,8 @@ async def test_without_workers_the_bridge_computes_every_preview_itself(
     def no_processes(*args: Any, **kwargs: Any) -> Any:
         raise OSError(11, "Resource temporarily unavailable")
 
-    monkeypatch.setattr(bridge.workers.concurrent.futures, "ProcessPoolExecutor", no_processes)
+    # No process can be started (fork refused), whichever pool tries.
+    monkeypatch.setattr(multiprocessing.context.SpawnProcess, "start", no_processes)
     caplog.set_level(logging.WARNING, logger="volley.bridge")
     client = await start_bridge(warm_up=True)
     session = await open_session(client)
