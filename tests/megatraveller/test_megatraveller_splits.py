@@ -6,7 +6,7 @@ import pytest
 
 from rules.megatraveller.allocation import cluster_bullets, default_cluster_split
 from rules.megatraveller.autofire import cluster_multisets
-from rules.megatraveller.splits import is_cached, multiset_count, share_of_bullets
+from rules.megatraveller.splits import Ranks, is_cached, multiset_count, share_of_bullets
 
 
 def walked(remaining: int, chosen: int, caught: int) -> list[dict[int, float]]:
@@ -42,3 +42,17 @@ def test_the_split_from_order_statistics_equals_walking_every_multiset(
 
 def test_multiset_count_counts_every_multiset() -> None:
     assert [multiset_count(r) for r in range(49)] == [len(cluster_multisets(r)) for r in range(49)]
+
+
+def test_the_clusters_a_split_deals_are_counted_as_walking_every_count_counts_them() -> None:
+    """``Ranks.dealt`` (what ``split_cost`` estimates a cold split by, on the bridge's loop for every
+    preview) from two running sums equals the walk over every cluster count it replaced."""
+    for remaining in range(49):
+        table = Ranks(remaining)
+        for targets in range(1, 34):
+            for chosen in range(targets + 1):
+                walked = sum(
+                    len(table.by_count[count]) * min(chosen, count - targets)
+                    for count in range(targets + 1, len(table.by_count))
+                )
+                assert table.dealt(targets, chosen) == walked, (remaining, targets, chosen)
