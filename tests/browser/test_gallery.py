@@ -2,8 +2,11 @@
 it (English and Russian, light and dark, the referee's page and the player's), saved under
 ``docs/images/gallery/`` to be looked at, and measured as it is drawn.
 
-It fails when a dialog's action buttons are not wholly inside a 1400 x 900 window, or when any text on
-a card runs past the card's box. Each picture is named ``<system>-<what>-<lang>-<theme>-<view>.png``.
+It fails when a dialog's action buttons are not wholly inside a 1400 x 900 window, when a button's label
+does not fit in it, when the odds scroll in a part of their own, or when any text on a card runs past
+the card's box. Besides every dialog and card it draws the faces of issue 35: a GURPS critical hit and
+an unjam, d100 hit locations, a suppression test card, an undone card, and a standing order's single
+shots fired at two tokens. Each picture is named ``<system>-<what>-<lang>-<theme>-<view>.png``.
 ``VOLLEY_GALLERY=<dir>`` writes the pictures elsewhere (the suite's default is the docs folder, so the
 gallery is current after every run).
 """
@@ -25,14 +28,21 @@ FIRE = {"en": "Fire", "ru": "Огонь"}
 WEAPONS = {"en": "Volley weapons", "ru": "Оружие Volley"}
 PICK_SECTOR = {"en": "Pick on the map", "ru": "Указать на карте"}
 
-#: GURPS: to-hit 10 against skill 14, the Raider's dodge 18 fails; then 18 and a stoppage.
+#: GURPS: to-hit 10 against skill 14, the Raider's dodge 18 fails; then 18 and a stoppage; an unjam
+#: roll of 9 (cleared); a to-hit roll of 3 (a critical hit, no dodge).
 GURPS_HIT = "3 3 4 6 6 6"
 GURPS_JAM = "6 6 6 3 3 4"
+GURPS_UNJAM = "3 3 3"
+GURPS_CRITICAL = "1 1 1"
 #: MegaTraveller automatic fire in two steps (test_megatraveller): the pool, then the to-hit rolls.
 MT_POOL = "1 1 1 5 3 6 6 1"
 MT_TO_HIT = "6 6 1 1 1 1 1 1"
 #: d100 suppressing fire: a miss (50), two failed suppression tests.
 D100_SUPPRESSION = "50 90 95"
+#: d100 single shot: 20 hits, the location die 5 puts it in the head.
+D100_HEAD = "20 5"
+#: d100 suppression test for Vex: 99 fails.
+D100_TEST = "99"
 
 #: Every button of a dialog's action row (attack dialog, allocation step, profile editor).
 ACTIONS = ".volley-attack__buttons button, .volley-profile__buttons button"
@@ -47,6 +57,18 @@ OUTSIDE = """(selector) => {
       : null;
   }).filter(Boolean);
 }"""
+
+#: Every visible button of the dialogs whose label does not fit in it.
+CLIPPED = """() => [...document.querySelectorAll('.volley-attack-dialog button, .volley-profile button')]
+  .filter((b) => b.offsetParent !== null)
+  .filter((b) => b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1)
+  .map((b) => b.textContent.trim() || b.getAttribute('aria-label'))"""
+
+#: A dialog's odds in a scroll area of their own (the preview scrolling inside the window).
+ODDS_SCROLL = """() => [...document.querySelectorAll('.volley-attack__preview')]
+  .filter((p) => p.offsetParent !== null && p.scrollHeight > p.clientHeight + 1
+    && /(auto|scroll)/.test(getComputedStyle(p).overflowY))
+  .map((p) => p.closest('[role=dialog]')?.getAttribute('aria-label') ?? '?')"""
 
 TOASTS_ASIDE = '<style id="gallery-toasts">#notifications { visibility: hidden !important; }</style>'
 ASIDE = '<style id="gallery-aside">#windows, #notifications { visibility: hidden !important; }</style>'
@@ -94,6 +116,8 @@ class Gallery:
         outside = page.evaluate(OUTSIDE, ACTIONS)
         self.problems += [f"{name}: action button outside the window: {o}" for o in outside]
         self.problems += [f"{name}: card text overflows: {o}" for o in page.evaluate(OVERFLOW)]
+        self.problems += [f"{name}: button label clipped: {o}" for o in page.evaluate(CLIPPED)]
+        self.problems += [f"{name}: odds in a scroll of their own: {o}" for o in page.evaluate(ODDS_SCROLL)]
         path = GALLERY / f"{name}.png"
         # The sandbox's toasts float over whatever is at the bottom right; they are not the module's.
         page.evaluate(f"document.head.insertAdjacentHTML('beforeend', {TOASTS_ASIDE!r})")
@@ -170,6 +194,11 @@ def gurps(table: Table, gallery: Gallery) -> None:
     page.locator("[data-volley=unjam]").wait_for()
     gallery.take(page, dialog, "gurps", "dialog-jammed", "referee")
     gallery.card(page, "gurps", "card-jammed", "referee")
+    fire(page, dialog, GURPS_UNJAM, "[data-volley=unjam]")
+    gallery.card(page, "gurps", "card-unjam", "referee")
+    page.wait_for_function("document.querySelector('[data-volley=attack]')?.disabled === false")
+    fire(page, dialog, GURPS_CRITICAL)
+    gallery.card(page, "gurps", "card-critical", "referee")
     cards(page).last.locator(".volley-card__undo").click()
     cards(page).last.locator(".volley-card__undone").wait_for()
     gallery.card(page, "gurps", "card-undone", "referee")
@@ -247,6 +276,17 @@ def d100(table: Table, gallery: Gallery) -> None:
     page = open_page(table, lang, gallery.theme, "d100")
     dialog = open_attack_dialog(page, "Vex", FIRE[lang], chart="Heretic")
     gallery.take(page, dialog, "d100", "dialog-single", "referee")
+    fire(page, dialog, D100_HEAD)
+    gallery.card(page, "d100", "card-locations", "referee")
+    # A suppression test the referee calls for Vex: the card says failed, and has no Hits column.
+    dialog.locator("details.volley-d100__morale summary").click()
+    fire(page, dialog, D100_TEST, "[data-volley=suppression_test]")
+    gallery.take(page, dialog, "d100", "dialog-morale", "referee")
+    gallery.card(page, "d100", "card-test", "referee")
+    cards(page).last.locator(".volley-card__undo").click()
+    cards(page).last.locator(".volley-card__undone").wait_for()
+    gallery.card(page, "d100", "card-test-undone", "referee")
+    dialog.locator("details.volley-d100__morale summary").click()
     dialog.locator("select[name=weapon]").select_option(index=1)
     page.wait_for_function(
         "document.querySelector('select[name=mode] option[value=suppressing_full]') !== null"
@@ -281,7 +321,19 @@ def d100(table: Table, gallery: Gallery) -> None:
     pdialog = open_attack_dialog(player, "Vex", FIRE[lang])
     pdialog.locator(".volley-d100__order").wait_for()
     gallery.take(player, pdialog, "d100", "dialog-overwatch-standing", "player")
-    gallery.card(player, "d100", "card-suppressing", "player", index=0)
+    # The player's log: the hit in the head, the suppression test, then the suppressing fire.
+    gallery.card(player, "d100", "card-suppressing", "player", index=2)
+    pdialog.locator(".sandbox-close").click()
+
+    # Back at the referee's: the trigger is met, the order's single shots at the two tokens in its sector.
+    dialog = open_attack_dialog(page, "Vex", FIRE[lang])
+    dialog.locator(".volley-d100__order").wait_for()
+    dialog.locator("[data-volley=trigger_met]").click()
+    page.wait_for_function("document.querySelector('[data-volley=trigger_back]') !== null")
+    wait_for_chart(dialog, "Cultist")
+    gallery.take(page, dialog, "d100", "dialog-overwatch-trigger", "referee")
+    fire(page, dialog, "", "[data-volley=overwatch_fire]")
+    gallery.card(page, "d100", "card-overwatch-fire", "referee")
 
 
 SYSTEMS: dict[str, Callable[[Table, Gallery], None]] = {
