@@ -126,3 +126,39 @@ def test_the_last_buttons_done_goes_when_a_new_problem_shows(table: Table) -> No
         " (Volley's reading: a fresh magazine does not clear a malfunction)"
     )
     assert table.pages.errors == []
+
+
+#: The module's warm-up run in the page with each template it loads replaced by a spy: the templates it
+#: used (Handlebars compiles a template on its first use, so a template only loaded is parsed on Fire).
+WARM = """async () => {
+  const handlebars = foundry.applications.handlebars;
+  const getTemplate = handlebars.getTemplate;
+  const used = [];
+  handlebars.getTemplate = async (path) => {
+    const template = await getTemplate(path);
+    return (...args) => { used.push(path); return template(...args); };
+  };
+  try {
+    const {warmAttackDialog} = await import('/modules/volley/scripts/foundry/open.js');
+    await warmAttackDialog();
+  } finally {
+    handlebars.getTemplate = getTemplate;
+  }
+  return used;
+}"""
+
+
+@pytest.mark.parametrize("scene", ["gurps", "d100"])
+def test_the_warm_up_compiles_the_dialogs_templates(table: Table, scene: str) -> None:
+    # The session's first Fire no longer parses the dialog's templates (~100 ms of its first chart).
+    page = table.ready(scene=scene)
+    used = sorted(page.evaluate(WARM))
+    assert used == sorted(
+        [
+            "modules/volley/templates/attack/shooter.hbs",
+            f"modules/volley/templates/systems/{scene}/attack-body.hbs",
+            "modules/volley/templates/attack/preview.hbs",
+            "modules/volley/templates/attack/footer.hbs",
+        ]
+    ), used
+    assert table.pages.errors == []

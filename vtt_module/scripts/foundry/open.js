@@ -51,7 +51,18 @@ export async function warmAttackDialog() {
   try {
     const { default: Dialog } = await plugin.dialog();
     const parts = /** @type {Record<string, {template: string}>} */ (/** @type {any} */ (Dialog).PARTS ?? {});
-    await foundry.applications.handlebars.loadTemplates(Object.values(parts).map((part) => part.template));
+    const paths = Object.values(parts).map((part) => part.template);
+    await foundry.applications.handlebars.loadTemplates(paths);
+    // Handlebars compiles a template when it is first used, not when it is loaded: used once here with
+    // nothing, each is parsed now rather than on the first Fire (most of the first dialog's time).
+    for (const path of paths) {
+      const template = await foundry.applications.handlebars.getTemplate(path);
+      try {
+        template({});
+      } catch {
+        // Compiled all the same: an empty context may stop a helper, which is no matter here.
+      }
+    }
   } catch (error) {
     // Only a head start: the first Fire loads whatever is missing, and says what failed.
     console.warn("volley: the attack dialog could not be loaded ahead", error);
