@@ -348,10 +348,23 @@ def wait_connected(page: Any) -> None:
     wait_state(page, "ready")
 
 
+#: A window that is open, not one closing: Volley's windows turn ``inert`` the moment Close is pressed
+#: (foundry/focus.js ``leaving``), and the stand-in, like Foundry, keeps a closing window in the page with
+#: the class ``minimizing`` while it animates away (up to a second). A locator for "the" dialog or editor
+#: that does not exclude it matches two windows when one is opened right after another closed (Playwright's
+#: strict mode fails), and role locators see it too: it is visible for the animation's first 0.12 s.
+OPEN_WINDOW = ":not([inert]):not(.minimizing)"
 #: The attack dialog the Token HUD's Fire opens: not MegaTraveller's allocation (its second step), and
-#: not one that is closing (``inert`` from the moment Close is pressed, while Foundry finishes the
-#: renders asked before and animates it away).
-ATTACK_DIALOG = "[role=dialog].volley-attack-dialog:not(.volley-mt-allocation):not([inert])"
+#: not one that is closing (see ``OPEN_WINDOW``).
+ATTACK_DIALOG = f"[role=dialog].volley-attack-dialog:not(.volley-mt-allocation){OPEN_WINDOW}"
+#: The profile editor (the HUD's Volley weapons), not one closing.
+PROFILE_EDITOR = f"form.volley-profile{OPEN_WINDOW}"
+
+
+def open_dialog(where: Any) -> Any:
+    """The dialogs (``role=dialog``) open on a page, or in a frame (a ``FrameLocator``), never one that is
+    closing (``OPEN_WINDOW``): where a test means "the dialog on the screen"."""
+    return where.get_by_role("dialog").and_(where.locator(OPEN_WINDOW))
 
 
 def open_attack_dialog(page: Any, shooter: str = SHOOTER, fire: str = FIRE, *, chart: str = "") -> Any:
@@ -362,7 +375,7 @@ def open_attack_dialog(page: Any, shooter: str = SHOOTER, fire: str = FIRE, *, c
     # Wait for the attack dialog itself: with another dialog open (the table rules menu), waiting for
     # any dialog returned before the attack dialog was drawn, or failed on two (strict mode) when it was.
     page.locator(ATTACK_DIALOG).wait_for()
-    dialog = page.get_by_role("dialog")
+    dialog = open_dialog(page)
     if chart:
         wait_for_chart(dialog, chart)
     return dialog

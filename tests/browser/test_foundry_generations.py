@@ -19,6 +19,7 @@ from browserkit import (
     cards,
     open_as,
     open_attack_dialog,
+    open_dialog,
     set_message_mode,
     settle,
     wait_connected,
@@ -134,7 +135,7 @@ def test_a_popped_out_dialog_keeps_its_keys_focus_and_fit_in_its_own_window(tabl
     page = table.ready()
     open_attack_dialog(page, chart="Raider")
     popup = detach_dialog(page)
-    dialog = popup.get_by_role("dialog")
+    dialog = open_dialog(popup)
     shots = dialog.get_by_role("spinbutton", name="Shots at Raider")
     # The window fits its own browser window, not the main one's 900 px.
     popup.set_viewport_size({"width": 700, "height": 420})

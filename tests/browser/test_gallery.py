@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import ROOT, Table, cards, message_of, open_attack_dialog, wait_for_chart
+from browserkit import PROFILE_EDITOR, ROOT, Table, cards, message_of, open_attack_dialog, wait_for_chart
 
 WINDOW = {"width": 1400, "height": 900}
 GALLERY = Path(os.environ.get("VOLLEY_GALLERY", ROOT / "docs" / "images" / "gallery"))
@@ -160,7 +160,7 @@ def fire(page: Any, dialog: Any, dice: str, button: str = "[data-volley=attack]"
 def profile_editor(page: Any, gallery: Gallery, system: str, shooter: str) -> None:
     page.get_by_role("button", name=shooter, exact=True).click()
     page.locator("#token-hud .volley-profile").click()
-    editor = page.locator("form.volley-profile")
+    editor = page.locator(PROFILE_EDITOR)
     editor.wait_for()
     gallery.take(page, editor, system, "profile", "referee")
     # Two slips at once: both are named, beside their fields and in the notice.

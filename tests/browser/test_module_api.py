@@ -28,6 +28,7 @@ from browserkit import (
     chat_flags,
     fire_first,
     open_attack_dialog,
+    open_dialog,
     player_view,
     sent_with_id,
     wait_for_chart,
@@ -338,7 +339,7 @@ def test_a_weapon_dragged_to_the_hotbar_opens_the_dialog_with_it(table: Table) -
 
     # The macro opens the dialog for that token with that weapon chosen.
     slot.click()
-    reopened = page.get_by_role("dialog")
+    reopened = open_dialog(page)
     reopened.wait_for()
     assert reopened.get_attribute("aria-label") == f"Volley: {SHOOTER} fires"
     picked = reopened.get_by_role("combobox", name="Weapon", exact=True)
@@ -350,7 +351,7 @@ def test_a_weapon_dragged_to_the_hotbar_opens_the_dialog_with_it(table: Table) -
     # From the profile editor too: the MP5's button, clicked, takes the first free slot.
     page.get_by_role("button", name=SHOOTER, exact=True).click()
     page.locator("#token-hud").get_by_role("button", name="Volley weapons").click()
-    editor = page.get_by_role("dialog")
+    editor = open_dialog(page)
     editor.locator('fieldset[data-weapon="wMp5000001"]').get_by_role(
         "button", name="Add to the hotbar"
     ).click()
@@ -472,7 +473,7 @@ def test_open_attack_dialog_comes_pre_filled(table: Table) -> None:
         " return d?.id ?? null;",
     )
     assert opened["ok"] and opened["value"], opened
-    dialog = page.get_by_role("dialog")
+    dialog = open_dialog(page)
     wait_for_chart(dialog, "Lookout")
     weapon = dialog.get_by_role("combobox", name="Weapon", exact=True)
     assert weapon.evaluate("(select) => select.selectedOptions[0].textContent") == "Remington 870 (5/5)"

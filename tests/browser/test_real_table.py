@@ -25,6 +25,7 @@ from browserkit import (
     ms,
     open_as,
     open_attack_dialog,
+    open_dialog,
     refusal,
     set_message_mode,
     wait_booted,
@@ -375,7 +376,7 @@ def test_a_dialog_closed_while_it_redraws_stays_closed_and_fire_opens_a_fresh_on
     page.wait_for_function("held.state === foundry.applications.api.ApplicationV2.RENDER_STATES.CLOSED")
     assert page.evaluate(fresh) is True, "the closed dialog came back, or the fresh one went with it"
     assert page.locator(".volley-attack-dialog").count() == 1
-    dialog = page.get_by_role("dialog")
+    dialog = open_dialog(page)
     dialog.get_by_role("img", name="Raider").first.wait_for()
     count = page.evaluate("game.messages.contents.length")
     dialog.get_by_role("spinbutton", name="Shots at Raider").fill("2")

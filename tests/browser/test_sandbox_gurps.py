@@ -30,6 +30,7 @@ from browserkit import (
     message_of,
     ms,
     open_attack_dialog,
+    open_dialog,
     player_view,
     reload_kept,
     sent_with_id,
@@ -112,7 +113,7 @@ def test_referee_fires_from_the_token_hud(table: Table) -> None:
     }
 
     # The HUD's Fire control shows the rounds left, in its badge and its description.
-    page.get_by_role("dialog").get_by_role("button", name="Close").click()
+    open_dialog(page).get_by_role("button", name="Close").click()
     fire = hud_fire(page)
     page.wait_for_function(f"document.querySelector('.volley-fire__rounds')?.dataset.rounds === '{loaded}'")
     assert fire.get_attribute("aria-description") == f"Fire MP5: {loaded} / 30 rounds"
@@ -135,7 +136,7 @@ def test_a_jam_refuses_fire_until_unjammed(table: Table) -> None:
     token = page.get_by_role("button", name=SHOOTER, exact=True)
     page.wait_for_function("document.querySelector('.sandbox-chip--jammed') !== null")
     assert "Weapon jammed" in token.inner_text()
-    dialog = page.get_by_role("dialog")
+    dialog = open_dialog(page)
     fire = dialog.get_by_role("button", name=FIRE, exact=True)
     page.wait_for_function("document.querySelector('[data-volley=attack]')?.disabled === true")
     assert fire.get_attribute("title") == "The weapon is jammed: clear it first"
@@ -307,7 +308,7 @@ def test_a_player_fires_through_the_referee(table: Table) -> None:
           weapon: 'x', action: 'attack'}})"""
     )
     assert refused["code"] == "forbidden"
-    table.shots.take(frame.get_by_role("dialog"), "gurps-dialog-player-en")
+    table.shots.take(open_dialog(frame), "gurps-dialog-player-en")
     page.get_by_role("combobox", name="View").select_option("referee")
     assert table.pages.errors == []
 
@@ -381,7 +382,7 @@ def test_the_card_follows_the_players_roll_mode(table: Table) -> None:
             }
         assert cards(page).count() == count + 1, "the referee reads every card"
         player.wait_for_function(f"game.messages.contents.length === {count + 1}")
-        frame.get_by_role("dialog").get_by_role("button", name="Close").click()
+        open_dialog(frame).get_by_role("button", name="Close").click()
         shown = frame.get_by_role("log").locator(".volley-card").count()
         assert (shown == count + 1) is player_sees, (mode, shown)
     assert table.pages.errors == []
