@@ -143,3 +143,33 @@ def test_the_referees_windows_do_not_float_over_the_players_view(table: Table) -
     page.get_by_role("combobox", name="View").select_option("referee")
     dialog.wait_for(state="visible")
     assert table.pages.errors == []
+
+
+#: Each visible footer button whose label wraps: how far its icon stands from the button's middle, up or
+#: down (the icon beside the label, not on a line of its own above it), and the label's lines.
+ICONS = """() => [...document.querySelectorAll('.volley-attack-dialog .volley-attack__buttons button')]
+  .filter((b) => b.offsetParent !== null && b.querySelector('i'))
+  .map((b) => {
+    const box = b.getBoundingClientRect();
+    const icon = b.querySelector('i').getBoundingClientRect();
+    const range = document.createRange();
+    range.selectNodeContents(b);
+    const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+      .map((r) => Math.round(r.top))).size;
+    return {text: b.textContent.trim(), lines,
+      off: Math.abs((icon.top + icon.bottom) / 2 - (box.top + box.bottom) / 2)};
+  })"""
+
+
+def test_a_wrapped_labels_icon_stays_beside_it(table: Table) -> None:
+    page, dialog = d100_dialog(table, "ru")
+    dialog.get_by_role("combobox", name="Оружие", exact=True).select_option(index=1)
+    page.wait_for_function(
+        "document.querySelector('select[name=mode] option[value=suppressing_full]') !== null"
+    )
+    dialog.locator("select[name=mode]").select_option("suppressing_full")
+    dialog.get_by_role("button", name="Снять Закрепление").wait_for()
+    buttons = page.evaluate(ICONS)
+    assert any(b["lines"] > 1 for b in buttons), buttons  # the case this is about: a label on two lines
+    assert all(b["off"] <= 2 for b in buttons), buttons
+    assert table.pages.errors == []
