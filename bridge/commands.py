@@ -240,7 +240,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     from bridge.sessions import find_session, print_session
-    from bridge.store.journal import SessionReader
+    from bridge.store.reader import SessionReader
 
     try:
         path = find_session(args.session, sessions_dir(data_dir(args.data_dir)))

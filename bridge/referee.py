@@ -50,8 +50,9 @@ from bridge.resolution import (
     reply_for,
     resolve,
 )
-from bridge.store.journal import Entry, Journal, JournalError, line_time
+from bridge.store.journal import Journal, JournalError
 from bridge.store.ledger import Ledger, LedgerUnavailable, PendingAttack, Settled
+from bridge.store.lines import Entry, line_time
 from bridge.undo import answer_applied, answer_cancel, answer_undo, applied_id, repeated_mark
 from bridge.workers import OFFLOAD_MS, RulesWorkers
 

@@ -42,17 +42,8 @@ import rules
 from bridge.protocol import ProtocolError, current_shape
 from bridge.resolution import decode, dice_for, reply_for, resolve
 from bridge.store.files import CHUNK, LineReader, open_for_reading
-from bridge.store.journal import (
-    FORMAT_VERSION,
-    LINE_DECODER,
-    Entry,
-    Header,
-    SessionLog,
-    SessionReader,
-    decode_line,
-    read_line,
-    too_long,
-)
+from bridge.store.lines import FORMAT_VERSION, LINE_DECODER, Entry, Header, decode_line, read_line, too_long
+from bridge.store.reader import SessionLog, SessionReader
 
 __all__ = [
     "Difference",

@@ -25,7 +25,7 @@ from bridge.protocol import (
     ResultReply,
     encode,
 )
-from bridge.store.journal import FORMAT_VERSION, LAST_COPYING_FORMAT
+from bridge.store.lines import FORMAT_VERSION, LAST_COPYING_FORMAT
 from rules import errors
 from rules.dice import Dice
 from rules.errors import split_validation, validation_message

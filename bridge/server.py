@@ -40,8 +40,10 @@ from bridge.referee import Referee
 from bridge.report.route import add_report_route
 from bridge.resolution import SeedSource
 from bridge.stopping import stop_on_signals
-from bridge.store.journal import FORMAT_VERSION, Header, Journal, discard_session
+from bridge.store.journal import Journal
+from bridge.store.journal_file import discard_session
 from bridge.store.ledger import Ledger
+from bridge.store.lines import FORMAT_VERSION, Header
 from bridge.store.lock import DirectoryLock
 from bridge.workers import RulesWorkers
 

@@ -35,7 +35,8 @@ from bridge.card_text import (
 from bridge.i18n import Catalogue
 from bridge.inert import inert
 from bridge.store.files import LineReader, odd_files, open_for_reading, session_files
-from bridge.store.journal import AppliedLine, CancelLine, Entry, SessionLog, SessionReader, UndoLine
+from bridge.store.lines import AppliedLine, CancelLine, Entry, UndoLine
+from bridge.store.reader import SessionLog, SessionReader
 
 __all__ = ["SessionSummary", "find_session", "list_sessions", "print_session", "print_sessions"]
 

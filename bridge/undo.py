@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from bridge.protocol import Applied, Cancel, Cancelled, ErrorCode, Marked, ProtocolError, Undo, Undone, encode
-from bridge.store.journal import AppliedLine, CancelLine, UndoLine, line_time
 from bridge.store.ledger import Settled
+from bridge.store.lines import AppliedLine, CancelLine, UndoLine, line_time
 
 if TYPE_CHECKING:
     from bridge.referee import Referee

@@ -26,7 +26,7 @@ from servekit import GURPS_MP5
 
 from bridge import resolution
 from bridge.protocol import decode_client
-from bridge.store.journal import Entry, line_time
+from bridge.store.lines import Entry, line_time
 from rules.registry import SYSTEMS, _typed
 
 

@@ -78,7 +78,7 @@ def long_session(target: Path, copies: int) -> int:
 def single_core_rate(path: Path, limit: int) -> float:
     """Entries re-resolved per second in this process, one core (decode, resolve, encode the reply)."""
     from bridge.replay import replay_entry
-    from bridge.store.journal import Entry, decode_line
+    from bridge.store.lines import Entry, decode_line
 
     entries = []
     with open(path, "rb") as handle:

@@ -8,7 +8,7 @@ on all alike:
 * ``append into reserved space + fsync``: disk space allocated ahead with
   ``fallocate(FALLOC_FL_KEEP_SIZE)``, the file's size unchanged (the journal's way until #18's third
   round);
-* ``pwrite into zeros + fdatasync``: the journal's way (``bridge.store.journal._ZeroTail``): zeros
+* ``pwrite into zeros + fdatasync``: the journal's way (``bridge.store.journal_file._ZeroTail``): zeros
   written ahead, each line written over them, so the size never changes and only the data is synced.
   A crash leaves the zeros, which every reader skips and the next start cuts (docs/performance.md).
 

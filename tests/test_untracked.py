@@ -12,7 +12,7 @@ from servekit import GURPS_MP5
 from bridge import resolution
 from bridge.card import build_card
 from bridge.protocol import Attack
-from bridge.store.journal import Entry, line_time
+from bridge.store.lines import Entry, line_time
 from rules.results import Message, Roll
 
 

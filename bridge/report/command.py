@@ -44,7 +44,7 @@ def _journals(args: argparse.Namespace) -> list[Path]:
     directory = sessions_dir(data_dir(args.data_dir))
     chosen: list[Path] = []
     if args.all:
-        from bridge.store.journal import session_files
+        from bridge.store.files import session_files
 
         chosen.extend(session_files(directory))
     for name in args.sessions:

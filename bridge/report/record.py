@@ -1,7 +1,7 @@
 """Reading journals for the report: take what can be used, count what cannot, never raise, never hold
 the session.
 
-``bridge.store.journal.read_session`` reads a journal strictly, for replay. The report is more forgiving:
+``bridge.store.reader.read_session`` reads a journal strictly, for replay. The report is more forgiving:
 a journal copied by hand, cut short by a crash or edited by someone may still tell most of a
 session's story, so each line stands on its own. A line that is not JSON, or whose fields are not
 the shape a resolved request has, is skipped and counted with its reason; a line of a kind the
@@ -16,7 +16,7 @@ that were allocated, and the seeds. ``SessionRecord.resolutions`` then reads the
 yields one ``Resolution`` at a time, for ``tally`` to add up and forget. The second pass stops where
 the first did, so a live journal that grew in between tells both passes the same story.
 
-**The zero tail.** The journal writes its lines over zeros laid ahead (``bridge.store.journal``), so
+**The zero tail.** The journal writes its lines over zeros laid ahead (``bridge.store.journal_file``), so
 a live journal, or one whose server was killed, ends in zeros after its last line. Those zeros are
 not damage; a closed journal's last stretch of anything else (a torn line) is.
 """

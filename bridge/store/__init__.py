@@ -43,20 +43,11 @@ What it promises, and how each promise is kept:
 from __future__ import annotations
 
 from bridge.store.files import NotRegularFile, odd_files, open_for_reading, session_files
-from bridge.store.journal import (
-    FORMAT_VERSION,
-    Entry,
-    Header,
-    Journal,
-    JournalError,
-    SessionLog,
-    SessionReader,
-    UndoLine,
-    discard_session,
-    line_time,
-    read_session,
-)
+from bridge.store.journal import Journal, JournalError
+from bridge.store.journal_file import discard_session
+from bridge.store.lines import FORMAT_VERSION, Entry, Header, UndoLine, line_time
 from bridge.store.lock import DirectoryBusy, DirectoryLock
+from bridge.store.reader import SessionLog, SessionReader, read_session
 
 __all__ = [
     "FORMAT_VERSION",

@@ -37,6 +37,7 @@ __all__ = [
     "odd_files",
     "open_for_reading",
     "open_regular",
+    "read_at",
     "session_files",
 ]
 
@@ -87,6 +88,21 @@ def open_regular(path: Path, flags: int = os.O_RDONLY, mode: int = 0o600) -> int
         os.close(fd)
         raise _not_regular(path, mode)
     return fd
+
+
+def read_at(path: Path, offset: int, length: int) -> bytes:
+    """``length`` bytes of ``path`` from ``offset`` (fewer at its end): one line read back by where an
+    index says it is."""
+    fd = open_regular(path)
+    try:
+        return os.pread(fd, length, offset) if hasattr(os, "pread") else _seek_read(fd, offset, length)
+    finally:
+        os.close(fd)
+
+
+def _seek_read(fd: int, offset: int, length: int) -> bytes:
+    os.lseek(fd, offset, os.SEEK_SET)
+    return os.read(fd, length)
 
 
 def open_for_reading(path: Path) -> BinaryIO:

@@ -37,7 +37,8 @@ from typing import BinaryIO
 import msgspec
 
 from bridge.store.files import open_for_reading, open_regular
-from bridge.store.journal import FORMAT_VERSION, Header, discard_session
+from bridge.store.journal_file import discard_session
+from bridge.store.lines import FORMAT_VERSION, Header
 
 __all__ = ["MAX_HEADER_BYTES", "FileKind", "Inspection", "inspect"]
 

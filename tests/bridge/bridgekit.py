@@ -11,7 +11,7 @@ import aiohttp
 from aiohttp.test_utils import TestClient
 from servekit import BUDGET_S, GURPS_MP5
 
-from bridge.store.journal import FORMAT_VERSION, Header
+from bridge.store.lines import FORMAT_VERSION, Header
 
 __all__ = [
     "BUDGET_S",
@@ -75,7 +75,7 @@ async def open_session(client: TestClient[Any, Any], token: str = TOKEN) -> Sess
 
 def journal_bytes(path: Path) -> bytes:
     """A journal's lines: a live one's end where the zeros it lays ahead of them begin
-    (``bridge.store.journal``)."""
+    (``bridge.store.journal_file``)."""
     return path.read_bytes().rstrip(b"\0")
 
 

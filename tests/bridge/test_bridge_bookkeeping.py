@@ -22,7 +22,8 @@ from bridge.i18n import Catalogue
 from bridge.replay import replay_session
 from bridge.server import BridgeSettings
 from bridge.sessions import print_session
-from bridge.store.journal import read_session, session_files
+from bridge.store.files import session_files
+from bridge.store.reader import read_session
 
 pytestmark = pytest.mark.asyncio
 

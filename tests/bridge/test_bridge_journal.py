@@ -14,16 +14,11 @@ from bridgekit import BUDGET_S, HEADER
 
 from bridge.access import load_or_create_token, token_matches
 from bridge.paths import config_dir, data_dir
-from bridge.store.journal import (
-    FORMAT_VERSION,
-    ZERO_TAIL_BYTES,
-    Entry,
-    Journal,
-    JournalError,
-    discard_session,
-    read_session,
-)
+from bridge.store.journal import Journal, JournalError
+from bridge.store.journal_file import ZERO_TAIL_BYTES, discard_session
 from bridge.store.ledger import INDEX_NAME, Ledger, PendingAttack, Settled
+from bridge.store.lines import FORMAT_VERSION, Entry
+from bridge.store.reader import read_session
 from bridge.store.repair import FileKind, inspect
 
 
@@ -171,7 +166,7 @@ async def test_without_room_for_zeros_lines_are_appended_as_before(
 ) -> None:
     """A full disk refuses the megabyte of zeros, not the header or a line: the journal starts, and
     writes its lines at the end with a full fsync."""
-    import bridge.store.journal as module
+    import bridge.store.journal_file as module
 
     real = module._write_at
 
@@ -199,7 +194,7 @@ async def test_zeros_that_stop_fitting_midway_fall_back_to_appending(
 ) -> None:
     """The disk fills while the journal runs: the batch that needs new zeros is written without them
     (nothing lost, nothing refused), and later lines are appended."""
-    import bridge.store.journal as module
+    import bridge.store.journal_file as module
 
     journal = Journal.create(tmp_path, HEADER)
     real = module._write_at
@@ -271,7 +266,8 @@ def test_a_journal_never_closed_does_not_keep_its_process_alive(tmp_path: Path) 
     program = f"""
 import asyncio, msgspec
 from pathlib import Path
-from bridge.store.journal import FORMAT_VERSION, Entry, Header, Journal
+from bridge.store.journal import Journal
+from bridge.store.lines import FORMAT_VERSION, Entry, Header
 
 async def main():
     header = Header(format=FORMAT_VERSION, session="s", started="2026-11-29T20:00:00Z",
@@ -541,7 +537,7 @@ async def test_the_id_filter_answers_new_ids_and_never_hides_a_known_one(tmp_pat
 def test_an_undo_line_is_indexed_as_a_reply_and_as_its_target_undone(tmp_path: Path) -> None:
     """Line kinds are read generically: an ``undo`` line answers a retry of its own id, and marks its
     target undone, after a rebuild of the index as much as before."""
-    from bridge.store.journal import UndoLine
+    from bridge.store.lines import UndoLine
 
     undo = UndoLine(id="u1", target_id="r1", at="2026-11-29T20:00:02.000Z", reply=msgspec.Raw(b'{"u":1}'))
     path = tmp_path / "20261129T200000.000000Z-aaaaaa.jsonl"

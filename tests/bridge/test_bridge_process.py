@@ -22,7 +22,7 @@ from servekit import ROOT, ServeProcess, serve_command
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from bridge.store.journal import read_session
+from bridge.store.reader import read_session
 
 TOKEN = "process-test-token"
 #: Sockets, each streaming attacks with WINDOW of them always in flight until the server dies, so

@@ -22,7 +22,7 @@ import pytest
 from bridgekit import GURPS_MP5, HEADER, Start, open_session
 
 from bridge.server import BridgeSettings
-from bridge.store.journal import FORMAT_VERSION, Entry, Header
+from bridge.store.lines import FORMAT_VERSION, Entry, Header
 
 ROOT = Path(__file__).resolve().parents[2]
 #: JSON nested this deep breaks any recursive reader (msgspec, json, the comparison in replay).

@@ -26,8 +26,10 @@ import pytest
 
 from bridge import access, paths
 from bridge.stopping import STOP_SIGNALS, stop_on_signals
-from bridge.store import files, journal, lock
-from bridge.store.journal import Header, Journal, discard_session
+from bridge.store import files, journal_file, lines, lock, reader
+from bridge.store.journal import Journal
+from bridge.store.journal_file import discard_session
+from bridge.store.lines import Header
 from bridge.store.lock import DirectoryBusy, DirectoryLock
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -159,16 +161,16 @@ async def test_without_pwrite_or_fdatasync_the_journal_appends_its_lines(
     """Windows has no ``os.pwrite``, macOS no ``os.fdatasync``: there the journal lays no zeros ahead and
     writes each line at its end (Windows: after a seek), with a full fsync."""
     if missing == "pwrite":
-        monkeypatch.setattr(journal, "_pwrite", None)
+        monkeypatch.setattr(journal_file, "_pwrite", None)
     else:
         monkeypatch.delattr(os, "fdatasync")
     created = Journal.create(tmp_path / "sessions", _header("20260101T000000.000000Z-abcdef"))
     assert b"\0" not in created.path.read_bytes()
     for k in range(3):
-        await created.append(journal.UndoLine(id=f"u{k}", target_id="t", at="x", reply=msgspec.Raw(b"{}")))
+        await created.append(lines.UndoLine(id=f"u{k}", target_id="t", at="x", reply=msgspec.Raw(b"{}")))
         assert b"\0" not in created.path.read_bytes()
     await created.close()
-    assert [undo.id for undo in journal.read_session(created.path).undos] == ["u0", "u1", "u2"]
+    assert [undo.id for undo in reader.read_session(created.path).undos] == ["u0", "u1", "u2"]
 
 
 @pytest.mark.asyncio
@@ -186,7 +188,7 @@ async def test_journal_and_token_files_open_in_binary_mode_where_there_is_one(
         return int(real_open(path, flag & ~windows_binary, mode, **kwargs))
 
     monkeypatch.setattr(os, "open", recording_open)
-    for module in (journal, access, files):
+    for module in (journal_file, access, files):
         monkeypatch.setattr(module, "O_BINARY", windows_binary)
     created = Journal.create(tmp_path / "sessions", _header("20260101T000000.000000Z-abcdef"))
     await created.close()

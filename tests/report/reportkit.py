@@ -32,7 +32,8 @@ import bridge
 import rules
 from bridge.protocol import reply_pending
 from bridge.resolution import reply_for
-from bridge.store.journal import FORMAT_VERSION, Entry, Header, Journal
+from bridge.store.journal import Journal
+from bridge.store.lines import FORMAT_VERSION, Entry, Header
 from rules.dice import Dice, SeededDice
 from rules.results import Message
 

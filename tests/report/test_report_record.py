@@ -83,7 +83,7 @@ def test_an_unreadable_file_is_one_skipped_line(tmp_path: Path) -> None:
     assert len(record.skipped) == 1 and "cannot read" in record.skipped[0].reason
 
 
-# --- the zero tail (bridge.store.journal lays zeros past the last line) -----------------------------
+# --- the zero tail (bridge.store.journal_file lays zeros past the last line) -----------------------------
 
 
 @pytest.mark.parametrize("zeros", [1, 4096, (1 << 20) + 3])

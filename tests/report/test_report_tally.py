@@ -17,7 +17,7 @@ import rules
 from bridge.report.build import report_html
 from bridge.report.record import read_record, read_record_bytes
 from bridge.report.tally import Tally, tally
-from bridge.store.journal import AppliedLine, CancelLine, UndoLine
+from bridge.store.lines import AppliedLine, CancelLine, UndoLine
 
 REPLAY = {path.stem: path for path in REPLAYS}
 

@@ -21,7 +21,8 @@ from storekit import TOKEN, first_session
 
 from bridge.access import find_token
 from bridge.store.files import LineReader, odd_files, session_files
-from bridge.store.journal import FORMAT_VERSION, Header, read_session
+from bridge.store.lines import FORMAT_VERSION, Header
+from bridge.store.reader import read_session
 
 #: Seconds a reader may take before it counts as hung (a hang is forever).
 HANG = 120

@@ -16,9 +16,11 @@ import pytest
 from servekit import ServeProcess, serve_command
 from storekit import TOKEN, first_session, ids, running
 
-import bridge.store.ledger as ledger_module
-from bridge.store.journal import Entry, Journal, JournalError, Written, line_time
+from bridge.store import write_behind
+from bridge.store.journal import Journal, JournalError, Written
 from bridge.store.ledger import INDEX_NAME
+from bridge.store.lines import Entry, line_time
+from bridge.store.sqlite_index import SqliteIndex
 
 
 def hold_exclusive(data: Path) -> sqlite3.Connection:
@@ -36,7 +38,7 @@ def results(frames: list[str]) -> list[str]:
 async def test_a_ledger_locked_mid_run_answers_every_attack(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(ledger_module, "FLUSH_EVERY", 4)
+    monkeypatch.setattr(write_behind, "FLUSH_EVERY", 4)
     earlier = await first_session(tmp_path, 5)
     caplog.set_level(logging.WARNING, "volley.bridge")
     async with running(tmp_path) as client:
@@ -61,12 +63,12 @@ async def test_a_full_disk_for_the_index_never_answers_internal_for_a_durable_li
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The single-line (inline) path: the index write fails right after the fsync."""
-    monkeypatch.setattr(ledger_module, "FLUSH_EVERY", 1)
+    monkeypatch.setattr(write_behind, "FLUSH_EVERY", 1)
 
     def full(*args: object) -> int:
         raise sqlite3.OperationalError("database or disk is full")
 
-    monkeypatch.setattr(ledger_module.Ledger, "_store", full)
+    monkeypatch.setattr(SqliteIndex, "store", full)
     async with running(tmp_path) as client:
         first = await client.attack("f0")
         assert json.loads(first)["type"] == "result"
@@ -94,7 +96,7 @@ async def test_an_index_hook_that_raises_never_keeps_a_reply(tmp_path: Path) -> 
 
 
 def _header():  # type: ignore[no-untyped-def]
-    from bridge.store.journal import FORMAT_VERSION, Header
+    from bridge.store.lines import FORMAT_VERSION, Header
 
     return Header(
         format=FORMAT_VERSION,

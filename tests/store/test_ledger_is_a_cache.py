@@ -18,8 +18,8 @@ import pytest
 from storekit import first_session, ids, running
 
 import bridge.store.ledger as ledger_module
-from bridge.store.journal import FORMAT_VERSION, Header
 from bridge.store.ledger import INDEX_NAME, Ledger, LedgerUnavailable
+from bridge.store.lines import FORMAT_VERSION, Header
 
 COUNT = 40
 
@@ -85,14 +85,14 @@ async def test_a_read_error_refuses_the_retry_and_never_rolls_it(
 ) -> None:
     """EMFILE/EIO reading the journal back (even the live session's): ``journal_unreadable``."""
     failing = True
-    real = ledger_module._read_at
+    real = ledger_module.read_at
 
     def read_at(path: Path, offset: int, length: int) -> bytes:
         if failing:
             raise OSError(errno.EMFILE, "Too many open files")
         return real(path, offset, length)
 
-    monkeypatch.setattr(ledger_module, "_read_at", read_at)
+    monkeypatch.setattr(ledger_module, "read_at", read_at)
     async with running(tmp_path) as client:
         frame = await client.attack("live-1")
         refused = json.loads(await client.attack("live-1"))

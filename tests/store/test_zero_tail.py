@@ -1,6 +1,6 @@
 """The zeros a journal lays ahead of its lines are the end of the record, for every reader.
 
-A running journal writes its lines over zeros it laid ahead (``bridge.store.journal``), and a killed
+A running journal writes its lines over zeros it laid ahead (``bridge.store.journal_file``), and a killed
 one leaves them. A reader reads a chunk at a time; a chunk that ended in zeros still unwritten, followed
 by a chunk read after new lines covered them, once made one line of both ("unreadable line ... (byte
 0)", 2-3% of live reads, and ``volley show`` exited 1). Every reader now stops at the first zero byte.
@@ -16,7 +16,9 @@ import pytest
 
 from bridge.store import files
 from bridge.store.files import LineReader
-from bridge.store.journal import FORMAT_VERSION, Entry, Header, Journal, SessionReader
+from bridge.store.journal import Journal
+from bridge.store.lines import FORMAT_VERSION, Entry, Header
+from bridge.store.reader import SessionReader
 
 HEADER = Header(
     format=FORMAT_VERSION,
