@@ -8,6 +8,7 @@ import pytest
 from browserkit import (
     ATTACK_DIALOG,
     CONNECTION_STATE,
+    PROFILE_EDITOR,
     SETTLE_S,
     SHOOTER,
     Pages,
@@ -53,6 +54,34 @@ def test_the_hud_labels_are_not_cut_off_at_the_page_edge(table: Table, lang: str
                 label,
                 seen["board"],
             )
+    assert table.pages.errors == []
+
+
+def test_opening_an_actors_editor_again_keeps_what_was_typed(table: Table) -> None:
+    """Volley weapons pressed again for a token whose editor is open brings that editor forward, with
+    what was typed and not saved; a fresh editor drawn in its place (same id) dropped it. Once it is
+    closing, the same button opens a new one (the closing one is never brought back)."""
+    page = table.ready()
+
+    def volley_weapons() -> None:
+        page.get_by_role("button", name=SHOOTER, exact=True).click()
+        page.locator("#token-hud").get_by_role("button", name="Volley weapons", exact=True).click()
+
+    volley_weapons()
+    editor = page.locator(PROFILE_EDITOR)
+    editor.locator("input[name$='.name']").first.fill("MP5 (mine)")
+    page.locator("#scene-select").focus()  # the focus leaves the editor
+    volley_weapons()
+    page.wait_for_function("document.activeElement?.closest('form.volley-profile') !== null")
+    assert page.locator("form.volley-profile").count() == 1
+    assert editor.locator("input[name$='.name']").first.input_value() == "MP5 (mine)"
+
+    editor.get_by_role("button", name="Close").click()
+    volley_weapons()
+    fresh = page.locator(PROFILE_EDITOR)
+    fresh.wait_for()
+    assert fresh.locator("input[name$='.name']").first.input_value() == "MP5"
+    assert page.evaluate(f"{PROFILE}.weapons[0].name") == "MP5"
     assert table.pages.errors == []
 
 

@@ -79,6 +79,13 @@ export async function openProfileEditor(actor) {
     ui.notifications.warn(t("VOLLEY.Errors.NoRuleSystem"));
     return null;
   }
+  const id = ProfileEditor.idFor(actor);
+  const open = [...ProfileEditor.openEditors].find((editor) => editor.id === id);
+  if (open) {
+    open.bringToFront();
+    open.focusIn();
+    return open;
+  }
   const editable = game.user.isGM || (actor.isOwner && game.settings.get(MODULE_ID, "playersEditProfiles") === true);
   const editor = new ProfileEditor({ actor, plugin, editable });
   await editor.render({ force: true });

@@ -64,16 +64,31 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
   notice = { text: "", error: false };
   /** Made as the window opens, so it knows the control that opened it. */
   #focus = new WindowFocus();
+  /**
+   * The editors open now, not closing (foundry/open.js): opening an actor's editor again brings its
+   * window forward, where a fresh one drawn in its place (the same id) dropped whatever was typed and
+   * not saved yet.
+   * @type {Set<ProfileEditor>}
+   */
+  static openEditors = new Set();
 
   /**
    * @param {{actor: Actor, plugin: RuleSystemPlugin, editable: boolean}} setup
    */
   constructor({ actor, plugin, editable }) {
-    super({ id: `volley-profile-${actor.isToken ? `${actor.token?.id}-` : ""}${actor.id}` });
+    super({ id: ProfileEditor.idFor(actor) });
     this.actor = actor;
     this.plugin = plugin;
     this.editable = editable;
     this.#loadDraft();
+  }
+
+  /**
+   * The window's id: one editor per actor (a token's own actor for an unlinked token).
+   * @param {Actor} actor
+   */
+  static idFor(actor) {
+    return `volley-profile-${actor.isToken ? `${actor.token?.id}-` : ""}${actor.id}`;
   }
 
   get title() {
@@ -206,7 +221,13 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
     this.element.addEventListener("input", check);
     this.element.addEventListener("change", check);
     if (!this.editable) this.#disableFields();
+    ProfileEditor.openEditors.add(this);
     this.#focus.opened(this.element, () => this.close());
+  }
+
+  /** Put the focus in the editor (it was asked for again while open). */
+  focusIn() {
+    if (this.element) this.#focus.focusIn(this.element);
   }
 
   /** @param {any} context @param {any} options */
@@ -270,6 +291,7 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
    * @param {any} [options]
    */
   close(options) {
+    ProfileEditor.openEditors.delete(this);
     this.#focus.leaving(this.element);
     return super.close(options);
   }
@@ -277,6 +299,7 @@ export class ProfileEditor extends HandlebarsApplicationMixin(ApplicationV2) {
   /** @param {any} options */
   _onClose(options) {
     super._onClose(options);
+    ProfileEditor.openEditors.delete(this);
     this.#focus.closed();
   }
 
