@@ -54,7 +54,7 @@ from bridge.store.journal import Journal, JournalError
 from bridge.store.ledger import Ledger, LedgerUnavailable, PendingAttack, Settled
 from bridge.store.lines import Entry, line_time
 from bridge.undo import answer_applied, answer_cancel, answer_undo, applied_id, repeated_mark
-from bridge.workers import OFFLOAD_MS, RulesWorkers
+from bridge.workers import OFFLOAD_MS, Outcome, RulesWorkers
 
 __all__ = ["Deliver", "Referee"]
 
@@ -153,22 +153,35 @@ class Referee:
             if self.workers is None or _odds_cost(request) <= OFFLOAD_MS:
                 reply = odds_of(message.id, request)
             else:
-                self._spawn(self._offloaded_odds(message, request), message.id, deliver)
-                return
+                # Handed to a worker now, answered from the future's callback: no task or coroutine
+                # per preview, and the hand-over counts in this frame's work (``Turns``).
+                pending = self.workers.odds_soon(message.id, bytes(message.request))
+                if pending is None:  # no pool: on the loop
+                    reply = odds_of(message.id, request)
+                else:
+                    pending.add_done_callback(lambda done: self._offloaded(message.id, done, deliver))
+                    return
         except Exception as error:  # every failure becomes an error frame
             reply = _refusal(error, message.id)
         deliver(reply)
 
-    async def _offloaded_odds(self, message: OddsRequest, request: Any) -> bytes:
+    def _offloaded(self, id: str, done: asyncio.Future[Outcome], deliver: Deliver) -> None:
+        """A worker's answer to a preview (``_odds``), or the workers stopped before it came."""
         assert self.workers is not None
-        outcome = await self.workers.odds(message.id, bytes(message.request))
-        if outcome is None:  # no pool after all: on the loop
-            return odds_of(message.id, request)
+        try:
+            outcome = self.workers.outcome(done)
+        except asyncio.CancelledError:  # the server is stopping: whoever waits is told so
+            deliver(encode(Error(id=id, code=ErrorCode.SHUTTING_DOWN, message="the server stopped")))
+            return
+        except Exception as error:
+            deliver(_refusal(error, id))
+            return
         self.offloaded += 1
         if outcome[0] == "odds":
             reply: bytes = outcome[1]
-            return reply
-        raise ProtocolError(outcome[1], outcome[2], outcome[3], message.id, msg=outcome[4])
+        else:
+            reply = _refusal(ProtocolError(outcome[1], outcome[2], outcome[3], id, msg=outcome[4]), id)
+        deliver(reply)
 
     def _spawn(self, work: Coroutine[Any, Any, bytes], id: str, deliver: Deliver) -> None:
         """Run ``work`` as a task and deliver what it returns (or the error it raises)."""

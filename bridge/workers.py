@@ -445,6 +445,8 @@ class RulesWorkers:
         self._warm = False
         self._closed = False
         self._failed = False
+        #: jobs handed over and not finished, with the pool each went to (a broken one is restarted)
+        self._submitted: dict[asyncio.Future[Outcome], Pool] = {}
 
     @property
     def warm(self) -> bool:
@@ -491,8 +493,9 @@ class RulesWorkers:
             ", ".join(map(str, self._pids)),
         )
 
-    async def run(self, job: Callable[..., Outcome], *args: Any) -> Outcome | None:
-        """Run ``job(*args)`` in a worker; None if there is no pool (the caller computes it inline)."""
+    def soon(self, job: Callable[..., Outcome], *args: Any) -> asyncio.Future[Outcome] | None:
+        """``job(*args)`` handed to a worker now, with no task or coroutine: its future (read it with
+        ``outcome``), or None if there is no pool (the caller computes it inline)."""
         if self._closed or self._failed:
             return None
         self.start()  # no wait for the warm-up: a job queues until a worker is up...
@@ -503,15 +506,45 @@ class RulesWorkers:
         except Exception:
             return None
         try:
-            outcome: Outcome = await pool.submit(job, *args)
-            return outcome
+            future: asyncio.Future[Outcome] = pool.submit(job, *args)
+        except BrokenProcessPool as error:
+            future = asyncio.get_running_loop().create_future()
+            future.set_exception(error)
+        self._submitted[future] = pool
+        return future
+
+    def outcome(self, future: asyncio.Future[Outcome]) -> Outcome:
+        """What a finished ``soon`` job came to (every one is read once, so): a worker's death is the
+        ``internal`` error, and a fresh pool is started for the next job. A cancelled job (the
+        workers stopped) raises ``CancelledError``."""
+        pool = self._submitted.pop(future, None)
+        try:
+            return future.result()
         except BrokenProcessPool:
             log.error("a rules worker died; starting a fresh pool")
-            self._restart(pool)
+            if pool is not None:
+                self._restart(pool)
             return ("error", "internal", "a rules worker died; try again", None, None)
 
+    async def run(self, job: Callable[..., Outcome], *args: Any) -> Outcome | None:
+        """Run ``job(*args)`` in a worker; None if there is no pool (the caller computes it inline)."""
+        future = self.soon(job, *args)
+        if future is None:
+            return None
+        try:
+            await asyncio.wait([future])
+        except asyncio.CancelledError:
+            self._submitted.pop(future, None)
+            future.cancel()
+            raise
+        return self.outcome(future)
+
+    def odds_soon(self, id: str, request: bytes) -> asyncio.Future[Outcome] | None:
+        """Odds of ``request`` (the client's JSON bytes, decoded in the worker) handed to a worker."""
+        return self.soon(_odds, id, request)
+
     async def odds(self, id: str, request: bytes) -> Outcome | None:
-        """Odds of ``request`` (the client's JSON bytes, decoded in the worker) in a worker."""
+        """Odds of ``request`` in a worker (``odds_soon``, awaited)."""
         return await self.run(_odds, id, request)
 
     def _restart(self, broken: Pool) -> None:

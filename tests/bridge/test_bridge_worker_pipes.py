@@ -12,7 +12,9 @@ path alive.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import signal
 import threading
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -147,3 +149,30 @@ async def test_where_the_loop_cannot_watch_a_pipe_the_executor_serves_byte_for_b
         assert outcome == ("odds", odds_reply("o2", request_bytes(COLD)))
     finally:
         await workers.close()
+
+
+async def test_a_job_handed_over_without_a_task_is_read_once_and_cancelled_by_a_stop() -> None:
+    """``soon`` (what a preview uses: no task per job) gives a future; ``outcome`` reads it. A job
+    still in a worker when the workers stop is cancelled, which the referee answers shutting_down."""
+    workers = RulesWorkers(workers=1, warm_up=False)
+    async with asyncio.timeout(BUDGET_S):
+        answered = workers.odds_soon("o3", request_bytes(COLD))
+        assert answered is not None
+        await asyncio.wait([answered])
+        assert workers.outcome(answered) == ("odds", odds_reply("o3", request_bytes(COLD)))
+        assert not workers._submitted  # read once, nothing kept
+        pool = workers._pool
+        assert isinstance(pool, PipePool)
+        (worker,) = pool._all
+        os.kill(worker.process.pid, signal.SIGSTOP)  # the next job stays in flight
+        try:
+            held = workers.odds_soon("o4", request_bytes(COLD))
+            assert held is not None and not held.done()
+            await workers.close()
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(worker.process.pid, signal.SIGCONT)
+        assert held.cancelled()
+        with pytest.raises(asyncio.CancelledError):
+            workers.outcome(held)
+        assert workers.odds_soon("o5", request_bytes(COLD)) is None  # closed: computed inline

@@ -209,3 +209,28 @@ async def test_before_the_first_warm_up_ends_a_costly_preview_is_computed_on_the
     reply = await session.ask({"type": "odds", "id": "warm", "request": cold_auto(7, 2)})
     assert reply["type"] == "odds"
     assert (await health(client))["workers"]["offloaded"] == 1
+
+
+async def test_a_preview_in_a_worker_costs_the_loop_no_task(start_bridge: Start) -> None:
+    """A costly preview is handed to a worker while its frame is read and answered from the worker's
+    future (``Referee._offloaded``): no task or coroutine per preview, and the hand-over counts in
+    the frame's work for the loop's turns. The worker is stopped (SIGSTOP) so the preview stays in
+    flight while the loop's tasks are counted."""
+    client = await start_bridge(workers=1)
+    session = await open_session(client)
+    assert (await session.ask({"type": "odds", "id": "first", "request": cold_auto(8, 1)}))["type"] == "odds"
+    (pid,) = (await until_warm(client))["pids"]
+    assert (await session.ask({"type": "ping", "id": "p1"}))["type"] == "pong"
+    tasks = len(asyncio.all_tasks())
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        await session.send({"type": "odds", "id": "held", "request": cold_auto(8, 2)})
+        # Frames on one socket are read in order: once the ping is answered, the preview was read and
+        # handed over (its worker is stopped, so it is still in flight).
+        assert await session.ask({"type": "ping", "id": "p2"}) == {"type": "pong", "id": "p2"}
+        assert len(asyncio.all_tasks()) == tasks
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    held = await session.reply()
+    assert (held["type"], held["id"]) == ("odds", "held")
+    assert (await health(client))["workers"]["offloaded"] == 2
