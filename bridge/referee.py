@@ -53,7 +53,14 @@ from bridge.resolution import (
 from bridge.store.journal import Journal, JournalError
 from bridge.store.ledger import Ledger, LedgerUnavailable, PendingAttack, Settled
 from bridge.store.lines import Entry, line_time
-from bridge.undo import answer_applied, answer_cancel, answer_undo, applied_id, repeated_mark
+from bridge.undo import (
+    answer_applied,
+    answer_cancel,
+    answer_undo,
+    applied_envelope,
+    applied_id,
+    repeated_mark,
+)
 from bridge.workers import OFFLOAD_MS, Outcome, RulesWorkers
 
 __all__ = ["Deliver", "Referee"]
@@ -210,7 +217,7 @@ class Referee:
             return
         if done is not None:
             self.retries += 1
-            deliver(done)
+            deliver(self._repeated(id, done))
             return
         waiting = self._in_flight.get(id)
         if waiting is not None:  # a retry racing the first copy gets the same bytes, when they come
@@ -231,6 +238,17 @@ class Referee:
             self._resolve(message)
         except Exception as error:  # a refusal is not remembered: the id may come again
             self._settle(id, _refusal(error, id))
+
+    def _repeated(self, id: str, done: bytes) -> bytes:
+        """A key asked again: its journalled reply, inside an ``applied`` envelope when the table marked
+        its updates applied (issue #31), so the VTT changes nothing, whatever became of its card."""
+        try:
+            mark = self.ledger.reply(applied_id(id))
+        except LedgerUnavailable:  # the reply is known; the envelope only spares the VTT a check
+            mark = None
+        if mark is None:
+            return done
+        return applied_envelope(id, mark, done)
 
     def _mark(self, message: Applied, deliver: Deliver) -> None:
         """One applied mark per key (issue #31): the first is journalled; the same mark retried gets its

@@ -16,10 +16,11 @@ changed nothing yet, is ``not_undoable``.
 Cancel (issue #31): the first step of a two-step attack holds its weapon (rounds and selector) until it
 is allocated or cancelled; a ``cancel`` is journalled like an undo and settles the attack for good.
 
-The applied record (issue #31): the VTT marks each key whose updates it applies, once. The mark is a
-journal line of its own whose id the bridge derives from the key (``applied:<key>``), so whether a key
-was applied is a ledger lookup, kept where no player can delete it, across restarts; a second mark of
-the key is ``already_applied`` and the VTT changes nothing.
+The applied record (issue #31): the VTT marks each key whose updates it has applied, once. The mark is
+a journal line of its own whose id the bridge derives from the key (``applied:<key>``), so whether a key
+was applied is a ledger lookup, kept where no player can delete it, across restarts. The key asked
+again is answered with its journalled reply inside an ``applied`` envelope, and the VTT changes nothing;
+a second mark of the key is ``already_applied``.
 """
 
 from __future__ import annotations
@@ -35,7 +36,15 @@ from bridge.store.lines import AppliedLine, CancelLine, UndoLine, line_time
 if TYPE_CHECKING:
     from bridge.referee import Referee
 
-__all__ = ["APPLIED_PREFIX", "answer_applied", "answer_cancel", "answer_undo", "applied_id", "repeated_mark"]
+__all__ = [
+    "APPLIED_PREFIX",
+    "answer_applied",
+    "answer_cancel",
+    "answer_undo",
+    "applied_envelope",
+    "applied_id",
+    "repeated_mark",
+]
 
 
 def _reply_type(reply: bytes) -> str | None:
@@ -166,3 +175,24 @@ def repeated_mark(message: Applied, journalled: bytes) -> bytes:
         return journalled
     refusal = f"the updates of {message.target_id!r} were applied already (mark {mark!r}): nothing changes"
     raise ProtocolError(ErrorCode.ALREADY_APPLIED, refusal, "$.target_id", message.id)
+
+
+def applied_envelope(key: str, mark: bytes, reply: bytes) -> bytes:
+    """The answer to a key asked again whose updates the table marked applied: ``{"type": "applied",
+    "id": key, "mark": <the mark's id>, "reply": <the journalled reply, verbatim>}``."""
+    try:
+        marked: Any = msgspec.json.decode(mark)
+    except msgspec.DecodeError:
+        marked = None
+    mark_id = marked.get("id") if isinstance(marked, dict) else None
+    return b"".join(
+        (
+            b'{"type":"applied","id":',
+            msgspec.json.encode(key),
+            b',"mark":',
+            msgspec.json.encode(mark_id if isinstance(mark_id, str) else None),
+            b',"reply":',
+            reply,
+            b"}",
+        )
+    )

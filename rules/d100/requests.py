@@ -48,6 +48,8 @@ MOST_POINTS = 200
 Metres = Annotated[float, msgspec.Meta(le=MAX_DISTANCE_METRES)]
 Points = Annotated[int, msgspec.Meta(le=MOST_POINTS)]
 Degrees = Annotated[float, msgspec.Meta(ge=-360.0, le=360.0)]
+#: A token's id: the VTT writes the result's updates to it, so an empty one is refused (#31).
+TokenId = Annotated[str, msgspec.Meta(min_length=1)]
 
 WeaponClass = Literal["pistol", "rifle", "long_rifle", "heavy", "thrown", "grenade"]
 RangeBand = Literal["point_blank", "short", "combat", "long", "extreme"]
@@ -76,7 +78,7 @@ class OverwatchOrder(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_f
 
 
 class Attacker(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
-    id: str
+    id: TokenId
     name: str | None = None
     bs: int
     moved: bool = False
@@ -108,7 +110,7 @@ class Weapon(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=Tr
 
 
 class Target(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
-    id: str
+    id: TokenId
     name: str | None = None
     wp: int | None = None
     in_cover: bool = False

@@ -53,6 +53,8 @@ Capacity = Annotated[int, msgspec.Meta(ge=1, le=MAX_ROUNDS)]
 Score = Annotated[int, msgspec.Meta(ge=SCORE_RANGE[0], le=SCORE_RANGE[1])]
 Modifier = Annotated[int, msgspec.Meta(ge=MODIFIER_RANGE[0], le=MODIFIER_RANGE[1])]
 Rating = Annotated[int, msgspec.Meta(ge=1, le=MAX_RATING)]
+#: A token's id: the VTT writes the result's updates to it, so an empty one is refused (#31).
+TokenId = Annotated[str, msgspec.Meta(min_length=1)]
 
 
 class Shooter(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -62,7 +64,7 @@ class Shooter(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=T
     request's own ``skill``), so the attack's attacker object serves all three actions.
     """
 
-    id: str
+    id: TokenId
     name: str | None = None
     skill: Score | None = None
 
@@ -104,7 +106,7 @@ class Target(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=Tr
     targets, optional (all of them) when there is one.
     """
 
-    id: str
+    id: TokenId
     name: str | None = None
     modifier: Modifier = 0
     dodge: Score | None = None

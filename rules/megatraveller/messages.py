@@ -126,6 +126,13 @@ ERR_FAST_DRAW_KIND = MESSAGES.error(
     "weapon",
     "kind",
 )
+ERR_DRAW_KIND = MESSAGES.error(
+    "draw_kind",
+    "Draw a Small Weapon draws a pistol, and {weapon?{weapon}|this weapon} is a {kind}: "
+    'Unsling Rifle (unsling), then Ready Rifle (ready); or fast_draw_weapons "any" to allow it',
+    "weapon",
+    "kind",
+)
 ERR_FAST_DRAW_HOLSTER = MESSAGES.error(
     "fast_draw_holster", "Fast Draw draws a holstered pistol; {before}", "before"
 )
@@ -159,6 +166,12 @@ ERR_NEEDS_STATE = MESSAGES.error(
     "readiness",
 )
 ERR_RELOAD_CAPACITY = MESSAGES.error("reload_capacity", "reload needs the magazine's capacity (or rounds)")
+ERR_RELOAD_BELOW = MESSAGES.error(
+    "reload_below",
+    "a reload fills the magazine: {rounds} rounds would leave fewer than the {loaded} loaded",
+    "rounds",
+    "loaded",
+)
 ERR_ROUNDS_DO_NOT_FIT = MESSAGES.error(
     "rounds_do_not_fit", "{rounds} rounds do not fit a {capacity}-round magazine", "rounds", "capacity"
 )
@@ -224,6 +237,9 @@ ERR_RAPID_ALLOCATION = MESSAGES.error(
     "top",
 )
 ERR_POOL_IS_CLUSTERS = MESSAGES.error("pool_is_clusters", "automatic fire's pool is its clusters")
+ERR_POOL_FIELD = MESSAGES.error(
+    "pool_field", "{mode} fire's pool has no {field}: nothing would read it", "mode", "field"
+)
 ERR_CLUSTER_SIZE = MESSAGES.error("cluster_size", "a cluster is 1D bullets, not {size}", "size")
 ERR_BULLETS_ROLLED = MESSAGES.error("bullets_rolled", "give the bullets rolled (at least 1)")
 ERR_FIXED_BULLETS = MESSAGES.error(

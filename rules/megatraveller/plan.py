@@ -212,6 +212,18 @@ def _check_allocation(
     return bullets
 
 
+def _check_pool_fields(request: FireFields, rule: ModeRule) -> None:
+    """A field this mode's pool does not have is refused, never dropped (#31): the dice would not
+    reproduce it, and the record would keep a number nothing read."""
+    if request.pool is None:
+        return
+    unread = ("bullets",) if rule.clustered else ("rounds", "lost", "clusters")
+    for field in unread:
+        if getattr(request.pool, field) is not None:
+            refusal = msg.ERR_POOL_FIELD(mode=msg.MODE_WORD[request.mode](), field=field)
+            raise RuleError(f"$.pool.{field}", refusal)
+
+
 def _check_pool(request: FireFields, rule: ModeRule, fixed: int | None) -> None:
     """A pool carried back (``pending`` of step one) must be one this attack can roll."""
     pool = request.pool
@@ -357,6 +369,7 @@ def plan_fire(request: FireFields) -> FirePlan:
         log.append(msg.FIRE_AT(shooter=who, target=aimed_at, assumed_lock=attacker.target is None))
     if switch is not None:
         log.append(switch)
+    _check_pool_fields(request, rule)
     explicit = _check_allocation(request, rule, fixed)
     _check_pool(request, rule, fixed)
     dex_dm = characteristic_dm(attacker.dex)

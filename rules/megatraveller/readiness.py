@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rules.errors import RuleError
 from rules.megatraveller import messages as msg
-from rules.megatraveller.modes import BURST_SIZES, selector_available
+from rules.megatraveller.modes import BURST_SIZES, FAST_DRAW_KINDS, FAST_DRAW_WEAPONS, selector_available
 from rules.megatraveller.requests import (
     Attacker,
     DrawRequest,
@@ -136,6 +136,8 @@ def handle(request: HandlingFields) -> MegaTravellerResult:
         case DrawRequest() | ReadyRequest():
             action = "draw" if isinstance(request, DrawRequest) else "ready"
             _require(attacker, "holstered" if action == "draw" else "carried", action)
+            if isinstance(request, DrawRequest):
+                _check_draw(request)
             if request.selector is not None:
                 check_selector(weapon, request.selector, "$.selector")
                 selector = request.selector
@@ -176,6 +178,9 @@ def handle(request: HandlingFields) -> MegaTravellerResult:
                 raise RuleError("$.weapon.capacity", msg.ERR_RELOAD_CAPACITY())
             if weapon.capacity is not None and size > weapon.capacity:
                 raise RuleError("$.rounds", msg.ERR_ROUNDS_DO_NOT_FIT(rounds=size, capacity=weapon.capacity))
+            if size < weapon.loaded:
+                # A reload never takes rounds out: the record would lose them unseen (#31).
+                raise RuleError("$.rounds", msg.ERR_RELOAD_BELOW(rounds=size, loaded=weapon.loaded))
             loaded = size
             log = [msg.RELOADED(shooter=who, before=weapon.loaded, loaded=loaded)]
         case _:  # pragma: no cover - the union is closed
@@ -183,6 +188,16 @@ def handle(request: HandlingFields) -> MegaTravellerResult:
     return _result(
         request, action, readiness=readiness, selector=selector, target=target, loaded=loaded, log=log
     )
+
+
+def _check_draw(request: DrawRequest) -> None:
+    """Draw a Small Weapon draws a pistol, as Fast Draw does under the same table reading (reading 10,
+    ``fast_draw_weapons``): a rifle or a heavy weapon is unslung and readied; ``"any"`` draws any kind."""
+    reading = request.fast_draw_weapons or FAST_DRAW_WEAPONS
+    kind = request.weapon.kind
+    if reading == "small" and kind not in FAST_DRAW_KINDS:
+        named = msg.ERR_DRAW_KIND(weapon=request.weapon.name or "", kind=msg.KIND_WORD[kind]())
+        raise RuleError("$.weapon.kind", named)
 
 
 #: The actions' names as the RCS prints them, for a refusal's English (``ERR_NEEDS_STATE``'s ``title``).

@@ -223,6 +223,15 @@ class DrawRequest(HandlingFields, kw_only=True, frozen=True, tag="draw"):
     #: the target's name, for the log (its id when left out)
     target_name: TokenName | None = None
     selector: Selector | None = None
+    fast_draw_weapons: Annotated[
+        FastDrawWeapons | None,
+        msgspec.Meta(
+            description=(
+                'Which weapons Draw a Small Weapon may draw, the table\'s Fast Draw reading: "small" (a '
+                'pistol, the default) or "any" (any kind).'
+            )
+        ),
+    ] = None
 
 
 class UnslingRequest(HandlingFields, kw_only=True, frozen=True, tag="unsling"):

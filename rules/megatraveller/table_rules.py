@@ -46,7 +46,7 @@ TABLE_RULES: tuple[Reading, ...] = (
         minimum=0,
         maximum=30,
     ),
-    #: Reading 10: Fast Draw takes a holstered pistol; "any" takes any kind, holstered or ready.
+    #: Reading 10: Fast Draw (and Draw a Small Weapon) takes a holstered pistol; "any" takes any kind.
     Reading(
         field="fast_draw_weapons",
         owner="rules",
@@ -54,7 +54,7 @@ TABLE_RULES: tuple[Reading, ...] = (
         default=FAST_DRAW_WEAPONS,
         says=lambda _value: [msg.TABLE_FAST_DRAW_WEAPONS()],
         reading="docs/rules/megatraveller.md#readings-where-the-seed-is-silent-or-ambiguous (10)",
-        actions=("fast_draw",),
+        actions=("fast_draw", "draw"),
         choices=("small", "any"),
     ),
     #: Module reading 14: the danger space reaches this many grid squares either side of a line of fire

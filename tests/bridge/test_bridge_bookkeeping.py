@@ -115,7 +115,11 @@ async def test_a_key_is_marked_applied_once(
     bridge_client: TestClient[Any, Any], settings: BridgeSettings
 ) -> None:
     session = await open_session(bridge_client)
-    await session.ask({"type": "attack", "id": "r1", "request": GURPS_MP5})
+    await session.send({"type": "attack", "id": "r1", "request": GURPS_MP5})
+    first = await session.raw_reply()
+    # Before its mark, the key asked again is answered byte for byte, as ever.
+    await session.send({"type": "attack", "id": "r1", "request": GURPS_MP5})
+    assert await session.raw_reply() == first
     mark = {
         "type": "applied",
         "id": "m1",
@@ -129,8 +133,10 @@ async def test_a_key_is_marked_applied_once(
     again = await session.ask({"type": "applied", "id": "m2", "target_id": "r1"})
     assert (again["code"], again["path"]) == ("already_applied", "$.target_id")
     assert "'m1'" in again["message"]
-    # The key asked again is answered from the journal as ever; its mark says nothing may change.
-    assert (await session.ask({"type": "attack", "id": "r1", "request": GURPS_MP5}))["type"] == "result"
+    # Marked: the key asked again comes in an envelope saying so, the journalled reply inside, verbatim.
+    await session.send({"type": "attack", "id": "r1", "request": GURPS_MP5})
+    envelope = await session.raw_reply()
+    assert envelope == '{"type":"applied","id":"r1","mark":"m1","reply":' + first + "}"
     unknown = await session.ask({"type": "applied", "id": "m3", "target_id": "nobody"})
     assert (unknown["code"], unknown["path"]) == ("unknown_target", "$.target_id")
     (line,) = [line for line in journal_lines(settings.data_dir) if line["kind"] == "applied"]
@@ -168,6 +174,8 @@ async def test_the_mark_survives_a_restart(start_bridge: Start) -> None:
     session = await open_session(second)
     refused = await session.ask({"type": "applied", "id": "m9", "target_id": "r1"})
     assert refused["code"] == "already_applied", "the chat log cleared or not, the key stays applied"
+    repeat = await session.ask({"type": "attack", "id": "r1", "request": GURPS_MP5})
+    assert (repeat["type"], repeat["mark"], repeat["reply"]["type"]) == ("applied", "m1", "result")
 
 
 async def test_replay_leaves_the_new_lines_out_and_show_tells_them(

@@ -47,6 +47,12 @@ RECORDINGS = sorted((ROOT / "tests" / "replays").glob("*.jsonl"))
 COVERAGE: dict[str, dict[str, Any]] = json.loads(
     (Path(__file__).parent / "coverage_requests.json").read_text()
 )
+#: Declared texts no request of today's systems can reach, each with why it is kept.
+UNREACHABLE = {
+    # The card's title for a request naming neither an attacker nor a target: since #31 every system
+    # refuses an empty token id, so none can be resolved; the bridge knows no mechanics and keeps it.
+    "common.card.someone",
+}
 #: Seeds each example is rolled with: enough to reach hits, misses, criticals and jams.
 SEEDS = range(60)
 
@@ -123,7 +129,7 @@ def test_every_message_said_is_declared_complete_and_has_its_values() -> None:
     for where, reply in _sources():
         seen |= check_reply(reply, where)
     # Refusals are never in a reply's result: test_errors.py holds them to their texts.
-    never = sorted(set(declared_messages()) - set(declared_errors()) - seen)
+    never = sorted(set(declared_messages()) - set(declared_errors()) - seen - UNREACHABLE)
     assert never == [], (
         f"declared, with texts, but no request emits them (add one to coverage_requests.json): {never}"
     )

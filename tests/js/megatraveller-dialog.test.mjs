@@ -208,7 +208,10 @@ describe("what the shot costs (RCS: Readying a Weapon, Targetting and Firing)", 
 
   it("offers the handling actions that change something now", () => {
     const actions = (over, aimOver) => handlingActions(shooter(over), aim(aimOver)).map((a) => [a.action, key(a.blocked)]);
-    assert.deepEqual(actions({ readiness: "holstered" }), [["draw", null], ["reload", "Handling.Full"]]);
+    // Draw a Small Weapon draws a pistol, as the engine's reading 10 has it (#31); "any" draws the rifle.
+    assert.deepEqual(actions({ readiness: "holstered" }), [["draw", "Handling.DrawKind"], ["reload", "Handling.Full"]]);
+    assert.deepEqual(actions({ readiness: "holstered" }, { fastDrawWeapons: "any" }), [["draw", null], ["reload", "Handling.Full"]]);
+    assert.deepEqual(actions({ readiness: "holstered", stats: { kind: "pistol", capacity: 20 } }), [["draw", null], ["reload", "Handling.Full"]]);
     assert.deepEqual(actions({ readiness: "slung", loaded: 3 }), [["unsling", null], ["reload", null]]);
     assert.deepEqual(actions({ readiness: "carried", selector: "single" }), [["ready", null], ["select_mode", null], ["reload", "Handling.Full"]]);
     assert.deepEqual(actions({}, { primary: "leader", primaryName: "Vargr leader" }), [["retarget", null], ["reload", "Handling.Full"]]);

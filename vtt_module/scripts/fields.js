@@ -46,6 +46,8 @@ const ENGLISH = /** @type {Record<string, string>} */ ({
   "VOLLEY.Form.NoAllocation": "this system has no two-step allocation",
   "VOLLEY.Form.NothingToUndo": "this card has nothing to undo",
   "VOLLEY.Form.AlreadyUndone": "this card is already undone",
+  "VOLLEY.Form.Held": "{weapon} waits for the allocation of its pending attack: allocate or cancel it first",
+  "VOLLEY.Form.NothingToCancel": "{weapon} has no pending attack to cancel",
 });
 
 /**

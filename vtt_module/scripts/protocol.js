@@ -20,6 +20,8 @@ export const OUTGOING = Object.freeze({
   ODDS: "odds",
   ALLOCATE: "allocate",
   UNDO: "undo",
+  CANCEL: "cancel",
+  APPLIED: "applied",
   PING: "ping",
 });
 
@@ -32,6 +34,8 @@ export const INCOMING = Object.freeze({
   ERROR: "error",
   PONG: "pong",
   UNDONE: "undone",
+  CANCELLED: "cancelled",
+  MARKED: "marked",
 });
 
 /**
@@ -114,6 +118,32 @@ export function allocate(id, pendingId, allocation, user = null) {
  */
 export function undo(id, targetId, user = null) {
   const message = { type: OUTGOING.UNDO, id, target_id: targetId };
+  return user ? { ...message, user: user.slice(0, MAX_USER_ID) } : message;
+}
+
+/**
+ * Cancel the pending two-step attack `pendingId` before its allocation: nothing is spent; the bridge
+ * journals it and answers `cancelled` (issue #31).
+ * @param {string} id
+ * @param {string} pendingId
+ * @param {string | null} [user]
+ */
+export function cancel(id, pendingId, user = null) {
+  const message = { type: OUTGOING.CANCEL, id, pending_id: pendingId };
+  return user ? { ...message, user: user.slice(0, MAX_USER_ID) } : message;
+}
+
+/**
+ * Mark the request `targetId` as applied at the table, once (issue #31): the bridge journals the mark
+ * and answers `marked`, or refuses a second mark of the key with `already_applied`. `outside`: what
+ * changed outside Volley since the weapon's last card (docs/protocol.md, `applied`).
+ * @param {string} id
+ * @param {string} targetId
+ * @param {Record<string, unknown>[]} outside
+ * @param {string | null} [user]
+ */
+export function applied(id, targetId, outside, user = null) {
+  const message = { type: OUTGOING.APPLIED, id, target_id: targetId, outside: outside.slice(0, 64) };
   return user ? { ...message, user: user.slice(0, MAX_USER_ID) } : message;
 }
 

@@ -9,12 +9,13 @@
  * a magazine the token does not hold or raise their own skill, and can never script the dice.
  *
  * The checks here, where Foundry knows who owns what:
- * - only `attack`, `action`, `odds`, `allocate` and `undo` are relayed;
+ * - only `attack`, `action`, `odds`, `allocate`, `undo` and `cancel` are relayed;
  * - the acting token (`choice.token`) must be one the sending user owns;
  * - a player names only tokens they can see (`choice.targets`, `choice.tokens`): a token the GM has
  *   hidden, or one on another scene than the shooter's, is refused with a reason that does not name it
  *   (issue #32), so a player cannot learn a hidden token's name, odds or place by its id;
- * - `undo` is for game masters only.
+ * - `undo` is for game masters only; `cancel` (a pending two-step attack, issue #31) for the token's
+ *   owner and game masters.
  * The answer goes back to the requesting user only, keyed by the request id. The holder also
  * broadcasts the connection's state, so every client can say "bridge offline" at once.
  *
@@ -54,7 +55,7 @@ export const RELAY_KIND = Object.freeze({
 });
 
 /** Message types a player's browser may relay (`reveal`: a private card's secret part, to a reader). */
-export const RELAYED_TYPES = Object.freeze(["attack", "action", "odds", "allocate", "undo", "reveal"]);
+export const RELAYED_TYPES = Object.freeze(["attack", "action", "odds", "allocate", "undo", "reveal", "cancel"]);
 
 /** How long a player waits for the referee's answer when nothing else is known (see relayTimeoutMs). */
 export const RELAY_TIMEOUT_MS = 50_000;
@@ -107,7 +108,10 @@ export function wireReply(reply, visibility) {
  * @typedef {{type: string, id: string, choice: Choice}} ChoiceMessage a player's attack, action, odds or allocate
  * @typedef {{type: "undo", id: string, message: string}} UndoMessage undo the chat message's request
  * @typedef {{type: "reveal", id: string, message: string}} RevealMessage a private card's secret part, for its reader
- * @typedef {ChoiceMessage | UndoMessage | RevealMessage} RelayedMessage
+ * @typedef {{type: "cancel", id: string, token: string, weapon: string, pending?: string}} CancelMessage
+ *   cancel the pending two-step attack holding this token's weapon (`pending`: the card's key, when
+ *   cancelled from the card)
+ * @typedef {ChoiceMessage | UndoMessage | RevealMessage | CancelMessage} RelayedMessage
  * @typedef {{emit(name: string, data: unknown, routing?: {recipients: string[]}): void, on(name: string, fn: (data: any, senderId?: string) => void): void}} SocketLike
  *   Foundry's module socket: `routing.recipients` sends to those users' browsers only
  * @typedef {{user: string, browser: string}} HolderRef the browser holding the bridge, and its user
@@ -182,6 +186,21 @@ export function vetRelayed(message, userId, { ownsToken, isGm, maySee = () => tr
       return { refuse: refusal(id, "invalid", "reveal names no chat message", "$.message") };
     }
     return { forward: { type: "reveal", id, message: message.message } };
+  }
+  if (message.type === "cancel") {
+    for (const field of ["token", "weapon"]) {
+      if (typeof message[field] !== "string" || !message[field] || String(message[field]).length > 128) {
+        return { refuse: refusal(id, "invalid", `cancel names no ${field}`, `$.${field}`) };
+      }
+    }
+    const token = String(message.token);
+    if (!isGm(userId) && !ownsToken(userId, token)) {
+      return { refuse: refusal(id, "forbidden", `user ${userId} does not own token ${token}`, "$.token") };
+    }
+    /** @type {CancelMessage} */
+    const forward = { type: "cancel", id, token, weapon: String(message.weapon) };
+    if (typeof message.pending === "string" && message.pending && message.pending.length <= 128) forward.pending = message.pending;
+    return { forward };
   }
   const choice = message.choice;
   if (!isPlainObject(choice)) return { refuse: refusal(id, "invalid", "a choice must be an object", "$.choice") };

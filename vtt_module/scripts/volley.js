@@ -28,7 +28,8 @@ import { addHudControls, addSheetButtons, addSheetControls, addStatusLine, annou
 import { findTokenDocument } from "./foundry/documents.js";
 import { activeControl } from "./foundry/focus.js";
 import { openAttackDialog, openProfileEditor, warmAttackDialog } from "./foundry/open.js";
-import { referee, requestUndo } from "./foundry/referee.js";
+import { decorateBooksNotice, watchBooks } from "./foundry/keeper.js";
+import { referee, requestCancel, requestUndo } from "./foundry/referee.js";
 import { migrateBridgeAddress, MODULE_ID, registerSettings } from "./foundry/settings.js";
 import { registerSheetControls } from "./foundry/sheet-controls.js";
 import { decorateNotice, onCombatTurnChange } from "./foundry/standing-orders.js";
@@ -88,6 +89,8 @@ Hooks.once("ready", async () => {
   // broke) is reported, and the others still run, so Volley always starts.
   await startUpStep("statuses", () => registerStatuses());
   await startUpStep("bridge address", () => migrateBridgeAddress());
+  // Before the bridge: the browser that takes it must already hold its copies of Volley's flags (#31).
+  await startUpStep("books", () => watchBooks());
   await startUpStep("bridge", () => startBridge(referee, ownsToken, maySeeToken));
   await startUpStep("settings", () => migrateOldSettings(game.settings.get(MODULE_ID, "overwatchEndsOnTurn")));
   isReady = true;
@@ -145,8 +148,9 @@ registerSheetControls();
 Hooks.on("renderPlayers", (app, html) => addStatusLine(app, html));
 Hooks.on("createChatMessage", (message) => noteCreatedCard(message));
 Hooks.on("renderChatMessageHTML", (message, html) => {
-  decorateChatMessage(message, html, undoFromCard, allocateFromCard, revealFromHolder);
+  decorateChatMessage(message, html, undoFromCard, allocateFromCard, revealFromHolder, cancelFromCard);
   decorateNotice(message, html);
+  decorateBooksNotice(message, html);
 });
 Hooks.on("combatTurnChange", (combat, prior, current) => void onCombatTurnChange(combat, prior, current));
 Hooks.on("updateActor", (actor) => tokenChanged((dialog) => dialog.token.actor === actor));
@@ -215,6 +219,29 @@ async function revealFromHolder(message) {
   const reply = await sendRelayed({ type: "reveal", id: newRequestId(), message: String(message.id) });
   const secret = /** @type {any} */ (reply).secret;
   return reply.type === "revealed" && secret && typeof secret === "object" ? secret : null;
+}
+
+/**
+ * The player who fired (or a GM) clicked Cancel on a pending attack's card (#31): the attack is
+ * cancelled through the holder, spending nothing, and its weapon is free again.
+ * @param {import("./foundry/chat.js").CardMessage} message
+ * @param {HTMLButtonElement} button
+ */
+async function cancelFromCard(message, button) {
+  let flags = cardRecord(message);
+  if (!flags && cardFlags(message)) {
+    // A private card this browser cannot lift: the browser holding the bridge lifts it for its reader.
+    const secret = await revealFromHolder(message);
+    if (secret) rememberRevealed(message, secret);
+    flags = cardRecord(message);
+  }
+  if (!flags || !flags.weapon) return;
+  button.disabled = true;
+  const reply = await requestCancel({ token: flags.token, weapon: flags.weapon, pending: flags.requestId }, sendRelayed);
+  if (reply.type === "error") {
+    button.disabled = false;
+    ui.notifications.error(`Volley: ${problemText(reply)}`);
+  }
 }
 
 /**

@@ -42,6 +42,7 @@ import { rollsData } from "../table/rolls.js";
 import { systemPlugin } from "../registry.js";
 import { findTokenDocument } from "./documents.js";
 import { activeControl } from "./focus.js";
+import { changeText } from "./keeper.js";
 import { accessToken, MODULE_ID } from "./settings.js";
 import { hasWord, messageText, t } from "./words.js";
 import { documentOf, isHtmlElement } from "./window-dom.js";
@@ -50,14 +51,18 @@ import { documentOf, isHtmlElement } from "./window-dom.js";
  * @typedef {{requestId: string, system: string, token: string, weapon: string | null,
  *   card: unknown, result: unknown, capacity: number | null, before: unknown[],
  *   pending: unknown, choice: unknown, requester?: string, undone: {by: string, at: number} | null,
- *   settled?: Settled | null, applied?: boolean, seal?: string, mode?: string, veil?: string}} CardFlags
+ *   settled?: Settled | null, applied?: boolean, seal?: string, mode?: string, veil?: string,
+ *   outside?: unknown[]}} CardFlags
  *   `requestId` is the bridge's key (relay.js requestKey); `applied`: the result's updates are on the
  *   tokens; `seal`: table/seal.js; `mode`: who reads it (table/roll-mode.js messageMode; absent on
  *   cards from before issue #32: public); `veil`: a private card's secret part (table/veil.js), and then
- *   `pending` is only whether the attack waits
+ *   `pending` is only whether the attack waits; `outside`: what changed outside Volley since the weapon's
+ *   last card (foundry/keeper.js, #31)
  * @typedef {{kind: "allocated", by: string | null, requestId: string | null, messageId: string | null,
- *   hits: {name: string, hits: number}[], at: number} | {kind: "expired", code: string, at: number}} Settled
- *   how a pending attack ended: split (by whom, by which request, its card, the hits), or gone from the bridge
+ *   hits: {name: string, hits: number}[], at: number} | {kind: "expired", code: string, at: number}
+ *   | {kind: "cancelled", by: string, at: number}} Settled
+ *   how a pending attack ended: split (by whom, by which request, its card, the hits), gone from the
+ *   bridge, or cancelled (by whom; nothing was spent)
  */
 
 /**
@@ -139,17 +144,40 @@ export function isGmCard(message) {
 }
 
 /**
+ * The card's line saying what changed outside Volley since the weapon's last card (#31): each change,
+ * who made it when it is known, and whether it stood or was put back.
+ * @param {unknown} outside the card's `outside` flag
+ * @returns {import("../registry.js").CardExtra[]}
+ */
+function outsideExtras(outside) {
+  const changes = (Array.isArray(outside) ? outside : []).filter((c) => typeof c === "object" && c !== null).slice(0, 16);
+  if (changes.length === 0) return [];
+  const text = changes
+    .map((raw) => {
+      const change = /** @type {Record<string, unknown>} */ (raw);
+      const what = changeText({ weapon: null, field: String(change.field ?? ""), from: change.from, to: change.to });
+      const who = typeof change.by_name === "string" && change.by_name ? change.by_name : t("VOLLEY.Books.Unknown");
+      return t(change.kept === false ? "VOLLEY.Books.ChangePutBack" : "VOLLEY.Books.ChangeKept", { change: what, user: who });
+    })
+    .join("; ");
+  return [{ label: "VOLLEY.Books.Outside", value: text }];
+}
+
+/**
  * The card's HTML in this client's language.
- * @param {Pick<CardFlags, "card" | "result" | "system" | "capacity" | "undone" | "settled">} flags
+ * @param {Pick<CardFlags, "card" | "result" | "system" | "capacity" | "undone" | "settled" | "outside">} flags
  */
 export function cardHtml(flags) {
   if (!cardTemplate) return "";
   const plugin = systemPlugin(flags.system);
   return renderCard(flags.card, cardTemplate, {
     words,
-    extras: plugin?.cardExtras
-      ? plugin.cardExtras(flags.result, { nameOf: (id) => findTokenDocument(id)?.name ?? null, settled: flags.settled ? (flags.settled.kind === "expired" ? "expired" : "allocated") : null })
-      : [],
+    extras: [
+      ...outsideExtras(flags.outside),
+      ...(plugin?.cardExtras
+        ? plugin.cardExtras(flags.result, { nameOf: (id) => findTokenDocument(id)?.name ?? null, settled: flags.settled ? (flags.settled.kind === "allocated" ? "allocated" : "expired") : null })
+        : []),
+    ],
     rowNotes: plugin?.cardRows ? plugin.cardRows(flags.result) : [],
     capacity: flags.capacity,
     undone: Boolean(flags.undone),
@@ -177,6 +205,10 @@ function rolledAny(result) {
 function settledView(settled) {
   if (!settled || typeof settled !== "object") return null;
   if (settled.kind === "expired") return { kind: "expired", text: t("VOLLEY.Card.Expired"), messageId: null };
+  if (settled.kind === "cancelled") {
+    const who = typeof settled.by === "string" ? (game.users.get(settled.by)?.name ?? "") : "";
+    return { kind: "expired", text: t("VOLLEY.Card.Cancelled", { name: who || "—" }), messageId: null };
+  }
   const hits = (Array.isArray(settled.hits) ? settled.hits : []).slice(0, 32).map((row) => t("VOLLEY.Card.HitsOf", { name: String(row.name), n: Number(row.hits) || 0 }));
   const by = typeof settled.by === "string" ? (game.users.get(settled.by)?.name ?? "") : "";
   return {
@@ -562,8 +594,9 @@ function mayAllocate(flags) {
  * @param {(message: CardMessage, button: HTMLButtonElement) => void} [onAllocate]
  * @param {(message: CardMessage) => Promise<Record<string, unknown> | null>} [reveal] asks the browser
  *   holding the bridge for a private card's secret part (null when it will not say)
+ * @param {(message: CardMessage, button: HTMLButtonElement) => void} [onCancel] cancel a pending attack (#31)
  */
-export function decorateChatMessage(message, html, onUndo, onAllocate, reveal) {
+export function decorateChatMessage(message, html, onUndo, onAllocate, reveal, onCancel) {
   const clear = cardFlags(message);
   if (!clear || !isHtmlElement(html)) return;
   // Core drew "???" for a reader who may not read this roll: nothing of the card is added back.
@@ -577,7 +610,7 @@ export function decorateChatMessage(message, html, onUndo, onAllocate, reveal) {
       // Only the browser holding the bridge can lift it: ask it, and draw the card when it answers.
       html.querySelector(".volley-card")?.setAttribute("aria-busy", "true");
       if (reveal) {
-        const again = () => html.isConnected && decorateChatMessage(message, html, onUndo, onAllocate, reveal);
+        const again = () => html.isConnected && decorateChatMessage(message, html, onUndo, onAllocate, reveal, onCancel);
         // Not answered (the table's relay not started yet, no referee's browser there): asked again
         // when the bridge is back (retryReveals).
         void askToReveal(message, reveal).then((ok) => (ok ? again() : waitingReveals.set(clear.requestId, again)));
@@ -592,7 +625,7 @@ export function decorateChatMessage(message, html, onUndo, onAllocate, reveal) {
     // poster's words, and draw it in this reader's language as soon as the template is there.
     if (section) section.replaceChildren();
     section?.setAttribute("aria-busy", "true");
-    waitingForTemplate.add(() => decorateChatMessage(message, html, onUndo, onAllocate, reveal));
+    waitingForTemplate.add(() => decorateChatMessage(message, html, onUndo, onAllocate, reveal, onCancel));
     void loadCardTemplate();
     return;
   }
@@ -618,6 +651,16 @@ export function decorateChatMessage(message, html, onUndo, onAllocate, reveal) {
       hint: t("VOLLEY.Card.AllocateHint"),
       onClick: (button) => onAllocate(message, button),
     });
+    // Cancel: the attack holds its weapon until it is split or cancelled; cancelling spends nothing.
+    if (onCancel) {
+      cardButton(card, {
+        className: "volley-card__cancel",
+        icon: "fa-solid fa-ban",
+        label: t("VOLLEY.Card.Cancel"),
+        hint: t("VOLLEY.Card.CancelHint"),
+        onClick: (button) => onCancel(message, button),
+      });
+    }
     return;
   }
   // Undo only for a result whose updates were applied and whose record is sealed (table/seal.js).

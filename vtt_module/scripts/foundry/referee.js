@@ -5,23 +5,33 @@
  *
  * Exactly once (issue #17, docs/protocol.md "Keys"): every message arrives here under its key
  * (relay.js `requestKey`: the requesting user and their id). The bridge answers a key it has seen from
- * its journal, without rolling again; the card is the table's own record of the key: it is written
- * (by a GM) before the updates, and marked `applied` after them. A key that already has an applied
- * card changes nothing more, whoever asks and however often; a card not yet marked (the holder went
- * away in between) gets its updates now, once. Undo restores only what a GM-authored card sealed with
- * the bridge's token holds, and only after the bridge has journalled the undo; a refusal restores
- * nothing.
+ * its journal, without rolling again. Whether the key's updates were applied is recorded in the
+ * bridge's journal (issue #31, docs/protocol.md "applied"), where no player can delete it: before
+ * writing anything the holder marks the key; a key marked before changes nothing, ever, whatever
+ * became of its card. The card (written by a GM) is marked `applied` too, after the updates, which
+ * spares a repeat the bridge's mark and tells a card the holder left half done (posted, its key
+ * marked, then the browser went away): that one gets its updates now, once. Undo restores only what a
+ * GM-authored card sealed with the bridge's token holds, and only after the bridge has journalled the
+ * undo; a refusal restores nothing.
+ *
+ * Rounds are reserved when fire is committed (issue #31): a pending two-step attack holds its weapon
+ * (the token's `state.pending.<magazine>`) until it is allocated or cancelled; meanwhile nothing else
+ * fires or handles that weapon (refused here, and by the bridge). What changed in the weapon's state
+ * outside Volley since its last card (foundry/keeper.js) goes on the card and into the journal.
  */
 
+import { findWeapon, magazineOf } from "../adapters/identity.js";
 import { announceResolved, announceUndone } from "../attack-hooks.js";
 import { BridgeError } from "../connection.js";
-import { newRequestId, rulesMessage, undo } from "../protocol.js";
+import { applied, cancel, newRequestId, rulesMessage, undo } from "../protocol.js";
 import { FormError } from "../fields.js";
 import { systemPlugin } from "../registry.js";
 import { applyPlans, planResult, undoPlans } from "../updates.js";
 import { bridgeConnection, bridgeOnline } from "./bridge.js";
 import { cardFlags, cardFor, cardRecord, cardRollMode, chatMessage, isVeiled, liftVeil, markApplied, markUndone, mayRead, postCard, settlePending } from "./chat.js";
-import { findTokenDocument, rememberCurrentWeapon, requestContext, syncDerivedStatuses, tokenHandle, tokenView } from "./documents.js";
+import { arsenalOf, findTokenDocument, rememberCurrentWeapon, requestContext, syncDerivedStatuses, tokenHandle, tokenState, tokenView } from "./documents.js";
+import { outsideFor, writeBooks } from "./keeper.js";
+import { holdOf } from "../books.js";
 import { accessToken, worldRuleSystem } from "./settings.js";
 import { asTablePlays } from "./table-rules.js";
 import { visibilityKind } from "../table/roll-mode.js";
@@ -62,6 +72,7 @@ function pluginFor(message) {
 export async function referee(message, userId) {
   if (message.type === "undo") return undoCard(/** @type {import("../relay.js").UndoMessage} */ (message), userId);
   if (message.type === "reveal") return revealCard(/** @type {import("../relay.js").RevealMessage} */ (message), userId);
+  if (message.type === "cancel") return cancelPending(/** @type {import("../relay.js").CancelMessage} */ (message), userId);
   const choiceMessage = /** @type {ChoiceMessage} */ (message);
   const plugin = pluginFor(choiceMessage);
   const connection = connected();
@@ -84,20 +95,30 @@ export async function referee(message, userId) {
     pendingId = pendingKey(built.pending_id, userId);
     outgoing = { type: "allocate", id: message.id, pending_id: pendingId, allocation: built.allocation, user: userId };
   } else {
+    // A pending two-step attack holds the weapon: nothing else fires or handles it meanwhile (#31).
+    const held = holdOf(context.shooter.state, context.weapon);
+    if (held && held.key !== message.id) throw new FormError("weapon", "VOLLEY.Form.Held", { weapon: context.weapon.name });
     const built = plugin.buildRequest(choice, context);
     // The table's rules reach every request here, whoever built the choice (foundry/table-rules.js).
     outgoing = rulesMessage(built.type, message.id, asTablePlays(plugin.id, built.request), userId);
   }
-  const reply = await askBridge(connection, outgoing, pendingId);
+  const shooter = findTokenDocument(choice.token);
+  const outside = shooter ? outsideFor(shooter, context.weapon) : [];
+  const freed = async () => {
+    if (shooter) await clearHold(shooter, plugin, context.weapon, pendingId);
+  };
+  const answered = await askBridge(connection, outgoing, pendingId, freed);
+  // A key the table marked applied comes back in an envelope (#31): its reply, and nothing to change.
+  const markedBefore = answered.type === "applied";
+  const reply = markedBefore ? unwrapApplied(answered) : answered;
   if (reply.type !== "result" && reply.type !== "pending") return reply;
   const visibility = visibilityKind(cardRollMode(choice.rollMode));
+  const answer = { ...reply, visibility, pending_id: reply.type === "pending" ? message.id : undefined };
+  if (markedBefore) return { ...answer, applied_before: true };
   nameRows(reply.card);
-  const shooter = findTokenDocument(choice.token);
   let card = cardFor(message.id);
-  if (card && cardFlags(card)?.applied === true) {
-    // This key was answered and applied before (a retry, a takeover, a replayed id): nothing changes.
-    return { ...reply, visibility, pending_id: reply.type === "pending" ? message.id : undefined };
-  }
+  // This key was answered and applied before (a retry, a takeover, a replayed id): nothing changes.
+  if (card && cardFlags(card)?.applied === true) return answer;
   const planned = reply.type === "result" ? planFor(reply, plugin, choice.token, context.weapon.id) : null;
   try {
     if (!card) {
@@ -114,7 +135,8 @@ export async function referee(message, userId) {
           before: planned?.before ?? [],
           pending: reply.type === "pending" ? (reply.pending ?? null) : null,
           choice,
-          applied: reply.type === "pending",
+          applied: false,
+          outside,
         },
         userId,
         shooter,
@@ -125,17 +147,29 @@ export async function referee(message, userId) {
     // The bridge has journalled the attack: it happened. Tell the referee; the same key asked again
     // gets the same result, and the card and updates then.
     reportFailure(error);
-    return { ...reply, visibility };
+    return answer;
   }
-  if (planned && card) {
-    // The whole record (a private card's from under its veil): the seal covers its `before`.
-    const flags = cardRecord(card);
-    try {
-      await applyPlanned(planned, plugin, choice.token, context.weapon.id);
-      if (flags) await markApplied(card, sealOf(accessToken(), flags));
-    } catch (error) {
-      reportFailure(error);
+  // The whole record (a private card's from under its veil): the seal covers its `before`.
+  const flags = card ? cardRecord(card) : null;
+  try {
+    if (reply.type === "pending" && shooter) {
+      // The attack holds its weapon until it is allocated or cancelled.
+      await setHold(shooter, plugin, context.weapon, { key: message.id, at: Date.now() });
+      await writeBooks(shooter, plugin.id, context.weapon.id, message.id);
     }
+    if (planned) {
+      await applyPlanned(planned, plugin, choice.token, context.weapon.id);
+      if (pendingId && shooter) await clearHold(shooter, plugin, context.weapon, pendingId);
+      if (shooter) await writeBooks(shooter, plugin.id, context.weapon.id, message.id);
+    }
+  } catch (error) {
+    reportFailure(error);
+  }
+  // The record no player can delete (#31): the bridge journals that this key's updates are on the
+  // tokens, with what changed outside Volley before it; a repeat of the key then changes nothing.
+  await markKey(connection, message.id, outside, userId).catch(reportFailure);
+  if (card && flags) await markApplied(card, sealOf(accessToken(), flags)).catch(reportFailure);
+  if (planned) {
     // volley.attackResolved (attack-hooks.js): here, in the browser that applied the result, once per key.
     announceResolved({
       type: message.type,
@@ -146,7 +180,7 @@ export async function referee(message, userId) {
       card: reply.card ?? null,
       updates: reply.updates ?? [],
       before: flags?.before ?? planned.before,
-      message: card,
+      message: card ?? null,
       token: shooter,
       weapon: context.weapon.id,
       userId,
@@ -156,7 +190,59 @@ export async function referee(message, userId) {
     const hits = hitsOf(reply.card);
     await settlePending(pendingId, { kind: "allocated", by: userId, requestId: message.id, messageId: card?.id ?? null, hits, at: Date.now() }).catch(reportFailure);
   }
-  return { ...reply, visibility, pending_id: reply.type === "pending" ? message.id : undefined };
+  return answer;
+}
+
+/**
+ * The reply inside an `applied` envelope (the bridge's answer to a key marked applied before).
+ * @param {BridgeMessage} envelope
+ * @returns {BridgeMessage}
+ */
+function unwrapApplied(envelope) {
+  const inner = envelope.reply;
+  if (typeof inner !== "object" || inner === null || typeof (/** @type {any} */ (inner).type) !== "string") {
+    throw new BridgeError({ code: "internal", message: "the bridge's applied envelope holds no reply" });
+  }
+  return /** @type {BridgeMessage} */ ({ ...inner, id: envelope.id });
+}
+
+/**
+ * Mark a key applied on the bridge once its updates are on the tokens (#31). A mark the journal holds
+ * already (`already_applied`: another browser got there first) is no failure.
+ * @param {import("../connection.js").BridgeConnection} connection
+ * @param {string} key
+ * @param {import("./keeper.js").OutsideChange[]} outside
+ * @param {string} userId
+ */
+async function markKey(connection, key, outside, userId) {
+  try {
+    await connection.request(applied(newRequestId(), key, /** @type {any} */ (outside), userId));
+  } catch (error) {
+    if (!(error instanceof BridgeError && error.code === "already_applied")) throw error;
+  }
+}
+
+/**
+ * @param {TokenDocument} token
+ * @param {RuleSystemPlugin} plugin
+ * @param {{id: string, magazine?: string}} weapon
+ * @param {{key: string, at: number}} hold
+ */
+async function setHold(token, plugin, weapon, hold) {
+  await tokenHandle(token, plugin.id).setState({ [`pending.${magazineOf(weapon)}`]: hold });
+}
+
+/**
+ * Free a weapon from the hold of pending attack `key` (an allocation or a cancel settled it); a hold of
+ * another attack stays.
+ * @param {TokenDocument} token
+ * @param {RuleSystemPlugin} plugin
+ * @param {{id: string, magazine?: string}} weapon
+ * @param {string} key
+ */
+async function clearHold(token, plugin, weapon, key) {
+  if (holdOf(tokenState(token), weapon)?.key !== key) return;
+  await tokenHandle(token, plugin.id).setState({ [`pending.${magazineOf(weapon)}`]: null });
 }
 
 /**
@@ -184,8 +270,9 @@ const GONE = new Set(["unknown_pending", "expired", "pending_expired"]);
  * @param {import("../connection.js").BridgeConnection} connection
  * @param {BridgeMessage} outgoing
  * @param {string} pendingId the attack an `allocate` settles ("" for any other message)
+ * @param {() => Promise<void>} [freed] frees the weapon the attack held, when the refusal settles it
  */
-async function askBridge(connection, outgoing, pendingId) {
+async function askBridge(connection, outgoing, pendingId, freed) {
   try {
     return await connection.request(outgoing);
   } catch (error) {
@@ -195,7 +282,10 @@ async function askBridge(connection, outgoing, pendingId) {
     if (GONE.has(code)) settled = { kind: "expired", code, at: Date.now() };
     if (code === "already_allocated") settled = { kind: "allocated", by: null, requestId: null, messageId: null, hits: [], at: Date.now() };
     // The refusal is what the requester must hear; a card that could not be marked is only reported.
-    if (pendingId && settled) await settlePending(pendingId, settled).catch(reportFailure);
+    if (pendingId && settled) {
+      await settlePending(pendingId, settled).catch(reportFailure);
+      await freed?.().catch(reportFailure);
+    }
     throw error;
   }
 }
@@ -301,12 +391,15 @@ async function undoCard(message, userId) {
     throw new BridgeError({ code: "internal", message: `the bridge answered the undo with '${String(reply.type)}'` });
   }
   const { plans, problems } = undoPlans(flags.before);
-  const applied = await applyPlans(plans, (id) => {
+  const done = await applyPlans(plans, (id) => {
     const doc = findTokenDocument(id);
     return doc ? tokenHandle(doc, plugin.id) : null;
   });
-  for (const problem of [...problems, ...applied.problems]) console.warn("volley:", problem);
+  for (const problem of [...problems, ...done.problems]) console.warn("volley:", problem);
   await afterWrites([flags.token, ...plans.map((plan) => plan.token)], plugin);
+  // What Undo put back is what Volley wrote last: the weapon's books say so.
+  const shooter = findTokenDocument(flags.token);
+  if (shooter && flags.weapon) await writeBooks(shooter, plugin.id, flags.weapon, flags.requestId).catch(reportFailure);
   await markUndone(chat, userId);
   // volley.undone (attack-hooks.js): the card, the request it took back, and the values put back.
   announceUndone({ message: chat, requestId: flags.requestId, system: flags.system, token: flags.token, restored: flags.before, userId });
@@ -329,6 +422,58 @@ async function revealCard(message, userId) {
   const secret = liftVeil(chat);
   if (!secret) throw new FormError("message", "VOLLEY.Form.VeilUnsealed");
   return { type: "revealed", id: message.id, secret, visibility: "public" };
+}
+
+/**
+ * Cancel the pending two-step attack that holds a weapon (#31): journalled by the bridge, nothing
+ * spent; the weapon is free again and the attack's card says who cancelled it. A bridge that no longer
+ * holds the attack (it expired, was forgotten, or was settled by another request) frees the weapon too.
+ * The relay has checked that the user owns the token or is a game master.
+ * @param {import("../relay.js").CancelMessage} message
+ * @param {string} userId
+ * @returns {Promise<BridgeMessage>}
+ */
+async function cancelPending(message, userId) {
+  const token = findTokenDocument(message.token);
+  if (!token) throw new FormError("token", "VOLLEY.Form.UnknownToken");
+  const plugin = systemPlugin(worldRuleSystem());
+  if (!plugin) throw new FormError("system", "VOLLEY.Form.NoSystem");
+  const weapon = findWeapon(arsenalOf(token, plugin.id).weapons, message.weapon);
+  if (!weapon) throw new FormError("weapon", "VOLLEY.Form.UnknownWeapon");
+  const hold = holdOf(tokenState(token), weapon);
+  const card = message.pending ? cardFor(message.pending) : null;
+  const flags = card ? cardFlags(card) : null;
+  // The hold names the attack; a card's Cancel names it too, and must be that token's attack.
+  const pendingId = hold?.key ?? (flags?.pending && flags.token === message.token && !flags.settled ? flags.requestId : "");
+  if (!pendingId) throw new FormError("weapon", "VOLLEY.Form.NothingToCancel", { weapon: weapon.name });
+  /** @type {BridgeMessage} */
+  let reply;
+  /** @type {import("./chat.js").Settled} */
+  let settled = { kind: "cancelled", by: userId, at: Date.now() };
+  try {
+    reply = await connected().request(cancel(message.id, pendingId, userId));
+  } catch (error) {
+    const code = error instanceof BridgeError ? error.code : "";
+    if (!GONE.has(code) && code !== "already_allocated") throw error;
+    // Settled or gone on the bridge: nothing is left to cancel there; the weapon is freed all the same.
+    reply = { type: "cancelled", id: message.id, pending_id: pendingId, code };
+    if (GONE.has(code)) settled = { kind: "expired", code, at: Date.now() };
+  }
+  await clearHold(token, plugin, weapon, pendingId);
+  await settlePending(pendingId, settled).catch(reportFailure);
+  return reply;
+}
+
+/**
+ * Cancel the pending attack holding a weapon (a card's Cancel, the dialog's): send it through the holder.
+ * @param {{token: string, weapon: string, pending?: string}} what
+ * @param {(message: RelayedMessage) => Promise<BridgeMessage>} send
+ */
+export async function requestCancel(what, send) {
+  /** @type {import("../relay.js").CancelMessage} */
+  const message = { type: "cancel", id: newRequestId(), token: what.token, weapon: what.weapon };
+  if (what.pending) message.pending = what.pending;
+  return send(message);
 }
 
 /**

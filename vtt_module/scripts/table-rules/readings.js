@@ -109,7 +109,8 @@ export const READINGS = Object.freeze({
       "default": "small",
       "reading": "docs/rules/megatraveller.md#readings-where-the-seed-is-silent-or-ambiguous (10)",
       "actions": [
-        "fast_draw"
+        "fast_draw",
+        "draw"
       ],
       "choices": [
         "small",

@@ -38,8 +38,10 @@ import { statusWords } from "../../bridge-status.js";
 import { sendChoice } from "../../attack-hooks.js";
 import { announcer } from "../../foundry/announce.js";
 import { assignWeaponMacro, makeWeaponDraggable, weaponDrop } from "../../hotbar.js";
-import { bridgeOnline, bridgeStatus, onBridgeStatus } from "../../foundry/bridge.js";
-import { arsenalOf } from "../../foundry/documents.js";
+import { bridgeOnline, bridgeStatus, onBridgeStatus, sendRelayed } from "../../foundry/bridge.js";
+import { holdOf } from "../../books.js";
+import { arsenalOf, tokenState } from "../../foundry/documents.js";
+import { requestCancel } from "../../foundry/referee.js";
 import { WindowFocus } from "../../foundry/focus.js";
 import { OddsPanel } from "../../foundry/odds-panel.js";
 import { fitToWindow } from "../../fit-window.js";
@@ -65,6 +67,9 @@ const TEMPLATES = "modules/volley/templates/attack";
  * @typedef {{token: TokenDocument, plugin: RuleSystemPlugin, headless?: boolean}} DialogSetup `headless`:
  *   rendered hidden, never focused, not refreshed by the glue (the module API's dialog)
  */
+
+/** The dialog's button that cancels the pending attack holding the weapon (#31). */
+const CANCEL_HELD = "cancel_pending";
 
 /** Numbers the headless dialogs, so each has an id of its own next to a visible one. */
 let headlessCount = 0;
@@ -392,8 +397,15 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
    */
   #actionViews(weapon, readout, targets) {
     const offline = !bridgeOnline();
-    return this.actionsFor(weapon, readout).map((spec) => {
+    // A pending two-step attack holds the weapon's rounds and selector (#31): nothing else fires or
+    // handles it until the attack is allocated or cancelled, and Cancel is offered here too.
+    const held = holdOf(tokenState(this.token), weapon) ? t("VOLLEY.Dialog.Held", { weapon: weapon.name || t("VOLLEY.Dialog.Unnamed") }) : null;
+    /** @type {ActionSpec[]} */
+    const specs = this.actionsFor(weapon, readout);
+    if (held) specs.push({ action: CANCEL_HELD, label: t("VOLLEY.Dialog.CancelHeld"), icon: "fa-solid fa-ban", hint: t("VOLLEY.Card.CancelHint") });
+    return specs.map((spec) => {
       let reason = spec.blocked ?? null;
+      if (held && spec.action !== CANCEL_HELD) reason = held;
       if (!reason && spec.needsTargets && targets.length === 0) reason = t("VOLLEY.Dialog.NoTargets");
       if (offline) reason = t("VOLLEY.Dialog.Offline");
       return {
@@ -706,6 +718,19 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     };
   }
 
+  /** Cancel the pending attack that holds the weapon, through the referee (#31). */
+  async #cancelHeld() {
+    if (!this.weaponId) return;
+    this.sending = true;
+    this.#setNotice({ text: t("VOLLEY.Dialog.Sending"), error: false });
+    await this.refresh(["footer"]);
+    const reply = await requestCancel({ token: String(this.token.id), weapon: this.weaponId }, sendRelayed);
+    this.sending = false;
+    this.#setNotice(reply.type === "error" ? { text: problemText(reply), error: true } : { text: t("VOLLEY.Dialog.Cancelled"), error: false });
+    await this.refresh(["shooter", "body", "footer"]);
+    this.refreshPreview();
+  }
+
   /** Ask for the odds of the form as it is now (paced, one in flight). */
   refreshPreview() {
     if (!isShowing(this) || this.headless) return;
@@ -818,6 +843,10 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   static async #onAct(_event, target) {
     const action = target.dataset.volley ?? "";
     if (!action || this.sending) return;
+    if (action === CANCEL_HELD) {
+      await this.#cancelHeld();
+      return;
+    }
     if (await this.localAction(action)) return;
     /** @type {Choice} */
     let choice;

@@ -210,7 +210,11 @@ export function handlingActions(shooter, aim) {
   const actions = [];
   const free = { target, selector: word("Selectors", hasSelector ? selector : shooter.selector) };
   if (shooter.readiness === "holstered") {
-    actions.push({ action: "draw", label: words("Handling.Draw"), hint: words(target ? "Handling.DrawHint" : "Handling.DrawHintNoTarget", free), blocked: null });
+    // Draw a Small Weapon follows the table's Fast Draw reading (reading 10): a pistol, unless "any".
+    const kind = weaponKind(shooter.stats.kind);
+    const small = (aim.fastDrawWeapons ?? FAST_DRAW_WEAPONS) === "small";
+    const blocked = small && kind !== "pistol" ? words("Handling.DrawKind", { weapon: shooter.weapon, kind: word("Kinds", kind) }) : null;
+    actions.push({ action: "draw", label: words("Handling.Draw"), hint: words(target ? "Handling.DrawHint" : "Handling.DrawHintNoTarget", free), blocked });
   }
   if (shooter.readiness === "slung") {
     actions.push({ action: "unsling", label: words("Handling.Unsling"), hint: words("Handling.UnslingHint", { weapon: shooter.weapon }), blocked: null });
