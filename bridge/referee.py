@@ -62,6 +62,7 @@ from bridge.undo import (
     repeated_mark,
 )
 from bridge.workers import OFFLOAD_MS, Outcome, RulesWorkers
+from rules.errors import PENDING_OPEN
 
 __all__ = ["Deliver", "Referee"]
 
@@ -298,7 +299,8 @@ class Referee:
             del self.holds[held]
             return held
         attacker = request.get("attacker", {})
-        who = attacker.get("name") or held[1]
+        who = str(attacker.get("name") or held[1])
+        refusal = PENDING_OPEN(who=who, weapon=held[2], pending=pending_id, age=describe_seconds(age))
         raise ProtocolError(
             ErrorCode.PENDING_OPEN,
             f"{who}'s {held[2]} waits for the allocation of two-step attack {pending_id!r} (rolled "
@@ -306,6 +308,7 @@ class Referee:
             "handles that weapon",
             "$.request.weapon",
             message.id,
+            msg=refusal,
         )
 
     def _settler(self, id: str) -> Deliver:

@@ -73,6 +73,17 @@ PREVIEW_TOO_LARGE = COMMON_ERRORS.error(
     "size",
     "most",
 )
+#: The bridge's refusal of a request naming a weapon a pending two-step attack holds (issue #31):
+#: ``pending`` is that attack's id, so the VTT can offer to cancel it.
+PENDING_OPEN = COMMON_ERRORS.error(
+    "pending_open",
+    "{who}'s {weapon} waits for the allocation of two-step attack {pending} (rolled {age} ago): allocate "
+    "or cancel it before anything else fires or handles that weapon",
+    "who",
+    "weapon",
+    "pending",
+    "age",
+)
 DICE_RAN_OUT = COMMON_ERRORS.error(
     "dice_ran_out",
     "scripted dice ran out: a d{sides} for {purpose} was needed after {faces} faces",

@@ -124,7 +124,10 @@ describe("weaponFromForm: the book's notation, checked as typed", () => {
     assert.deepEqual(read.weapon.stats, weapon.stats);
     assert.deepEqual(read.weapon.state, weapon.state);
     const bad = weaponFromForm(megatraveller, "w", form(weapon, megatraveller, { "stats.kind": "cannon", "stats.burst": "5" }));
-    assert.deepEqual(bad.problems.map((p) => p.field), ["stats.kind", "stats.burst"]);
+    // With no burst size read, the selector's "burst" is a setting the weapon does not have (#31).
+    assert.deepEqual(bad.problems.map((p) => p.field), ["stats.kind", "stats.burst", "state.selector"]);
+    const noSetting = weaponFromForm(megatraveller, "w", form(weapon, megatraveller, { "stats.auto": false, "state.selector": "auto" }));
+    assert.deepEqual(noSetting.problems.map((p) => [p.field, p.problem.key]), [["state.selector", "VOLLEY.MegaTraveller.Form.NoSuchSetting"]]);
     const noBurst = weaponFromForm(megatraveller, "w", form(weapon, megatraveller, { "stats.burst": "" }));
     assert.equal("burst" in noBurst.weapon.stats, false, "an empty optional field is left out");
   });

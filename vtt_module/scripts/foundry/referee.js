@@ -6,11 +6,11 @@
  * Exactly once (issue #17, docs/protocol.md "Keys"): every message arrives here under its key
  * (relay.js `requestKey`: the requesting user and their id). The bridge answers a key it has seen from
  * its journal, without rolling again. Whether the key's updates were applied is recorded in the
- * bridge's journal (issue #31, docs/protocol.md "applied"), where no player can delete it: before
- * writing anything the holder marks the key; a key marked before changes nothing, ever, whatever
- * became of its card. The card (written by a GM) is marked `applied` too, after the updates, which
- * spares a repeat the bridge's mark and tells a card the holder left half done (posted, its key
- * marked, then the browser went away): that one gets its updates now, once. Undo restores only what a
+ * bridge's journal (issue #31, docs/protocol.md "applied"), where no player can delete it: once the
+ * updates are written the card (written by a GM before them) is marked `applied` and the holder marks
+ * the key on the bridge; a key marked there comes back in an `applied` envelope and changes nothing,
+ * ever, whatever became of its card. A card not yet marked (the holder went away in between) gets its
+ * updates now, once. Undo restores only what a
  * GM-authored card sealed with the bridge's token holds, and only after the bridge has journalled the
  * undo; a refusal restores nothing.
  *
@@ -23,7 +23,7 @@
 import { findWeapon, magazineOf } from "../adapters/identity.js";
 import { announceResolved, announceUndone } from "../attack-hooks.js";
 import { BridgeError } from "../connection.js";
-import { applied, cancel, newRequestId, rulesMessage, undo } from "../protocol.js";
+import { applied, cancel, newRequestId, readReply, rulesMessage, undo } from "../protocol.js";
 import { FormError } from "../fields.js";
 import { systemPlugin } from "../registry.js";
 import { applyPlans, planResult, undoPlans } from "../updates.js";
@@ -31,8 +31,8 @@ import { bridgeConnection, bridgeOnline } from "./bridge.js";
 import { cardFlags, cardFor, cardRecord, cardRollMode, chatMessage, isVeiled, liftVeil, markApplied, markUndone, mayRead, postCard, settlePending } from "./chat.js";
 import { arsenalOf, findTokenDocument, rememberCurrentWeapon, requestContext, syncDerivedStatuses, tokenHandle, tokenState, tokenView } from "./documents.js";
 import { outsideFor, writeBooks } from "./keeper.js";
-import { holdOf } from "../books.js";
-import { accessToken, worldRuleSystem } from "./settings.js";
+import { changedSince, holdOf, weaponBooks } from "../books.js";
+import { accessToken, MODULE_ID, worldRuleSystem } from "./settings.js";
 import { asTablePlays } from "./table-rules.js";
 import { visibilityKind } from "../table/roll-mode.js";
 import { sealHolds, sealOf } from "../table/seal.js";
@@ -107,7 +107,19 @@ export async function referee(message, userId) {
   const freed = async () => {
     if (shooter) await clearHold(shooter, plugin, context.weapon, pendingId);
   };
-  const answered = await askBridge(connection, outgoing, pendingId, freed);
+  /** @type {BridgeMessage} */
+  let answered;
+  try {
+    answered = await askBridge(connection, outgoing, pendingId, freed);
+  } catch (error) {
+    // The bridge says a pending attack holds this weapon (the table's own hold was lost: a world put
+    // back, a console write): hold it here too, so the dialog offers to cancel it (#31).
+    const pending = error instanceof BridgeError && error.code === "pending_open" ? error.msg?.values?.pending : null;
+    if (typeof pending === "string" && pending && shooter) {
+      await setHold(shooter, plugin, context.weapon, { key: pending, at: Date.now() }).catch(reportFailure);
+    }
+    throw error;
+  }
   // A key the table marked applied comes back in an envelope (#31): its reply, and nothing to change.
   const markedBefore = answered.type === "applied";
   const reply = markedBefore ? unwrapApplied(answered) : answered;
@@ -153,9 +165,8 @@ export async function referee(message, userId) {
   const flags = card ? cardRecord(card) : null;
   try {
     if (reply.type === "pending" && shooter) {
-      // The attack holds its weapon until it is allocated or cancelled.
+      // The attack holds its weapon until it is allocated or cancelled (its state is not changed yet).
       await setHold(shooter, plugin, context.weapon, { key: message.id, at: Date.now() });
-      await writeBooks(shooter, plugin.id, context.weapon.id, message.id);
     }
     if (planned) {
       await applyPlanned(planned, plugin, choice.token, context.weapon.id);
@@ -165,10 +176,10 @@ export async function referee(message, userId) {
   } catch (error) {
     reportFailure(error);
   }
+  if (card && flags) await markApplied(card, sealOf(accessToken(), flags)).catch(reportFailure);
   // The record no player can delete (#31): the bridge journals that this key's updates are on the
   // tokens, with what changed outside Volley before it; a repeat of the key then changes nothing.
   await markKey(connection, message.id, outside, userId).catch(reportFailure);
-  if (card && flags) await markApplied(card, sealOf(accessToken(), flags)).catch(reportFailure);
   if (planned) {
     // volley.attackResolved (attack-hooks.js): here, in the browser that applied the result, once per key.
     announceResolved({
@@ -203,7 +214,7 @@ function unwrapApplied(envelope) {
   if (typeof inner !== "object" || inner === null || typeof (/** @type {any} */ (inner).type) !== "string") {
     throw new BridgeError({ code: "internal", message: "the bridge's applied envelope holds no reply" });
   }
-  return /** @type {BridgeMessage} */ ({ ...inner, id: envelope.id });
+  return readReply(/** @type {BridgeMessage} */ ({ ...inner, id: envelope.id }));
 }
 
 /**
@@ -385,6 +396,7 @@ async function undoCard(message, userId) {
   if (flags.applied !== true || !sealHolds(accessToken(), flags)) throw new FormError("message", "VOLLEY.Form.UndoUnsealed");
   const plugin = systemPlugin(flags.system);
   if (!plugin) throw new FormError("system", "VOLLEY.Form.NoSystem");
+  checkUndoInOrder(flags, plugin);
   // The bridge journals the undo first; any refusal (already undone, never resolved) restores nothing.
   const reply = await connected().request(undo(message.id, flags.requestId, userId));
   if (reply.type !== "undone" || reply.target_id !== flags.requestId) {
@@ -474,6 +486,27 @@ export async function requestCancel(what, send) {
   const message = { type: "cancel", id: newRequestId(), token: what.token, weapon: what.weapon };
   if (what.pending) message.pending = what.pending;
   return send(message);
+}
+
+/**
+ * Undo puts back the absolute values a card's result replaced, so it is honoured only while they are
+ * still the weapon's (#31): the weapon's last card is this one (its books name it) and nothing changed
+ * it since, outside Volley. Undoing an older card would refund the rounds a later card spent (or put
+ * back a change made since, unseen): the later cards are undone first, newest first. A card from before
+ * the books (no record of the weapon) is undone as it always was.
+ * @param {import("./chat.js").CardFlags} flags
+ * @param {RuleSystemPlugin} plugin
+ */
+function checkUndoInOrder(flags, plugin) {
+  const changesWeapon = (Array.isArray(flags.before) ? flags.before : []).some((b) => /** @type {any} */ (b)?.weapon);
+  const token = findTokenDocument(flags.token);
+  if (!changesWeapon || !token || !flags.weapon) return;
+  const weapon = findWeapon(arsenalOf(token, plugin.id).weapons, flags.weapon);
+  if (!weapon) return;
+  const books = weaponBooks(/** @type {any} */ (token.actor)?.flags?.[MODULE_ID]?.books, magazineOf(weapon));
+  if (!books) return;
+  if (books.key !== flags.requestId) throw new FormError("message", "VOLLEY.Form.UndoLater", { weapon: weapon.name });
+  if (changedSince(books, weapon.state).length > 0) throw new FormError("message", "VOLLEY.Form.UndoChanged", { weapon: weapon.name });
 }
 
 /**

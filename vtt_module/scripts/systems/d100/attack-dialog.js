@@ -60,6 +60,9 @@ const MORALE_ACTIONS = new Set(["suppression_test", "recover", "enter_melee"]);
 /** @param {unknown} value */
 const isRecord = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** Seed 004: the classes that do not fire while locked in melee (rules/d100/handling.py `_NO_MELEE`). */
+const NO_MELEE_CLASSES = Object.freeze(["long_rifle", "heavy"]);
+
 export default class D100AttackDialog extends AttackDialog {
   static PARTS = AttackDialog.partsWith("modules/volley/templates/systems/d100/attack-body.hbs");
 
@@ -450,6 +453,15 @@ export default class D100AttackDialog extends AttackDialog {
   choiceFields(values, action) {
     const limit = { min: -MODIFIER_LIMIT, max: MODIFIER_LIMIT };
     const shooter = { moved: readFlag(values.moved), in_melee: readFlag(values.in_melee) };
+    // Seed 004: locked in melee, a long rifle or a heavy weapon does not fire, and nothing is braced.
+    // Refused here, naming the box, not after sending (#31).
+    if (shooter.in_melee) {
+      const weapon = this.#current().weapon;
+      if ((action === "attack" || action === "overwatch_fire") && NO_MELEE_CLASSES.includes(String(weapon?.stats.class ?? ""))) {
+        throw new FormError("in_melee", "VOLLEY.D100.Form.NoFireInMelee", { weapon: weapon?.name ?? "" });
+      }
+      if (action === "brace") throw new FormError("in_melee", "VOLLEY.D100.Form.NoBraceInMelee");
+    }
     switch (action) {
       case "attack": {
         const mode = this.currentMode();
@@ -605,13 +617,17 @@ export default class D100AttackDialog extends AttackDialog {
       actions.push({ action: "overwatch_waiting", label: t("VOLLEY.D100.Dialog.Waiting"), icon: "fa-solid fa-stopwatch", primary: true, blocked: t("VOLLEY.D100.Dialog.WaitingHint") });
       actions.push({ action: "trigger_met", label: t("VOLLEY.D100.Dialog.TriggerMet"), icon: "fa-solid fa-bullseye", hint: t("VOLLEY.D100.Dialog.TriggerMetHint"), blocked: jammedBlocks });
     } else {
+      // The rounds this shot fires must be loaded (seed 004; the rules refuse a short magazine, #31).
+      const needed = mode ? this.#roundsNeeded(weapon, mode) : 0;
+      const loaded = typeof weapon.state.loaded === "number" ? weapon.state.loaded : 0;
+      const short = needed > loaded ? t("VOLLEY.D100.Dialog.ShortMagazine", { loaded, needed }) : null;
       actions.push({
         action: mode === "overwatch_fire" ? "overwatch_fire" : "attack",
         label: t("VOLLEY.Dialog.Fire"),
         icon: "fa-solid fa-crosshairs",
         primary: true,
         needsTargets: true,
-        blocked: jammedBlocks ?? (mode ? null : t("VOLLEY.D100.Dialog.NoModes")),
+        blocked: jammedBlocks ?? (mode ? short : t("VOLLEY.D100.Dialog.NoModes")),
       });
       if (mode === "overwatch_fire") actions.push({ action: "trigger_back", label: t("VOLLEY.D100.Dialog.NotYet"), icon: "fa-solid fa-eye", hint: t("VOLLEY.D100.Dialog.NotYetHint") });
     }
@@ -629,6 +645,27 @@ export default class D100AttackDialog extends AttackDialog {
       );
     }
     return actions;
+  }
+
+  /**
+   * The rounds the mode fires, as the rules count them: one for a single shot or a thrown weapon, the
+   * RoF's position for a burst and for suppressing fire's rate, and for overwatch fire one shot per token
+   * (single) or the burst's RoF.
+   * @param {VolleyWeapon} weapon
+   * @param {DialogMode} mode
+   */
+  #roundsNeeded(weapon, mode) {
+    if (["thrown", "grenade"].includes(String(weapon.stats.class))) return 1;
+    const rof = rofPositions(weapon.stats.rof);
+    const of = (/** @type {string} */ fired) => (fired === "single" ? 1 : fired.startsWith("short") || fired === "wide_short_burst" ? (rof?.short ?? 0) : (rof?.long ?? 0));
+    if (mode === "overwatch") return 0;
+    if (mode === "overwatch_fire") {
+      const fired = this.#overwatchFireMode();
+      return fired === "single" ? Math.max(1, this.targets().length) : of(fired);
+    }
+    const spec = DIALOG_MODES[mode];
+    if (spec.mode === "suppressing") return spec.rate === "semi" ? (rof?.short ?? 0) : (rof?.long ?? 0);
+    return of(String(spec.mode));
   }
 
   // --- life cycle -----------------------------------------------------------------------------------

@@ -6,7 +6,7 @@
  */
 
 import { AttackDialog } from "../common/attack-dialog.js";
-import { readChoice, readFlag, requireInt } from "../common/fields.js";
+import { FormError, readChoice, readFlag, requireInt } from "../common/fields.js";
 import { arsenalOf, findTokenDocument } from "../../foundry/documents.js";
 import { t } from "../../foundry/words.js";
 import { DEFAULT_ARMOURY } from "./requests.js";
@@ -66,10 +66,12 @@ export default class GurpsAttackDialog extends AttackDialog {
    */
   choiceFields(values, action) {
     if (action === "unjam") {
-      return {
-        using: readChoice(values.using, "using", /** @type {const} */ (["armoury", "weapon"]), "armoury"),
-        modifier: requireInt(values["unjam.modifier"] ?? 0, "unjam.modifier", { min: -30, max: 30 }),
-      };
+      const using = readChoice(values.using, "using", /** @type {const} */ (["armoury", "weapon"]), "armoury");
+      // B407: a mechanical problem is fixed with Armoury alone; the weapon's own skill clears misfires
+      // and stoppages. Refused here, by the field, not after sending (#31).
+      const weapon = arsenalOf(this.token, "gurps").weapons.find((w) => w.id === this.weaponId);
+      if (using === "weapon" && weapon?.state.malfunction === "mechanical") throw new FormError("using", "VOLLEY.Gurps.Form.ArmouryOnly");
+      return { using, modifier: requireInt(values["unjam.modifier"] ?? 0, "unjam.modifier", { min: -30, max: 30 }) };
     }
     if (action !== "attack") return {};
     const targets = [];
@@ -109,10 +111,12 @@ export default class GurpsAttackDialog extends AttackDialog {
   }
 
   /**
-   * @param {VolleyWeapon} _weapon
+   * @param {VolleyWeapon} weapon
    * @param {import("../registry.js").WeaponReadout} readout
    */
-  actionsFor(_weapon, readout) {
+  actionsFor(weapon, readout) {
+    // A botched repair destroyed it (B407): it neither fires, reloads nor is unjammed.
+    const destroyed = weapon.state.malfunction === "destroyed" ? t("VOLLEY.Gurps.Destroyed", { weapon: weapon.name }) : null;
     /** @type {import("../common/attack-dialog.js").ActionSpec[]} */
     const actions = [
       {
@@ -121,13 +125,17 @@ export default class GurpsAttackDialog extends AttackDialog {
         icon: "fa-solid fa-crosshairs",
         primary: true,
         needsTargets: true,
-        blocked: readout.jammed ? t("VOLLEY.Dialog.JammedBlocks") : null,
+        blocked: destroyed ?? (readout.jammed ? t("VOLLEY.Dialog.JammedBlocks") : null),
       },
       // B407 and the seed say nothing of a reload while jammed: Volley's reading lets it fill the
       // magazine and leaves the malfunction (docs/rules/gurps.md, "Reload"); the button says so.
-      { action: "reload", label: t("VOLLEY.Dialog.Reload"), icon: "fa-solid fa-rotate", hint: readout.jammed ? t("VOLLEY.Gurps.ReloadJammed") : undefined },
+      { action: "reload", label: t("VOLLEY.Dialog.Reload"), icon: "fa-solid fa-rotate", hint: readout.jammed ? t("VOLLEY.Gurps.ReloadJammed") : undefined, blocked: destroyed },
     ];
-    if (readout.jammed) actions.push({ action: "unjam", label: t("VOLLEY.Dialog.Unjam"), icon: "fa-solid fa-wrench" });
+    if (readout.jammed) {
+      // The rules clear a jam by its cause (B407); a jam recorded without one cannot be cleared here.
+      const cause = typeof weapon.state.malfunction === "string" && weapon.state.malfunction ? null : t("VOLLEY.Gurps.UnjamNoFault");
+      actions.push({ action: "unjam", label: t("VOLLEY.Dialog.Unjam"), icon: "fa-solid fa-wrench", blocked: destroyed ?? cause });
+    }
     return actions;
   }
 }

@@ -92,7 +92,12 @@ const gurps = {
         default: null,
       },
     ],
-    check: loadedWithinCapacity,
+    // A jam's cause decides how it is cleared (B407): a weapon ticked jammed must say which (#31: Unjam
+    // was offered for one that did not, and the rules refused it).
+    check: (weapon) => [
+      ...loadedWithinCapacity(weapon),
+      ...(weapon.state.jammed === true && !weapon.state.malfunction ? [{ field: "state.malfunction", problem: { key: "VOLLEY.Gurps.Form.FaultNeeded" } }] : []),
+    ],
   },
   readout: standardReadout,
   weaponStateKey: standardWeaponStateKey,

@@ -14,12 +14,14 @@
 
 import { isShowing } from "../../foundry/app-state.js";
 import { AttackDialog, formValues } from "../common/attack-dialog.js";
-import { FormError } from "../common/fields.js";
+import { FormError, requireInt } from "../common/fields.js";
+import { DM_LIMIT } from "./requests.js";
 import { arsenalOf, findTokenDocument, placedTokens, tokenCentreSquares, tokenState } from "../../foundry/documents.js";
 import { tableRuleValue } from "../../foundry/table-rules.js";
 import { t } from "../../foundry/words.js";
 import { defaultFiringAction, firingPlan, handlingActions } from "./actions.js";
 import { choiceTargets, lineup } from "./lineup.js";
+import { checkBulletSplit } from "./split.js";
 import {
   BRING_TO_BEAR_DM,
   DIFFICULTIES,
@@ -372,7 +374,28 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
     if (action === "attack") {
       if (plan.blocked) throw plainProblem(say(plan.blocked));
       if (laid.problem) throw plainProblem(say(laid.problem));
+      // Each listed token's DM and a burst's bullets, read as the referee's browser will read them, so a
+      // slip is refused here by the field's own label, not after sending (#31).
+      // An empty DM is no DM (0), as the field's own default says; what is sent is the number read.
+      /** @type {Map<string, number>} */
+      const dms = new Map();
+      laid.rows.forEach((row, index) => {
+        if (row.role === "out") return;
+        dms.set(row.id, /** @type {number} */ (requireInt(String(row.dm).trim() === "" ? 0 : row.dm, `rows.${index}.dm`, { min: -DM_LIMIT, max: DM_LIMIT })));
+        if (mode === "burst" && row.role === "target" && row.bullets !== null) requireInt(row.bullets, `rows.${index}.bullets`, { min: 0, max: 100 });
+      });
       const { targets, tokens, bullets } = choiceTargets(laid.rows, mode);
+      for (const entry of targets) entry.dm = dms.get(String(entry.id)) ?? 0;
+      if (mode === "burst" && bullets) {
+        // A burst's split by hand must fire the whole burst, the primary not behind: said by its fields.
+        const first = laid.rows.findIndex((row) => row.role === "target");
+        try {
+          checkBulletSplit(bullets.map(Number), Number(burstSize(shooter.stats)));
+        } catch (error) {
+          if (error instanceof FormError) throw new FormError(`rows.${Math.max(0, first)}.bullets`, error.key, error.values);
+          throw error;
+        }
+      }
       /** @type {Record<string, unknown>} */
       const fields = { how: aim.how, mode, targets, tokens };
       if (mode === "burst" && bullets) fields.allocation = bullets;
@@ -398,7 +421,12 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
     const attack = this.#attack;
     if (!attack) return super.actionsFor(_weapon, _readout);
     const { plan, lineup: laid, shooter, aim } = attack;
-    const blocked = plan.blocked ? say(plan.blocked) : laid.problem ? say(laid.problem) : null;
+    // A selector on a setting the weapon does not have (a hand-edited profile): the rules refuse every
+    // action of the weapon, so the dialog offers none and says how to fix it (#31).
+    const selectorMissing = weaponSelectors(shooter.stats).includes(shooter.selector)
+      ? null
+      : t(`${P}.SelectorMissing`, { weapon: shooter.weapon, selector: t(`${P}.Selectors.${shooter.selector}`) });
+    const blocked = selectorMissing ?? (plan.blocked ? say(plan.blocked) : laid.problem ? say(laid.problem) : null);
     /** @type {ActionSpec[]} */
     const actions = [
       { action: "attack", label: t("VOLLEY.Dialog.Fire"), icon: "fa-solid fa-crosshairs", primary: true, needsTargets: true, blocked, hint: say(plan.charge) },
@@ -408,7 +436,7 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
         action: handling.action,
         label: say(handling.label),
         icon: ICONS[handling.action] ?? "fa-solid fa-hand",
-        blocked: handling.blocked ? say(handling.blocked) : null,
+        blocked: selectorMissing ?? (handling.blocked ? say(handling.blocked) : null),
         hint: say(handling.hint),
       });
     }

@@ -8,7 +8,7 @@
  * allocation step (`allocation-dialog.js`) splits a pool rolled in two-step play.
  */
 
-import { FIRE_MODES, READINESS, SELECTOR } from "./modes.js";
+import { FIRE_MODES, READINESS, SELECTOR, weaponSelectors } from "./modes.js";
 import { buildMegaTravellerAllocation, buildMegaTravellerRequest } from "./requests.js";
 import { loadedWithinCapacity } from "../common/magazine.js";
 import { registerSystem, standardReadout, standardWeaponStateKey } from "../registry.js";
@@ -147,7 +147,13 @@ const megatraveller = {
         default: "single",
       },
     ],
-    check: loadedWithinCapacity,
+    // The selector is on a setting the weapon has (#31: the rules refuse every action otherwise).
+    check: (weapon) => [
+      ...loadedWithinCapacity(weapon),
+      ...(typeof weapon.state.selector === "string" && !weaponSelectors(weapon.stats).includes(/** @type {any} */ (weapon.state.selector))
+        ? [{ field: "state.selector", problem: { key: "VOLLEY.MegaTraveller.Form.NoSuchSetting" } }]
+        : []),
+    ],
   },
   readout: standardReadout,
   weaponStateKey: (key) => (WEAPON_KEYS.has(key) ? key : standardWeaponStateKey(key)),

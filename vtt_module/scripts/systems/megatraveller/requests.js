@@ -29,7 +29,7 @@ import { checkBulletSplit, checkClusterSplit } from "./split.js";
 export const CHOICE_ACTIONS = Object.freeze(/** @type {const} */ (["attack", "draw", "unsling", "ready", "select_mode", "retarget", "reload"]));
 
 /** The biggest DM a person may type for one target (the rules engine's own limit). */
-const DM_LIMIT = 50;
+export const DM_LIMIT = 50;
 
 /** Not a rule, a guard: the most tokens one attack may list (the rules engine's MAX_TOKENS). */
 export const MAX_TOKENS = 24;
