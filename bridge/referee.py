@@ -62,7 +62,7 @@ from bridge.undo import (
     repeated_mark,
 )
 from bridge.workers import OFFLOAD_MS, Outcome, RulesWorkers
-from rules.errors import PENDING_OPEN
+from rules import errors
 
 __all__ = ["Deliver", "Referee"]
 
@@ -300,7 +300,7 @@ class Referee:
             return held
         attacker = request.get("attacker", {})
         who = str(attacker.get("name") or held[1])
-        refusal = PENDING_OPEN(who=who, weapon=held[2], pending=pending_id, age=describe_seconds(age))
+        refusal = errors.PENDING_OPEN(who=who, weapon=held[2], pending=pending_id, age=describe_seconds(age))
         raise ProtocolError(
             ErrorCode.PENDING_OPEN,
             f"{who}'s {held[2]} waits for the allocation of two-step attack {pending_id!r} (rolled "

@@ -77,8 +77,8 @@ PREVIEW_TOO_LARGE = COMMON_ERRORS.error(
 #: ``pending`` is that attack's id, so the VTT can offer to cancel it.
 PENDING_OPEN = COMMON_ERRORS.error(
     "pending_open",
-    "{who}'s {weapon} waits for the allocation of two-step attack {pending} (rolled {age} ago): allocate "
-    "or cancel it before anything else fires or handles that weapon",
+    "{who}'s {weapon} waits for the allocation of a two-step attack (rolled {age} ago): allocate or "
+    "cancel it before anything else fires or handles that weapon",
     "who",
     "weapon",
     "pending",

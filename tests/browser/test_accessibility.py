@@ -368,13 +368,14 @@ def test_keyboard_alone_splits_a_pool(table: Table) -> None:
     tab_to(page, "a.dataset.volley === 'attack'")
     page.keyboard.press("Enter")
 
-    # The step opens with the focus on its first cluster; Escape closes it, and Fire has the focus again.
+    # The step opens with the focus on its first cluster; Escape closes it, and the focus goes back to the
+    # dialog: to its Cancel, since the waiting attack holds the autorifle and Fire is disabled (#31).
     page.locator(step).wait_for()
     page.wait_for_function(f"document.activeElement?.closest('{step}') !== null")
     assert focused(page, "name") == "cluster.0"
     page.keyboard.press("Escape")
     page.locator(step).wait_for(state="detached")
-    page.wait_for_function("document.activeElement?.dataset.volley === 'attack'")
+    page.wait_for_function("document.activeElement?.dataset.volley === 'cancel_pending'")
 
     # Out of the dialog too, back up to the dice box for the to-hit rolls, then to the card's Allocate:
     # the step opens again, and Escape comes back to Allocate.

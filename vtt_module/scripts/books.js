@@ -219,14 +219,17 @@ function weaponListChanges(before, after) {
 /**
  * The hold a pending two-step attack has on a weapon: `{key, at}` in the token's Volley state, under
  * the weapon's magazine, or null.
- * @param {Record<string, unknown> | undefined} state the token's Volley state
+ * @param {Record<string, unknown> | undefined} tokenState the token's Volley state
  * @param {{id: string, magazine?: string}} weapon
- * @returns {{key: string, at: number} | null}
+ * @returns {{key: string, at: number, state: Record<string, unknown> | null} | null} `state`: the weapon's
+ *   state when the attack was rolled (holds written before it have none)
  */
-export function holdOf(state, weapon) {
-  const holds = state?.pending;
+export function holdOf(tokenState, weapon) {
+  const holds = tokenState?.pending;
   const hold = typeof holds === "object" && holds !== null ? /** @type {Record<string, unknown>} */ (holds)[magazineOf(weapon)] : null;
   if (typeof hold !== "object" || hold === null) return null;
   const key = /** @type {any} */ (hold).key;
-  return typeof key === "string" && key ? { key, at: Number(/** @type {any} */ (hold).at) || 0 } : null;
+  const found = /** @type {any} */ (hold).state;
+  if (typeof key !== "string" || !key) return null;
+  return { key, at: Number(/** @type {any} */ (hold).at) || 0, state: isPlainObject(found) ? plainState(found) : null };
 }

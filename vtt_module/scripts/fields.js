@@ -48,6 +48,7 @@ const ENGLISH = /** @type {Record<string, string>} */ ({
   "VOLLEY.Form.AlreadyUndone": "this card is already undone",
   "VOLLEY.Form.Held": "{weapon} waits for the allocation of its pending attack: allocate or cancel it first",
   "VOLLEY.Form.NothingToCancel": "{weapon} has no pending attack to cancel",
+  "VOLLEY.Form.HeldChanged": "{weapon} changed since this attack was rolled ({changes}): the split would overwrite it; cancel the attack and fire again",
   "VOLLEY.Form.UndoLater": "a later card changed {weapon}: undo that one first",
   "VOLLEY.Form.UndoChanged": "{weapon} was changed outside Volley since this card: Undo would overwrite that",
 });

@@ -52,12 +52,13 @@ import { documentOf, isHtmlElement } from "./window-dom.js";
  *   card: unknown, result: unknown, capacity: number | null, before: unknown[],
  *   pending: unknown, choice: unknown, requester?: string, undone: {by: string, at: number} | null,
  *   settled?: Settled | null, applied?: boolean, seal?: string, mode?: string, veil?: string,
- *   outside?: unknown[]}} CardFlags
+ *   outside?: unknown[], previous?: string | null}} CardFlags
  *   `requestId` is the bridge's key (relay.js requestKey); `applied`: the result's updates are on the
  *   tokens; `seal`: table/seal.js; `mode`: who reads it (table/roll-mode.js messageMode; absent on
  *   cards from before issue #32: public); `veil`: a private card's secret part (table/veil.js), and then
  *   `pending` is only whether the attack waits; `outside`: what changed outside Volley since the weapon's
- *   last card (foundry/keeper.js, #31)
+ *   last card (foundry/keeper.js, #31); `previous`: the card whose values the weapon held before this one
+ *   (Undo hands it back, newest first)
  * @typedef {{kind: "allocated", by: string | null, requestId: string | null, messageId: string | null,
  *   hits: {name: string, hits: number}[], at: number} | {kind: "expired", code: string, at: number}
  *   | {kind: "cancelled", by: string, at: number}} Settled

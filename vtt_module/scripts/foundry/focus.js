@@ -160,14 +160,27 @@ export class WindowFocus {
   leaving(root) {
     if (!root) return;
     const active = activeControl(root);
-    if (active && root.contains(active)) (this.opener?.isConnected ? this.opener : this.fallback())?.focus();
+    if (active && root.contains(active)) this.#back()?.focus();
     root.setAttribute("inert", "");
   }
 
   /** The window closed: the focus goes back to whatever opened it, if the focus went with the window. */
   closed() {
     if (activeControl(this.opener)) return;
-    const target = this.opener?.isConnected ? this.opener : this.fallback();
-    target?.focus();
+    this.#back()?.focus();
+  }
+
+  /**
+   * Where the focus goes back to: the control that opened the window; if it is there but disabled now
+   * (Fire, once a two-step attack holds its weapon), the first button of its window that can be used
+   * (the waiting attack's Cancel); if it is gone, the fallback.
+   * @returns {HTMLElement | null}
+   */
+  #back() {
+    const opener = this.opener;
+    if (!opener?.isConnected) return this.fallback();
+    if (usable(opener)) return opener;
+    const buttons = opener.closest("[role=dialog]")?.querySelectorAll(".volley-attack__buttons button") ?? [];
+    return /** @type {HTMLElement | undefined} */ ([...buttons].find(usable)) ?? opener;
   }
 }

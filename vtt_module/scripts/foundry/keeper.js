@@ -21,7 +21,7 @@
 
 import { findWeapon, magazineOf } from "../adapters/identity.js";
 import { BOOKS_FLAG, changedSince, forbiddenFlags, namedChanges, plainState, revertOf, weaponBooks } from "../books.js";
-import { isHolder } from "./bridge.js";
+import { isHolder, onBridgeStatus } from "./bridge.js";
 import { arsenalOf, findTokenDocument } from "./documents.js";
 import { MODULE_ID, worldRuleSystem } from "./settings.js";
 import { t } from "./words.js";
@@ -40,6 +40,8 @@ const changedBy = new Map();
 /** Changes put back, to be said on the next card of their weapon: by actor, then magazine. @type {Map<string, Map<string, OutsideChange[]>>} */
 const putBack = new Map();
 let watching = false;
+/** Whether this browser has written the baseline books since it became the holder. */
+let baselined = false;
 
 /** @param {any} actor */
 function keyOf(actor) {
@@ -74,6 +76,52 @@ export function watchBooks() {
   Hooks.on("createToken", (token) => remember(/** @type {any} */ (token).actor));
   Hooks.on("updateActor", (actor, changed, _options, userId) => void onActorUpdate(actor, changed, String(userId ?? "")));
   Hooks.on("updateItem", (item, _changed, _options, userId) => noteOutside(/** @type {any} */ (item).parent, String(userId ?? "")));
+  // The browser that holds the bridge records where every weapon stands before its first card, so a
+  // change made before that card is found too; new actors and tokens get theirs as they come.
+  onBridgeStatus(() => {
+    if (isHolder() && !baselined) {
+      baselined = true;
+      void baselineBooks(allActors()).catch((error) => console.error("volley:", error));
+    } else if (!isHolder()) {
+      baselined = false;
+    }
+  });
+  Hooks.on("createActor", (actor) => {
+    if (isHolder()) void baselineBooks([actor]).catch((error) => console.error("volley:", error));
+  });
+  Hooks.on("createToken", (token) => {
+    if (isHolder()) void baselineBooks([/** @type {any} */ (token).actor]).catch((error) => console.error("volley:", error));
+  });
+}
+
+/** Every actor Volley may read: the world's, and each unlinked token's own. */
+function allActors() {
+  /** @type {any[]} */
+  const actors = [...(game.actors?.contents ?? [])];
+  for (const scene of game.scenes?.contents ?? []) for (const token of scene.tokens?.contents ?? []) if (!token.actorLink && token.actor) actors.push(token.actor);
+  return actors;
+}
+
+/**
+ * Books for each weapon of these actors that has none yet: its state as it is now (one update per actor).
+ * @param {any[]} actors
+ */
+async function baselineBooks(actors) {
+  const system = worldRuleSystem();
+  if (!system) return;
+  for (const actor of actors) {
+    if (!actor) continue;
+    const weapons = arsenalOf(/** @type {any} */ ({ actor }), system).weapons;
+    const books = actor.flags?.[MODULE_ID]?.[BOOKS_FLAG];
+    /** @type {Record<string, unknown>} */
+    const update = {};
+    for (const weapon of weapons) {
+      const magazine = magazineOf(weapon);
+      if (weaponBooks(books, magazine)) continue;
+      update[`flags.${MODULE_ID}.${BOOKS_FLAG}.${magazine}`] = { state: plainState(weapon.state), key: null, at: Date.now() };
+    }
+    if (Object.keys(update).length > 0) await actor.update(update);
+  }
 }
 
 /**
@@ -228,12 +276,14 @@ export function outsideFor(token, weapon) {
 }
 
 /**
- * Volley has written a weapon's state (a result, an undo): its books are that state now, and what
- * was changed outside Volley before has been said.
+ * Volley has written a weapon's state (a result, an undo), or has said on a card what changed outside
+ * it: its books are the state now, and the count of changes outside Volley starts again. `key` is the
+ * card whose values the weapon holds (what Undo checks); `undefined` keeps the one the books name (a
+ * pending attack's card changes nothing of the weapon).
  * @param {TokenDocument} token
  * @param {string} system
  * @param {string} weaponId
- * @param {string | null} key the request that wrote it
+ * @param {string | null | undefined} key the request that wrote it
  */
 export async function writeBooks(token, system, weaponId, key) {
   const actor = /** @type {any} */ (token.actor);
@@ -246,5 +296,6 @@ export async function writeBooks(token, system, weaponId, key) {
   for (const field of Object.keys(old?.state ?? {})) if (!(field in state)) state[field] = null;
   putBack.get(keyOf(actor))?.delete(magazine);
   changedBy.delete(keyOf(actor));
-  await actor.update({ [`flags.${MODULE_ID}.${BOOKS_FLAG}.${magazine}`]: { state, key, at: Date.now() } });
+  const named = key === undefined ? (old?.key ?? null) : key;
+  await actor.update({ [`flags.${MODULE_ID}.${BOOKS_FLAG}.${magazine}`]: { state, key: named, at: Date.now() } });
 }

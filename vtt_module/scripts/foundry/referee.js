@@ -31,7 +31,7 @@ import { bridgeConnection, bridgeOnline } from "./bridge.js";
 import { cardFlags, cardFor, cardRecord, cardRollMode, chatMessage, isVeiled, liftVeil, markApplied, markUndone, mayRead, postCard, settlePending } from "./chat.js";
 import { arsenalOf, findTokenDocument, rememberCurrentWeapon, requestContext, syncDerivedStatuses, tokenHandle, tokenState, tokenView } from "./documents.js";
 import { outsideFor, writeBooks } from "./keeper.js";
-import { changedSince, holdOf, weaponBooks } from "../books.js";
+import { changedSince, holdOf, plainState, weaponBooks } from "../books.js";
 import { accessToken, MODULE_ID, worldRuleSystem } from "./settings.js";
 import { asTablePlays } from "./table-rules.js";
 import { visibilityKind } from "../table/roll-mode.js";
@@ -93,6 +93,17 @@ export async function referee(message, userId) {
     if (!plugin.buildAllocation) throw new FormError("action", "VOLLEY.Form.NoAllocation");
     const built = plugin.buildAllocation(choice, context);
     pendingId = pendingKey(built.pending_id, userId);
+    // The allocation writes absolute values computed from the weapon as the attack found it: a change
+    // made to the held weapon since (a game master's edit, the game system's sheet) would be overwritten
+    // unseen. Refused, naming what changed: cancel and fire again (#31).
+    const hold = holdOf(context.shooter.state, context.weapon);
+    if (hold?.key === pendingId && hold.state) {
+      const changed = changedSince({ state: hold.state, key: null, at: 0 }, context.weapon.state);
+      if (changed.length > 0) {
+        const what = changed.map((c) => `${c.field} ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}`).join(", ");
+        throw new FormError("pending_id", "VOLLEY.Form.HeldChanged", { weapon: context.weapon.name, changes: what });
+      }
+    }
     outgoing = { type: "allocate", id: message.id, pending_id: pendingId, allocation: built.allocation, user: userId };
   } else {
     // A pending two-step attack holds the weapon: nothing else fires or handles it meanwhile (#31).
@@ -104,6 +115,8 @@ export async function referee(message, userId) {
   }
   const shooter = findTokenDocument(choice.token);
   const outside = shooter ? outsideFor(shooter, context.weapon) : [];
+  // The card whose values the weapon holds now: Undo of this card hands the weapon back to it.
+  const previous = shooter ? (weaponBooks(/** @type {any} */ (shooter.actor)?.flags?.[MODULE_ID]?.books, magazineOf(context.weapon))?.key ?? null) : null;
   const freed = async () => {
     if (shooter) await clearHold(shooter, plugin, context.weapon, pendingId);
   };
@@ -149,6 +162,7 @@ export async function referee(message, userId) {
           choice,
           applied: false,
           outside,
+          previous,
         },
         userId,
         shooter,
@@ -166,7 +180,10 @@ export async function referee(message, userId) {
   try {
     if (reply.type === "pending" && shooter) {
       // The attack holds its weapon until it is allocated or cancelled (its state is not changed yet).
-      await setHold(shooter, plugin, context.weapon, { key: message.id, at: Date.now() });
+      await setHold(shooter, plugin, context.weapon, { key: message.id, at: Date.now(), state: plainState(context.weapon.state) });
+      // Its card has said what changed outside Volley: the count starts again (the card Undo checks
+      // stays the one before: this card changes nothing of the weapon).
+      if (outside.length > 0) await writeBooks(shooter, plugin.id, context.weapon.id, undefined);
     }
     if (planned) {
       await applyPlanned(planned, plugin, choice.token, context.weapon.id);
@@ -237,7 +254,7 @@ async function markKey(connection, key, outside, userId) {
  * @param {TokenDocument} token
  * @param {RuleSystemPlugin} plugin
  * @param {{id: string, magazine?: string}} weapon
- * @param {{key: string, at: number}} hold
+ * @param {{key: string, at: number, state?: Record<string, unknown>}} hold `state`: the weapon as the attack found it
  */
 async function setHold(token, plugin, weapon, hold) {
   await tokenHandle(token, plugin.id).setState({ [`pending.${magazineOf(weapon)}`]: hold });
@@ -409,9 +426,12 @@ async function undoCard(message, userId) {
   });
   for (const problem of [...problems, ...done.problems]) console.warn("volley:", problem);
   await afterWrites([flags.token, ...plans.map((plan) => plan.token)], plugin);
-  // What Undo put back is what Volley wrote last: the weapon's books say so.
+  // What Undo put back is what Volley wrote last: the weapon's books say so. An undo that put back
+  // nothing of the weapon leaves its books alone (a change made outside Volley since is still to be said).
   const shooter = findTokenDocument(flags.token);
-  if (shooter && flags.weapon) await writeBooks(shooter, plugin.id, flags.weapon, flags.requestId).catch(reportFailure);
+  const putWeaponBack = plans.some((plan) => plan.token === flags.token && plan.weapon && Object.keys(plan.weapon.changes).length > 0);
+  const previous = typeof flags.previous === "string" ? flags.previous : null;
+  if (shooter && flags.weapon && putWeaponBack) await writeBooks(shooter, plugin.id, flags.weapon, previous).catch(reportFailure);
   await markUndone(chat, userId);
   // volley.undone (attack-hooks.js): the card, the request it took back, and the values put back.
   announceUndone({ message: chat, requestId: flags.requestId, system: flags.system, token: flags.token, restored: flags.before, userId });
@@ -505,7 +525,8 @@ function checkUndoInOrder(flags, plugin) {
   if (!weapon) return;
   const books = weaponBooks(/** @type {any} */ (token.actor)?.flags?.[MODULE_ID]?.books, magazineOf(weapon));
   if (!books) return;
-  if (books.key !== flags.requestId) throw new FormError("message", "VOLLEY.Form.UndoLater", { weapon: weapon.name });
+  // Books with no card yet (the holder's baseline) say nothing about older cards: those undo as before.
+  if (books.key !== null && books.key !== flags.requestId) throw new FormError("message", "VOLLEY.Form.UndoLater", { weapon: weapon.name });
   if (changedSince(books, weapon.state).length > 0) throw new FormError("message", "VOLLEY.Form.UndoChanged", { weapon: weapon.name });
 }
 
