@@ -180,7 +180,8 @@ export class WindowFocus {
     const opener = this.opener;
     if (!opener?.isConnected) return this.fallback();
     if (usable(opener)) return opener;
-    const buttons = opener.closest("[role=dialog]")?.querySelectorAll(".volley-attack__buttons button") ?? [];
-    return /** @type {HTMLElement | undefined} */ ([...buttons].find(usable)) ?? opener;
+    // (usable narrows to "not an element" here; the opener is one, only disabled or hidden now)
+    const buttons = /** @type {HTMLElement} */ (opener).closest("[role=dialog]")?.querySelectorAll(".volley-attack__buttons button") ?? [];
+    return /** @type {HTMLElement | undefined} */ ([...buttons].find(usable)) ?? /** @type {HTMLElement} */ (opener);
   }
 }

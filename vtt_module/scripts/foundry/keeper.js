@@ -25,6 +25,7 @@ import { isHolder, onBridgeStatus } from "./bridge.js";
 import { arsenalOf, findTokenDocument } from "./documents.js";
 import { MODULE_ID, worldRuleSystem } from "./settings.js";
 import { t } from "./words.js";
+import { isHtmlElement } from "./window-dom.js";
 
 /**
  * @typedef {import("../books.js").FieldChange} FieldChange
@@ -249,7 +250,7 @@ export function changeText(change) {
 export function decorateBooksNotice(message, html) {
   const raw = /** @type {any} */ (message.flags)?.[MODULE_ID]?.booksNotice;
   const author = /** @type {any} */ (message).author;
-  if (!raw || typeof raw !== "object" || !(html instanceof HTMLElement) || author?.isGM !== true) return;
+  if (!raw || typeof raw !== "object" || !isHtmlElement(html) || author?.isGM !== true) return;
   const line = html.querySelector(".volley-books-notice");
   const changes = Array.isArray(raw.changes) ? raw.changes.map(String).slice(0, 32) : [];
   if (line) line.textContent = t("VOLLEY.Books.PutBack", noticeValues({ user: String(raw.user ?? "?"), actor: String(raw.actor ?? ""), changes }));
