@@ -20,5 +20,6 @@ def test_every_round_is_counted_once(table: Table, system: str) -> None:
     figures = BookkeepingRun(table, system, seed=31, steps=24).run()
     report = json.dumps(figures.as_dict(), indent=1)
     assert figures.broken == [], report
-    assert figures.weapons_checked == 3 and figures.results_applied > 0, report
+    # The run resolved something the books count (an applied result, kept or undone since).
+    assert figures.weapons_checked == 3 and figures.results_applied + figures.results_undone > 0, report
     assert table.pages.errors == [], report
