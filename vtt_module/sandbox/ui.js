@@ -16,7 +16,14 @@ function statusName(id) {
 /** The rounds in the token's current Volley weapon, read from its profile (for the token's face). */
 function roundsOf(token) {
   const profile = token.actor?.getFlag("volley", "profile");
-  const system = game.settings.get("volley", "ruleSystem");
+  // A page still starting is drawn when another page changes the world (its tokens' actors): before
+  // the module's init the setting is not registered yet, and the face shows no rounds until it is.
+  let system;
+  try {
+    system = game.settings.get("volley", "ruleSystem");
+  } catch {
+    return "";
+  }
   const weapons = (profile?.weapons ?? []).filter((w) => w.system === system);
   const current = weapons.find((w) => w.id === profile?.current?.[system]) ?? weapons[0];
   if (!current) return "";
