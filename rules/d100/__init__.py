@@ -9,8 +9,8 @@ reading Volley chose where the seed is silent.
 from __future__ import annotations
 
 from rules.d100.actions import resolve
-from rules.d100.chances import d100_odds, d100_odds_cost
 from rules.d100.messages import MESSAGES
+from rules.d100.odds import d100_odds, d100_odds_cost
 from rules.d100.requests import D100Request
 from rules.d100.results import D100Result
 from rules.d100.table_rules import TABLE_RULES

@@ -1,6 +1,6 @@
 """Everything about an attack that is known before a die is rolled, checked once.
 
-Both the dice (``volley_fire``) and the exact odds (``chances``) start from the same ``FirePlan``, so the
+Both the dice (``salvo.fire``) and the exact odds (``odds``) start from the same ``FirePlan``, so the
 preview and the roll cannot disagree. Building a plan is where every bad input becomes a ``RuleError``:
 nothing is rolled, spent or changed before it succeeds.
 """

@@ -17,6 +17,7 @@ from __future__ import annotations
 import msgspec
 
 from rules.d100 import messages as msg
+from rules.d100.allocation import allocate
 from rules.d100.blast import scatter
 from rules.d100.checks import degrees, judge, roll_test
 from rules.d100.damage import strike
@@ -28,7 +29,6 @@ from rules.d100.requests import Target
 from rules.d100.results import Check, D100Target, HitRecord, Scatter, Suppression
 from rules.d100.suppression import aftermath, aftermath_lines
 from rules.d100.tables import ATTACK_ALWAYS_MISSES_AT, GRENADE_SAFE_DEGREES, UNJAM_ACTION, UNJAM_MODIFIER
-from rules.d100.volley import allocate
 from rules.dice import Dice
 from rules.results import Message
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from rules.dice import Dice
-from rules.gurps.attack import attack_odds, attack_odds_cost, resolve_attack
+from rules.gurps.attack import resolve_attack
 from rules.gurps.messages import MESSAGES
+from rules.gurps.odds import attack_odds, attack_odds_cost
 from rules.gurps.reload import reload_odds, resolve_reload
 from rules.gurps.requests import AttackRequest, GurpsRequest, ReloadRequest, UnjamRequest
 from rules.gurps.results import AttackResult, ReloadResult, UnjamResult

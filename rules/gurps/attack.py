@@ -1,4 +1,4 @@
-"""Resolve a rapid-fire attack with dice, or give its exact odds without them.
+"""Resolve a rapid-fire attack with dice (its exact odds without them are ``rules.gurps.odds``).
 
 Order of the dice (and of scripted faces): for each target in request order, the to-hit 3d6; then, if
 that roll is at or above Malf, the malfunction table's 3d6 (and no further targets are fired at);
@@ -11,25 +11,22 @@ of a critical failure on the same roll.
 from __future__ import annotations
 
 from rules.dice import Dice
-from rules.errors import RuleError
 from rules.gurps import messages as msg
-from rules.gurps.requests import AttackRequest
-from rules.gurps.results import AttackResult, GurpsTarget, GurpsWeapon, Outcome, weapon_update
-from rules.gurps.success import Check, judge
-from rules.gurps.tables import EXPLOSION_RISK, ROUNDS_SPENT, Malfunction, malfunction_kind
-from rules.gurps.volley import (
+from rules.gurps.plan import (
     FirePlan,
     Volley,
     dodge_score,
     dodged_hits,
-    parse_rof,
     plan_attack,
     weapon_name,
 )
-from rules.odds import Dist, constant, dice_sum, hits_list, map_outcomes, mixture
-from rules.results import Message, Odds, TargetOdds
+from rules.gurps.requests import AttackRequest
+from rules.gurps.results import AttackResult, GurpsTarget, GurpsWeapon, Outcome, weapon_update
+from rules.gurps.success import Check, judge
+from rules.gurps.tables import EXPLOSION_RISK, ROUNDS_SPENT, Malfunction, malfunction_kind
+from rules.results import Message
 
-__all__ = ["attack_odds", "attack_odds_cost", "resolve_attack"]
+__all__ = ["resolve_attack"]
 
 
 def _aim(request: AttackRequest, plan: FirePlan, volley: Volley) -> Message:
@@ -192,64 +189,3 @@ def resolve_attack(request: AttackRequest, dice: Dice) -> AttackResult:
         updates=[weapon_update(request.attacker.id, state)],
         log=log,
     )
-
-
-def _after_dodge(scored: int, dodge: int, step: int) -> Dist:
-    """Hits that land out of ``scored`` once a target with ``dodge`` rolls against them."""
-    return map_outcomes(dice_sum(3, 6), lambda face: scored - dodged_hits(scored, judge(face, dodge), step))
-
-
-def _volley_odds(plan: FirePlan, volley: Volley) -> tuple[float, Dist]:
-    """P(this roll malfunctions), and the hits that land on this target given it is fired at."""
-    three_d6 = dice_sum(3, 6)
-    malfunction = 0.0
-    parts: list[tuple[float, Dist]] = []
-    for roll, p in three_d6.items():
-        if roll >= plan.malf:
-            malfunction += p
-            parts.append((p, constant(0)))
-            continue
-        attack = judge(roll, volley.effective)
-        scored = volley.hits(attack, plan.rcl)
-        score = dodge_score(volley, attack, scored)
-        parts.append((p, constant(scored) if score is None else _after_dodge(scored, score, plan.dodge_step)))
-    return malfunction, mixture(parts)
-
-
-def attack_odds(request: AttackRequest) -> Odds:
-    """Exact: each target's hits after its dodge, and the chance the weapon ends the attack jammed.
-
-    A target is fired at only if no earlier target's roll malfunctioned, so its distribution is a
-    mixture of its own and "no hits" weighted by that chance.
-    """
-    plan = plan_attack(request)
-    reached = 1.0  # the chance no earlier roll malfunctioned
-    jam = 0.0
-    targets: list[TargetOdds] = []
-    for volley in plan.volleys:
-        malfunction, hits = _volley_odds(plan, volley)
-        dist = mixture([(reached, hits), (1.0 - reached, constant(0))])
-        targets.append(TargetOdds(id=volley.target.id, hits=hits_list(dist, volley.projectiles + 1)))
-        jam += reached * malfunction
-        reached *= 1.0 - malfunction
-    return Odds(targets=targets, jam=jam)
-
-
-def attack_odds_cost(request: AttackRequest) -> float:
-    """About how many milliseconds :func:`attack_odds` takes (``RuleSystem.odds_cost``), read off the
-    request without planning it: the estimate runs on the bridge's event loop.
-
-    Measured on a busy two-core machine: each dodging target costs about 0.3 ms (its dodge is mixed
-    into every successful to-hit roll), any target about 0.03 ms, and each projectile's entry in the
-    published ``hits`` list about 0.3 microseconds. The figures err high: an estimate too high only
-    sends a preview to a worker, one too low stalls every other client.
-    """
-    try:
-        rof = parse_rof(request.weapon.rof)
-    except RuleError:
-        return 0.0  # refused wherever it is computed, at once
-    if not 0 < request.shots <= rof.shots:
-        return 0.0  # likewise
-    projectiles = request.shots * rof.pellets
-    dodging = sum(1 for target in request.targets if target.dodge is not None)
-    return 0.05 + 0.35 * dodging + 0.03 * len(request.targets) + 0.0003 * projectiles

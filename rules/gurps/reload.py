@@ -5,9 +5,9 @@ from __future__ import annotations
 from rules.dice import Dice
 from rules.errors import RuleError
 from rules.gurps import messages as msg
+from rules.gurps.plan import check_magazine, label, weapon_name
 from rules.gurps.requests import ReloadRequest
 from rules.gurps.results import GurpsWeapon, ReloadResult, weapon_update
-from rules.gurps.volley import check_magazine, label, weapon_name
 from rules.results import Odds
 
 __all__ = ["reload_odds", "resolve_reload"]

@@ -8,7 +8,7 @@ request declares is refused (``common.error.unknown_field``, its path named), so
 
 Every number has a sane range (docs/rules/gurps.md, "Bounds"): a value outside it is a typing slip, and
 is refused as ``invalid`` with its field named rather than half-working or making a preview that
-stalls the bridge. The RoF's own bound is checked where it is read (``volley.parse_rof``).
+stalls the bridge. The RoF's own bound is checked where it is read (``plan.parse_rof``).
 """
 
 from __future__ import annotations

@@ -11,11 +11,11 @@ from __future__ import annotations
 from rules.dice import Dice
 from rules.errors import RuleError
 from rules.gurps import messages as msg
+from rules.gurps.plan import check_magazine, label, weapon_name
 from rules.gurps.requests import UnjamRequest
 from rules.gurps.results import GurpsWeapon, UnjamAttempt, UnjamResult, weapon_update
 from rules.gurps.success import judge
 from rules.gurps.tables import FIXES, Fix, Malfunction, WeaponFault
-from rules.gurps.volley import check_magazine, label, weapon_name
 from rules.odds import dice_sum
 from rules.results import Odds
 

@@ -1,6 +1,6 @@
 """MegaTraveller under the Rules for Combat System (RCS): targetting and firing, all five fire modes.
 
-``SYSTEM`` plugs it into the registry. Firing actions go through :mod:`.fire` (and :mod:`.chances` for
+``SYSTEM`` plugs it into the registry. Firing actions go through :mod:`.attack` (and :mod:`.odds` for
 the odds); the weapon-handling actions (draw, unsling, ready, select_mode, retarget, reload) through
 :mod:`.readiness`. Readings where the RCS text is silent are named constants in the modules and are
 listed in ``docs/rules/megatraveller.md``.
@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from rules.dice import Dice
-from rules.megatraveller.chances import fire_odds, odds_cost, warm_up
-from rules.megatraveller.fire import resolve_fire
+from rules.megatraveller.attack import resolve_fire
 from rules.megatraveller.messages import MESSAGES
+from rules.megatraveller.odds import fire_odds, odds_cost, warm_up
 from rules.megatraveller.readiness import handle
 from rules.megatraveller.requests import FireFields, HandlingFields, MegaTravellerRequest
 from rules.megatraveller.results import MegaTravellerResult

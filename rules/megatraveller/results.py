@@ -11,7 +11,7 @@ from __future__ import annotations
 import msgspec
 
 from rules.megatraveller.requests import FireMode, Pool, Readiness, Selector
-from rules.megatraveller.volley import ToHit
+from rules.megatraveller.to_hit import ToHit
 from rules.results import Result, TargetResult, WeaponState
 
 __all__ = ["MegaTravellerResult", "MegaTravellerTarget", "MegaTravellerWeapon", "StrayVolley"]

@@ -18,8 +18,8 @@ import rules
 from bridge.i18n import Catalogue
 from bridge.protocol import MAX_REPLY_BYTES, MAX_TARGETS, ProtocolError
 from bridge.workers import OFFLOAD_MS
+from rules.gurps.plan import MAX_PELLETS, MAX_ROF
 from rules.gurps.requests import MAX_ROUNDS, SCORE_RANGE
-from rules.gurps.volley import MAX_PELLETS, MAX_ROF
 
 pytestmark = pytest.mark.asyncio
 

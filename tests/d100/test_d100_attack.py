@@ -14,7 +14,7 @@ import pytest
 from d100_helpers import VEX, lines, merged, refused, roll, vex
 
 from rules import RuleError, decode_request
-from rules.d100.volley import allocate
+from rules.d100.allocation import allocate
 from rules.results import Message
 
 

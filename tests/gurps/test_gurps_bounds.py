@@ -16,8 +16,8 @@ from bridge.protocol import MAX_REPLY_BYTES
 from bridge.workers import OFFLOAD_MS
 from rules import RuleError, decode_request, odds, resolve
 from rules.dice import ScriptedDice
+from rules.gurps.plan import MAX_PELLETS, MAX_ROF
 from rules.gurps.requests import MAX_ROUNDS, MAX_TARGETS, MODIFIER_RANGE, SCORE_RANGE
-from rules.gurps.volley import MAX_PELLETS, MAX_ROF
 
 
 def refusal(data: dict[str, Any]) -> RuleError:

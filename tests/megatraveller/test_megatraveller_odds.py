@@ -13,7 +13,7 @@ from rules.dice import SeededDice
 from rules.megatraveller.allocation import default_cluster_split
 from rules.megatraveller.autofire import cluster_multisets, remaining_dist
 from rules.megatraveller.tasks import chance
-from rules.megatraveller.volley import hits_only
+from rules.megatraveller.to_hit import hits_only
 
 
 def one_target(mode: str, **top: Any) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import pytest
 from megatraveller_helpers import honjo, jong_wu, roll, to_hit
 
 from rules import RuleError, decode_request, odds
-from rules.megatraveller.volley import hits_only
+from rules.megatraveller.to_hit import hits_only
 
 
 def test_step_one_rolls_only_the_pool_and_changes_nothing() -> None:

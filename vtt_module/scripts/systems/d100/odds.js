@@ -1,6 +1,6 @@
 /**
  * What the bridge's d100 odds say beyond the hit charts: the chance each target ends the action
- * suppressed, and prone (rules/d100/chances.py gives both per target, exact over the dice's faces).
+ * suppressed, and prone (rules/d100/odds.py gives both per target, exact over the dice's faces).
  *
  * Suppressing fire makes everyone in range test; overwatch fire makes every target shot at test at +20;
  * a target that fails and cannot reach cover goes prone. A target already suppressed stays so (100%).

@@ -27,14 +27,14 @@ from rules.megatraveller.allocation import (
     default_bullet_split,
     default_cluster_split,
 )
+from rules.megatraveller.attack import moot_rounds_skipped, roll_pool
 from rules.megatraveller.autofire import AUTO_ROUNDS, EMPTY_WITHIN, remaining_dist
-from rules.megatraveller.fire import moot_rounds_skipped, roll_pool
 from rules.megatraveller.modes import FIRE_MODES
 from rules.megatraveller.plan import FirePlan, plan_fire, split_dm, stray_task
 from rules.megatraveller.requests import FireFields
 from rules.megatraveller.splits import mixed_shares, ranks, share_of_bullets, split_cost
 from rules.megatraveller.tasks import characteristic_dm
-from rules.megatraveller.volley import hits_only, volley_dist
+from rules.megatraveller.to_hit import hits_only, volley_dist
 from rules.odds import Dist, convolve, hits_list, mixture
 from rules.results import Odds, TargetOdds
 

@@ -34,7 +34,7 @@ from rules.megatraveller.results import (
     StrayVolley,
 )
 from rules.megatraveller.tasks import EXCEPTIONAL_FAILURE_MARGIN, Task, characteristic_dm, difficulty_name
-from rules.megatraveller.volley import ToHit, roll_volley
+from rules.megatraveller.to_hit import ToHit, roll_volley
 from rules.results import Message
 
 __all__ = ["RolledPool", "moot_rounds_skipped", "resolve_fire", "roll_pool", "split_pool"]

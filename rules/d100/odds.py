@@ -1,7 +1,7 @@
 """Exact odds for every d100 action: enumerate the d100's hundred faces, never sample.
 
 For an attack: each attack face gives a test, a jam or not, and a number of hits; the allocation rule
-(``volley.allocate``, or a uniform pick per hit for suppressing fire: a binomial mixture) turns that
+(``allocation.allocate``, or a uniform pick per hit for suppressing fire: a binomial mixture) turns that
 into each target's count, and each target's dodge (its own hundred faces) takes hits away. Suppression
 tests are independent of the attack, so each target's chance to end suppressed is a product.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 from math import comb
 
 from rules.d100.actions import resolve
+from rules.d100.allocation import allocate
 from rules.d100.attack import plan_attack
 from rules.d100.checks import judge
 from rules.d100.morale import checked_targets, recovery_target, suppression_tests
@@ -31,7 +32,6 @@ from rules.d100.results import D100Odds, D100TargetOdds
 from rules.d100.salvo import attack_outcome
 from rules.d100.suppression import SuppressionTest, fail_chance, pass_chance
 from rules.d100.upkeep import ammo_recovery_target, unjam_target
-from rules.d100.volley import allocate
 from rules.dice import ScriptedDice
 from rules.odds import Dist, hits_list, mixture
 

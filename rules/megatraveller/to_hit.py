@@ -3,7 +3,7 @@
 RCS: Rapid-fire. Each bullet beyond the first adds +1 to the first roll; every roll after that halves
 the bullet DM (rounding down). A hit lets the next bullet roll; the first miss ends the volley and the
 rest miss too. A natural 2 also ends it, but in rapid and burst fire the bullets it spoiled fly on at
-the nearest token in the line of fire (see :mod:`rules.megatraveller.fire`).
+the nearest token in the line of fire (see :mod:`rules.megatraveller.attack`).
 """
 
 from __future__ import annotations
