@@ -8,13 +8,12 @@ rules engine behind it, and the browser's own WebSocket.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import DEFAULT_GENERATION, Pages, Sandbox, Shots, Table
+from browserkit import BUDGET_S, DEFAULT_GENERATION, Pages, Sandbox, Shots, Table, ms
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -53,12 +52,19 @@ def sandbox(tmp_path: Path) -> Iterator[Sandbox]:
 
 
 @pytest.fixture
-def pages(launch_chromium: Callable[[], AbstractContextManager[Any]]) -> Iterator[Pages]:
-    """A fresh headless Chromium per test (``launch_chromium``: tests/conftest.py), one context. The
-    test fails if Volley's own code logged a Foundry compatibility warning on any of its pages."""
-    with launch_chromium() as browser:
-        pages = Pages(browser.new_context(viewport={"width": 1440, "height": 900}))
+def pages(shared_chromium: Any) -> Iterator[Pages]:
+    """A fresh browser context per test in the run's headless Chromium (``shared_chromium``:
+    tests/conftest.py): nothing of another test's pages is seen. The test fails if Volley's own code
+    logged a Foundry compatibility warning on any of its pages."""
+    context = shared_chromium.browser().new_context(viewport={"width": 1440, "height": 900})
+    # Every page of the context waits as long as the budget, a popup too (the session report's).
+    context.set_default_timeout(ms(BUDGET_S))
+    context.set_default_navigation_timeout(ms(BUDGET_S))
+    try:
+        pages = Pages(context)
         yield pages
+    finally:
+        context.close()
     assert pages.volley_warnings == [], "Volley's code logged Foundry compatibility warnings"
 
 

@@ -7,8 +7,12 @@ does not fit in it, when the odds scroll in a part of their own, or when any tex
 the card's box. Besides every dialog and card it draws the faces of issue 35: a GURPS critical hit and
 an unjam, d100 hit locations, a suppression test card, an undone card, and a standing order's single
 shots fired at two tokens. Each picture is named ``<system>-<what>-<lang>-<theme>-<view>.png``.
-``VOLLEY_GALLERY=<dir>`` writes the pictures elsewhere (the suite's default is the docs folder, so the
-gallery is current after every run).
+
+The whole gallery (each system in each language and theme, 136 pictures) is its own command,
+``scripts/gallery``, which redraws ``docs/images/gallery/`` (``VOLLEY_GALLERY_UPDATE=1``);
+``VOLLEY_GALLERY=<dir>`` draws the whole gallery into another folder instead. The suite's own run
+(``scripts/test``) draws a sample, ``SAMPLE``: each system once, in both languages and both themes
+between them, into a temporary folder, so a test run never changes a tracked file.
 """
 
 from __future__ import annotations
@@ -22,7 +26,19 @@ import pytest
 from browserkit import PROFILE_EDITOR, ROOT, Table, cards, message_of, open_attack_dialog, wait_for_chart
 
 WINDOW = {"width": 1400, "height": 900}
-GALLERY = Path(os.environ.get("VOLLEY_GALLERY", ROOT / "docs" / "images" / "gallery"))
+#: Where ``scripts/gallery`` keeps the pictures the docs show.
+DOCS_GALLERY = ROOT / "docs" / "images" / "gallery"
+#: The whole gallery's folder when asked for (None: the suite's run, a sample into a temporary folder).
+WHOLE: Path | None = (
+    Path(os.environ["VOLLEY_GALLERY"])
+    if os.environ.get("VOLLEY_GALLERY")
+    else DOCS_GALLERY
+    if os.environ.get("VOLLEY_GALLERY_UPDATE") == "1"
+    else None
+)
+LANGS_AND_THEMES = [("en", "light"), ("ru", "dark"), ("ru", "light"), ("en", "dark")]
+#: The suite's sample: every system once, both languages and both themes among them.
+SAMPLE = [("gurps", "en", "light"), ("megatraveller", "ru", "dark"), ("d100", "ru", "light")]
 
 FIRE = {"en": "Fire", "ru": "Огонь"}
 WEAPONS = {"en": "Volley weapons", "ru": "Оружие Volley"}
@@ -106,10 +122,11 @@ OVERFLOW = """() => {
 class Gallery:
     """Pictures taken and problems found, for one language, theme and view."""
 
-    def __init__(self, lang: str, theme: str) -> None:
+    def __init__(self, lang: str, theme: str, folder: Path) -> None:
         self.lang, self.theme = lang, theme
         self.problems: list[str] = []
-        GALLERY.mkdir(parents=True, exist_ok=True)
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
 
     def take(self, page: Any, locator: Any, system: str, what: str, view: str) -> None:
         name = f"{system}-{what}-{self.lang}-{self.theme}-{view}"
@@ -118,7 +135,7 @@ class Gallery:
         self.problems += [f"{name}: card text overflows: {o}" for o in page.evaluate(OVERFLOW)]
         self.problems += [f"{name}: button label clipped: {o}" for o in page.evaluate(CLIPPED)]
         self.problems += [f"{name}: odds in a scroll of their own: {o}" for o in page.evaluate(ODDS_SCROLL)]
-        path = GALLERY / f"{name}.png"
+        path = self.folder / f"{name}.png"
         # The sandbox's toasts float over whatever is at the bottom right; they are not the module's.
         page.evaluate(f"document.head.insertAdjacentHTML('beforeend', {TOASTS_ASIDE!r})")
         try:
@@ -343,12 +360,22 @@ SYSTEMS: dict[str, Callable[[Table, Gallery], None]] = {
 }
 
 
-@pytest.mark.parametrize("system", list(SYSTEMS))
-@pytest.mark.parametrize(
-    ("lang", "theme"), [("en", "light"), ("ru", "dark"), ("ru", "light"), ("en", "dark")]
-)
-def test_gallery(table: Table, system: str, lang: str, theme: str) -> None:
-    gallery = Gallery(lang, theme)
+CASES = [(system, lang, theme) for system in SYSTEMS for lang, theme in LANGS_AND_THEMES] if WHOLE else SAMPLE
+
+
+@pytest.mark.parametrize(("system", "lang", "theme"), CASES)
+def test_gallery(table: Table, tmp_path: Path, system: str, lang: str, theme: str) -> None:
+    gallery = Gallery(lang, theme, WHOLE or tmp_path / "gallery")
     SYSTEMS[system](table, gallery)
     assert gallery.problems == []
     assert table.pages.errors == []
+
+
+def test_the_sample_covers_every_system_language_and_theme() -> None:
+    """The suite's sample draws each system, both languages and both themes (scripts/gallery draws all)."""
+    assert {system for system, _, _ in SAMPLE} == set(SYSTEMS)
+    assert {(lang, theme) for _, lang, theme in SAMPLE} <= set(LANGS_AND_THEMES)
+    assert {lang for _, lang, _ in SAMPLE} == {"en", "ru"} and {theme for _, _, theme in SAMPLE} == {
+        "light",
+        "dark",
+    }
