@@ -7,7 +7,7 @@ import { FormError } from "../../vtt_module/scripts/systems/common/fields.js";
 import { buildGurpsRequest, DEFAULT_ARMOURY } from "../../vtt_module/scripts/systems/gurps/requests.js";
 import { parseRof, rofShots } from "../../vtt_module/scripts/systems/gurps/notation.js";
 import { allSystems, defaultRuleSystem, systemPlugin } from "../../vtt_module/scripts/systems/index.js";
-import { registerSystem } from "../../vtt_module/scripts/systems/registry.js";
+import { registerSystem } from "../../vtt_module/scripts/registry.js";
 
 describe("registry", () => {
   it("has GURPS, MegaTraveller and d100, each with everything the framework calls", () => {

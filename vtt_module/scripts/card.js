@@ -149,7 +149,7 @@ function formatKey(key, values, words) {
 
 /**
  * A system's note on one row, in words: a module key with its values (numbers, short names, or keys).
- * @param {import("./systems/registry.js").CardNote} note
+ * @param {import("./registry.js").CardNote} note
  * @param {CardWords} words
  * @returns {NoteView}
  */
@@ -179,8 +179,8 @@ function statusesByToken(updates) {
 /**
  * The template's view of a bridge card (see bridge/card.py): known fields only, as plain values.
  * @param {unknown} card
- * @param {{words?: CardWords, extras?: import("./systems/registry.js").CardExtra[],
- *   rowNotes?: import("./systems/registry.js").CardRowNote[], capacity?: number | null,
+ * @param {{words?: CardWords, extras?: import("./registry.js").CardExtra[],
+ *   rowNotes?: import("./registry.js").CardRowNote[], capacity?: number | null,
  *   undone?: boolean, settled?: SettledView | null, rolled?: boolean, result?: unknown, hits?: boolean}} [options] `extras`: the system's
  *   lines under the table; `rowNotes`: the system's notes per target row; `capacity`: the weapon's full
  *   load, shown beside the rounds left; `settled`: how a pending attack ended; `rolled`: false when no

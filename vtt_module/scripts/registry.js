@@ -160,6 +160,31 @@
  */
 
 /**
+ * A token the module API names as a target (its id and the name shown for it).
+ * @typedef {{id: string, name: string}} TargetRef
+ */
+
+/**
+ * What the Foundry glue (the module API, foundry/api.js) may ask of an open attack dialog, so the glue
+ * reaches a system's dialog through this contract and never imports it (systems/common/attack-dialog.js
+ * `AttackDialog` is the one implementation).
+ * @typedef {object} AttackDialogView
+ * @property {HTMLElement | null | undefined} element
+ * @property {string | null} weaponId
+ * @property {TargetRef[] | null} fixedTargets
+ * @property {(options: {force: boolean}) => unknown} render
+ * @property {(options?: {animate?: boolean}) => Promise<unknown>} close
+ * @property {(name: string) => string | null} controlLabel
+ * @property {() => Promise<void>} whenSettled
+ * @property {(action: string) => string | null} actionProblem
+ * @property {(action: string) => Choice} readChoice
+ * @property {(error: unknown) => string} refusalText
+ * @property {() => string | null} previewAction
+ * @property {() => Promise<void>} targetsChanged
+ * @property {() => void} refreshPreview
+ */
+
+/**
  * The allocation step of a two-step system, opened for one pending attack (`pendingId`, the id of the
  * request the bridge answered with `pending`), by the player who fired or a referee.
  * @typedef {{open(pending: PendingAttack): Promise<unknown>}} AllocationDialogClass

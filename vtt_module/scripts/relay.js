@@ -104,7 +104,7 @@ export function wireReply(reply, visibility) {
 
 /**
  * @typedef {import("./protocol.js").BridgeMessage} BridgeMessage
- * @typedef {import("./systems/registry.js").Choice} Choice
+ * @typedef {import("./registry.js").Choice} Choice
  * @typedef {{type: string, id: string, choice: Choice}} ChoiceMessage a player's attack, action, odds or allocate
  * @typedef {{type: "undo", id: string, message: string}} UndoMessage undo the chat message's request
  * @typedef {{type: "reveal", id: string, message: string}} RevealMessage a private card's secret part, for its reader

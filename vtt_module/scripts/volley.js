@@ -10,20 +10,20 @@
  * - Token HUD and actor sheet header: Fire and Volley weapons; each weapon row of the game system's own
  *   sheet: fire that weapon, or why Volley does not (foundry/sheet-controls.js). Chat: cards drawn in
  *   each reader's language, with Undo for game masters. Players list: the bridge's state.
- * - The module API (`game.modules.get("volley").api`, api.js), published at the end of `ready`, then
- *   `volley.ready` is called with it; the hooks other modules listen to are in attack-hooks.js.
- * - Hotbar: a Volley weapon dropped on it becomes a macro that opens the dialog (hotbar.js).
+ * - The module API (`game.modules.get("volley").api`, foundry/api.js), published at the end of `ready`, then
+ *   `volley.ready` is called with it; the hooks other modules listen to are in foundry/attack-hooks.js.
+ * - Hotbar: a Volley weapon dropped on it becomes a macro that opens the dialog (foundry/hotbar.js).
  * - Settings page: the bridge's and the module's versions side by side (versions.js).
  */
 
 import "./systems/index.js";
-import { moduleApi } from "./api.js";
-import { onHotbarDrop } from "./hotbar.js";
+import { moduleApi } from "./foundry/api.js";
+import { onHotbarDrop } from "./foundry/hotbar.js";
 import { showVersions } from "./versions.js";
 import { AttackDialog } from "./systems/common/attack-dialog.js";
 import { bridgeConnection, isHolder, onBridgeStatus, publishTokenFlag, sendRelayed, startBridge, syncConnection, userConnection } from "./foundry/bridge.js";
 import { cardFlags, cardRecord, decorateChatMessage, focusWhenUndone, loadCardTemplate, noteCreatedCard, rememberRevealed, retryReveals } from "./foundry/chat.js";
-import { prepareAnnouncers } from "./foundry/announce.js";
+import { prepareAnnouncers } from "./foundry/live-regions.js";
 import { addHudControls, addSheetButtons, addSheetControls, addStatusLine, announceBridge, refreshFireControls, refreshStatusLines } from "./foundry/controls.js";
 import { findTokenDocument } from "./foundry/documents.js";
 import { activeControl } from "./foundry/focus.js";
@@ -270,7 +270,7 @@ async function allocateFromCard(message, _button) {
     weapon: flags.weapon,
     pool: flags.pending,
     result: flags.result,
-    choice: /** @type {import("./systems/registry.js").Choice} */ (flags.choice),
+    choice: /** @type {import("./registry.js").Choice} */ (flags.choice),
     messageId: message.id,
   });
 }

@@ -4,7 +4,7 @@
 import "@league-of-foundry-developers/foundry-vtt-types";
 import type { VolleyApi, VolleyHooks } from "../scripts/volley-api";
 
-// Volley's own hooks (scripts/attack-hooks.js), typed from the shipped declaration.
+// Volley's own hooks (scripts/foundry/attack-hooks.js), typed from the shipped declaration.
 declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
   namespace Hooks {
     interface HookConfig extends VolleyHooks {}
@@ -50,14 +50,14 @@ declare global {
     Actor: { volley: VolleyActorFlags };
     User: { volley: { bridgeToken?: boolean } };
     ChatMessage: { volley: Record<string, unknown> };
-    /** A hotbar macro's weapon (scripts/hotbar.js). */
+    /** A hotbar macro's weapon (scripts/foundry/hotbar.js). */
     Macro: { volley: { weapon?: { tokenId: string | null; actorId: string | null; weaponId: string } } };
     /** Whose turns have begun in the furthest round (scripts/standing-orders.js, `TurnsBegun`). */
     Combat: { volley: { turnsBegun?: { round: number; combatants: string[] } } };
   }
   interface ModuleConfig {
     volley: {
-      /** The module API (scripts/api.js), typed by the declaration it ships (scripts/volley-api.d.ts). */
+      /** The module API (scripts/foundry/api.js), typed by the declaration it ships (scripts/volley-api.d.ts). */
       api: VolleyApi;
     };
   }

@@ -13,7 +13,7 @@
  * OWNER, which only the author and GMs have: foundry-vtt-types 13.345.1
  * `src/foundry/common/documents/chat-message.d.mts`, `metadata.permissions` and `getUserLevel`). So only a card a GM authored is a card: a message with Volley flags from anyone else
  * is drawn as what it is (plain text), gets no button, and is never taken as the card of a request.
- * `before` is also sealed with the bridge's token (table/seal.js). The card is written before the
+ * `before` is also sealed with the bridge's token (chat-card/seal.js). The card is written before the
  * result's updates and marked `applied` after them, so a request asked again after a crash applies its
  * updates once (referee.js).
  *
@@ -21,7 +21,7 @@
  * roll only when it draws it, so a card not everyone may read (a GM, blind or self roll) keeps in the
  * clear only what every client may know (`PUBLIC_FIELDS`); the rest (the bridge's card and result,
  * the choice, the weapon, `before`, a pending attack's pool) is sealed in `flags.volley.veil`
- * (table/veil.js, a key from the bridge's token). Its `content` holds no result, and its one roll no
+ * (chat-card/veil.js, a key from the bridge's token). Its `content` holds no result, and its one roll no
  * die (so core still draws "???" for whoever may not read it). A browser with the token lifts the veil
  * itself; any other reader (the player who fired a GM roll, a GM without the token) asks the browser
  * holding the bridge, which answers that user alone (`reveal`, referee.js). Dice So Nice animates the
@@ -35,10 +35,10 @@
  */
 
 import { CARD_TEMPLATE, renderCard } from "../card.js";
-import { diceSoNiceData } from "../table/dice-so-nice.js";
-import { unveil, veil } from "../table/veil.js";
-import { cardVisibility, messageMode } from "../table/roll-mode.js";
-import { rollsData } from "../table/rolls.js";
+import { diceSoNiceData } from "../chat-card/dice-so-nice.js";
+import { unveil, veil } from "../chat-card/veil.js";
+import { cardVisibility, messageMode } from "../chat-card/roll-mode.js";
+import { rollsData } from "../chat-card/rolls.js";
 import { systemPlugin } from "../registry.js";
 import { findTokenDocument } from "./documents.js";
 import { activeControl } from "./focus.js";
@@ -54,8 +54,8 @@ import { documentOf, isHtmlElement } from "./window-dom.js";
  *   settled?: Settled | null, applied?: boolean, seal?: string, mode?: string, veil?: string,
  *   outside?: unknown[], previous?: string | null}} CardFlags
  *   `requestId` is the bridge's key (relay.js requestKey); `applied`: the result's updates are on the
- *   tokens; `seal`: table/seal.js; `mode`: who reads it (table/roll-mode.js messageMode; absent on
- *   cards from before issue #32: public); `veil`: a private card's secret part (table/veil.js), and then
+ *   tokens; `seal`: chat-card/seal.js; `mode`: who reads it (chat-card/roll-mode.js messageMode; absent on
+ *   cards from before issue #32: public); `veil`: a private card's secret part (chat-card/veil.js), and then
  *   `pending` is only whether the attack waits; `outside`: what changed outside Volley since the weapon's
  *   last card (foundry/keeper.js, #31); `previous`: the card whose values the weapon held before this one
  *   (Undo hands it back, newest first)
@@ -295,7 +295,7 @@ export async function settlePending(pendingId, settled) {
 /**
  * Post the card for one answer, once per request key (a resent or replayed key does not post twice),
  * as the poster (a GM) with the shooter as the speaker, holding the bridge's dice as rolls so core's
- * roll-mode rules decide who reads it (table/roll-mode.js) and Dice So Nice animates it in each
+ * roll-mode rules decide who reads it (chat-card/roll-mode.js) and Dice So Nice animates it in each
  * reader's own browser: nothing here waits for an animation.
  * @param {Omit<CardFlags, "undone">} flags
  * @param {string} userId who acted
@@ -413,7 +413,7 @@ export function liftVeil(message) {
 }
 
 /**
- * Who may read a card (as core shows a roll of that mode; table/roll-mode.js): everyone for a public
+ * Who may read a card (as core shows a roll of that mode; chat-card/roll-mode.js): everyone for a public
  * one; a GM roll the GMs and the player who fired; a blind roll the GMs; a self roll the player alone.
  * @param {CardFlags} flags
  * @param {{id: string, isGM: boolean} | null | undefined} user
@@ -429,7 +429,7 @@ export function mayRead(flags, user) {
 
 /**
  * The requester's mode as the card honours it (v13's roll modes and v14's message modes alike:
- * table/roll-mode.js `messageMode`); anything else reads as a private roll, as in core.
+ * chat-card/roll-mode.js `messageMode`); anything else reads as a private roll, as in core.
  * @param {unknown} mode
  */
 export function cardRollMode(mode) {
@@ -664,7 +664,7 @@ export function decorateChatMessage(message, html, onUndo, onAllocate, reveal, o
     }
     return;
   }
-  // Undo only for a result whose updates were applied and whose record is sealed (table/seal.js).
+  // Undo only for a result whose updates were applied and whose record is sealed (chat-card/seal.js).
   if (!game.user.isGM || flags.undone || flags.applied !== true || typeof flags.seal !== "string") return;
   cardButton(card, {
     className: "volley-card__undo",

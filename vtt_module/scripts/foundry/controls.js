@@ -11,7 +11,7 @@ import { BridgeWatch } from "../announcer.js";
 import { statusWords } from "../bridge-status.js";
 import { openSessionReport } from "../report-link.js";
 import { systemPlugin } from "../registry.js";
-import { announcer } from "./announce.js";
+import { announcer } from "./live-regions.js";
 import { askBridgeAddress, bridgeOnline, bridgeStatus } from "./bridge.js";
 import { arsenalOf, findTokenDocument } from "./documents.js";
 import { accessToken, bridgeAddressTrusted, bridgeUrl, worldRuleSystem } from "./settings.js";

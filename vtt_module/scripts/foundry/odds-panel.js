@@ -10,7 +10,7 @@
 
 import { chartView, formatPercent, OddsPreview } from "../odds-preview.js";
 import { newRequestId } from "../protocol.js";
-import { announcer } from "./announce.js";
+import { announcer } from "./live-regions.js";
 import { bridgeOnline, sendRelayed } from "./bridge.js";
 import { decimalSeparator, problemText, t } from "./words.js";
 

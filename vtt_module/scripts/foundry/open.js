@@ -3,7 +3,7 @@
  * editor for an actor. One window per token or actor: opening it again brings it to the front.
  */
 
-import { ProfileEditor } from "../profile/editor.js";
+import { ProfileEditor } from "../profile/editor-dialog.js";
 import { systemPlugin } from "../registry.js";
 import { MODULE_ID, worldRuleSystem } from "./settings.js";
 import { t } from "./words.js";

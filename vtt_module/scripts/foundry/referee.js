@@ -21,7 +21,7 @@
  */
 
 import { findWeapon, magazineOf } from "../adapters/identity.js";
-import { announceResolved, announceUndone } from "../attack-hooks.js";
+import { announceResolved, announceUndone } from "./attack-hooks.js";
 import { BridgeError } from "../connection.js";
 import { applied, cancel, newRequestId, readReply, rulesMessage, undo } from "../protocol.js";
 import { FormError } from "../fields.js";
@@ -34,8 +34,8 @@ import { outsideFor, writeBooks } from "./keeper.js";
 import { changedSince, holdOf, plainState, weaponBooks } from "../books.js";
 import { accessToken, MODULE_ID, worldRuleSystem } from "./settings.js";
 import { asTablePlays } from "./table-rules.js";
-import { visibilityKind } from "../table/roll-mode.js";
-import { sealHolds, sealOf } from "../table/seal.js";
+import { visibilityKind } from "../chat-card/roll-mode.js";
+import { sealHolds, sealOf } from "../chat-card/seal.js";
 import { requestKey } from "../relay.js";
 
 /**

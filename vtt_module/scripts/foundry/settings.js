@@ -15,7 +15,7 @@
 import { isLoopbackAddress } from "../connection.js";
 import { DEFAULT_BRIDGE_URL } from "../protocol.js";
 import { allSystems, defaultRuleSystem } from "../registry.js";
-import { messageMode } from "../table/roll-mode.js";
+import { messageMode } from "../chat-card/roll-mode.js";
 import { tableRules, tableRuleValue } from "./table-rules.js";
 
 export const MODULE_ID = "volley";
@@ -148,7 +148,7 @@ export function foundryGeneration() {
 /**
  * Who this user's rolls are for, as chosen in the chat controls: core's `core.messageMode` on Foundry
  * v14 (`core.rollMode` there is a deprecated alias that warns on every read: JohanFalt/Foundry_WoD20#1395),
- * `core.rollMode` on v13; in v14's names either way (table/roll-mode.js `messageMode`).
+ * `core.rollMode` on v13; in v14's names either way (chat-card/roll-mode.js `messageMode`).
  * @returns {"public" | "gm" | "blind" | "self"}
  */
 export function userMessageMode() {

@@ -14,7 +14,7 @@
 
 import { adapterForGame } from "../adapters/index.js";
 import { findRows, rowControls, sheetRowsOf } from "../adapters/sheet-rows.js";
-import { openAttackDialog } from "../api.js";
+import { openAttackDialog } from "./api.js";
 import { actorArsenal } from "../profile/weapons.js";
 import { systemPlugin } from "../registry.js";
 import { tokenOfActor } from "./controls.js";

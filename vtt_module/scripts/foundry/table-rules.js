@@ -16,7 +16,7 @@
 import { newRequestId, rulesMessage } from "../protocol.js";
 import { MODULE_READINGS, checkTableRules, isDefault, migrateOverwatchSetting, onlyChanges, readingsOf, tableReading, withTableRules } from "../table-rules/table-rules.js";
 import { READINGS } from "../table-rules/readings.js";
-import { announcer } from "./announce.js";
+import { announcer } from "./live-regions.js";
 import { problemText, t } from "./words.js";
 import { isHtmlElement, isInput } from "./window-dom.js";
 

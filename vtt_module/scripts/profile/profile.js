@@ -29,8 +29,8 @@ const WEAPON_ID = /^[A-Za-z0-9_-]{1,40}$/;
 
 /**
  * @typedef {import("./types.js").VolleyWeapon} VolleyWeapon
- * @typedef {import("../systems/registry.js").FieldSpec} FieldSpec
- * @typedef {import("../systems/registry.js").RuleSystemPlugin} RuleSystemPlugin
+ * @typedef {import("../registry.js").FieldSpec} FieldSpec
+ * @typedef {import("../registry.js").RuleSystemPlugin} RuleSystemPlugin
  * @typedef {import("../i18n/format.js").Message} Message
  * @typedef {{character: Record<string, Record<string, unknown>>, weapons: VolleyWeapon[],
  *   current: Record<string, string>}} Profile

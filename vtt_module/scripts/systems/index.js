@@ -7,4 +7,4 @@ import "./gurps/index.js";
 import "./megatraveller/index.js";
 import "./d100/index.js";
 
-export { allSystems, defaultRuleSystem, systemPlugin } from "./registry.js";
+export { allSystems, defaultRuleSystem, systemPlugin } from "../registry.js";

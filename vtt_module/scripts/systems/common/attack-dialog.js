@@ -17,7 +17,7 @@
  * - it works by keyboard alone: the focus goes in when it opens, stays on the control it was on across
  *   re-renders, Escape closes it and the focus goes back to the HUD's Fire (foundry/focus.js);
  * - what a screen reader should hear (the odds once they settle, "asking the bridge…" only when the
- *   bridge is slow, "Sending…"/"Done") goes to Volley's live regions (foundry/announce.js), not to the
+ *   bridge is slow, "Sending…"/"Done") goes to Volley's live regions (foundry/live-regions.js), not to the
  *   parts, which are re-rendered;
  * - the dialog follows the token (rounds, jam), the user's targets and the bridge's state while open;
  * - what the user typed survives those refreshes (the values travel with the render that draws them,
@@ -26,7 +26,7 @@
  * - a system's running check of the form (`liveCheck`: GURPS's shots against RoF) is shown as the
  *   user types, in one place, and disables Fire with its reason;
  * - the window never runs past the bottom of the screen: its body scrolls, the buttons stay in view;
- * - its buttons and the module API (scripts/api.js) send through the same door (`sendChoice`, which
+ * - its buttons and the module API (scripts/foundry/api.js) send through the same door (`sendChoice`, which
  *   calls `volley.preAttack` first). The API builds its choice in a *headless* dialog: the same
  *   window, rendered hidden and never focused, so a macro's shot starts from what the dialog would
  *   show and passes the same checks (the running check included).
@@ -35,9 +35,9 @@
 import { findWeapon } from "../../adapters/identity.js";
 import { isShowing } from "../../foundry/app-state.js";
 import { statusWords } from "../../bridge-status.js";
-import { sendChoice } from "../../attack-hooks.js";
-import { announcer } from "../../foundry/announce.js";
-import { assignWeaponMacro, makeWeaponDraggable, weaponDrop } from "../../hotbar.js";
+import { sendChoice } from "../../foundry/attack-hooks.js";
+import { announcer } from "../../foundry/live-regions.js";
+import { assignWeaponMacro, makeWeaponDraggable, weaponDrop } from "../../foundry/hotbar.js";
 import { bridgeOnline, bridgeStatus, onBridgeStatus, sendRelayed } from "../../foundry/bridge.js";
 import { holdOf } from "../../books.js";
 import { arsenalOf, tokenState } from "../../foundry/documents.js";
@@ -57,9 +57,9 @@ const TEMPLATES = "modules/volley/templates/attack";
 /**
  * @typedef {import("../../profile/types.js").VolleyWeapon} VolleyWeapon
  * @typedef {import("../../profile/weapons.js").Arsenal} Arsenal
- * @typedef {import("../registry.js").RuleSystemPlugin} RuleSystemPlugin
- * @typedef {import("../registry.js").WeaponReadout} WeaponReadout
- * @typedef {import("../registry.js").Choice} Choice
+ * @typedef {import("../../registry.js").RuleSystemPlugin} RuleSystemPlugin
+ * @typedef {import("../../registry.js").WeaponReadout} WeaponReadout
+ * @typedef {import("../../registry.js").Choice} Choice
  * @typedef {{id: string, name: string}} TargetRef
  * @typedef {{action: string, label: string, icon: string, primary?: boolean, needsTargets?: boolean,
  *   blocked?: string | null, hint?: string}} ActionSpec a button: `blocked` says why it cannot be used

@@ -603,7 +603,7 @@ export default class D100AttackDialog extends AttackDialog {
 
   /**
    * @param {VolleyWeapon} weapon
-   * @param {import("../registry.js").WeaponReadout} readout
+   * @param {import("../../registry.js").WeaponReadout} readout
    */
   actionsFor(weapon, readout) {
     const mode = this.currentMode();

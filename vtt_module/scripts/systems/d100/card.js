@@ -21,11 +21,11 @@ const LOCATIONS = new Set(["head", "right_arm", "left_arm", "body", "right_leg",
  * A standing overwatch order as the card shows it (its mode, facing, sector and trigger), or that it
  * was lifted.
  * @param {unknown} order the result's `attacker.overwatch`
- * @returns {import("../registry.js").CardExtra[]}
+ * @returns {import("../../registry.js").CardExtra[]}
  */
 function orderLines(order) {
   if (!isPlainObject(order)) return [{ label: "VOLLEY.D100.Card.Overwatch", value: { key: "VOLLEY.D100.Card.Lifted" } }];
-  /** @type {import("../registry.js").CardExtra[]} */
+  /** @type {import("../../registry.js").CardExtra[]} */
   const lines = [];
   if (typeof order.mode === "string" && ORDER_MODES.has(order.mode)) lines.push({ label: "VOLLEY.D100.Card.Overwatch", value: { key: `VOLLEY.D100.Modes.${order.mode}` } });
   if (typeof order.facing === "number" && Number.isFinite(order.facing)) lines.push({ label: "VOLLEY.D100.Card.Facing", value: `${Math.round(order.facing)}°` });
@@ -59,7 +59,7 @@ function rolled(test) {
  * suppression test went, passed or failed, per token (a recovery: recovered or still suppressed). The
  * dice stay in the Rolls.
  * @param {unknown} result
- * @returns {import("../registry.js").CardRowNote[]}
+ * @returns {import("../../registry.js").CardRowNote[]}
  */
 export function d100CardRows(result) {
   const r = isPlainObject(result) ? result : {};
@@ -68,7 +68,7 @@ export function d100CardRows(result) {
     .filter((t) => isPlainObject(t) && typeof t.id === "string")
     .map((raw) => {
       const t = /** @type {Record<string, any>} */ (raw);
-      /** @type {import("../registry.js").CardNote[]} */
+      /** @type {import("../../registry.js").CardNote[]} */
       const notes = [];
       const places = (Array.isArray(t.locations) ? t.locations : []).filter((l) => typeof l === "string" && LOCATIONS.has(l));
       if (places.length) notes.push({ key: "VOLLEY.D100.Card.Locations", values: { locations: places.slice(0, 12).map((l) => ({ key: `VOLLEY.Msg.d100.location.${l}` })) } });
@@ -92,7 +92,7 @@ function signed(n) {
 /**
  * The weapon's upkeep on the card's face: a jam cleared or not, rounds recovered or still spoiled.
  * @param {Record<string, any>} r
- * @returns {import("../registry.js").CardExtra[]}
+ * @returns {import("../../registry.js").CardExtra[]}
  */
 function upkeepLines(r) {
   if (!isPlainObject(r.test)) return [];
@@ -116,11 +116,11 @@ function upkeepLines(r) {
 
 /**
  * @param {unknown} result
- * @returns {import("../registry.js").CardExtra[]}
+ * @returns {import("../../registry.js").CardExtra[]}
  */
 export function d100CardExtras(result) {
   const r = isPlainObject(result) ? result : {};
-  /** @type {import("../registry.js").CardExtra[]} */
+  /** @type {import("../../registry.js").CardExtra[]} */
   const extras = upkeepLines(r);
   const firing = r.action === "attack" || r.action === "overwatch_fire";
   if (firing && typeof r.mode === "string" && MODES.has(r.mode)) extras.push({ label: "VOLLEY.D100.Card.Mode", value: { key: `VOLLEY.D100.Modes.${r.mode}` } });

@@ -11,7 +11,7 @@
  */
 
 import { loadedWithinCapacity } from "../common/magazine.js";
-import { registerSystem, standardReadout, standardWeaponStateKey } from "../registry.js";
+import { registerSystem, standardReadout, standardWeaponStateKey } from "../../registry.js";
 import { d100CardExtras, d100CardHits, d100CardRows } from "./card.js";
 import { parseD100Rof, parseReliability } from "./notation.js";
 import { buildD100Request } from "./requests.js";
@@ -19,7 +19,7 @@ import { buildD100Request } from "./requests.js";
 /** rules/d100/requests.py: WeaponClass. */
 export const WEAPON_CLASSES = Object.freeze(["pistol", "rifle", "long_rifle", "heavy", "thrown", "grenade"]);
 
-/** @type {import("../registry.js").RuleSystemPlugin} */
+/** @type {import("../../registry.js").RuleSystemPlugin} */
 const d100 = {
   id: "d100",
   label: "VOLLEY.Systems.d100",

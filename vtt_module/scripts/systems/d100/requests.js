@@ -53,10 +53,10 @@ export const ACTIONS = Object.freeze(
 );
 
 /**
- * @typedef {import("../registry.js").Choice} Choice
- * @typedef {import("../registry.js").RequestContext} RequestContext
- * @typedef {import("../registry.js").TargetContext} TargetContext
- * @typedef {import("../registry.js").BuiltRequest} BuiltRequest
+ * @typedef {import("../../registry.js").Choice} Choice
+ * @typedef {import("../../registry.js").RequestContext} RequestContext
+ * @typedef {import("../../registry.js").TargetContext} TargetContext
+ * @typedef {import("../../registry.js").BuiltRequest} BuiltRequest
  * @typedef {import("../common/sector.js").Point} Point
  */
 

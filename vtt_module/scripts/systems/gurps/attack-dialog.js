@@ -112,7 +112,7 @@ export default class GurpsAttackDialog extends AttackDialog {
 
   /**
    * @param {VolleyWeapon} weapon
-   * @param {import("../registry.js").WeaponReadout} readout
+   * @param {import("../../registry.js").WeaponReadout} readout
    */
   actionsFor(weapon, readout) {
     // A botched repair destroyed it (B407): it neither fires, reloads nor is unjammed.

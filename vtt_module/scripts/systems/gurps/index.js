@@ -7,7 +7,7 @@
  */
 
 import { loadedWithinCapacity } from "../common/magazine.js";
-import { registerSystem, standardReadout, standardWeaponStateKey } from "../registry.js";
+import { registerSystem, standardReadout, standardWeaponStateKey } from "../../registry.js";
 import { DEFAULT_MALF, GURPS_FAULTS, parseRof } from "./notation.js";
 import { buildGurpsRequest } from "./requests.js";
 
@@ -18,7 +18,7 @@ import { buildGurpsRequest } from "./requests.js";
  * critical miss on the Critical Miss Table (B556); a malfunction fired only the rounds it fired (a
  * stoppage one, a misfire none), not the shots planned.
  * @param {unknown} result
- * @returns {import("../registry.js").CardRowNote[]}
+ * @returns {import("../../registry.js").CardRowNote[]}
  */
 export function cardRows(result) {
   const r = /** @type {any} */ (typeof result === "object" && result !== null ? result : {});
@@ -28,7 +28,7 @@ export function cardRows(result) {
   return targets
     .filter((t) => typeof t === "object" && t !== null && typeof t.id === "string")
     .map((t) => {
-      /** @type {import("../registry.js").CardNote[]} */
+      /** @type {import("../../registry.js").CardNote[]} */
       const notes = [];
       const shots = Number(t.shots) || 0;
       if (t.outcome === "malfunction") notes.push({ key: "VOLLEY.Gurps.Card.MalfunctionAt", values: { fired, n: shots }, tone: "bad" });
@@ -46,7 +46,7 @@ export function cardRows(result) {
  * An unjam attempt's outcome on the card's face (B407): cleared, still jammed, or made worse by a critical
  * failure (a mechanical problem, or the weapon destroyed); the roll stays in the Rolls.
  * @param {Record<string, any>} r the result
- * @returns {import("../registry.js").CardExtra[]}
+ * @returns {import("../../registry.js").CardExtra[]}
  */
 function unjamLine(r) {
   const check = r.unjam?.check;
@@ -61,7 +61,7 @@ function unjamLine(r) {
   return [{ label: "VOLLEY.Gurps.Card.Unjam", value: { key: "VOLLEY.Gurps.Card.StillJammed", values }, tone: "bad" }];
 }
 
-/** @type {import("../registry.js").RuleSystemPlugin} */
+/** @type {import("../../registry.js").RuleSystemPlugin} */
 const gurps = {
   id: "gurps",
   label: "VOLLEY.Systems.gurps",
@@ -109,7 +109,7 @@ const gurps = {
     const weapon = /** @type {Record<string, unknown>} */ (
       typeof result === "object" && result !== null ? (/** @type {any} */ (result).weapon ?? {}) : {}
     );
-    /** @type {import("../registry.js").CardExtra[]} */
+    /** @type {import("../../registry.js").CardExtra[]} */
     const extras = unjamLine(/** @type {Record<string, any>} */ (typeof result === "object" && result !== null ? result : {}));
     const action = /** @type {any} */ (result)?.action;
     if (typeof weapon.spent === "number" && (action === "attack" || action === undefined)) extras.push({ label: "VOLLEY.Card.RoundsFired", value: weapon.spent });

@@ -20,9 +20,9 @@ export const DEFAULT_ARMOURY = 10;
 const MODIFIER_LIMIT = 30;
 
 /**
- * @typedef {import("../registry.js").Choice} Choice
- * @typedef {import("../registry.js").RequestContext} RequestContext
- * @typedef {import("../registry.js").BuiltRequest} BuiltRequest
+ * @typedef {import("../../registry.js").Choice} Choice
+ * @typedef {import("../../registry.js").RequestContext} RequestContext
+ * @typedef {import("../../registry.js").BuiltRequest} BuiltRequest
  */
 
 /**

@@ -15,13 +15,13 @@
  * and the focus goes back to what opened it (the card's Allocate, or the attack dialog's Fire), or to
  * the card's Allocate or its link to the result when that control was drawn again meanwhile. What it
  * has to say ("Sending…", "Done", a refusal) goes to Volley's live region for windows
- * (foundry/announce.js), not to its footer, which is redrawn.
+ * (foundry/live-regions.js), not to its footer, which is redrawn.
  */
 
 import { isShowing } from "../../foundry/app-state.js";
 import { newRequestId } from "../../protocol.js";
 import { statusWords } from "../../bridge-status.js";
-import { announcer } from "../../foundry/announce.js";
+import { announcer } from "../../foundry/live-regions.js";
 import { bridgeOnline, bridgeStatus, onBridgeStatus, sendRelayed } from "../../foundry/bridge.js";
 import { cardFlags, cardFor, pendingCardControl } from "../../foundry/chat.js";
 import { findTokenDocument } from "../../foundry/documents.js";
@@ -38,7 +38,7 @@ const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 const P = "VOLLEY.MegaTraveller.Allocation";
 
 /**
- * @typedef {import("../registry.js").PendingAttack} PendingAttack
+ * @typedef {import("../../registry.js").PendingAttack} PendingAttack
  * @typedef {{id: string, name: string, bystander: boolean}} PoolTarget
  * @typedef {{bullets?: number, rounds?: number, lost?: number, clusters?: number[]}} Pool
  */

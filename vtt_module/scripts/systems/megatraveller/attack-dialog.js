@@ -414,7 +414,7 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
    * Fire (blocked, with the reason, while the weapon is not ready or the targets do not fit the mode),
    * then the weapon-handling actions that make sense now.
    * @param {VolleyWeapon} _weapon
-   * @param {import("../registry.js").WeaponReadout} _readout
+   * @param {import("../../registry.js").WeaponReadout} _readout
    * @returns {ActionSpec[]}
    */
   actionsFor(_weapon, _readout) {
@@ -446,7 +446,7 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
   /**
    * Step one of a two-step attack came back with the pool: open the allocation step at once.
    * @param {import("../../protocol.js").BridgeMessage} reply
-   * @param {import("../registry.js").Choice} choice
+   * @param {import("../../registry.js").Choice} choice
    */
   async onPending(reply, choice) {
     const { default: Step } = await import("./allocation-dialog.js");

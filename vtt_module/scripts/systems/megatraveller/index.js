@@ -11,7 +11,7 @@
 import { FIRE_MODES, READINESS, SELECTOR, weaponSelectors } from "./modes.js";
 import { buildMegaTravellerAllocation, buildMegaTravellerRequest } from "./requests.js";
 import { loadedWithinCapacity } from "../common/magazine.js";
-import { registerSystem, standardReadout, standardWeaponStateKey } from "../registry.js";
+import { registerSystem, standardReadout, standardWeaponStateKey } from "../../registry.js";
 
 export { READINESS, SELECTOR };
 
@@ -34,12 +34,12 @@ export const BURST_SIZES = Object.freeze(["2", "3", "4"]);
  * The lines under a MegaTraveller card: the mode, the pool (rolled in step one of two-step play, or
  * spent), the bystanders caught, and the weapon's readiness, selector and the lock after the action.
  * @param {unknown} result
- * @param {import("../registry.js").CardContext} [context] how a token's name is found from its id
- * @returns {import("../registry.js").CardExtra[]}
+ * @param {import("../../registry.js").CardContext} [context] how a token's name is found from its id
+ * @returns {import("../../registry.js").CardExtra[]}
  */
 export function cardExtras(result, { nameOf, settled = null } = {}) {
   const r = /** @type {Record<string, any>} */ (typeof result === "object" && result !== null ? result : {});
-  /** @type {import("../registry.js").CardExtra[]} */
+  /** @type {import("../../registry.js").CardExtra[]} */
   const extras = [];
   const names = new Map((Array.isArray(r.targets) ? r.targets : []).filter((t) => t?.name).map((t) => [String(t?.id ?? ""), String(t.name)]));
   // A token the result names only by its id (the lock after Unsling, Ready, Select, Retarget): by its
@@ -74,7 +74,7 @@ export function cardExtras(result, { nameOf, settled = null } = {}) {
  * marked beside its name, and the clusters or bullets it took are said with why a bystander got any
  * (the RCS gives everyone in the danger space a cluster while any are left).
  * @param {unknown} result
- * @returns {import("../registry.js").CardRowNote[]}
+ * @returns {import("../../registry.js").CardRowNote[]}
  */
 export function cardRows(result) {
   const r = /** @type {Record<string, any>} */ (typeof result === "object" && result !== null ? result : {});
@@ -82,7 +82,7 @@ export function cardRows(result) {
   return r.targets
     .filter((t) => typeof t === "object" && t !== null && typeof t.id === "string")
     .map((t) => {
-      /** @type {import("../registry.js").CardNote[]} */
+      /** @type {import("../../registry.js").CardNote[]} */
       const notes = [];
       const clusters = Array.isArray(t.clusters) ? t.clusters.filter((/** @type {unknown} */ n) => typeof n === "number") : [];
       if (clusters.length) notes.push({ key: "VOLLEY.MegaTraveller.Card.TookClusters", values: { clusters: clusters.join("+"), n: clusters.length } });
@@ -96,7 +96,7 @@ export function cardRows(result) {
 /** Result state keys that belong to the weapon although the rules keep them on the shooter. */
 const WEAPON_KEYS = new Set(["readiness", "selector"]);
 
-/** @type {import("../registry.js").RuleSystemPlugin} */
+/** @type {import("../../registry.js").RuleSystemPlugin} */
 const megatraveller = {
   id: "megatraveller",
   label: "VOLLEY.Systems.megatraveller",

@@ -19,9 +19,9 @@ import { DIFFICULTIES, FIRE_MODES, FIRING_ACTIONS, MODE_RULES, READINESS, SELECT
 import { checkBulletSplit, checkClusterSplit } from "./split.js";
 
 /**
- * @typedef {import("../registry.js").Choice} Choice
- * @typedef {import("../registry.js").RequestContext} RequestContext
- * @typedef {import("../registry.js").BuiltRequest} BuiltRequest
+ * @typedef {import("../../registry.js").Choice} Choice
+ * @typedef {import("../../registry.js").RequestContext} RequestContext
+ * @typedef {import("../../registry.js").BuiltRequest} BuiltRequest
  * @typedef {import("./modes.js").FireMode} FireMode
  */
 

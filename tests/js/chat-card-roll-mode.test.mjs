@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { MESSAGE_MODES, ROLL_MODES, cardVisibility, messageMode, visibilityKind } from "../../vtt_module/scripts/table/roll-mode.js";
+import { MESSAGE_MODES, ROLL_MODES, cardVisibility, messageMode, visibilityKind } from "../../vtt_module/scripts/chat-card/roll-mode.js";
 
 const GMS = ["gmAnna", "gmBoris"];
 const PLAYER = "playerIvan";

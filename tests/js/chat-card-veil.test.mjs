@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { unveil, veil } from "../../vtt_module/scripts/table/veil.js";
+import { unveil, veil } from "../../vtt_module/scripts/chat-card/veil.js";
 
 const SECRET = { card: { rows: [{ target: "tokRaider", name: "Raider", hits: 3 }] }, result: { rolls: [{ die: 6, face: 4 }] }, before: [{ token: "tokHale" }] };
 

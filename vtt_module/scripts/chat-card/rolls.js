@@ -12,7 +12,7 @@
  * (`BaseChatMessage` schema: `rolls` is an array of JSON fields) and every client rebuilds it with
  * `Roll.fromData`, so no Roll is evaluated here and no die is rolled twice. One roll per run of dice
  * rolled for one purpose with one size, in the order the rules rolled them (Dice So Nice throws a
- * message's rolls in order); capped like the animation (table/dice-so-nice.js `maxDice`).
+ * message's rolls in order); capped like the animation (chat-card/dice-so-nice.js `maxDice`).
  *
  * Pure: the result's `rolls` in, plain data out.
  */

@@ -15,21 +15,21 @@
  * user's language.
  */
 
-import { findWeapon } from "./adapters/identity.js";
+import { findWeapon } from "../adapters/identity.js";
 import { ATTACK_RESOLVED, PRE_ATTACK, sendChoice, UNDONE } from "./attack-hooks.js";
-import { bridgeConnection, bridgeOnline, sendRelayed } from "./foundry/bridge.js";
-import { cardFor, chatMessage } from "./foundry/chat.js";
-import { arsenalOf, findTokenDocument } from "./foundry/documents.js";
-import { openAttackDialog as openDialogWindow, openProfileEditor } from "./foundry/open.js";
-import { requestUndo } from "./foundry/referee.js";
-import { MODULE_ID, userMessageMode, worldRuleSystem } from "./foundry/settings.js";
-import { problemText, t } from "./foundry/words.js";
+import { bridgeConnection, bridgeOnline, sendRelayed } from "./bridge.js";
+import { cardFor, chatMessage } from "./chat.js";
+import { arsenalOf, findTokenDocument } from "./documents.js";
+import { openAttackDialog as openDialogWindow, openProfileEditor } from "./open.js";
+import { requestUndo } from "./referee.js";
+import { MODULE_ID, userMessageMode, worldRuleSystem } from "./settings.js";
+import { problemText, t } from "./words.js";
 import { assignWeaponMacro, weaponDrop } from "./hotbar.js";
-import { newRequestId } from "./protocol.js";
-import { requestKey } from "./relay.js";
-import { systemPlugin } from "./systems/index.js";
-import { messageMode } from "./table/roll-mode.js";
-import { isInput, isSelect, isTextArea } from "./foundry/window-dom.js";
+import { newRequestId } from "../protocol.js";
+import { requestKey } from "../relay.js";
+import { systemPlugin } from "../registry.js";
+import { messageMode } from "../chat-card/roll-mode.js";
+import { isInput, isSelect, isTextArea } from "./window-dom.js";
 
 /**
  * The API's own version (semver): minor for additions, major for anything a macro would notice.
@@ -41,10 +41,10 @@ export const API_VERSION = "1.0.0";
 const CARD_WAIT_MS = 10_000;
 
 /**
- * @typedef {import("./systems/common/attack-dialog.js").AttackDialog} AttackDialog
- * @typedef {import("./systems/common/attack-dialog.js").TargetRef} TargetRef
- * @typedef {import("./systems/registry.js").Choice} Choice
- * @typedef {import("./protocol.js").BridgeMessage} BridgeMessage
+ * @typedef {import("../registry.js").AttackDialogView} AttackDialog
+ * @typedef {import("../registry.js").TargetRef} TargetRef
+ * @typedef {import("../registry.js").Choice} Choice
+ * @typedef {import("../protocol.js").BridgeMessage} BridgeMessage
  * @typedef {TokenDocument | {document: TokenDocument} | string | {tokenId?: string | null, actorId?: string | null} | null | undefined} TokenRef
  * @typedef {TokenRef | {token: TokenRef, shots?: number, modifier?: number, dodges?: boolean}} TargetOption
  * @typedef {object} AttackOptions
@@ -299,7 +299,7 @@ function cardOf(requestId) {
  * Resolve an attack (or another of the dialog's actions) from the token's Volley profile.
  * @param {TokenRef} token
  * @param {AttackOptions} [options]
- * @returns {Promise<import("./volley-api").VolleyFireResult>}
+ * @returns {Promise<import("../volley-api").VolleyFireResult>}
  */
 export async function fire(token, options = {}) {
   const { token: doc, plugin, dialog } = await headlessDialog(token, options);
@@ -333,7 +333,7 @@ export async function fire(token, options = {}) {
  * The exact odds of the attack the options describe: what the dialog's preview charts.
  * @param {TokenRef} token
  * @param {AttackOptions} [options]
- * @returns {Promise<import("./volley-api").VolleyOdds>}
+ * @returns {Promise<import("../volley-api").VolleyOdds>}
  */
 export async function odds(token, options = {}) {
   const { dialog } = await headlessDialog(token, options);
@@ -346,7 +346,7 @@ export async function odds(token, options = {}) {
   if (!bridgeOnline()) throw new VolleyApiError(t("VOLLEY.Dialog.Offline"), { code: "offline" });
   const reply = await sendRelayed({ type: "odds", id: newRequestId(), choice });
   if (reply.type !== "odds") throw new VolleyApiError(problemText(reply), { code: String(reply.code ?? "refused"), reply });
-  return /** @type {import("./volley-api").VolleyOdds} */ (reply.odds);
+  return /** @type {import("../volley-api").VolleyOdds} */ (reply.odds);
 }
 
 /**

@@ -14,11 +14,11 @@
  */
 
 import { isShowing } from "../foundry/app-state.js";
-import { announcer } from "../foundry/announce.js";
+import { announcer } from "../foundry/live-regions.js";
 import { WindowFocus } from "../foundry/focus.js";
 import { t } from "../foundry/words.js";
 import { MODULE_ID } from "../foundry/settings.js";
-import { assignWeaponMacro, makeWeaponDraggable, weaponDrop } from "../hotbar.js";
+import { assignWeaponMacro, makeWeaponDraggable, weaponDrop } from "../foundry/hotbar.js";
 import { characterFromForm, fieldText, newWeapon, readProfile, storedProfile, weaponFromForm } from "./profile.js";
 import { fitToWindow } from "../fit-window.js";
 import { isInput } from "../foundry/window-dom.js";
@@ -27,8 +27,8 @@ const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
 /**
  * @typedef {import("./types.js").VolleyWeapon} VolleyWeapon
- * @typedef {import("../systems/registry.js").FieldSpec} FieldSpec
- * @typedef {import("../systems/registry.js").RuleSystemPlugin} RuleSystemPlugin
+ * @typedef {import("../registry.js").FieldSpec} FieldSpec
+ * @typedef {import("../registry.js").RuleSystemPlugin} RuleSystemPlugin
  * @typedef {import("./profile.js").FieldProblem} FieldProblem
  */
 

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { rollsData } from "../../vtt_module/scripts/table/rolls.js";
+import { rollsData } from "../../vtt_module/scripts/chat-card/rolls.js";
 
 describe("rollsData", () => {
   it("groups consecutive dice of one purpose and size into one evaluated Roll, in the rules' order", () => {

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { DICE_SO_NICE_DEFAULTS, diceSoNiceData } from "../../vtt_module/scripts/table/dice-so-nice.js";
+import { DICE_SO_NICE_DEFAULTS, diceSoNiceData } from "../../vtt_module/scripts/chat-card/dice-so-nice.js";
 
 /** The faces of each throw, as [type, result, label] triples, for short assertions. */
 const faces = (data) => data.throws.map((t) => t.dice.map((d) => [d.type, d.result, d.resultLabel]));

@@ -7,7 +7,7 @@
  * clicked (or pressed by keyboard), puts the macro in the first free slot.
  */
 
-import { t } from "./foundry/words.js";
+import { t } from "./words.js";
 
 export const DRAG_TYPE = "VolleyWeapon";
 const MACRO_ICON = "icons/svg/target.svg";

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { describe, it } from "node:test";
 
-import { canonicalJson, hmacSha256, hmacSha256Bytes, sealHolds, sealOf } from "../../vtt_module/scripts/table/seal.js";
+import { canonicalJson, hmacSha256, hmacSha256Bytes, sealHolds, sealOf } from "../../vtt_module/scripts/chat-card/seal.js";
 
 const bytes = (length, value) => new Uint8Array(length).fill(value);
 const text = (value) => new TextEncoder().encode(value);

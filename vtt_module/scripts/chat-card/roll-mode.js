@@ -18,7 +18,7 @@
  * - anything else: treated like a private roll (core's last branch).
  *
  * Volley's card is created by the GM browser that holds the bridge (the poster), for the user who
- * fired (the requester), and it holds the bridge's dice as real rolls (table/rolls.js), so core's own
+ * fired (the requester), and it holds the bridge's dice as real rolls (chat-card/rolls.js), so core's own
  * roll-message rules decide who reads it (v12/v13 client `ChatMessage#visible` and `#isContentVisible`:
  * a whispered roll message is listed for everyone; its content shows to the whisper list, and to its
  * author unless the message is blind; hidden content is drawn as "<author> rolled privately" and "???").

@@ -11,17 +11,17 @@
  * Every attack goes through `sendChoice`: the dialog's buttons and the module API alike.
  */
 
-import { sendRelayed } from "./foundry/bridge.js";
-import { t } from "./foundry/words.js";
-import { newRequestId } from "./protocol.js";
+import { sendRelayed } from "./bridge.js";
+import { t } from "./words.js";
+import { newRequestId } from "../protocol.js";
 
 export const PRE_ATTACK = /** @type {const} */ ("volley.preAttack");
 export const ATTACK_RESOLVED = /** @type {const} */ ("volley.attackResolved");
 export const UNDONE = /** @type {const} */ ("volley.undone");
 
 /**
- * @typedef {import("./systems/registry.js").Choice} Choice
- * @typedef {import("./protocol.js").BridgeMessage} BridgeMessage
+ * @typedef {import("../registry.js").Choice} Choice
+ * @typedef {import("../protocol.js").BridgeMessage} BridgeMessage
  * @typedef {"dialog" | "api"} AttackSource
  */
 
