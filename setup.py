@@ -6,13 +6,13 @@ repository where Foundry developers expect it) ships as the package ``bridge.fou
 the packages found automatically. A package-dir mapping rather than a copy at build time, so that
 
 * the wheel carries the module's runtime files (and the sandbox page) inside ``bridge/``, found at
-  run time through ``importlib.resources`` (``bridge.assets.module_dir``), never through the checkout;
+  run time through ``importlib.resources`` (``bridge.module.assets.module_dir``), never through the checkout;
 * ``pip install -e .`` (``scripts/setup``) maps the same package name onto the live ``vtt_module/``
   folder, so an edited script is served at once, without reinstalling.
 
 ``vtt_module/__init__.py`` is what lets the editable install import that folder as a package.
 The globs below list the folders the module needs at run time; the zip that Foundry installs takes a
-stricter selection from them (``bridge.module_release``). Dev tooling (``node_modules``, ``tools``,
+stricter selection from them (``bridge.module.release``). Dev tooling (``node_modules``, ``tools``,
 ``types``, ``package*.json``, eslint and jsconfig files) matches none of them and stays out.
 """
 

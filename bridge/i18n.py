@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from bridge.assets import module_dir
+from bridge.module.assets import module_dir
 from rules.template import (
     DECIMAL_MARK,
     closing_brace,

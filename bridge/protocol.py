@@ -228,7 +228,7 @@ class Allocate(msgspec.Struct, tag="allocate", forbid_unknown_fields=True):
 
 
 class Undo(msgspec.Struct, tag="undo", forbid_unknown_fields=True):
-    """The referee took back request ``target_id`` at the table (``bridge/undo.py``).
+    """The referee took back request ``target_id`` at the table (``bridge/scribe.py``).
 
     The VTT restores its own state; the bridge journals the undo (``volley show`` shows it, replay
     ignores it) and answers ``undone``. ``user`` names the referee who asked.
@@ -241,7 +241,7 @@ class Undo(msgspec.Struct, tag="undo", forbid_unknown_fields=True):
 
 class Cancel(msgspec.Struct, tag="cancel", forbid_unknown_fields=True):
     """The table cancelled the two-step attack ``pending_id`` before allocating it (issue #31,
-    ``bridge/undo.py``): nothing is spent; the bridge journals it, and the attack can no longer be
+    ``bridge/scribe.py``): nothing is spent; the bridge journals it, and the attack can no longer be
     allocated. ``user`` names who asked."""
 
     id: RequestId
@@ -250,7 +250,7 @@ class Cancel(msgspec.Struct, tag="cancel", forbid_unknown_fields=True):
 
 
 class Applied(msgspec.Struct, tag="applied", forbid_unknown_fields=True):
-    """The VTT applies the updates of request ``target_id`` (issue #31, ``bridge/undo.py``): the
+    """The VTT applies the updates of request ``target_id`` (issue #31, ``bridge/scribe.py``): the
     bridge journals the mark, once per key, and answers any later mark of the same key with
     ``already_applied``, so a repeated key changes nothing, whatever happened to the chat card.
 

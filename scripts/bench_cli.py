@@ -77,7 +77,7 @@ def long_session(target: Path, copies: int) -> int:
 
 def single_core_rate(path: Path, limit: int) -> float:
     """Entries re-resolved per second in this process, one core (decode, resolve, encode the reply)."""
-    from bridge.replay import replay_entry
+    from bridge.cli.replay import replay_entry
     from bridge.store.lines import Entry, decode_line
 
     entries = []
@@ -110,7 +110,7 @@ def replay_rate(path: Path, entries: int) -> tuple[float, str]:
 
 def cores() -> int:
     """The cores ``volley replay`` runs its workers on (the ratio's denominator must be the same)."""
-    from bridge.replay import replay_workers
+    from bridge.cli.replay import replay_workers
 
     return replay_workers()
 

@@ -28,7 +28,7 @@ from aiohttp import WSMsgType, web
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_echo import serve_until_stopped  # scripts/ is on sys.path: this file runs as a script
 
-from bridge.connection import _text_frame
+from bridge.server.fast_send import text_frame
 
 #: As the bridge's journal: a lone line is fsynced on the loop while recent fsyncs average under this.
 INLINE_FSYNC_LIMIT = 0.001
@@ -97,7 +97,7 @@ def _send(ws: web.WebSocketResponse, transport: asyncio.Transport, data: bytes) 
     """Write a frame now, as the bridge does: framed here and written straight to the transport."""
     if ws.closed or transport.is_closing():
         return
-    transport.write(_text_frame(data))
+    transport.write(text_frame(data))
 
 
 DURABLE = web.AppKey("durable", Durable)

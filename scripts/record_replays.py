@@ -37,7 +37,7 @@ from websockets.asyncio.client import connect
 
 import rules
 from bridge.protocol import reply_pending
-from bridge.server import BridgeSettings, serving
+from bridge.server.app import BridgeSettings, serving
 
 ROOT = Path(__file__).resolve().parent.parent
 # The split a deferred attack is allocated with is the tests' own (tests/allocationkit.py).
@@ -77,7 +77,7 @@ async def record(system: str, examples: list[tuple[str, Path]], out: Path) -> in
         data = Path(tmp)
         settings = BridgeSettings(token=TOKEN, data_dir=data, allow_scripted_dice=True, seed_base=SEED_BASE)
         recorded = 0
-        # Served as volley serve serves (bridge.server.serving); leaving the block flushes the journal.
+        # Served as volley serve serves (bridge.server.app.serving); leaving the block flushes the journal.
         async with serving(settings, "127.0.0.1", 0) as served, connect(served.url) as ws:
             await ws.send(json.dumps({"type": "hello", "token": TOKEN, "client": "record_replays"}))
             json.loads(await ws.recv())

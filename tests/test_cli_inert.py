@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from clikit import run_volley
 
+from bridge.cli.inert import inert, inert_catalogue
 from bridge.i18n import Catalogue
-from bridge.inert import inert, inert_catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
 GURPS_SESSION = ROOT / "tests" / "replays" / "gurps.jsonl"

@@ -14,7 +14,7 @@ import msgspec
 import pytest
 
 import rules
-from bridge.card_text import card_lines
+from bridge.cli.card_text import card_lines
 from bridge.i18n import Catalogue
 from bridge.resolution import reply_for
 from rules.table_rules import MODULE_READINGS, changed, export, readings_of

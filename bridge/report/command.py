@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bridge.cli.sessions import find_session
 from bridge.i18n import add_language
 from bridge.paths import add_data_dir, data_dir, sessions_dir
-from bridge.sessions import find_session
 
 __all__ = ["default_output", "register"]
 
@@ -73,7 +73,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     except ImportError:
         print(EXTRA_MISSING, file=sys.stderr)
         return EXIT_USAGE
-    from bridge.replay import ProgressBar
+    from bridge.cli.replay import ProgressBar
     from bridge.report.record import read_record
 
     records = []

@@ -30,8 +30,8 @@ from pathlib import Path
 
 from aiohttp import web
 
-from bridge.access import token_matches
 from bridge.i18n import LANGUAGES
+from bridge.server.access import token_matches
 
 __all__ = ["CHILD_NICENESS", "REPORT_PATH", "add_report_route", "build_in_child"]
 

@@ -5,7 +5,7 @@ Every line records one resolved request (``bridge.store.lines`` says what a line
 
 * a retried request id gets the very same bytes, even after a restart (``bridge.store.ledger`` indexes
   where each reply's line is, and reads it back from here);
-* a session can be re-resolved later and compared (``bridge.replay``).
+* a session can be re-resolved later and compared (``bridge.cli.replay``).
 
 Durability: a result is only sent once its line is on disk. Lines waiting at the same moment share one
 ``write`` and one ``fsync`` (group commit, decided here, on the event loop). A lone line on a fast disk
@@ -109,7 +109,7 @@ class Journal:
         self.head = head
         self.stats = CommitStats()
         self.on_written: WrittenCallback | None = None
-        #: What a batch's replies are told inside: the server's ``bridge.connection.one_write_per_socket``,
+        #: What a batch's replies are told inside: ``bridge.server.fast_send.one_write_per_socket``,
         #: so that a batch's replies to one socket leave in one write. Nothing by default.
         self.replying: Callable[[], AbstractContextManager[None]] = contextlib.nullcontext
         self._loop = asyncio.get_running_loop()

@@ -38,7 +38,7 @@ __all__ = [
 
 #: Version of the line format below; a reader refuses files from a newer format. 2: the replies inside
 #: carry protocol-2 message objects (log lines, roll purposes, card titles) instead of English text;
-#: replay compares a format-1 file's text fields leniently (``bridge.replay``). 3: the replies are
+#: replay compares a format-1 file's text fields leniently (``bridge.cli.replay``). 3: the replies are
 #: protocol 3's, each thing once (``bridge.protocol.ResultReply``); replay re-resolves a format-2 file
 #: into the older shape, so its bytes still compare.
 FORMAT_VERSION = 3
@@ -79,7 +79,7 @@ class Entry(msgspec.Struct, kw_only=True, tag="resolved", tag_field="kind", gc=F
 
 
 class UndoLine(msgspec.Struct, kw_only=True, tag="undo", tag_field="kind"):
-    """The referee undid request ``target_id`` (``bridge/undo.py``). Replay skips these lines: the
+    """The referee undid request ``target_id`` (``bridge/scribe.py``). Replay skips these lines: the
     request itself is replayed as it was resolved; the undo is part of the story, not of the rules.
     ``reply`` holds the ``undone`` bytes sent back, for a retried undo id."""
 
@@ -92,7 +92,7 @@ class UndoLine(msgspec.Struct, kw_only=True, tag="undo", tag_field="kind"):
 
 class CancelLine(msgspec.Struct, kw_only=True, tag="cancel", tag_field="kind"):
     """The first step ``pending_id`` of a two-step attack was cancelled at the table (issue #31,
-    ``bridge/undo.py``): it spent nothing, and its ``pending_id`` settles it for the ledger as an
+    ``bridge/scribe.py``): it spent nothing, and its ``pending_id`` settles it for the ledger as an
     allocation would. Replay skips these lines. ``reply`` holds the ``cancelled`` bytes sent back."""
 
     id: str
@@ -103,7 +103,7 @@ class CancelLine(msgspec.Struct, kw_only=True, tag="cancel", tag_field="kind"):
 
 
 class AppliedLine(msgspec.Struct, kw_only=True, tag="applied", tag_field="kind"):
-    """The updates of request ``target_id`` were applied at the table (issue #31, ``bridge/undo.py``):
+    """The updates of request ``target_id`` were applied at the table (issue #31, ``bridge/scribe.py``):
     the record no player can delete that a repeat of the key must change nothing. The line's ``id`` is
     the bridge's own, ``applied:<target_id>`` (one line per key); ``mark`` is the client's id for the
     mark; ``outside`` what changed outside Volley since the weapon's last card (docs/protocol.md).

@@ -1,6 +1,6 @@
 """Real bridges on real sockets for the tests, with temporary directories.
 
-Each bridge is started by ``bridge.server.serving``, the same path ``volley serve`` takes (the door's
+Each bridge is started by ``bridge.server.app.serving``, the same path ``volley serve`` takes (the door's
 gated site included), and wrapped for aiohttp's ``TestClient``.
 """
 
@@ -21,11 +21,11 @@ from bridgekit import TOKEN, Start
 from yarl import URL
 
 import rules.registry
-from bridge.server import BridgeSettings, serving
+from bridge.server.app import BridgeSettings, serving
 
 
 class BridgeTestServer(BaseTestServer):
-    """A bridge served by ``bridge.server.serving`` on a free loopback port, for ``TestClient``."""
+    """A bridge served by ``bridge.server.app.serving`` on a free loopback port, for ``TestClient``."""
 
     def __init__(self, settings: BridgeSettings) -> None:
         super().__init__(host="127.0.0.1")
@@ -39,7 +39,7 @@ class BridgeTestServer(BaseTestServer):
         self._root = URL(f"http://127.0.0.1:{served.port}")
 
     async def _make_runner(self, **kwargs: Any) -> web.BaseRunner:
-        raise NotImplementedError("served by bridge.server.serving")
+        raise NotImplementedError("served by bridge.server.app.serving")
 
     async def close(self) -> None:
         await self._stack.aclose()

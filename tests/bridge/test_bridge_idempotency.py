@@ -13,7 +13,7 @@ import skirmish
 from aiohttp.test_utils import TestClient
 from bridgekit import GURPS_MP5, Session, Start, entries, open_session
 
-from bridge.server import BridgeSettings
+from bridge.server.app import BridgeSettings
 from bridge.store.lock import DirectoryBusy
 
 pytestmark = pytest.mark.asyncio

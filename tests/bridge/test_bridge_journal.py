@@ -12,8 +12,8 @@ import msgspec
 import pytest
 from bridgekit import BUDGET_S, HEADER
 
-from bridge.access import load_or_create_token, token_matches
 from bridge.paths import config_dir, data_dir
+from bridge.server.access import load_or_create_token, token_matches
 from bridge.store.journal import Journal, JournalError
 from bridge.store.journal_file import ZERO_TAIL_BYTES, discard_session
 from bridge.store.ledger import INDEX_NAME, Ledger, PendingAttack, Settled

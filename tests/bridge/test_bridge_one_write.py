@@ -1,5 +1,6 @@
-"""A group commit's replies to one socket leave in one write (``bridge.connection.one_write_per_socket``):
-every reply arrives whole, once, in the order its lines were journaled."""
+"""A group commit's replies to one socket leave in one write
+(``bridge.server.fast_send.one_write_per_socket``): every reply arrives whole, once, in the order its
+lines were journaled."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ import pytest
 from aiohttp.test_utils import TestClient
 from bridgekit import BUDGET_S, GURPS_MP5, entries, open_session
 
-from bridge import connection
-from bridge.server import REFEREE, BridgeSettings
+from bridge.server import connection
+from bridge.server.app import SCRIBE, BridgeSettings
 
 pytestmark = pytest.mark.asyncio
 
@@ -24,7 +25,7 @@ COUNT = 20
 async def test_a_batch_of_replies_to_one_socket_is_one_write_that_carries_every_frame(
     bridge_client: TestClient[Any, Any], settings: BridgeSettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    journal = bridge_client.server.app[REFEREE].journal
+    journal = bridge_client.server.app[SCRIBE].journal
     real_fsync = os.fsync
     appended = [0]
     real_append = journal.append_then

@@ -17,7 +17,7 @@ from bridgekit import open_session
 import rules
 from bridge.i18n import Catalogue
 from bridge.protocol import MAX_REPLY_BYTES, MAX_TARGETS, ProtocolError
-from bridge.workers import OFFLOAD_MS
+from bridge.server.workers import OFFLOAD_MS
 from rules.gurps.plan import MAX_PELLETS, MAX_ROF
 from rules.gurps.requests import MAX_ROUNDS, SCORE_RANGE
 

@@ -245,8 +245,8 @@ def test_first_start_creates_and_prints_the_token(dirs: tuple[Path, Path]) -> No
 
 
 def test_serve_defaults_to_loopback_port_8765() -> None:
-    from bridge.cli import build_parser
-    from bridge.server import HELLO_TIMEOUT
+    from bridge.cli.program import build_parser
+    from bridge.server.app import HELLO_TIMEOUT
 
     args = build_parser().parse_args(["serve"])
     assert (args.host, args.port, args.allow_remote, args.allow_scripted_dice) == (

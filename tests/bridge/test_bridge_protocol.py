@@ -17,7 +17,7 @@ from bridgekit import BUDGET_S, GURPS_MP5, Session, Start, entries, open_session
 import rules
 from bridge.i18n import Catalogue
 from bridge.protocol import MAX_FRAME_BYTES, MAX_TARGETS
-from bridge.server import CONNECTIONS, READ_LIMIT, BridgeSettings
+from bridge.server.app import CONNECTIONS, READ_LIMIT, BridgeSettings
 
 pytestmark = pytest.mark.asyncio
 

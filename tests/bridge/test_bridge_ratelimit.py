@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bridge.ratelimit import OncePerInterval, RelayLimits, TokenBucket
+from bridge.server.ratelimit import OncePerInterval, RelayLimits, TokenBucket
 
 
 class Clock:

@@ -19,8 +19,8 @@ from bridgekit import GURPS_MP5, TOKEN, Start, open_session
 
 import rules
 from bridge.cli import main
-from bridge.replay import LONG_LOG, TEXT_FIELDS, ProgressBar, differences, replay_session, want_progress
-from bridge.server import BridgeSettings
+from bridge.cli.replay import LONG_LOG, TEXT_FIELDS, ProgressBar, differences, replay_session, want_progress
+from bridge.server.app import BridgeSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 REPLAYS = sorted((ROOT / "tests" / "replays").glob("*.jsonl"))
@@ -434,7 +434,7 @@ def test_a_format_2_journal_compares_its_messages(tmp_path: Path) -> None:
 
 def test_a_long_session_on_every_core_names_an_unreadable_line_by_its_number(tmp_path: Path) -> None:
     """Workers number the lines of their own piece; the report still names the file's line number."""
-    from bridge import replay
+    from bridge.cli import replay
 
     recording = ROOT / "tests" / "replays" / "gurps.jsonl"
     head, *entries = recording.read_bytes().splitlines(keepends=True)

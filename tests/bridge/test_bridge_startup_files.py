@@ -21,7 +21,7 @@ import msgspec
 import pytest
 from bridgekit import GURPS_MP5, HEADER, Start, open_session
 
-from bridge.server import BridgeSettings
+from bridge.server.app import BridgeSettings
 from bridge.store.lines import FORMAT_VERSION, Entry, Header
 
 ROOT = Path(__file__).resolve().parents[2]

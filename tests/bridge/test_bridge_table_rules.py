@@ -13,10 +13,10 @@ from aiohttp.test_utils import TestClient
 from bridgekit import GURPS_MP5, journal_bytes, open_session
 
 from bridge.cli import main
-from bridge.replay import replay_session
+from bridge.cli.replay import replay_session
 from bridge.report.build import report_html
 from bridge.report.record import read_record
-from bridge.server import BridgeSettings
+from bridge.server.app import BridgeSettings
 
 #: Kira's burst at two Vargr, the second designated with no bullet (reading 5's case), and the table's
 #: reading that only targets given a bullet count for the splitting DM; the table also widened the

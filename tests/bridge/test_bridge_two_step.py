@@ -12,7 +12,7 @@ import skirmish
 from aiohttp.test_utils import TestClient
 from bridgekit import Session, Start, entries, open_session
 
-from bridge.server import BridgeSettings
+from bridge.server.app import BridgeSettings
 
 pytestmark = pytest.mark.asyncio
 

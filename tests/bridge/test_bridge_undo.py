@@ -15,10 +15,10 @@ import skirmish
 from aiohttp.test_utils import TestClient
 from bridgekit import GURPS_MP5, Start, journal_lines, open_session
 
+from bridge.cli.replay import replay_session
+from bridge.cli.sessions import print_session
 from bridge.i18n import Catalogue
-from bridge.replay import replay_session
-from bridge.server import BridgeSettings
-from bridge.sessions import print_session
+from bridge.server.app import BridgeSettings
 from bridge.store.files import session_files
 from bridge.store.reader import read_session
 

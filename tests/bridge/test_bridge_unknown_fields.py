@@ -15,7 +15,7 @@ from bridgekit import GURPS_MP5, TOKEN, Start, entries, journal_bytes, open_sess
 
 from bridge.cli import main
 from bridge.i18n import Catalogue
-from bridge.server import BridgeSettings
+from bridge.server.app import BridgeSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 D100_BURST = json.loads((ROOT / "docs" / "examples" / "d100" / "wide_burst_cover.json").read_text())

@@ -1,4 +1,4 @@
-"""The rules workers are fed and read by the event loop itself (``bridge.workers.PipePool``, issue 38).
+"""The rules workers are fed and read by the event loop itself (``bridge.server.workers.PipePool``, issue 38).
 
 With ``concurrent.futures.ProcessPoolExecutor`` every job and answer passed two threads of the server
 (the executor's manager and its queue's feeder); on two cores they, the loop and the workers
@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 from bridgekit import BUDGET_S
 
-import bridge.workers
+import bridge.server.workers
 from bridge.resolution import odds_reply
-from bridge.workers import PipePool, RulesWorkers
+from bridge.server.workers import PipePool, RulesWorkers
 
 pytestmark = pytest.mark.asyncio
 
@@ -140,12 +140,12 @@ async def test_warm_workers_leave_when_the_server_closes_their_pipe() -> None:
 async def test_where_the_loop_cannot_watch_a_pipe_the_executor_serves_byte_for_byte(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(bridge.workers, "_loop_reads_pipes", lambda: False)
+    monkeypatch.setattr(bridge.server.workers, "_loop_reads_pipes", lambda: False)
     workers = RulesWorkers(workers=1, warm_up=False)
     try:
         async with asyncio.timeout(BUDGET_S):
             outcome = await workers.odds("o2", request_bytes(COLD))
-        assert isinstance(workers._pool, bridge.workers.ExecutorPool)
+        assert isinstance(workers._pool, bridge.server.workers.ExecutorPool)
         assert outcome == ("odds", odds_reply("o2", request_bytes(COLD)))
     finally:
         await workers.close()

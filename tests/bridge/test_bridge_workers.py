@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from bridgekit import BUDGET_S, GURPS_MP5, Start, open_session
 
-import bridge.workers
+import bridge.server.workers
 import rules
 from bridge.i18n import Catalogue
 from bridge.resolution import odds_reply
@@ -71,8 +71,8 @@ async def until_warm(client: Any) -> dict[str, Any]:
 
 
 async def test_the_rules_say_which_odds_are_expensive() -> None:
-    assert rules.odds_cost(rules.decode_request(GURPS_MP5)) < bridge.workers.OFFLOAD_MS
-    assert rules.odds_cost(rules.decode_request(cold_auto(5, 1))) > bridge.workers.OFFLOAD_MS
+    assert rules.odds_cost(rules.decode_request(GURPS_MP5)) < bridge.server.workers.OFFLOAD_MS
+    assert rules.odds_cost(rules.decode_request(cold_auto(5, 1))) > bridge.server.workers.OFFLOAD_MS
 
 
 async def test_expensive_odds_are_computed_in_a_worker_byte_for_byte(start_bridge: Start) -> None:
@@ -123,7 +123,7 @@ async def test_a_worker_warms_up_at_the_servers_priority_and_then_lowers_it() ->
     """What a worker's initializer does, in a process of its own: the warm-up sees the priority the
     process started with, the jobs after it ``WORKER_NICE`` more."""
     probe = (
-        "import json, os, rules, bridge.workers as w\n"
+        "import json, os, rules, bridge.server.workers as w\n"
         "seen = []\n"
         "rules.warm_up = lambda: seen.append(os.getpriority(os.PRIO_PROCESS, 0))\n"
         "w._start_worker(os.getppid(), True)\n"
@@ -137,7 +137,7 @@ async def test_a_worker_warms_up_at_the_servers_priority_and_then_lowers_it() ->
     (during,), after = json.loads(done.stdout)
     started = os.getpriority(os.PRIO_PROCESS, 0)
     assert during == started
-    assert after == min(19, started + bridge.workers.WORKER_NICE)
+    assert after == min(19, started + bridge.server.workers.WORKER_NICE)
 
 
 async def test_a_warm_worker_takes_its_jobs_at_the_lower_priority(start_bridge: Start) -> None:
@@ -145,7 +145,7 @@ async def test_a_warm_worker_takes_its_jobs_at_the_lower_priority(start_bridge: 
     once warm, the worker has lowered its own, so its jobs never win the CPU from the loop."""
     client = await start_bridge(warm_up=True, workers=1)
     (pid,) = (await until_warm(client))["pids"]
-    expected = min(19, os.getpriority(os.PRIO_PROCESS, 0) + bridge.workers.WORKER_NICE)
+    expected = min(19, os.getpriority(os.PRIO_PROCESS, 0) + bridge.server.workers.WORKER_NICE)
     assert os.getpriority(os.PRIO_PROCESS, pid) == expected
 
 
@@ -191,17 +191,17 @@ async def test_before_the_first_warm_up_ends_a_costly_preview_is_computed_on_the
     """A worker warming up on a loaded machine may take a while; the first previews do not
     queue behind it. Once the pool is warm, they go to it."""
     release = asyncio.Event()
-    started = bridge.workers.RulesWorkers._start
+    started = bridge.server.workers.RulesWorkers._start
 
-    async def slow_start(self: bridge.workers.RulesWorkers) -> None:
+    async def slow_start(self: bridge.server.workers.RulesWorkers) -> None:
         await release.wait()  # the warm-up, as long as a starved worker's
         await started(self)
 
-    monkeypatch.setattr(bridge.workers.RulesWorkers, "_start", slow_start)
+    monkeypatch.setattr(bridge.server.workers.RulesWorkers, "_start", slow_start)
     client = await start_bridge(warm_up=True, workers=1)
     session = await open_session(client)
     request = cold_auto(7, 1)
-    assert rules.odds_cost(rules.decode_request(request)) > bridge.workers.OFFLOAD_MS
+    assert rules.odds_cost(rules.decode_request(request)) > bridge.server.workers.OFFLOAD_MS
     assert (await session.ask({"type": "odds", "id": "cold", "request": request}))["type"] == "odds"
     assert (await health(client))["workers"]["offloaded"] == 0
     release.set()
@@ -213,7 +213,7 @@ async def test_before_the_first_warm_up_ends_a_costly_preview_is_computed_on_the
 
 async def test_a_preview_in_a_worker_costs_the_loop_no_task(start_bridge: Start) -> None:
     """A costly preview is handed to a worker while its frame is read and answered from the worker's
-    future (``Referee._offloaded``): no task or coroutine per preview, and the hand-over counts in
+    future (``Scribe._offloaded``): no task or coroutine per preview, and the hand-over counts in
     the frame's work for the loop's turns. The worker is stopped (SIGSTOP) so the preview stays in
     flight while the loop's tasks are counted."""
     client = await start_bridge(workers=1)

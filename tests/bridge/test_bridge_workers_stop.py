@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-import bridge.workers
-from bridge.workers import RulesWorkers
+import bridge.server.workers
+from bridge.server.workers import RulesWorkers
 
 #: Only a hang trips this (a close that waits for a warm-up waits forever in the first test).
 HANG_S = 120
@@ -23,13 +23,13 @@ async def test_close_does_not_wait_for_a_warm_up_that_never_ends(monkeypatch: py
     async def endless_start(self: RulesWorkers) -> None:
         await never.wait()  # a warm-up starved for ever
 
-    monkeypatch.setattr(bridge.workers.RulesWorkers, "_start", endless_start)
+    monkeypatch.setattr(bridge.server.workers.RulesWorkers, "_start", endless_start)
     workers = RulesWorkers(workers=1, warm_up=True)
     starting = workers.start()
     await asyncio.sleep(0)  # the start task is running and waiting
     await asyncio.wait_for(workers.close(), HANG_S)
     assert starting.cancelled()
-    assert await workers.run(bridge.workers._ready) is None  # closed: callers compute inline
+    assert await workers.run(bridge.server.workers._ready) is None  # closed: callers compute inline
 
 
 async def test_close_during_a_real_warm_up_leaves_no_worker_behind() -> None:

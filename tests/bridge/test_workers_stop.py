@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from bridgekit import BUDGET_S
 
-from bridge.workers import RulesWorkers
+from bridge.server.workers import RulesWorkers
 
 pytestmark = pytest.mark.asyncio
 

@@ -13,7 +13,7 @@ from gurps_helpers import request
 
 import rules
 from bridge.protocol import MAX_REPLY_BYTES
-from bridge.workers import OFFLOAD_MS
+from bridge.server.workers import OFFLOAD_MS
 from rules import RuleError, decode_request, odds, resolve
 from rules.dice import ScriptedDice
 from rules.gurps.plan import MAX_PELLETS, MAX_ROF

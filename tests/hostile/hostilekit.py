@@ -1,7 +1,7 @@
 """Tools for treating the bridge the way a hostile or clumsy world would.
 
 A raw websocket client (frames built by hand, written in one TCP write, read or never read), bridges
-started the way ``volley serve`` starts them (in this process through ``bridge.server.serving``, or as
+started the way ``volley serve`` starts them (in this process through ``bridge.server.app.serving``, or as
 a real ``volley serve`` process, ``servekit``), and what the door and the server hold (open sockets).
 """
 
@@ -21,9 +21,10 @@ from typing import Any
 
 from servekit import BUDGET_S, ServeProcess, serve_command
 
-from bridge.connection import Pace
-from bridge.guard import GATE, Door
-from bridge.server import CONNECTIONS, BridgeSettings, Serving, serving
+from bridge.server.app import CONNECTIONS, BridgeSettings, Serving, serving
+from bridge.server.connection import Pace
+from bridge.server.door import Door
+from bridge.server.gate import GATE
 
 TOKEN = "hostile-test-token"
 

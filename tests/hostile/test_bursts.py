@@ -17,7 +17,7 @@ import pytest
 from hostilekit import bridge, message, raw_websocket, settings_for
 from servekit import GURPS_MP5
 
-from bridge.ratelimit import RATE
+from bridge.server.ratelimit import RATE
 
 pytestmark = pytest.mark.asyncio
 

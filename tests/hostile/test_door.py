@@ -10,7 +10,8 @@ import pytest
 from hostilekit import bridge, http_get, raw_websocket, settings_for
 from servekit import BUDGET_S
 
-from bridge.guard import Door, host_allowed, normal_origin
+from bridge.server.door import Door
+from bridge.server.origins import host_allowed, normal_origin
 
 PATHS = ["/healthz", "/schema", "/ws", "/no-such-page"]
 
@@ -121,8 +122,8 @@ async def test_no_response_names_python_or_aiohttp(tmp_path: Path) -> None:
 
 
 def test_serve_max_connections_sets_the_cap_and_keeps_a_slot_for_token_holders() -> None:
-    from bridge.cli import build_parser
-    from bridge.commands import _door
+    from bridge.cli.commands import _door
+    from bridge.cli.program import build_parser
 
     assert _door(build_parser().parse_args(["serve"])) == Door()
     wide = _door(build_parser().parse_args(["serve", "--max-connections", "300"]))

@@ -28,7 +28,7 @@ from hostilekit import (
 )
 from servekit import BUDGET_S
 
-from bridge.guard import Door
+from bridge.server.door import Door
 
 pytestmark = pytest.mark.asyncio
 

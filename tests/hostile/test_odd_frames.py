@@ -20,7 +20,7 @@ from hostilekit import (
 )
 
 from bridge.protocol import MAX_FRAME_BYTES
-from bridge.server import READ_LIMIT
+from bridge.server.app import READ_LIMIT
 
 pytestmark = pytest.mark.asyncio
 

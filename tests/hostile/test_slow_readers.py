@@ -23,9 +23,9 @@ from hostilekit import (
 )
 from servekit import GURPS_MP5, ServeProcess, memory_kib
 
-from bridge.connection import Connection, Pace
 from bridge.protocol import MAX_FRAME_BYTES
-from bridge.server import CONNECTIONS
+from bridge.server.app import CONNECTIONS
+from bridge.server.connection import Connection, Pace
 
 pytestmark = pytest.mark.asyncio
 

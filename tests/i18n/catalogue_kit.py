@@ -10,7 +10,7 @@ from typing import Any
 
 import rules
 from bridge.card import CARD, system_title
-from bridge.card_text import CLI
+from bridge.cli.card_text import CLI
 from bridge.i18n import LANGUAGES, MESSAGE_PREFIX, closing_brace, parse_placeholder
 from rules.errors import COMMON_ERRORS
 from rules.messages import ErrorKind, Vocabulary

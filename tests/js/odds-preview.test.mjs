@@ -127,7 +127,7 @@ describe("OddsPreview", () => {
   });
 
   it("keeps a player dragging through a field under the bridge's flood limit", async () => {
-    // bridge/ratelimit.py: RATE = 20 messages a second per relayed user, sustained.
+    // bridge/server/ratelimit.py: RATE = 20 messages a second per relayed user, sustained.
     assert.ok(1000 / PREVIEW_SPACING_MS < 20);
     const clock = new FakeClock();
     const asked = [];

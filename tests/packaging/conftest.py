@@ -8,8 +8,8 @@ from typing import Any
 import pytest_asyncio
 from aiohttp.test_utils import TestClient
 
-from bridge.guard import Door
-from bridge.server import BridgeSettings, create_app
+from bridge.server.app import BridgeSettings, create_app
+from bridge.server.door import Door
 
 
 @pytest_asyncio.fixture

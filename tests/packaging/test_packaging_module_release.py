@@ -21,8 +21,8 @@ import pytest
 from aiohttp.test_utils import TestClient
 
 import bridge
-from bridge.assets import module_dir
-from bridge.module_release import (
+from bridge.module.assets import module_dir
+from bridge.module.release import (
     CHANGELOG_PATH,
     DEFAULT_ORIGIN,
     DOWNLOAD_PATH,

@@ -24,8 +24,9 @@ import platformdirs.unix
 import platformdirs.windows
 import pytest
 
-from bridge import access, paths
-from bridge.stopping import STOP_SIGNALS, stop_on_signals
+from bridge import paths
+from bridge.server import access
+from bridge.server.stopping import STOP_SIGNALS, stop_on_signals
 from bridge.store import files, journal_file, lines, lock, reader
 from bridge.store.journal import Journal
 from bridge.store.journal_file import discard_session

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 import bridge
-import bridge.assets
+import bridge.module.assets
 import rules
-from bridge.assets import module_dir
 from bridge.cli import main
+from bridge.module.assets import module_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,7 +44,7 @@ def test_version_shows_bridge_rules_and_module(capsys: pytest.CaptureFixture[str
 def test_version_fails_when_the_parts_disagree(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(bridge.assets, "module_version", lambda: "0.0.1")
+    monkeypatch.setattr(bridge.module.assets, "module_version", lambda: "0.0.1")
     with pytest.raises(SystemExit) as stopped:
         main(["--version"])
     assert stopped.value.code == 1

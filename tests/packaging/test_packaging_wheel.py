@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 import bridge
-from bridge.module_release import (
+from bridge.module.release import (
     CHANGELOG_PATH,
     DOWNLOAD_PATH,
     MANIFEST_PATH,

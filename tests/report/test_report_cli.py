@@ -127,7 +127,7 @@ def test_volley_odds_does_not_load_the_report_extra() -> None:
     import sys
 
     probe = (
-        "import sys; from bridge.cli import build_parser; build_parser(); "
+        "import sys; from bridge.cli.program import build_parser; build_parser(); "
         "print('matplotlib' in sys.modules, 'scipy' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout

@@ -13,7 +13,7 @@ from aiohttp.test_utils import TestClient
 
 from bridge.report import build as report_build
 from bridge.report.route import build_in_child
-from bridge.server import BridgeSettings, create_app
+from bridge.server.app import BridgeSettings, create_app
 
 TOKEN = "report-token"
 

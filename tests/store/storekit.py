@@ -1,6 +1,6 @@
 """Helpers for breaking the store's promises: a bridge in this process, a socket to it, the journals.
 
-``running(data)`` serves a bridge on a free loopback port through ``bridge.server.serving`` (the path
+``running(data)`` serves a bridge on a free loopback port through ``bridge.server.app.serving`` (the path
 ``volley serve`` takes); ``Client`` sends requests and collects raw reply frames; ``lines(data)`` is
 every resolved line of every journal, in order (duplicates kept: a test counts them).
 """
@@ -17,7 +17,7 @@ from typing import Any
 import aiohttp
 from servekit import GURPS_MP5
 
-from bridge.server import BridgeSettings, serving
+from bridge.server.app import BridgeSettings, serving
 
 TOKEN = "store-test-token-0123456789"
 

@@ -19,7 +19,7 @@ import pytest
 from servekit import ROOT, ServeProcess, serve_command
 from storekit import TOKEN, first_session
 
-from bridge.access import find_token
+from bridge.server.access import find_token
 from bridge.store.files import LineReader, odd_files, session_files
 from bridge.store.lines import FORMAT_VERSION, Header
 from bridge.store.reader import read_session

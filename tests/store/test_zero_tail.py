@@ -87,7 +87,7 @@ def test_replay_ends_at_the_zeros_even_when_whole_lines_follow_them(
 ) -> None:
     """A hole of zeros, then whole lines (unrepaired: a read-only copy of a killed journal). Replay
     cuts the file into pieces for its workers; no piece past the zeros is counted."""
-    from bridge import replay
+    from bridge.cli import replay
 
     lines = RECORDED.read_bytes().splitlines(keepends=True)
     path = tmp_path / "holed.jsonl"
@@ -155,7 +155,7 @@ async def test_a_killed_server_s_empty_session_is_removed_at_the_next_start(tmp_
     ``volley sessions`` listed the session with 0 requests for ever."""
     from storekit import running
 
-    from bridge.sessions import list_sessions
+    from bridge.cli.sessions import list_sessions
 
     sessions = tmp_path / "sessions"
     sessions.mkdir()

@@ -22,7 +22,7 @@ import { isPlainObject } from "./protocol.js";
 
 /**
  * Two questions are asked at least this far apart (ms). The bridge lets one user send 20 messages a
- * second, sustained (bridge/ratelimit.py RATE): a question every 60 ms is under 17 a second.
+ * second, sustained (bridge/server/ratelimit.py RATE): a question every 60 ms is under 17 a second.
  */
 export const PREVIEW_SPACING_MS = 60;
 

@@ -2,9 +2,9 @@
 
 * Auth phase: the first frame must be a ``hello`` with the right token, within ``hello_timeout``;
   anything else closes the socket with 1008 (policy violation) before a single request is read. A
-  good token still needs a free slot for authenticated connections (``bridge.guard``), else 1013.
+  good token still needs a free slot for authenticated connections (``bridge.server.gate``), else 1013.
 * Command phase: each frame is size-checked, decoded and rate-limited per relayed user
-  (``bridge.ratelimit``), then handed to the referee with a callback for its reply: a slow fsync for
+  (``bridge.server.ratelimit``), then handed to the scribe with a callback for its reply: a slow fsync for
   one request does not hold up the next, and a request answered at once (a ping, a retry, a
   refusal, cheap odds) or from the journal's completion (an attack) costs no task of its own.
 * **One back-pressure rule for every reply**, whichever path sends it (``_write``): a reply is written
@@ -13,7 +13,7 @@
   is told ``pause_writing``) sends every later reply to the ``Outbox`` until it drains. The socket is
   asked through aiohttp's own protocol for the connection (``request.protocol``), never through
   ``transport.get_protocol()``: under ``volley serve`` that is the door's protocol
-  (``bridge.guard``), which passes the pause on but does not answer for it. A reply goes straight to
+  (``bridge.server.gate``), which passes the pause on but does not answer for it. A reply goes straight to
   the socket when nothing waits before it (the usual case: no hop through the writer task);
   otherwise through the outbox, bounded in frames and in bytes and drained by one writer task, which
   writes by the same rule. The reader applies back-pressure: while the outbox (with the requests in
@@ -30,17 +30,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import struct
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, MutableMapping
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 from aiohttp.base_protocol import BaseProtocol
 
-from bridge.access import token_matches
 from bridge.protocol import (
     MAX_FRAME_BYTES,
     Error,
@@ -54,8 +52,10 @@ from bridge.protocol import (
     encode,
     loose_id,
 )
-from bridge.ratelimit import OncePerInterval, RelayLimits
-from bridge.referee import Referee
+from bridge.scribe import Scribe
+from bridge.server import fast_send
+from bridge.server.access import token_matches
+from bridge.server.ratelimit import OncePerInterval, RelayLimits
 
 __all__ = ["Connection", "Outbox", "Pace", "Turns"]
 
@@ -223,7 +223,7 @@ class Connection:
     def __init__(
         self,
         ws: web.WebSocketResponse,
-        referee: Referee,
+        scribe: Scribe,
         *,
         token: str,
         welcome: Welcome,
@@ -236,7 +236,7 @@ class Connection:
         admit: Callable[[], bool] | None = None,
     ) -> None:
         self.ws = ws
-        self.referee = referee
+        self.scribe = scribe
         self.log = ConnectionLog(_log, {"connection": tag})
         self.limits = limits
         self.pace = pace or Pace()
@@ -251,13 +251,13 @@ class Connection:
         self._writer: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         #: requests read whose replies have not been sent or queued yet
-        self._owed = 0
-        self._paid = asyncio.Event()  # set whenever nothing is owed
-        self._paid.set()
+        self._unanswered = 0
+        self._all_answered = asyncio.Event()  # set whenever every request read has been answered
+        self._all_answered.set()
         #: replies held by ``one_write_per_socket`` for one write at its end
         self._held: list[bytes] = []
         #: waits for the socket's buffer to drain after a write left it pushing back
-        self._flow: asyncio.Task[None] | None = None
+        self._drain_wait: asyncio.Task[None] | None = None
         self._stall: asyncio.TimerHandle | None = None
         self._stopping = False  # the server is shutting down: no new requests
         self._hanging_up = False  # this connection is being closed: nothing more is sent
@@ -289,7 +289,7 @@ class Connection:
                     await asyncio.sleep(0)
                 # Back-pressure: read no further frame until the replies already owed have room (asked
                 # here first: almost always there is, and then no coroutine is made for the wait).
-                if not self.outbox.may_read(self._owed):
+                if not self.outbox.may_read(self._unanswered):
                     await self.outbox.wait_for_room(self._in_flight)
                 if self._hanging_up:
                     break
@@ -381,9 +381,9 @@ class Connection:
             case _ if self._stopping:
                 self._send_error(message.id, ErrorCode.SHUTTING_DOWN, "the server is shutting down", None)
             case _:
-                self._owed += 1
-                self._paid.clear()
-                self.referee.submit(message, self._reply)
+                self._unanswered += 1
+                self._all_answered.clear()
+                self.scribe.submit(message, self._reply)
 
     def _rate_limited(self, user: str | None, id: str | None) -> bool:
         """Refuse the frame with ``rate_limited`` if its user (or the connection) is over the rate."""
@@ -408,28 +408,30 @@ class Connection:
         return True
 
     def _in_flight(self) -> int:
-        return self._owed
+        return self._unanswered
 
     def _reply(self, data: bytes) -> None:
-        """The referee's answer to one request read from this socket."""
-        self._owed -= 1
+        """The scribe's answer to one request read from this socket."""
+        self._unanswered -= 1
         self._send(data)
-        if not self._owed:
-            self._paid.set()
+        if not self._unanswered:
+            self._all_answered.set()
         self.outbox.nudge()
 
     def _send_error(self, id: str | None, code: str, message: str, path: str | None) -> None:
         self._send(encode(Error(id=id, code=code, message=message, path=path)))
 
     def _send(self, data: bytes) -> None:
-        if self.outbox.idle and self._flow is None and not self._hanging_up and not self.ws.closed:
-            held = _holding.sockets
-            if held is None:
+        if (
+            fast_send.ON
+            and self.outbox.idle
+            and self._drain_wait is None
+            and not self._hanging_up
+            and not self.ws.closed
+        ):
+            # Inside ``one_write_per_socket`` it is written with this socket's other replies at its end.
+            if not fast_send.hold(self, data):
                 self._write([data])
-            else:  # inside ``one_write_per_socket``: written with this socket's other replies at its end
-                if not self._held:
-                    held.append(self)
-                self._held.append(data)
         elif not self.outbox.put(data):
             self.dropped += 1
 
@@ -442,31 +444,28 @@ class Connection:
         """The one way a reply reaches the socket (straight from ``_send``, held for a batch, or from
         the writer task): consecutive unmasked text frames in one write (what aiohttp would write one
         by one, byte for byte, without its coroutine per frame), then the back-pressure rule: if the
-        socket now pushes back, later replies wait in the outbox until it drains (``_flow``)."""
+        socket now pushes back, later replies wait in the outbox until it drains (``_drain_wait``)."""
         transport = self._transport
         if transport.is_closing() or self.ws.closed:
             self.dropped += len(frames)  # the client left; its results are journaled (a retry gets them)
             return
         try:
-            if len(frames) == 1:
-                transport.write(_text_frame(frames[0]))
-            else:
-                transport.write(b"".join([_text_frame(data) for data in frames]))
+            fast_send.write_frames(transport, frames)
         except (ConnectionError, RuntimeError):
             self.dropped += len(frames)
             return
-        if self._flow is None and self._flow_control.writing_paused:
-            self._flow = asyncio.create_task(self._drained())
-            self._flow.add_done_callback(self._flowed)
+        if self._drain_wait is None and self._flow_control.writing_paused:
+            self._drain_wait = asyncio.create_task(self._drained())
+            self._drain_wait.add_done_callback(self._drain_ended)
 
     async def _drained(self) -> None:
         """Until the socket takes writes again (aiohttp's protocol is told ``resume_writing``), or is lost."""
         with contextlib.suppress(ConnectionError):
             await self._flow_control._drain_helper()
 
-    def _flowed(self, task: asyncio.Task[None]) -> None:
-        if self._flow is task:
-            self._flow = None
+    def _drain_ended(self, task: asyncio.Task[None]) -> None:
+        if self._drain_wait is task:
+            self._drain_wait = None
         if not task.cancelled():
             task.exception()  # a socket that broke meanwhile: nothing more to do for this frame
 
@@ -523,15 +522,29 @@ class Connection:
 
     async def _write_loop(self) -> None:
         while True:
-            await self._flowing()  # the socket is pushing back on the last write
+            await self._until_drained()  # the socket is pushing back on the last write
             data = await self.outbox.take()
             if data is None:
                 return
-            await self._flowing()
-            self._write([data])
+            if fast_send.ON:
+                await self._until_drained()
+                self._write([data])
+            else:
+                await self._send_plain(data)
 
-    async def _flowing(self) -> None:
-        flow = self._flow
+    async def _send_plain(self, data: bytes) -> None:
+        """A reply through aiohttp's own ``send_str``, which builds the frame and waits for the socket
+        to drain (the fast path's switch is off: ``bridge.server.fast_send``)."""
+        if self._transport.is_closing() or self.ws.closed:
+            self.dropped += 1  # the client left; its result is journaled (a retry gets it)
+            return
+        try:
+            await self.ws.send_str(data.decode())
+        except (ConnectionError, RuntimeError):
+            self.dropped += 1
+
+    async def _until_drained(self) -> None:
+        flow = self._drain_wait
         if flow is not None:
             with contextlib.suppress(ConnectionError, RuntimeError):
                 await flow
@@ -541,13 +554,13 @@ class Connection:
 
         With ``drain`` (a polite shutdown) the replies still waiting get ``close_timeout`` to go out.
         """
-        while self._tasks or self._owed:
-            await self._paid.wait()
+        while self._tasks or self._unanswered:
+            await self._all_answered.wait()
             if self._tasks:
                 await asyncio.gather(*list(self._tasks), return_exceptions=True)
         writer = self._writer
         if writer is None or writer.done():
-            self._stop_flow()
+            self._stop_drain_wait()
             return
         if drain and not self._hanging_up:
             with contextlib.suppress(TimeoutError):
@@ -564,12 +577,12 @@ class Connection:
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await writer
-        self._stop_flow()
+        self._stop_drain_wait()
 
-    def _stop_flow(self) -> None:
+    def _stop_drain_wait(self) -> None:
         """A reply still waiting for the socket to drain when the connection is done: let it go."""
-        if self._flow is not None and not self._flow.done():
-            self._flow.cancel()
+        if self._drain_wait is not None and not self._drain_wait.done():
+            self._drain_wait.cancel()
 
     def _summary(self) -> str:
         parts = []
@@ -578,53 +591,3 @@ class Connection:
         if self.dropped:
             parts.append(f"{self.dropped} replies not delivered (journaled; a retry gets them)")
         return f" ({'; '.join(parts)})" if parts else ""
-
-
-class _Holding:
-    """The connections holding replies while ``one_write_per_socket`` is open (None when it is not)."""
-
-    sockets: list[Connection] | None = None
-
-
-_holding = _Holding()
-
-
-@contextlib.contextmanager
-def one_write_per_socket() -> Iterator[None]:
-    """Replies sent inside are held and leave at its end, one write per socket.
-
-    The journal tells a batch's waiters inside it (``Journal.replying``): under load a group commit
-    answers a hundred requests at once, several of them from the same client, and one write of their
-    frames costs the kernel one send instead of several (the send was the loop's largest single cost).
-    Order on each socket is kept, and the write obeys the one back-pressure rule (``Connection._write``).
-    Nested use is the outer one.
-    """
-    if _holding.sockets is not None:
-        yield
-        return
-    held: list[Connection] = []
-    _holding.sockets = held
-    try:
-        yield
-    finally:
-        _holding.sockets = None
-        for connection in held:
-            try:
-                connection._send_held()
-            except Exception:  # one broken socket must not keep the rest of the batch's replies
-                _log.exception("sending held replies failed")
-
-
-def _text_frame(data: bytes) -> bytes:
-    """One unmasked, uncompressed, final text frame (RFC 6455 5.2): what a server's aiohttp writes."""
-    size = len(data)
-    if size < 126:
-        return _LEN1(0x81, size) + data
-    if size < 65536:
-        return _LEN2(0x81, 126, size) + data
-    return _LEN3(0x81, 127, size) + data
-
-
-_LEN1 = struct.Struct("!BB").pack
-_LEN2 = struct.Struct("!BBH").pack
-_LEN3 = struct.Struct("!BBQ").pack

@@ -97,9 +97,9 @@ def _write_text(request: object, results: Sequence[object], language: str) -> No
 
     import rules
     from bridge.card import build_card
-    from bridge.card_text import card_lines, dice_lines
+    from bridge.cli.card_text import card_lines, dice_lines
+    from bridge.cli.inert import inert_catalogue, inert_output
     from bridge.i18n import Catalogue
-    from bridge.inert import inert_catalogue, inert_output
 
     catalogue = inert_catalogue(Catalogue.load(language))  # names from the request are shown escaped
     sent = msgspec.to_builtins(request)
@@ -184,10 +184,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_bridge_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The server's own commands (serve, sessions, show, replay) live in ``bridge.commands``; the session
-    report in ``bridge.report.command``; the sandbox page (``volley sandbox``) in ``bridge.sandbox``."""
-    from bridge import commands as bridge_commands
-    from bridge import sandbox
+    """The server's own commands (serve, sessions, show, replay) live in ``bridge.cli.commands``; the
+    session report in ``bridge.report.command``; the sandbox page (``volley sandbox``) in
+    ``bridge.module.sandbox``."""
+    from bridge.cli import commands as bridge_commands
+    from bridge.module import sandbox
     from bridge.report import command as report_command
 
     bridge_commands.register(commands)
@@ -198,8 +199,8 @@ def _add_bridge_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
 def _add_module_commands(
     parser: argparse.ArgumentParser, commands: argparse._SubParsersAction[argparse.ArgumentParser]
 ) -> None:
-    """``--version`` and ``module-path`` live in ``bridge.module_commands``."""
-    from bridge import module_commands
+    """``--version`` and ``module-path`` live in ``bridge.module.commands``."""
+    from bridge.module import commands as module_commands
 
     module_commands.register(parser, commands)
 
@@ -272,7 +273,3 @@ def _exit_now(code: int) -> None:
     except (OSError, ValueError):
         return
     os._exit(code)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,6 +1,6 @@
 """Ctrl-C (and SIGTERM, Ctrl-Break) asks the running bridge to stop politely, on every system.
 
-A polite stop finishes the requests in flight and flushes the journal (``bridge.server.run_server``);
+A polite stop finishes the requests in flight and flushes the journal (``bridge.server.app.run_server``);
 the default reaction to Ctrl-C would kill the server mid-request. On Linux and macOS asyncio's
 ``loop.add_signal_handler`` takes the signal inside the event loop. Windows' event loops do not have
 it (they raise ``NotImplementedError``), so there the plain ``signal.signal`` handler is used, and it

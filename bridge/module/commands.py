@@ -24,7 +24,7 @@ def versions() -> dict[str, str]:
     """The version of each part of this install: bridge, rules and the Foundry module."""
     import bridge
     import rules
-    from bridge.assets import module_version
+    from bridge.module.assets import module_version
 
     return {"bridge": bridge.__version__, "rules": rules.__version__, "Foundry module": module_version()}
 
@@ -52,7 +52,7 @@ class ShowVersions(argparse.Action):
 
 
 def cmd_module_path(args: argparse.Namespace) -> int:
-    from bridge.assets import module_dir
+    from bridge.module.assets import module_dir
 
     print(module_dir())
     return 0
@@ -63,9 +63,9 @@ def cmd_module_release(args: argparse.Namespace) -> int:
     import sys
     from pathlib import Path
 
-    from bridge.assets import module_dir
-    from bridge.inert import inert
-    from bridge.module_release import (
+    from bridge.cli.inert import inert
+    from bridge.module.assets import module_dir
+    from bridge.module.release import (
         DOCUMENTS,
         DOWNLOAD_PATH,
         MANIFEST_PATH,

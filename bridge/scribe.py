@@ -1,6 +1,9 @@
-"""The bridge's referee: answers each request once, writes it down, and repeats itself on retries.
+"""The scribe: answers each request once, writes it down, and repeats itself on retries; and writes down
+what happens at the table around the requests (an undo, a cancelled first step, updates applied).
 
-For every ``attack``, ``action`` and ``allocate`` the referee
+(A *referee* in Volley is the person running the game; this class is the bridge's record-keeper.)
+
+For every ``attack``, ``action`` and ``allocate`` the scribe
 
 1. returns the journaled reply, byte for byte, if the id was already resolved (in any session: the
    ledger finds its line in the journals);
@@ -8,8 +11,28 @@ For every ``attack``, ``action`` and ``allocate`` the referee
 3. otherwise checks the server's limits, decodes, draws a seed, resolves, journals (fsync) and only
    then hands back the reply bytes.
 
-Nothing here knows a game system; mechanics live in ``rules``. Errors are ``ProtocolError``s that the
-connection turns into ``error`` messages.
+Undo: the referee takes a request back at the table, and the journal says so. The bridge holds no
+table state (the VTT does: rounds, jams, statuses), so putting things back is the module's work, from
+the values it kept on the chat card. The bridge's part is the record: an ``undo`` line in the session
+journal naming the request, written before ``undone`` is answered, so that ``volley show`` tells the
+session as the table lived it, while ``volley replay`` (which re-resolves requests to check the rules)
+leaves it out. A request can be undone once (``already_undone`` names the undo that did it); an id the
+journal does not know is ``unknown_target``, and the first step of a two-step attack, which changed
+nothing yet, is ``not_undoable``.
+
+Cancel (issue #31): the first step of a two-step attack holds its weapon (rounds and selector) until it
+is allocated or cancelled (``bridge.holds``); a ``cancel`` is journalled like an undo and settles the
+attack for good.
+
+The applied record (issue #31): the VTT marks each key whose updates it has applied, once. The mark is
+a journal line of its own whose id the bridge derives from the key (``applied:<key>``), so whether a key
+was applied is a ledger lookup, kept where no player can delete it, across restarts. The key asked
+again is answered with its journalled reply inside an ``applied`` envelope (``bridge.replies``), and the
+VTT changes nothing; a second mark of the key is ``already_applied``.
+
+Like every journalled message, an undo, cancel or mark id is answered once: a retried id gets the very
+bytes it got the first time. Nothing here knows a game system; mechanics live in ``rules``. Errors are
+``ProtocolError``s that become ``error`` frames.
 """
 
 from __future__ import annotations
@@ -24,19 +47,24 @@ import msgspec
 
 import rules
 from bridge.expiry import PENDING_EXPIRY, describe_seconds
+from bridge.holds import WeaponHolds
 from bridge.protocol import (
     Action,
     Allocate,
     Applied,
     Attack,
     Cancel,
+    Cancelled,
     Error,
     ErrorCode,
+    Marked,
     OddsRequest,
     ProtocolError,
     Undo,
+    Undone,
     encode,
 )
+from bridge.replies import applied_envelope, applied_id, refusal, repeated_mark, reply_kind
 from bridge.resolution import (
     SeedSource,
     check_limits,
@@ -50,44 +78,21 @@ from bridge.resolution import (
     reply_for,
     resolve,
 )
+from bridge.server import fast_send
+from bridge.server.workers import OFFLOAD_MS, Outcome, RulesWorkers
 from bridge.store.journal import Journal, JournalError
 from bridge.store.ledger import Ledger, LedgerUnavailable, PendingAttack, Settled
-from bridge.store.lines import Entry, line_time
-from bridge.undo import (
-    answer_applied,
-    answer_cancel,
-    answer_undo,
-    applied_envelope,
-    applied_id,
-    repeated_mark,
-)
-from bridge.workers import OFFLOAD_MS, Outcome, RulesWorkers
-from rules import errors
+from bridge.store.lines import AppliedLine, CancelLine, Entry, UndoLine, line_time
 
-__all__ = ["Deliver", "Referee"]
+__all__ = ["Deliver", "Scribe"]
 
 log = logging.getLogger("volley.bridge")
 
 #: Called once with the reply frame of a request.
 Deliver = Callable[[bytes], None]
 
-#: Every message the referee answers (the connection keeps hello and ping for itself).
+#: Every message the scribe answers (the connection keeps hello and ping for itself).
 Served = Attack | Action | Allocate | OddsRequest | Undo | Cancel | Applied
-
-#: What a pending two-step attack holds: its system, its attacker's id and its weapon's name.
-HoldKey = tuple[str, str, str]
-
-
-def hold_key(request: Any) -> HoldKey | None:
-    """The weapon a request names, as the request's shared fields say it (``system``, ``attacker.id``,
-    ``weapon.name``: every system's firing and handling requests carry them), or None."""
-    if not isinstance(request, dict):
-        return None
-    attacker, weapon, system = request.get("attacker"), request.get("weapon"), request.get("system")
-    if not isinstance(attacker, dict) or not isinstance(weapon, dict) or not isinstance(system, str):
-        return None
-    who, name = attacker.get("id"), weapon.get("name")
-    return (system, who, name) if isinstance(who, str) and isinstance(name, str) else None
 
 
 def _odds_cost(request: Any) -> float:
@@ -98,8 +103,8 @@ def _odds_cost(request: Any) -> float:
         return 0.0
 
 
-class Referee:
-    """Resolves requests for every connection of one server run, and owns its journal and ledger."""
+class Scribe:
+    """Answers and journals requests for every connection of one server run; owns its journal and ledger."""
 
     def __init__(
         self,
@@ -126,12 +131,12 @@ class Referee:
         self._loop = asyncio.get_running_loop()
         #: pending attacks an ``allocate`` or a ``cancel`` is settling right now
         self.claimed: set[str] = set()
-        #: request ids an ``undo`` is being journalled for right now (bridge/undo.py)
-        self.undoing: set[str] = set()
+        #: request ids an ``undo`` is being journalled for right now
+        self._undoing: set[str] = set()
         #: keys whose ``applied`` mark is being journalled: the mark's id and who waits for it
         self._marking: dict[str, tuple[str, list[Deliver]]] = {}
-        #: weapons held by a pending two-step attack of this run (issue #31): the attack and when
-        self.holds: dict[HoldKey, tuple[str, float]] = {}
+        #: weapons held by a pending two-step attack of this run (issue #31)
+        self.holds = WeaponHolds(pending_expiry)
 
     def submit(self, message: Served, deliver: Deliver) -> None:
         """Answer one request: ``deliver(reply frame)`` is called exactly once, now or later.
@@ -170,7 +175,7 @@ class Referee:
                     pending.add_done_callback(lambda done: self._offloaded(message.id, done, deliver))
                     return
         except Exception as error:  # every failure becomes an error frame
-            reply = _refusal(error, message.id)
+            reply = refusal(error, message.id)
         deliver(reply)
 
     def _offloaded(self, id: str, done: asyncio.Future[Outcome], deliver: Deliver) -> None:
@@ -182,13 +187,13 @@ class Referee:
             deliver(encode(Error(id=id, code=ErrorCode.SHUTTING_DOWN, message="the server stopped")))
             return
         except Exception as error:
-            deliver(_refusal(error, id))
+            deliver(refusal(error, id))
             return
         self.offloaded += 1
         if outcome[0] == "odds":
             reply: bytes = outcome[1]
         else:
-            reply = _refusal(ProtocolError(outcome[1], outcome[2], outcome[3], id, msg=outcome[4]), id)
+            reply = refusal(ProtocolError(outcome[1], outcome[2], outcome[3], id, msg=outcome[4]), id)
         deliver(reply)
 
     def _spawn(self, work: Coroutine[Any, Any, bytes], id: str, deliver: Deliver) -> None:
@@ -201,7 +206,7 @@ class Referee:
                 deliver(encode(Error(id=id, code=ErrorCode.SHUTTING_DOWN, message="the server stopped")))
                 raise
             except Exception as error:
-                reply = _refusal(error, id)
+                reply = refusal(error, id)
             deliver(reply)
 
         task = asyncio.create_task(run())
@@ -214,7 +219,7 @@ class Referee:
         try:
             done = self.ledger.reply(id)
         except LedgerUnavailable as error:  # never resolved again: the client retries
-            deliver(_refusal(error, id))
+            deliver(refusal(error, id))
             return
         if done is not None:
             self.retries += 1
@@ -230,15 +235,15 @@ class Referee:
             self._spawn(self._allocate(message), id, self._settler(id))
             return
         if isinstance(message, Undo):
-            self._spawn(answer_undo(self, message), id, self._settler(id))
+            self._spawn(self._undo(message), id, self._settler(id))
             return
         if isinstance(message, Cancel):
-            self._spawn(answer_cancel(self, message), id, self._settler(id))
+            self._spawn(self._cancel(message), id, self._settler(id))
             return
         try:
             self._resolve(message)
         except Exception as error:  # a refusal is not remembered: the id may come again
-            self._settle(id, _refusal(error, id))
+            self._settle(id, refusal(error, id))
 
     def _repeated(self, id: str, done: bytes) -> bytes:
         """A key asked again: its journalled reply, inside an ``applied`` envelope when the table marked
@@ -264,12 +269,12 @@ class Referee:
             if writing is not None:
                 mark, waiting = writing
                 if mark != message.id:
-                    refusal = f"the updates of {message.target_id!r} are being marked applied by {mark!r}"
-                    raise ProtocolError(ErrorCode.ALREADY_APPLIED, refusal, "$.target_id", message.id)
+                    why = f"the updates of {message.target_id!r} are being marked applied by {mark!r}"
+                    raise ProtocolError(ErrorCode.ALREADY_APPLIED, why, "$.target_id", message.id)
                 waiting.append(deliver)
                 return
         except Exception as error:  # a refusal, or the ledger unreadable just now (retryable)
-            deliver(_refusal(error, message.id))
+            deliver(refusal(error, message.id))
             return
         self._marking[key] = (message.id, [deliver])
 
@@ -277,39 +282,106 @@ class Referee:
             for waiting in self._marking.pop(key, (None, []))[1]:
                 waiting(reply)
 
-        self._spawn(answer_applied(self, message), message.id, marked)
+        self._spawn(self._applied(message), message.id, marked)
 
-    def release(self, pending_id: str, request: Any) -> None:
-        """The weapon ``request`` names is no longer held by pending attack ``pending_id``."""
-        held = hold_key(request)
-        if held is not None and self.holds.get(held, ("", 0.0))[0] == pending_id:
-            del self.holds[held]
+    # --- what happens at the table around the requests ------------------------------------------
 
-    def _check_hold(self, message: Attack | Action, request: dict[str, Any]) -> HoldKey | None:
-        """Refuse a request naming a weapon that a pending two-step attack of this run holds (issue #31):
-        its rounds and selector are reserved until the attack is allocated, cancelled or expired.
-        ``request``: the message's request as a plain dict (``bridge.resolution.plain``)."""
-        held = hold_key(request)
-        found = self.holds.get(held) if held is not None else None
-        if held is None or found is None:
-            return held
-        pending_id, at = found
-        age = time.time() - at
-        if age > self.pending_expiry:  # it can no longer be allocated: the weapon is free again
-            del self.holds[held]
-            return held
-        attacker = request.get("attacker", {})
-        who = str(attacker.get("name") or held[1])
-        refusal = errors.PENDING_OPEN(who=who, weapon=held[2], pending=pending_id, age=describe_seconds(age))
-        raise ProtocolError(
-            ErrorCode.PENDING_OPEN,
-            f"{who}'s {held[2]} waits for the allocation of two-step attack {pending_id!r} (rolled "
-            f"{describe_seconds(age)} ago): allocate or cancel it before anything else fires or "
-            "handles that weapon",
-            "$.request.weapon",
-            message.id,
-            msg=refusal,
+    async def _undo(self, message: Undo) -> bytes:
+        """Journal the undo of ``message.target_id`` and return the ``undone`` reply bytes.
+
+        Called once per undo id (retries are answered from the ledger before this).
+        """
+        target = message.target_id
+        ledger = self.ledger
+        path = "$.target_id"
+        earlier = ledger.undone_by(target)
+        if earlier is not None or target in self._undoing:
+            by = f"by {earlier!r}" if earlier else "by another undo, still in flight"
+            why = f"request {target!r} was already undone ({by})"
+            raise ProtocolError(ErrorCode.ALREADY_UNDONE, why, path, message.id)
+        reply = ledger.reply(target)
+        if reply is None:
+            why = f"no resolved request with id {target!r} to undo"
+            raise ProtocolError(ErrorCode.UNKNOWN_TARGET, why, path, message.id)
+        kind = reply_kind(reply)
+        if kind != "result":
+            what = f"a {kind} reply"
+            if kind == "pending":
+                what = "the first step of a two-step attack changed nothing"
+            why = f"request {target!r} cannot be undone: {what}"
+            raise ProtocolError(ErrorCode.NOT_UNDOABLE, why, path, message.id)
+        self._undoing.add(target)
+        try:
+            answer = encode(Undone(id=message.id, target_id=target))
+            line = UndoLine(
+                id=message.id, target_id=target, at=line_time(), user=message.user, reply=msgspec.Raw(answer)
+            )
+            await self.journal.append(line)  # a JournalError becomes journal_failed (``_spawn``)
+            return answer  # the journal told the ledger of the line before this resumed
+        finally:
+            self._undoing.discard(target)
+
+    async def _cancel(self, message: Cancel) -> bytes:
+        """Journal that two-step attack ``message.pending_id`` was cancelled; return the ``cancelled`` bytes.
+
+        Called once per cancel id (a retried id is answered from the ledger before this). The line's
+        ``pending_id`` settles the attack for the ledger as an ``allocate`` would, so it can no longer be
+        allocated (``already_allocated``, saying it was cancelled), nor cancelled again.
+        """
+        pending_id = message.pending_id
+        path = "$.pending_id"
+        found = self.ledger.pending(pending_id)
+        if isinstance(found, Settled) or pending_id in self.claimed:
+            by = f"by {found.by!r}" if isinstance(found, Settled) else "by a request still in flight"
+            why = f"attack {pending_id!r} was already settled ({by}); there is nothing left to cancel"
+            raise ProtocolError(ErrorCode.ALREADY_ALLOCATED, why, path, message.id)
+        if found is None:
+            why = f"no pending attack with id {pending_id!r}"
+            raise ProtocolError(ErrorCode.UNKNOWN_PENDING, why, path, message.id)
+        self.claimed.add(pending_id)
+        try:
+            answer = encode(Cancelled(id=message.id, pending_id=pending_id))
+            line = CancelLine(
+                id=message.id,
+                pending_id=pending_id,
+                at=line_time(),
+                user=message.user,
+                reply=msgspec.Raw(answer),
+            )
+            await self.journal.append(line)
+            self.holds.release(pending_id, found.request)
+            return answer
+        finally:
+            self.claimed.discard(pending_id)
+
+    async def _applied(self, message: Applied) -> bytes:
+        """Journal the mark that ``message.target_id``'s updates were applied; return the ``marked`` bytes.
+
+        Called only when no mark of the key is journalled nor in flight (``_mark``). The key must be a
+        journalled request with a ``result`` or ``pending`` reply (the first step of a two-step attack
+        changes the weapon's hold at the table, so it is marked too).
+        """
+        target = message.target_id
+        reply = self.ledger.reply(target)
+        if reply is None:
+            why = f"no resolved request with id {target!r} to mark as applied"
+            raise ProtocolError(ErrorCode.UNKNOWN_TARGET, why, "$.target_id", message.id)
+        kind = reply_kind(reply)
+        if kind not in ("result", "pending"):
+            why = f"request {target!r} has a {kind} reply: nothing was applied"
+            raise ProtocolError(ErrorCode.UNKNOWN_TARGET, why, "$.target_id", message.id)
+        answer = encode(Marked(id=message.id, target_id=target))
+        line = AppliedLine(
+            id=applied_id(target),
+            target_id=target,
+            mark=message.id,
+            at=line_time(),
+            user=message.user,
+            outside=list(message.outside),
+            reply=msgspec.Raw(answer),
         )
+        await self.journal.append(line)
+        return answer
 
     def _settler(self, id: str) -> Deliver:
         return lambda reply: self._settle(id, reply)
@@ -321,7 +393,7 @@ class Referee:
 
     def _resolve(self, message: Attack | Action) -> None:
         view = plain(message.request, id=message.id)  # for the hold, the limits and the card
-        held = self._check_hold(message, view)
+        held = self.holds.check(message.id, view)
         check_limits(view, allow_scripted_dice=self.allow_scripted_dice, id=message.id)
         request = decode(message.request, id=message.id)  # the client's bytes, once, into its type
         scripted = getattr(request, "dice", None)
@@ -342,10 +414,10 @@ class Referee:
             if error is None:
                 self.resolved += 1
                 if held is not None and entry.outcome == "pending":
-                    self.holds[held] = (id, time.time())
+                    self.holds.hold(held, id)
                 self._settle(id, reply)
             else:
-                self._settle(id, _refusal(error, id))
+                self._settle(id, refusal(error, id))
 
         self.journal.append_then(entry, written, alone=self._alone())
 
@@ -407,7 +479,7 @@ class Referee:
             # tells the ledger where, before this resumes). A JournalError becomes journal_failed.
             await self.journal.append(entry, alone=self._alone())
             self.resolved += 1
-            self.release(pending_id, pending.request)
+            self.holds.release(pending_id, pending.request)
             return reply
         finally:
             self.claimed.discard(pending_id)
@@ -417,7 +489,7 @@ class Referee:
         pending_id = message.pending_id
         found = self.ledger.pending(pending_id)
         if isinstance(found, Settled):
-            how = "cancelled" if _reply_kind(self.ledger.reply(found.by)) == "cancelled" else "allocated"
+            how = "cancelled" if reply_kind(self.ledger.reply(found.by)) == "cancelled" else "allocated"
             raise ProtocolError(
                 ErrorCode.ALREADY_ALLOCATED,
                 f"attack {pending_id!r} was already {how} (by {found.by!r})",
@@ -447,12 +519,11 @@ class Referee:
         """No other request is in flight nor due to start this turn of the loop, so this line will
         have no company to share an fsync with: the journal may write it at once.
 
-        Requests read in the same turn are tasks not yet started, visible only in the loop's queue of
-        ready callbacks (``_ready``, an attribute of asyncio's own loops); on a loop without one the
-        answer is always no, and lines simply wait a turn as before.
+        Whether anything else is due this turn only asyncio's private queue of ready callbacks can tell:
+        that look is walled off in ``bridge.server.fast_send`` (with its switch off, or on a loop that
+        does not say, the answer is no, and the line waits a turn for company).
         """
-        ready = getattr(self._loop, "_ready", None)
-        return len(self._in_flight) == 1 and ready is not None and not ready
+        return len(self._in_flight) == 1 and fast_send.nothing_else_ready(self._loop)
 
     def _entry(
         self,
@@ -481,34 +552,6 @@ class Referee:
             reply=msgspec.Raw(reply),
         )
         return entry, reply
-
-
-def _reply_kind(reply: bytes | None) -> str | None:
-    """The ``type`` of a journalled reply, or None."""
-    if reply is None:
-        return None
-    try:
-        decoded = msgspec.json.decode(reply)
-    except msgspec.DecodeError:
-        return None
-    kind = decoded.get("type") if isinstance(decoded, dict) else None
-    return kind if isinstance(kind, str) else None
-
-
-def _refusal(error: BaseException, id: str | None) -> bytes:
-    """The ``error`` frame for a request that failed: its ProtocolError, ``journal_failed`` when its
-    line could not be written (nothing was acknowledged), ``journal_unreadable`` when whether it was
-    answered before cannot be read just now (retryable), or ``internal`` for a bug."""
-    if isinstance(error, ProtocolError):
-        return encode(error.reply())
-    if isinstance(error, JournalError):
-        log.error("%s", error)
-        return encode(Error(id=id, code=ErrorCode.JOURNAL_FAILED, message=str(error), path=None))
-    if isinstance(error, LedgerUnavailable):
-        return encode(Error(id=id, code=ErrorCode.JOURNAL_UNREADABLE, message=str(error), path=None))
-    # A bug in a rules system must not take the connection down.
-    log.error("request %s failed", id, exc_info=error)
-    return encode(Error(id=id, code=ErrorCode.INTERNAL, message="internal error; see the server log"))
 
 
 #: The journal's ``type`` of each journalled message: its protocol tag.

@@ -46,7 +46,7 @@ module's settings menus (the table rules)."""
 
 def register(commands: Any) -> None:
     """Add ``sandbox`` to ``volley``'s subcommands."""
-    from bridge.commands import port_number
+    from bridge.cli.commands import port_number
 
     parser = commands.add_parser(
         "sandbox",
@@ -81,8 +81,8 @@ def cmd_sandbox(args: argparse.Namespace) -> int:
     import webbrowser
     from pathlib import Path
 
-    from bridge.commands import configure_logging
-    from bridge.server import BridgeSettings, create_app, run_server
+    from bridge.cli.commands import configure_logging
+    from bridge.server.app import BridgeSettings, create_app, run_server
 
     configure_logging(args.log_level)
     token = secrets.token_urlsafe(32)
@@ -114,9 +114,9 @@ def add_sandbox_routes(app: web.Application, token: str) -> None:
 
     from aiohttp import web
 
-    from bridge.assets import module_dir
-    from bridge.module_release import RUNTIME_FOLDERS
-    from bridge.server import CONNECTIONS, close_connections
+    from bridge.module.assets import module_dir
+    from bridge.module.release import RUNTIME_FOLDERS
+    from bridge.server.app import CONNECTIONS, close_connections
 
     module = module_dir()
     page_dir = module / "sandbox"

@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import bridge
+from bridge.cli.inert import inert, inert_catalogue, inert_output
 from bridge.expiry import PENDING_EXPIRY
 from bridge.i18n import add_language
-from bridge.inert import inert, inert_catalogue, inert_output
 from bridge.paths import add_config_dir, add_data_dir, config_dir, data_dir, sessions_dir
-from bridge.ratelimit import BURST, RATE, TABLE_SHARE
+from bridge.server.ratelimit import BURST, RATE, TABLE_SHARE
 
 if TYPE_CHECKING:
-    from bridge.guard import Door
+    from bridge.server.door import Door
 
 __all__ = ["register"]
 
@@ -72,7 +72,7 @@ def _burst(text: str) -> int:
 
 
 def _origin(text: str) -> str:
-    from bridge.guard import normal_origin
+    from bridge.server.origins import normal_origin
 
     try:
         return normal_origin(text)
@@ -125,7 +125,7 @@ def _door(args: argparse.Namespace) -> Door:
     not-yet-authenticated keep their default share, but always leave a token holder a slot)."""
     from dataclasses import replace
 
-    from bridge.guard import Door
+    from bridge.server.door import Door
 
     door = Door(allow_remote=args.allow_remote, allow_origins=tuple(args.allow_origin))
     if args.max_connections is None:
@@ -138,7 +138,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
     import errno
 
-    from bridge.access import load_or_create_token
+    from bridge.server.access import load_or_create_token
 
     configure_logging(args.log_level)
     refusal = _refuse_insecure_remote(args)
@@ -148,7 +148,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.tls_cert is not None:
         import ssl
 
-        from bridge.server import tls_context
+        from bridge.server.app import tls_context
 
         try:
             tls_context(args.tls_cert, args.tls_key)
@@ -173,7 +173,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.allow_scripted_dice:
         print("NOTE: scripted dice allowed (--allow-scripted-dice): clients may choose their own rolls.")
 
-    from bridge.server import BridgeSettings, run_server
+    from bridge.server.app import BridgeSettings, run_server
 
     settings = BridgeSettings(
         token=token.value,
@@ -228,7 +228,7 @@ def _reader_may_leave() -> Iterator[None]:
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:
-    from bridge.sessions import list_sessions, print_sessions, skipped_files
+    from bridge.cli.sessions import list_sessions, print_sessions, skipped_files
 
     directory = sessions_dir(data_dir(args.data_dir))
     for note in skipped_files(directory):
@@ -239,7 +239,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from bridge.sessions import find_session, print_session
+    from bridge.cli.sessions import find_session, print_session
     from bridge.store.reader import SessionReader
 
     try:
@@ -254,7 +254,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    from bridge.card_text import INCOMPLETE
+    from bridge.cli.card_text import INCOMPLETE
     from bridge.i18n import Catalogue
 
     # Names and texts from the journal are shown escaped, never acted on by the terminal.
@@ -270,8 +270,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from bridge.replay import print_report, replay_against, replay_session
-    from bridge.sessions import find_session
+    from bridge.cli.replay import print_report, replay_against, replay_session
+    from bridge.cli.sessions import find_session
 
     try:
         path = find_session(args.session, sessions_dir(data_dir(args.data_dir)))
@@ -282,7 +282,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.against:
         import asyncio  # only replay over the wire needs an event loop and the server's token
 
-        from bridge.access import find_token
+        from bridge.server.access import find_token
 
         try:
             found = find_token(config_dir(args.config_dir), args.token)

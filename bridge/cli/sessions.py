@@ -2,7 +2,7 @@
 
 ``show`` prints what the table saw, in the reader's language: for each request its time, id and kind,
 then the chat card's title, the rules engine's log lines, one line per target and the weapon's state
-afterwards (rendered by ``bridge.card_text``). A damaged entry is shown as far as it goes, each bad
+afterwards (rendered by ``bridge.cli.card_text``). A damaged entry is shown as far as it goes, each bad
 field named, and the caller is told which entries were incomplete.
 
 ``sessions`` reads only what its table shows (the header, and each line's kind and system): the
@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 import msgspec
 
-from bridge.card_text import (
+from bridge.cli.card_text import (
     CANCEL,
     ENTRY,
     NO_HEADER,
@@ -32,8 +32,8 @@ from bridge.card_text import (
     Flaw,
     card_lines,
 )
+from bridge.cli.inert import inert
 from bridge.i18n import Catalogue
-from bridge.inert import inert
 from bridge.store.files import LineReader, odd_files, open_for_reading, session_files
 from bridge.store.lines import AppliedLine, CancelLine, Entry, UndoLine
 from bridge.store.reader import SessionLog, SessionReader
@@ -103,7 +103,7 @@ def print_sessions(summaries: list[SessionSummary], out: TextIO) -> None:
     if not summaries:
         print("no sessions yet", file=out)
         return
-    # A file's name and a header's text are shown escaped: a terminal never acts on them (bridge.inert).
+    # A file's name and a header's text are shown escaped: a terminal never acts on them (bridge.cli.inert).
     names = [inert(summary.name) for summary in summaries]
     width = max(len(name) for name in names)
     print(f"{'SESSION':<{width}}  {'STARTED':<20}  {'REQUESTS':>8}  SYSTEMS", file=out)

@@ -32,9 +32,9 @@ CLI = Vocabulary("cli")
 SESSION = CLI.message("show.session", "session", "started", "rules", "bridge", "format")
 NO_HEADER = CLI.message("show.no_header", "session")
 ENTRY = CLI.message("show.entry", "at", "id", "type", "pending_id", "outcome", "dice")
-#: An ``undo`` journal line (bridge/undo.py): the referee took ``target`` back at the table.
+#: An ``undo`` journal line (bridge/scribe.py): the referee took ``target`` back at the table.
 UNDO = CLI.message("show.undo", "at", "id", "target", "user")
-#: A ``cancel`` journal line (bridge/undo.py): a two-step attack cancelled before its allocation.
+#: A ``cancel`` journal line (bridge/scribe.py): a two-step attack cancelled before its allocation.
 CANCEL = CLI.message("show.cancel", "at", "id", "pending", "user")
 #: What an ``applied`` line records as changed outside Volley before the request (issue #31).
 OUTSIDE = CLI.message("show.outside", "at", "target", "token", "weapon", "field", "was", "now", "by", "kept")

@@ -1,11 +1,11 @@
 """The aiohttp application: ``/ws`` for the VTT, ``/healthz`` for monitoring, ``/schema`` for tooling,
-``/module/`` for Foundry to install the module from (``bridge.module_server``), ``/report/current`` for
+``/module/`` for Foundry to install the module from (``bridge.module.server``), ``/report/current`` for
 the referee's session report (``bridge.report.route``).
 
 State lives behind typed ``web.AppKey``s (aiohttp's ``web_ws.py`` example). The journal is opened in a
 cleanup context, so it is created before the first request and flushed and closed after the last one;
 ``on_shutdown`` lets every connection finish its requests in flight before closing its socket. The
-door (``bridge.guard``: deadlines, connection caps, Host and Origin checks) is put on by one call;
+door (``bridge.server.entrance``: deadlines, connection caps, Host and Origin checks) is put on by one call;
 ``serving`` listens through it, over TLS when a certificate is given.
 """
 
@@ -27,25 +27,27 @@ from aiohttp import web
 
 import bridge
 import rules
-from bridge import guard
 from bridge.card import system_title
-from bridge.connection import Connection, Pace, one_write_per_socket
 from bridge.expiry import PENDING_EXPIRY
-from bridge.guard import GATE, Door, GatedSite
-from bridge.module_server import add_module_routes
+from bridge.module.server import add_module_routes
 from bridge.paths import sessions_dir
 from bridge.protocol import MAX_FRAME_BYTES, PROTOCOL_VERSION, SystemInfo, Welcome, protocol_schema
-from bridge.ratelimit import BURST, RATE, RelayLimits
-from bridge.referee import Referee
 from bridge.report.route import add_report_route
 from bridge.resolution import SeedSource
-from bridge.stopping import stop_on_signals
+from bridge.scribe import Scribe
+from bridge.server import entrance
+from bridge.server.connection import Connection, Pace
+from bridge.server.door import Door
+from bridge.server.fast_send import one_write_per_socket
+from bridge.server.gate import GATE, GatedSite
+from bridge.server.ratelimit import BURST, RATE, RelayLimits
+from bridge.server.stopping import stop_on_signals
+from bridge.server.workers import RulesWorkers
 from bridge.store.journal import Journal
 from bridge.store.journal_file import discard_session
 from bridge.store.ledger import Ledger
 from bridge.store.lines import FORMAT_VERSION, Header
 from bridge.store.lock import DirectoryLock
-from bridge.workers import RulesWorkers
 
 __all__ = [
     "BridgeSettings",
@@ -77,7 +79,7 @@ class BridgeSettings:
     allow_scripted_dice: bool = False
     seed_base: int | None = None
     hello_timeout: float = HELLO_TIMEOUT
-    #: Messages per second and burst per relayed user (``bridge.ratelimit``).
+    #: Messages per second and burst per relayed user (``bridge.server.ratelimit``).
     rate: float = RATE
     burst: int = BURST
     #: The whole connection's cap; ``None``: ``TABLE_SHARE`` users at ``rate``/``burst``.
@@ -88,11 +90,11 @@ class BridgeSettings:
     #: Start the rules workers at once and fill their caches (``rules.warm_up``); when off (tests), they
     #: start, cold, on the first request that needs one.
     warm_up: bool = True
-    #: Rules worker processes (``bridge.workers``); None: one per core but one.
+    #: Rules worker processes (``bridge.server.workers``); None: one per core but one.
     workers: int | None = None
-    #: Who gets in, how many, how fast they must ask (``bridge.guard``).
+    #: Who gets in, how many, how fast they must ask (``bridge.server.door``).
     door: Door = field(default_factory=Door)
-    #: How slow a reader may be and how long a goodbye may take (``bridge.connection``).
+    #: How slow a reader may be and how long a goodbye may take (``bridge.server.connection``).
     pace: Pace = field(default_factory=Pace)
     #: Serve ``wss://`` with this certificate chain and private key (PEM files).
     tls_cert: Path | None = None
@@ -100,7 +102,7 @@ class BridgeSettings:
 
 
 SETTINGS = web.AppKey("settings", BridgeSettings)
-REFEREE = web.AppKey("referee", Referee)
+SCRIBE = web.AppKey("scribe", Scribe)
 WORKERS = web.AppKey("workers", RulesWorkers)
 CONNECTIONS = web.AppKey[set[Connection]]("connections")
 
@@ -142,7 +144,7 @@ async def _journal_context(app: web.Application) -> AsyncIterator[None]:
     try:
         journal.on_written = ledger.begin_session(journal.path, journal.head)
         journal.replying = one_write_per_socket
-        app[REFEREE] = Referee(
+        app[SCRIBE] = Scribe(
             journal,
             ledger,
             allow_scripted_dice=settings.allow_scripted_dice,
@@ -179,7 +181,7 @@ async def _journal_context(app: web.Application) -> AsyncIterator[None]:
 
 
 async def _workers_context(app: web.Application) -> AsyncIterator[None]:
-    """The rules workers (``bridge.workers``): started in the background, so serving starts at once;
+    """The rules workers (``bridge.server.workers``): started in the background, so serving starts at once;
     stopped, and waited for, after the last connection is done."""
     settings = app[SETTINGS]
     workers = RulesWorkers(workers=settings.workers, warm_up=settings.warm_up)
@@ -202,7 +204,7 @@ async def close_connections(app: web.Application) -> None:
 
 
 def _welcome(app: web.Application) -> Welcome:
-    referee = app[REFEREE]
+    scribe = app[SCRIBE]
     return Welcome(
         server_version=bridge.__version__,
         protocol_version=PROTOCOL_VERSION,
@@ -211,8 +213,8 @@ def _welcome(app: web.Application) -> Welcome:
             SystemInfo(name=name, title=system_title(name), default_action=system.default_action)
             for name, system in sorted(rules.SYSTEMS.items())
         ],
-        session=referee.journal.session,
-        scripted_dice=referee.allow_scripted_dice,
+        session=scribe.journal.session,
+        scripted_dice=scribe.allow_scripted_dice,
     )
 
 
@@ -231,7 +233,7 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         return ws
     connection = Connection(
         ws,
-        app[REFEREE],
+        app[SCRIBE],
         token=settings.token,
         welcome=_welcome(app),
         limits=RelayLimits(
@@ -256,21 +258,21 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
 
 
 async def healthz(request: web.Request) -> web.Response:
-    referee = request.app[REFEREE]
+    scribe = request.app[SCRIBE]
     body: dict[str, Any] = {
         "status": "ok",
         "server_version": bridge.__version__,
         "protocol_version": PROTOCOL_VERSION,
-        "session": referee.journal.session,
+        "session": scribe.journal.session,
         "connections": len(request.app[CONNECTIONS]),
         "door": request.app[GATE].as_dict(),
-        "resolved": referee.resolved,
-        "retries": referee.retries,
-        "journal": referee.journal.stats.as_dict(),
+        "resolved": scribe.resolved,
+        "retries": scribe.retries,
+        "journal": scribe.journal.stats.as_dict(),
         "workers": {
             "warm": request.app[WORKERS].warm,
             "pids": request.app[WORKERS].pids,
-            "offloaded": referee.offloaded,
+            "offloaded": scribe.offloaded,
         },
     }
     return web.json_response(body)
@@ -281,8 +283,8 @@ async def schema(request: web.Request) -> web.Response:
 
 
 def create_app(settings: BridgeSettings) -> web.Application:
-    app = web.Application(handler_args=guard.handler_args(settings.door))
-    guard.install(app, settings.door)
+    app = web.Application(handler_args=entrance.handler_args(settings.door))
+    entrance.install(app, settings.door)
     app[SETTINGS] = settings
     app[CONNECTIONS] = set()
     app.cleanup_ctx.append(_lock_context)
@@ -293,7 +295,7 @@ def create_app(settings: BridgeSettings) -> web.Application:
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/schema", schema)
     add_module_routes(app)
-    add_report_route(app, token=settings.token, journal=lambda: app[REFEREE].journal.path)
+    add_report_route(app, token=settings.token, journal=lambda: app[SCRIBE].journal.path)
     return app
 
 
@@ -354,7 +356,7 @@ async def run_server(
     """
     stop = asyncio.Event()
     # Handlers go in before anything is announced: a stop signal sent the moment we say "listening"
-    # must get the graceful path, not the default kill. (Windows included: ``bridge.stopping``.)
+    # must get the graceful path, not the default kill. (Windows included: ``bridge.server.stopping``.)
     restore_signals = stop_on_signals(asyncio.get_running_loop(), stop)
     try:
         async with serving(settings, host, port, app=app) as served:

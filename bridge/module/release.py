@@ -2,7 +2,7 @@
 
 Foundry installs a module from a manifest URL: it reads the manifest, downloads the zip named by its
 ``download`` field, unpacks it, and from then on checks the ``manifest`` URL of the *unpacked*
-``module.json`` for updates. The bridge plays the release server (``bridge.module_server``), so both
+``module.json`` for updates. The bridge plays the release server (``bridge.module.server``), so both
 URLs must point at the bridge, at the address Foundry reached it by, and the zip's own ``module.json``
 must carry them too, or the installed module would never see an upgrade.
 
@@ -58,7 +58,7 @@ DOCUMENTS: tuple[tuple[str, str, str], ...] = (
     (README_PATH, "README.md", "readme"),
     (CHANGELOG_PATH, "CHANGELOG.md", "changelog"),
 )
-#: The address ``volley serve`` listens on unless told otherwise (``bridge.commands``).
+#: The address ``volley serve`` listens on unless told otherwise (``bridge.cli.commands``).
 DEFAULT_ORIGIN = "http://127.0.0.1:8765"
 
 #: Folders of the module Foundry loads (every file in them, at any depth).

@@ -3,10 +3,10 @@ and the README and CHANGELOG the manifest links to (``/module/README.md``, ``/mo
 
 Pasting ``http://127.0.0.1:8765/module/module.json`` into Foundry's *Install Module* screen installs
 the module that came with this bridge, and after the bridge is upgraded Foundry's update check sees
-the newer version (``bridge.module_release`` says how). Foundry's server fetches both, with no way to
+the newer version (``bridge.module.release`` says how). Foundry's server fetches both, with no way to
 send the access token, so they need none: they hold nothing secret, only the module's public files.
 Nothing else is served under ``/module/`` (not the module's scripts one by one: only the zip). The
-routes are added to the main application (``add_module_routes`` from ``bridge.server.create_app``), so
+routes are added to the main application (``add_module_routes`` from ``bridge.server.app.create_app``), so
 whatever guards its other routes (the Host checks) guards these too.
 """
 
@@ -19,8 +19,8 @@ from collections.abc import Awaitable, Callable
 from aiohttp import hdrs, web
 
 import bridge
-from bridge.assets import module_dir
-from bridge.module_release import DOCUMENTS, DOWNLOAD_PATH, MANIFEST_PATH, Release
+from bridge.module.assets import module_dir
+from bridge.module.release import DOCUMENTS, DOWNLOAD_PATH, MANIFEST_PATH, Release
 
 __all__ = ["add_module_routes", "bridge_origin"]
 

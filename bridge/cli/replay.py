@@ -569,7 +569,7 @@ async def replay_against(
 
 def print_report(report: ReplayReport, out: TextIO, *, max_differences: int = 10) -> None:
     """Summary line, then the first differences field by field (at most what the report kept)."""
-    from bridge.inert import inert  # ids, kinds and values come from the journal: shown escaped
+    from bridge.cli.inert import inert  # ids, kinds and values come from the journal: shown escaped
 
     for problem in report.problems:
         print(f"problem: {inert(problem)}", file=out)
