@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { FormError } from "../../vtt_module/scripts/systems/common/fields.js";
+import { FormError } from "../../vtt_module/scripts/fields.js";
 import { buildD100Request, MODIFIER_LIMIT } from "../../vtt_module/scripts/systems/d100/requests.js";
 import { systemPlugin } from "../../vtt_module/scripts/systems/index.js";
 

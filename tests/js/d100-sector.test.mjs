@@ -1,4 +1,4 @@
-// Sectors of fire on the map (systems/common/sector.js): who stands in a wedge opening from the
+// Sectors of fire on the map (scripts/sector.js): who stands in a wedge opening from the
 // shooter, read from token centres in metres, as the d100 dialog lists them for suppressing fire, wide
 // bursts and overwatch.
 import assert from "node:assert/strict";
@@ -15,8 +15,8 @@ import {
   sectorOutline,
   tokensInSector,
   wholeDegrees,
-} from "../../vtt_module/scripts/systems/common/sector.js";
-import { FormError } from "../../vtt_module/scripts/systems/common/fields.js";
+} from "../../vtt_module/scripts/sector.js";
+import { FormError } from "../../vtt_module/scripts/fields.js";
 
 const at = (x, y) => ({ x, y });
 const ids = (found) => found.map((f) => f.id);

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { FormError } from "../../vtt_module/scripts/systems/common/fields.js";
+import { FormError } from "../../vtt_module/scripts/fields.js";
 import { defaultFiringAction, firingPlan, handlingActions } from "../../vtt_module/scripts/systems/megatraveller/actions.js";
 import { closerTokens, DANGER_SPACE, inDangerSpace, onLineOfFire } from "../../vtt_module/scripts/systems/megatraveller/danger-space.js";
 import { choiceTargets, lineup } from "../../vtt_module/scripts/systems/megatraveller/lineup.js";

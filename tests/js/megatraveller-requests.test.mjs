@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 
-import { FormError } from "../../vtt_module/scripts/systems/common/fields.js";
+import { FormError } from "../../vtt_module/scripts/fields.js";
 import { systemPlugin } from "../../vtt_module/scripts/systems/index.js";
 import { buildMegaTravellerAllocation } from "../../vtt_module/scripts/systems/megatraveller/requests.js";
 

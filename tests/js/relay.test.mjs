@@ -9,7 +9,7 @@ import { electBridgeHolder, electHolderBrowser, holderOrder, isBridgeHolder } fr
 import { AnswerThrottle, ANSWER_BURST, ANSWER_INTERVAL_MS, Presence, PRESENCE_KIND } from "../../vtt_module/scripts/presence.js";
 import { BridgeConnection, errorFrom, RESEND_DELAYS_MS } from "../../vtt_module/scripts/connection.js";
 import { MAX_ID, Relay, RELAY_KIND, relayTimeoutMs, requestKey, SOCKET_NAME, vetRelayed, wireReply } from "../../vtt_module/scripts/relay.js";
-import { FormError } from "../../vtt_module/scripts/systems/common/fields.js";
+import { FormError } from "../../vtt_module/scripts/fields.js";
 import { FakeClock, fakeSocketClass, flush } from "./fakes.mjs";
 
 const owners = { "tok-alice": ["alice"], "tok-bob": ["bob"] };

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { FormError } from "../../vtt_module/scripts/systems/common/fields.js";
+import { FormError } from "../../vtt_module/scripts/fields.js";
 import { buildGurpsRequest, DEFAULT_ARMOURY } from "../../vtt_module/scripts/systems/gurps/requests.js";
 import { parseRof, rofShots } from "../../vtt_module/scripts/systems/gurps/notation.js";
 import { allSystems, defaultRuleSystem, systemPlugin } from "../../vtt_module/scripts/systems/index.js";

@@ -17,7 +17,7 @@
  * Pure: plain data in, plain data out.
  */
 
-import { FormError, readFlag, readInt, readText } from "../systems/common/fields.js";
+import { FormError, readFlag, readInt, readText } from "../fields.js";
 
 /** Where the profile lives under the actor's module flags. */
 export const PROFILE_FLAG = "profile";

@@ -47,7 +47,7 @@ import { OddsPanel } from "../../foundry/odds-panel.js";
 import { fitToWindow } from "../../fit-window.js";
 import { problemText, t } from "../../foundry/words.js";
 import { userMessageMode } from "../../foundry/settings.js";
-import { FormError } from "./fields.js";
+import { FormError } from "../../fields.js";
 import { isButton, isInput, isSelect } from "../../foundry/window-dom.js";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;

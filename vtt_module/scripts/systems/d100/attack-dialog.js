@@ -18,8 +18,8 @@
 
 import { isShowing } from "../../foundry/app-state.js";
 import { AttackDialog, formValues } from "../common/attack-dialog.js";
-import { FormError, readFlag, requireInt } from "../common/fields.js";
-import { distanceBetween, readFacing, tokensInSector, wholeDegrees } from "../common/sector.js";
+import { FormError, readFlag, requireInt } from "../../fields.js";
+import { distanceBetween, readFacing, tokensInSector, wholeDegrees } from "../../sector.js";
 import { arsenalOf, findTokenDocument, metresPerPixel, placedTokens, tokenCentre, tokenCentrePixels, tokenState } from "../../foundry/documents.js";
 import { canPickOnCanvas, pickDirection } from "../../foundry/sector-picker.js";
 import { bridgeOnline } from "../../foundry/bridge.js";
@@ -53,7 +53,7 @@ const MORALE_ACTIONS = new Set(["suppression_test", "recover", "enter_melee"]);
  * @typedef {import("../common/attack-dialog.js").TargetRef} TargetRef
  * @typedef {import("../common/attack-dialog.js").ActionSpec} ActionSpec
  * @typedef {import("./modes.js").DialogMode} DialogMode
- * @typedef {import("../common/sector.js").Point} Point
+ * @typedef {import("../../sector.js").Point} Point
  * @typedef {{facing: number, arc: number}} PickedSector
  */
 

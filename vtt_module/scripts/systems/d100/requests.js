@@ -22,8 +22,8 @@
  * Pure: refusals are FormErrors naming the choice's field.
  */
 
-import { FormError, readChoice, readFlag, readInt, readText, requireInt } from "../common/fields.js";
-import { distanceBetween } from "../common/sector.js";
+import { FormError, readChoice, readFlag, readInt, readText, requireInt } from "../../fields.js";
+import { distanceBetween } from "../../sector.js";
 import { ATTACK_MODES, BANDS, OVERWATCH_MODES, RATES, SECTOR_MAX_DEGREES } from "./modes.js";
 
 /** The biggest modifier a person may type (the family caps the sum of modifiers at ±60). */
@@ -57,7 +57,7 @@ export const ACTIONS = Object.freeze(
  * @typedef {import("../../registry.js").RequestContext} RequestContext
  * @typedef {import("../../registry.js").TargetContext} TargetContext
  * @typedef {import("../../registry.js").BuiltRequest} BuiltRequest
- * @typedef {import("../common/sector.js").Point} Point
+ * @typedef {import("../../sector.js").Point} Point
  */
 
 /** @param {unknown} value */

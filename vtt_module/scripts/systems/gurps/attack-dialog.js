@@ -6,7 +6,7 @@
  */
 
 import { AttackDialog } from "../common/attack-dialog.js";
-import { FormError, readChoice, readFlag, requireInt } from "../common/fields.js";
+import { FormError, readChoice, readFlag, requireInt } from "../../fields.js";
 import { arsenalOf, findTokenDocument } from "../../foundry/documents.js";
 import { t } from "../../foundry/words.js";
 import { DEFAULT_ARMOURY } from "./requests.js";

@@ -10,7 +10,7 @@
  * Pure: refusals are FormErrors naming the choice's field.
  */
 
-import { FormError, readChoice, readFlag, readInt, requireInt } from "../common/fields.js";
+import { FormError, readChoice, readFlag, readInt, requireInt } from "../../fields.js";
 import { rofShots } from "./notation.js";
 
 /** Skill used to clear a jam when the profile has no Armoury (the referee is told it is a default). */

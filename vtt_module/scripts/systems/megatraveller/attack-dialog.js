@@ -14,7 +14,7 @@
 
 import { isShowing } from "../../foundry/app-state.js";
 import { AttackDialog, formValues } from "../common/attack-dialog.js";
-import { FormError, requireInt } from "../common/fields.js";
+import { FormError, requireInt } from "../../fields.js";
 import { DM_LIMIT } from "./requests.js";
 import { arsenalOf, findTokenDocument, placedTokens, tokenCentreSquares, tokenState } from "../../foundry/documents.js";
 import { tableRuleValue } from "../../foundry/table-rules.js";

@@ -14,7 +14,7 @@
  * checks everything again. Pure: no Foundry globals.
  */
 
-import { FormError, readChoice, readFlag, readInt, readText, requireInt } from "../common/fields.js";
+import { FormError, readChoice, readFlag, readInt, readText, requireInt } from "../../fields.js";
 import { DIFFICULTIES, FIRE_MODES, FIRING_ACTIONS, MODE_RULES, READINESS, SELECTOR, burstSize, weaponModes } from "./modes.js";
 import { checkBulletSplit, checkClusterSplit } from "./split.js";
 

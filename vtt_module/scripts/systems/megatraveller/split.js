@@ -12,7 +12,7 @@
  * are FormErrors naming the field and the rule, in the player's language. Pure: no Foundry globals.
  */
 
-import { FormError } from "../common/fields.js";
+import { FormError } from "../../fields.js";
 
 /**
  * Rapid and burst fire: bullets dealt one at a time round the targets, primary first (Jong Wu's four
