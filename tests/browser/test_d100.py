@@ -608,3 +608,36 @@ def test_stepping_back_and_forward_again_does_not_end_the_order(table: Table) ->
     page.wait_for_function(f"!{VEX}.actor.statuses.has('overwatch')")
     page.wait_for_function("document.querySelectorAll('#chat-log .volley-notice').length === 1")
     assert table.pages.errors == []
+
+
+def test_morale_for_the_listed_targets_with_nobody_listed_is_refused_by_its_label(table: Table) -> None:
+    """The generated dialog walk (seeds 1-2): with "For: the listed targets" and no token targeted, the
+    dialog sent the suppression test, the recovery and entering melee with no targets, and the referee's
+    browser refused them ("no target" at the targets, a field the form does not show). Now the dialog
+    refuses them before sending, naming its For field; with a token targeted the same choice is sent."""
+    page, sent = table.watched(scene="d100")
+    dialog = open_attack_dialog(page, SHOOTER)
+    page.evaluate("sandbox.table.setTargets([])")
+    page.wait_for_function("game.user.targets.size === 0")
+    dialog.locator("details.volley-d100__morale summary").click()
+    morale = dialog.locator("details.volley-d100__morale")
+    morale.get_by_role("combobox", name="For").select_option("targets")
+    before = len(sent)
+    for button in ("Suppression test", "Recover (end of turn)", "Enter melee"):
+        morale.get_by_role("button", name=button).click()
+        page.wait_for_function(
+            "(text) => document.querySelector('.volley-attack__notice')?.textContent.trim() === text",
+            arg="For: nobody listed: target a token (T over it), or choose this token",
+        )
+        page.evaluate("document.querySelector('.volley-attack__notice').textContent = ''")
+    assert [f for f in sent[before:] if f.get("type") in ("attack", "action")] == [], "nothing sent"
+    assert morale.get_by_role("combobox", name="For").get_attribute("aria-invalid") == "true"
+    # A targeted token is listed: the same test goes, for it.
+    page.evaluate("sandbox.table.setTargets(['tokHeretic0000002'])")
+    page.wait_for_function("game.user.targets.size === 1")
+    morale.get_by_role("button", name="Enter melee").click()
+    page.wait_for_function("(n) => game.messages.contents.length > n", arg=0)
+    action = next(f for f in sent[before:] if f.get("type") == "action")
+    assert action["request"]["action"] == "enter_melee"
+    assert [t["id"] for t in action["request"]["targets"]] == ["tokHeretic0000002"], action
+    assert table.pages.errors == []

@@ -515,13 +515,17 @@ export default class D100AttackDialog extends AttackDialog {
       case "recover":
       case "enter_melee": {
         const who = values.who === "targets" ? "targets" : "self";
+        const targets = who === "targets" ? this.#choiceTargets(values, { shares: false }) : [];
+        // "For: the listed targets" with nobody listed is refused here, naming the For field, not by the
+        // referee's browser after sending (#31: the generated walk found it).
+        if (who === "targets" && targets.length === 0) throw new FormError("who", "VOLLEY.D100.Form.NobodyListed");
         return {
           who,
           morale_modifier: requireInt(values.morale_modifier || 0, "morale_modifier", limit),
           quiet: readFlag(values.quiet),
           cover: readFlag(values.self_cover),
           reach_cover: readFlag(values.self_reach),
-          targets: who === "targets" ? this.#choiceTargets(values, { shares: false }) : [],
+          targets,
         };
       }
       default:
