@@ -332,3 +332,88 @@ def test_a_players_console_write_to_volleys_flags_is_put_back_and_told(table: Ta
     ), change
     assert change["weapon_name"] == "MP5" and change["token_name"] == "Sgt. Hale"
     assert table.pages.errors == []
+
+
+AUTOPISTOL = f"{KIRA_TOKEN}.actor.flags.volley.profile.weapons.find((w) => w.id === 'wAutopist1')"
+UNDO_CHANGED = "Card: Autopistol was changed outside Volley since this card: Undo would overwrite that change"
+
+
+def kira_fire(page: Any, options: dict[str, Any]) -> str:
+    """Fire Kira's autopistol through the macro API; the id of its card once its updates are applied."""
+    out = api_call(
+        page, f"return (await api.fire('tokKira000000001', {{weapon: 'wAutopist1', ...{options!r}}})).id;"
+    )
+    assert out["ok"], out
+    found = (
+        "(id) => game.messages.contents.find((m) => m.flags.volley?.requestId?.endsWith(id)"
+        " && m.flags.volley?.applied)?.id ?? null"
+    )
+    page.wait_for_function(found, arg=out["value"])
+    return str(page.evaluate(found, out["value"]))
+
+
+def referee_sets_rounds(page: Any, rounds: int) -> None:
+    """A referee's console write to the autopistol's rounds: it stands."""
+    page.evaluate(
+        """async (rounds) => {
+          const actor = canvas.scene.tokens.get('tokKira000000001').actor;
+          const weapons = structuredClone(actor.flags.volley.profile.weapons);
+          weapons.find((w) => w.id === 'wAutopist1').state.loaded = rounds;
+          await actor.setFlag('volley', 'profile.weapons', weapons);
+        }""",
+        rounds,
+    )
+
+
+def test_undo_never_overwrites_a_change_said_on_a_later_card(table: Table) -> None:
+    """The bookkeeping soak (megatraveller, seed 2): a shot took the autopistol from 5 to 4, the referee
+    set it to 3 from the console, and a two-step attack's pending card said so (4 → 3) and took the
+    change into the books, still naming the shot as the card whose values the weapon held. Undo of the
+    shot then passed its check and put back 5: the reported -1 was lost (a round counted twice). The
+    same through an undone later card: its Undo handed the weapon back to the shot's card. Now a change
+    said on a card marks the books, and the older card's Undo is refused, naming the change."""
+    page, _sent = table.watched(scene="megatraveller")
+    start = int(page.evaluate(f"{AUTOPISTOL}.state.loaded"))
+
+    # A shot, a console write, a two-step attack whose pending card says the write.
+    shot = kira_fire(page, {"mode": "single"})
+    page.wait_for_function(f"{AUTOPISTOL}.state.loaded === {start - 1}")
+    referee_sets_rounds(page, start - 2)
+    out = api_call(
+        page,
+        "return (await api.fire('tokKira000000001', {weapon: 'wAutopist1', mode: 'rapid',"
+        " fields: {allocation: 'defer'}})).type;",
+    )
+    assert out["ok"], out
+    page.wait_for_function(
+        "game.messages.contents.some((m) => m.flags.volley?.pending && m.flags.volley?.applied)"
+    )
+    # The allocation step opens by itself for the one who fired: closed, the attack waits on its card.
+    page.evaluate(
+        "for (const b of document.querySelectorAll('.volley-mt-allocation .sandbox-close')) b.click()"
+    )
+    undo = api_call(page, f"return (await api.undo('{shot}')).type;")
+    assert undo["ok"] is False and undo["error"] == UNDO_CHANGED, undo
+    assert page.evaluate(f"{AUTOPISTOL}.state.loaded") == start - 2
+    # Cancelled, the attack spent nothing; the shot's Undo is still refused.
+    pending = page.evaluate("game.messages.contents.find((m) => m.flags.volley?.pending)?.id")
+    page.locator(f'[data-message-id="{pending}"]').get_by_role("button", name="Cancel").click()
+    page.wait_for_function("(id) => game.messages.get(id)?.flags.volley?.settled", arg=pending)
+    undo = api_call(page, f"return (await api.undo('{shot}')).type;")
+    assert undo["ok"] is False and undo["error"] == UNDO_CHANGED, undo
+    assert page.evaluate(f"{AUTOPISTOL}.state.loaded") == start - 2
+
+    # A card that says a change and is undone hands the weapon back with the change in it: the card
+    # before stays where it is.
+    first = kira_fire(page, {"mode": "single"})
+    page.wait_for_function(f"{AUTOPISTOL}.state.loaded === {start - 3}")
+    referee_sets_rounds(page, start - 5)
+    second = kira_fire(page, {"mode": "single"})
+    page.wait_for_function(f"{AUTOPISTOL}.state.loaded === {start - 6}")
+    undo = api_call(page, f"return (await api.undo('{second}')).type;")
+    assert undo["ok"], undo
+    page.wait_for_function(f"{AUTOPISTOL}.state.loaded === {start - 5}")
+    undo = api_call(page, f"return (await api.undo('{first}')).type;")
+    assert undo["ok"] is False and undo["error"] == UNDO_CHANGED, undo
+    assert page.evaluate(f"{AUTOPISTOL}.state.loaded") == start - 5
+    assert table.pages.errors == []

@@ -32,8 +32,11 @@ export const BOOKS_FLAG = "books";
 
 /**
  * @typedef {{field: string, from: unknown, to: unknown}} FieldChange a field and its two values
- * @typedef {{state: Record<string, unknown>, key: string | null, at: number}} WeaponBooks
- *   a weapon's state as Volley last wrote it, the request that did, and when
+ * @typedef {{state: Record<string, unknown>, key: string | null, at: number, outside: boolean}} WeaponBooks
+ *   a weapon's state as Volley last wrote it, the request that did, and when; `outside`: a change made
+ *   outside Volley since that request was said on a card and stands in `state` (a pending attack's card,
+ *   or an undone card that had said one), so the weapon no longer holds that request's values and Undo
+ *   of its card would overwrite the change
  */
 
 /**
@@ -135,7 +138,12 @@ export function plainState(state) {
 export function weaponBooks(books, magazine) {
   const entry = isPlainObject(books) ? books[magazine] : null;
   if (!isPlainObject(entry) || !isPlainObject(entry.state)) return null;
-  return { state: plainState(entry.state), key: typeof entry.key === "string" ? entry.key : null, at: Number(entry.at) || 0 };
+  return {
+    state: plainState(entry.state),
+    key: typeof entry.key === "string" ? entry.key : null,
+    at: Number(entry.at) || 0,
+    outside: entry.outside === true,
+  };
 }
 
 /**

@@ -52,13 +52,15 @@ import { documentOf, isHtmlElement } from "./window-dom.js";
  *   card: unknown, result: unknown, capacity: number | null, before: unknown[],
  *   pending: unknown, choice: unknown, requester?: string, undone: {by: string, at: number} | null,
  *   settled?: Settled | null, applied?: boolean, seal?: string, mode?: string, veil?: string,
- *   outside?: unknown[], previous?: string | null}} CardFlags
+ *   outside?: unknown[], previous?: string | null, previousOutside?: boolean}} CardFlags
  *   `requestId` is the bridge's key (relay.js requestKey); `applied`: the result's updates are on the
  *   tokens; `seal`: chat-card/seal.js; `mode`: who reads it (chat-card/roll-mode.js messageMode; absent on
  *   cards from before issue #32: public); `veil`: a private card's secret part (chat-card/veil.js), and then
  *   `pending` is only whether the attack waits; `outside`: what changed outside Volley since the weapon's
  *   last card (foundry/keeper.js, #31); `previous`: the card whose values the weapon held before this one
- *   (Undo hands it back, newest first)
+ *   (Undo hands it back, newest first); `previousOutside`: the weapon, once this card is undone, holds a
+ *   change made outside Volley since `previous` (said on this card or an earlier pending one), so the
+ *   books Undo writes keep `previous`'s own Undo refused
  * @typedef {{kind: "allocated", by: string | null, requestId: string | null, messageId: string | null,
  *   hits: {name: string, hits: number}[], at: number} | {kind: "expired", code: string, at: number}
  *   | {kind: "cancelled", by: string, at: number}} Settled

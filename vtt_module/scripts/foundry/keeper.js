@@ -280,13 +280,16 @@ export function outsideFor(token, weapon) {
  * Volley has written a weapon's state (a result, an undo), or has said on a card what changed outside
  * it: its books are the state now, and the count of changes outside Volley starts again. `key` is the
  * card whose values the weapon holds (what Undo checks); `undefined` keeps the one the books name (a
- * pending attack's card changes nothing of the weapon).
+ * pending attack's card changes nothing of the weapon). `outside`: a change made outside Volley since
+ * that card stands in the state (said on a card that did not write the weapon): that card's Undo would
+ * overwrite it, so it is refused (referee.js `checkUndoInOrder`).
  * @param {TokenDocument} token
  * @param {string} system
  * @param {string} weaponId
  * @param {string | null | undefined} key the request that wrote it
+ * @param {boolean} [outside]
  */
-export async function writeBooks(token, system, weaponId, key) {
+export async function writeBooks(token, system, weaponId, key, outside = false) {
   const actor = /** @type {any} */ (token.actor);
   const weapon = actor ? findWeapon(arsenalOf(token, system).weapons, weaponId) : undefined;
   if (!actor || !weapon) return;
@@ -298,5 +301,5 @@ export async function writeBooks(token, system, weaponId, key) {
   putBack.get(keyOf(actor))?.delete(magazine);
   changedBy.delete(keyOf(actor));
   const named = key === undefined ? (old?.key ?? null) : key;
-  await actor.update({ [`flags.${MODULE_ID}.${BOOKS_FLAG}.${magazine}`]: { state, key: named, at: Date.now() } });
+  await actor.update({ [`flags.${MODULE_ID}.${BOOKS_FLAG}.${magazine}`]: { state, key: named, at: Date.now(), outside } });
 }

@@ -98,7 +98,7 @@ export async function referee(message, userId) {
     // unseen. Refused, naming what changed: cancel and fire again (#31).
     const hold = holdOf(context.shooter.state, context.weapon);
     if (hold?.key === pendingId && hold.state) {
-      const changed = changedSince({ state: hold.state, key: null, at: 0 }, context.weapon.state);
+      const changed = changedSince({ state: hold.state, key: null, at: 0, outside: false }, context.weapon.state);
       if (changed.length > 0) {
         const what = changed.map((c) => `${c.field} ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}`).join(", ");
         throw new FormError("pending_id", "VOLLEY.Form.HeldChanged", { weapon: context.weapon.name, changes: what });
@@ -115,8 +115,12 @@ export async function referee(message, userId) {
   }
   const shooter = findTokenDocument(choice.token);
   const outside = shooter ? outsideFor(shooter, context.weapon) : [];
-  // The card whose values the weapon holds now: Undo of this card hands the weapon back to it.
-  const previous = shooter ? (weaponBooks(/** @type {any} */ (shooter.actor)?.flags?.[MODULE_ID]?.books, magazineOf(context.weapon))?.key ?? null) : null;
+  // The card whose values the weapon holds now: Undo of this card hands the weapon back to it. Whether
+  // the weapon then holds a change made outside Volley since that card (said on an earlier pending card,
+  // or said on this one): the older card's Undo would overwrite it (#31).
+  const books = shooter ? weaponBooks(/** @type {any} */ (shooter.actor)?.flags?.[MODULE_ID]?.books, magazineOf(context.weapon)) : null;
+  const previous = books?.key ?? null;
+  const previousOutside = books?.outside === true || outside.some((change) => change.kept);
   const freed = async () => {
     if (shooter) await clearHold(shooter, plugin, context.weapon, pendingId);
   };
@@ -163,6 +167,7 @@ export async function referee(message, userId) {
           applied: false,
           outside,
           previous,
+          previousOutside,
         },
         userId,
         shooter,
@@ -182,8 +187,9 @@ export async function referee(message, userId) {
       // The attack holds its weapon until it is allocated or cancelled (its state is not changed yet).
       await setHold(shooter, plugin, context.weapon, { key: message.id, at: Date.now(), state: plainState(context.weapon.state) });
       // Its card has said what changed outside Volley: the count starts again (the card Undo checks
-      // stays the one before: this card changes nothing of the weapon).
-      if (outside.length > 0) await writeBooks(shooter, plugin.id, context.weapon.id, undefined);
+      // stays the one before: this card changes nothing of the weapon). A change that stands is now in
+      // the books: the card before can no longer be undone (its values would overwrite it).
+      if (outside.length > 0) await writeBooks(shooter, plugin.id, context.weapon.id, undefined, previousOutside);
     }
     if (planned) {
       await applyPlanned(planned, plugin, choice.token, context.weapon.id);
@@ -431,7 +437,10 @@ async function undoCard(message, userId) {
   const shooter = findTokenDocument(flags.token);
   const putWeaponBack = plans.some((plan) => plan.token === flags.token && plan.weapon && Object.keys(plan.weapon.changes).length > 0);
   const previous = typeof flags.previous === "string" ? flags.previous : null;
-  if (shooter && flags.weapon && putWeaponBack) await writeBooks(shooter, plugin.id, flags.weapon, previous).catch(reportFailure);
+  // The values put back hold a change made outside Volley since the card before (said on this card or
+  // an earlier pending one): that card's Undo stays refused (#31).
+  const outsideBefore = flags.previousOutside === true;
+  if (shooter && flags.weapon && putWeaponBack) await writeBooks(shooter, plugin.id, flags.weapon, previous, outsideBefore).catch(reportFailure);
   await markUndone(chat, userId);
   // volley.undone (attack-hooks.js): the card, the request it took back, and the values put back.
   announceUndone({ message: chat, requestId: flags.requestId, system: flags.system, token: flags.token, restored: flags.before, userId });
@@ -527,7 +536,7 @@ function checkUndoInOrder(flags, plugin) {
   if (!books) return;
   // Books with no card yet (the holder's baseline) say nothing about older cards: those undo as before.
   if (books.key !== null && books.key !== flags.requestId) throw new FormError("message", "VOLLEY.Form.UndoLater", { weapon: weapon.name });
-  if (changedSince(books, weapon.state).length > 0) throw new FormError("message", "VOLLEY.Form.UndoChanged", { weapon: weapon.name });
+  if (books.outside || changedSince(books, weapon.state).length > 0) throw new FormError("message", "VOLLEY.Form.UndoChanged", { weapon: weapon.name });
 }
 
 /**
