@@ -150,6 +150,8 @@ def run_one(table: Table, system: str, seed: int, args: argparse.Namespace) -> t
     if failed:
         line["broken"] = figures.broken
         line["page_errors"] = errors[:5]
+        # What the run did last, step by step: where to start reading a broken run.
+        line["trail"] = facts["trail"]
     return line, failed
 
 

@@ -269,6 +269,7 @@ class BookkeepingRun:
         )
         settled = self.page.evaluate("(id) => Boolean(game.messages.get(id)?.flags.volley?.settled)", message)
         self.figures.outcomes["allocate:ok" if settled else "allocate:refused"] += 1
+        self.figures.trail.append(f"allocate {self.card_weapon(message)} -> {'ok' if settled else 'refused'}")
         for close in self.page.locator(".volley-mt-allocation .sandbox-close").all():
             close.click()
 
@@ -281,6 +282,7 @@ class BookkeepingRun:
         self.page.locator(f'[data-message-id="{message}"]').get_by_role("button", name="Cancel").click()
         self.page.wait_for_function("(id) => game.messages.get(id)?.flags.volley?.settled", arg=message)
         self.figures.outcomes["cancel:ok"] += 1
+        self.figures.trail.append(f"cancel {self.card_weapon(message)} -> ok")
 
     def act(self, action: str) -> None:
         """One of the dialog's other actions, with a random weapon, through the API."""
@@ -308,10 +310,12 @@ class BookkeepingRun:
         # Mostly the newest card (as a referee would), sometimes an older one (refused when it is not
         # its weapon's last).
         message = cards[-1] if self.rng.random() < 0.6 else self.rng.choice(cards)
+        self.note("undo", self.api(f"return (await api.undo('{message}')).type;"), self.card_weapon(message))
+
+    def card_weapon(self, message: str) -> str:
+        """The name of the weapon a card is of, and the card's id (for the trail)."""
         weapon = str(self.page.evaluate("(id) => game.messages.get(id)?.flags.volley?.weapon ?? ''", message))
-        self.note(
-            "undo", self.api(f"return (await api.undo('{message}')).type;"), self.names.get(weapon, weapon)
-        )
+        return f"{self.names.get(weapon, weapon)} [{message}]"
 
     def step_delete_cards(self) -> None:
         ids = list(
@@ -320,10 +324,13 @@ class BookkeepingRun:
             )
         )
         chosen = [i for i in ids if self.rng.random() < 0.5]
+        gone = [self.card_weapon(i) for i in chosen]
         self.page.evaluate("(ids) => Promise.all(ids.map((id) => game.messages.get(id)?.delete()))", chosen)
         self.figures.outcomes["delete_cards"] += len(chosen)
+        self.figures.trail.append(f"delete_cards {', '.join(gone) or 'none'}")
 
     def step_reload_page(self) -> None:
+        self.figures.trail.append("reload_page")
         self.page.evaluate("sandbox.flush()")
         self.page.reload()
         wait_booted(self.page)
@@ -346,6 +353,7 @@ class BookkeepingRun:
             "(n) => document.querySelectorAll('.volley-books-notice').length > n", arg=told
         )
         self.figures.player_writes += 1
+        self.figures.trail.append(f"player_write {weapons[index]['name']} loaded -> put back")
 
     def told(self) -> int:
         return int(self.page.evaluate("document.querySelectorAll('.volley-books-notice').length"))
