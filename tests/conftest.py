@@ -111,6 +111,28 @@ def shared_chromium() -> Iterator[SharedChromium]:
         CHROMIUM_OF_THIS_RUN.stop()
 
 
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """A failing test is named the moment it fails, not only in the summary at the end: a long run that is
+    stopped, or whose worker dies, still says which tests failed. (Under xdist the controller receives
+    every worker's reports; a worker itself writes nothing here.)"""
+    if not report.failed:
+        return
+    config = _CONFIG.get("config")
+    if config is None or hasattr(config, "workerinput"):
+        return
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line("")
+        reporter.write_line(f"FAILED {report.nodeid} ({report.when})", red=True, bold=True)
+
+
+_CONFIG: dict[str, pytest.Config] = {}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _CONFIG["config"] = config
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """On CI (``CI`` set, as ``.ci/run`` is run) every test runs: a skipped one fails the run, as no test
     collected does (pytest's exit 5)."""
