@@ -41,19 +41,22 @@ SETUPS: dict[str, dict[str, Any]] = {
     "d100": {"token": "tokVex0000000001", "name": "Vex"},
 }
 
+#: The steps of a system whose every attack resolves in one step, and how often each comes (GURPS, d100).
+ONE_STEP_WEIGHTS: dict[str, int] = {
+    "fire": 8,
+    "reload": 3,
+    "unjam": 3,
+    "undo": 3,
+    "delete_cards": 1,
+    "reload_page": 1,
+    "player_write": 2,
+    "gm_write": 2,
+    "gm_jam": 1,
+}
+
 #: The kinds of step, and how often each comes (a weight per system: two-step play is MegaTraveller's).
 STEPS: dict[str, dict[str, int]] = {
-    "gurps": {
-        "fire": 8,
-        "reload": 3,
-        "unjam": 3,
-        "undo": 3,
-        "delete_cards": 1,
-        "reload_page": 1,
-        "player_write": 2,
-        "gm_write": 2,
-        "gm_jam": 1,
-    },
+    "gurps": ONE_STEP_WEIGHTS,
     "megatraveller": {
         "fire": 6,
         "two_step": 4,
@@ -66,17 +69,7 @@ STEPS: dict[str, dict[str, int]] = {
         "player_write": 2,
         "gm_write": 2,
     },
-    "d100": {
-        "fire": 8,
-        "reload": 3,
-        "unjam": 3,
-        "undo": 3,
-        "delete_cards": 1,
-        "reload_page": 1,
-        "player_write": 2,
-        "gm_write": 2,
-        "gm_jam": 1,
-    },
+    "d100": ONE_STEP_WEIGHTS,
 }
 
 TOKEN_ACTOR = "canvas.scene.tokens.get({token!r}).actor"
