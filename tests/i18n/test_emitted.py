@@ -58,6 +58,13 @@ SEEDS = range(60)
 
 
 @cache
+def _declared() -> dict[str, frozenset[str]]:
+    """The declarations, read once: they are fixed while the tests run (``declared_messages`` rebuilds
+    them on every call, and a run checks tens of thousands of messages)."""
+    return declared_messages()
+
+
+@cache
 def _templates() -> dict[str, dict[str, frozenset[str]]]:
     """Per language, the value names each text reads."""
     return {
@@ -69,7 +76,7 @@ def _templates() -> dict[str, dict[str, frozenset[str]]]:
 def check_message(message: Mapping[str, Any], where: str) -> str:
     """One emitted message against its declaration and its texts; returns its key."""
     key = message["key"]
-    declared = declared_messages()
+    declared = _declared()
     assert key in declared, f"{where}: {key} is not declared by any system or the card"
     values = set(message["values"])
     assert values == declared[key], (
@@ -87,10 +94,11 @@ def check_reply(reply: Mapping[str, Any], where: str) -> set[str]:
     for text in (card["title"], card["system_title"], *card.get("log", []), *result["log"]):
         assert isinstance(text, dict) and "key" in text, f"{where}: {text!r} is not a message"
     assert all(isinstance(roll["for"], dict) for roll in result["rolls"]), where
-    keys = {check_message(message, where) for message in emitted(reply)}
+    messages = list(emitted(reply))
+    keys = {check_message(message, where) for message in messages}
     for language in LANGUAGES:
         catalogue = Catalogue.load(language)
-        for message in emitted(reply):
+        for message in messages:
             text = catalogue.render(message)
             assert "{" not in text and message["key"] not in text, f"{where}: {language} {text!r}"
     return keys
