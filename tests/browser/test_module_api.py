@@ -484,3 +484,46 @@ def test_open_attack_dialog_comes_pre_filled(table: Table) -> None:
     flags = fire_first(page, dialog)
     assert [target["id"] for target in flags["result"]["targets"]] == ["tokLookout000003"]
     assert table.pages.errors == []
+
+
+def test_a_gurps_macro_fills_the_choice_model_and_renders_no_dialog(table: Table) -> None:
+    """#37: the API read its choice from a hidden attack dialog it rendered. Now it fills the system's
+    choice model (systems/gurps/choice.js): with every attack dialog's render refused, odds, a refusal
+    and a shot still go as before, and no window is drawn."""
+    page, sent = table.watched()
+    page.evaluate(
+        """async () => {
+          const { AttackDialog } = await import('/modules/volley/scripts/systems/common/attack-dialog.js');
+          window.dialogRenders = 0;
+          window.keptRender = AttackDialog.prototype.render;
+          AttackDialog.prototype.render = function () {
+            window.dialogRenders += 1;
+            throw new Error('an attack dialog was rendered');
+          };
+        }"""
+    )
+    try:
+        odds = api_call(page, "return await api.odds('tokHale000000001', {shots: 3});")
+        assert odds["ok"], odds
+        assert len(odds["value"]["targets"][0]["hits"]) == 4
+        over = api_call(page, "return await api.fire('tokHale000000001', {shots: 40});")
+        assert over == {
+            "ok": False,
+            "error": "Shots 40 / RoF 13: 27 too many, the weapon fires at most 13 a turn",
+            "code": "blocked",
+            "name": "VolleyApiError",
+        }, over
+        fired = api_call(page, "return (await api.fire('tokHale000000001', {shots: 2})).id;")
+        assert fired["ok"], fired
+        assert sent_with_id(sent, fired["value"])["request"]["shots"] == 2
+        assert page.evaluate("window.dialogRenders") == 0
+        assert page.locator(".volley-attack-dialog").count() == 0
+    finally:
+        page.evaluate(
+            """async () => {
+              const url = '/modules/volley/scripts/systems/common/attack-dialog.js';
+              const { AttackDialog } = await import(url);
+              AttackDialog.prototype.render = window.keptRender;
+            }"""
+        )
+    assert table.pages.errors == []

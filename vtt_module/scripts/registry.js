@@ -141,6 +141,9 @@
  * @property {(choice: Choice, context: RequestContext) => {pending_id: string, allocation: unknown}} [buildAllocation]
  *   the second step of a two-step attack (MegaTraveller): which pending attack, and how its pool is split
  * @property {readonly string[]} previewActions  the `choice.action`s whose odds the dialog previews
+ * @property {((facts: ChoiceFacts) => ChoiceModelView)} [choice]
+ *   the system's choice model (systems/<id>/choice.js) for a token's weapon and targets: what the dialog
+ *   edits and the module API fills without a dialog (#37)
  * @property {(() => Promise<{default: AttackDialogClass}>) | null} dialog
  *   loads the attack dialog (null: this system has no dialog yet, and Fire says so)
  * @property {() => Promise<{default: AllocationDialogClass}>} [allocationDialog]
@@ -152,6 +155,49 @@
  * @property {readonly import("./standing-orders.js").StandingOrder[]} [standingOrders]
  *   token state that is a standing order ending when a combat's turn comes back to its holder (d100's
  *   overwatch), with the chat notice that says so (standing-orders.js)
+ */
+
+/**
+ * A label, an option's words, a refusal or a check's line: an i18n key and its values (a value may be a
+ * message itself), put in the user's language by the glue.
+ * @typedef {{key: string, values?: Record<string, unknown>}} ChoiceMessage
+ */
+
+/**
+ * One field of a choice, as the dialog shows it: its form name (the DOM name), label, kind (`int`, `flag`,
+ * `select`, `hidden` or `text`), options (a select's), default (as the form holds it: a box is "on" or
+ * "off"), bounds, and why it cannot be set now (null: it can).
+ * @typedef {{name: string, label: ChoiceMessage, kind: "int" | "flag" | "select" | "hidden" | "text",
+ *   default: string, options?: {value: string, label: ChoiceMessage}[], min?: number, max?: number,
+ *   disabled?: ChoiceMessage | null}} ChoiceField
+ */
+
+/**
+ * A button of the attack dialog as the choice model gives it (its words as messages).
+ * @typedef {{action: string, label: ChoiceMessage, icon: string, primary?: boolean, needsTargets?: boolean,
+ *   blocked?: ChoiceMessage | null, hint?: ChoiceMessage | null}} ChoiceActionSpec
+ */
+
+/**
+ * What a choice model is built from, as data (gathered by scripts/foundry/choice.js): the system, the
+ * shooter's token, the chosen weapon, the shooter's character numbers and the targets with theirs.
+ * @typedef {{system: RuleSystemId, token: TargetRef, weapon: VolleyWeapon | null, character: Record<string, unknown>,
+ *   targets: {id: string, name: string, character: Record<string, unknown>}[], previewActions: readonly string[]}} ChoiceFacts
+ */
+
+/**
+ * A system's choice model (systems/common/choice.js `ChoiceModel`).
+ * @typedef {object} ChoiceModelView
+ * @property {ChoiceFacts} facts
+ * @property {Record<string, string>} values
+ * @property {() => ChoiceField[]} fields
+ * @property {(name: string) => ChoiceMessage | null} labelOf
+ * @property {(values: Record<string, string>) => void} assign
+ * @property {(name: string, value: unknown) => void} set
+ * @property {() => {tally: ChoiceMessage, blocked: ChoiceMessage | null} | null} liveCheck
+ * @property {(readout: WeaponReadout) => ChoiceActionSpec[]} actions
+ * @property {() => string | null} previewAction
+ * @property {(action: string) => Record<string, unknown>} toRequest
  */
 
 /**

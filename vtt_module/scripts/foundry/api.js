@@ -2,11 +2,12 @@
  * The module API, `game.modules.get("volley").api` (documented in vtt_module/README.md, "The module
  * API"; its types in scripts/api.d.ts). For macros and other modules:
  *
- * - `fire(token, options)`: resolves an attack exactly as the dialog's Fire does. The choice is read
- *   from the system's own attack dialog, built hidden (a *headless* dialog: never shown, never focused)
- *   and filled in from `options`, so it starts from what the dialog would show and passes its checks;
- *   it then goes through the same door as the Fire button (`sendChoice`: `volley.preAttack`, the relay
- *   to the referee's browser, the bridge, the card);
+ * - `fire(token, options)`: resolves an attack exactly as the dialog's Fire does. The choice is the
+ *   system's choice model (systems/<id>/choice.js, the one the dialog edits), filled in by `options`
+ *   without any dialog, so it starts from what the dialog would show and passes its checks
+ *   (foundry/choice.js); it then goes through the same door as the Fire button (`sendChoice`:
+ *   `volley.preAttack`, the relay to the referee's browser, the bridge, the card). A system without a
+ *   model yet is read from its dialog, built hidden (`headlessDialog`);
  * - `odds(token, options)`: the same preview the dialog charts;
  * - `openAttackDialog(token, options)`: the dialog itself, pre-filled;
  * - `undo(messageId)`: a game master takes a card back, as its Undo button does.
@@ -30,6 +31,7 @@ import { requestKey } from "../relay.js";
 import { systemPlugin } from "../registry.js";
 import { messageMode } from "../chat-card/roll-mode.js";
 import { isInput, isSelect, isTextArea } from "./window-dom.js";
+import { actionProblem, choiceFacts, choiceTargets, refusalOf } from "./choice.js";
 
 /**
  * The API's own version (semver): minor for additions, major for anything a macro would notice.
@@ -153,9 +155,7 @@ function weaponIdOf(token, pluginId, wanted) {
  * @param {TokenDocument} token
  */
 async function dialogClassFor(token) {
-  if (!token.isOwner) throw new VolleyApiError(t("VOLLEY.Errors.NotOwner"), { code: "not_owner" });
-  const plugin = systemPlugin(worldRuleSystem());
-  if (!plugin) throw new VolleyApiError(t("VOLLEY.Errors.NoRuleSystem"), { code: "no_system" });
+  const plugin = pluginFor(token);
   if (!plugin.dialog) throw new VolleyApiError(t("VOLLEY.Errors.NoDialogYet", { system: t(plugin.label) }), { code: "no_dialog" });
   const { default: Dialog } = await plugin.dialog();
   return { plugin, Dialog: /** @type {new (setup: any) => AttackDialog} */ (/** @type {unknown} */ (Dialog)) };
@@ -218,6 +218,101 @@ async function fill(dialog, options, rows) {
 }
 
 /**
+ * Fill a choice model from the options, in the dialog's order: the mode first (it reshapes the form),
+ * then each target's numbers, the modifier and any named fields.
+ * @param {import("../registry.js").ChoiceModelView} model
+ * @param {AttackOptions} options
+ * @param {{shots?: number, modifier?: number, dodges?: boolean}[]} rows
+ */
+function fillModel(model, options, rows) {
+  /** @type {[string, unknown][]} */
+  const edits = [];
+  if (options.mode !== undefined) edits.push(["mode", options.mode]);
+  const shots = options.shots;
+  if (typeof shots === "number") edits.push(["targets.0.shots", shots]);
+  else if (Array.isArray(shots)) for (const [index, n] of shots.entries()) edits.push([`targets.${index}.shots`, n]);
+  for (const [index, row] of rows.entries()) {
+    if (row.shots !== undefined) edits.push([`targets.${index}.shots`, row.shots]);
+    if (row.modifier !== undefined) edits.push([`targets.${index}.modifier`, row.modifier]);
+    if (row.dodges !== undefined) edits.push([`targets.${index}.dodges`, row.dodges]);
+  }
+  if (options.modifier !== undefined) edits.push(["modifier", options.modifier]);
+  for (const [name, value] of Object.entries(options.fields ?? {})) edits.push([name, value]);
+  for (const [name, value] of edits) {
+    try {
+      model.set(name, value);
+    } catch (error) {
+      throw new VolleyApiError(refusalOf(model, error, problemText), { code: "bad_option" });
+    }
+  }
+}
+
+/**
+ * The token's choice as its system's model, filled from the options, for a system that has one; null
+ * for a system still read from its dialog.
+ * @param {TokenRef} tokenRef
+ * @param {AttackOptions} options
+ */
+async function modelChoice(tokenRef, options) {
+  if (options !== undefined && (typeof options !== "object" || options === null)) {
+    throw new VolleyApiError(t("VOLLEY.Api.BadOption", { option: "options" }), { code: "bad_option" });
+  }
+  const token = tokenOf(tokenRef);
+  const plugin = pluginFor(token);
+  if (!plugin.choice) return null;
+  const weaponId = weaponIdOf(token, plugin.id, options.weapon);
+  const targets = options.targets === undefined ? null : targetsOf(options.targets);
+  const model = plugin.choice(choiceFacts(token, plugin, weaponId, choiceTargets(token, targets?.refs ?? null)));
+  fillModel(model, options, targets?.rows ?? []);
+  return { token, plugin, model };
+}
+
+/**
+ * The choice a model gives for `action`, as the dialog's button would send it.
+ * @param {{token: TokenDocument, plugin: import("../registry.js").RuleSystemPlugin, model: import("../registry.js").ChoiceModelView}} filled
+ * @param {string} action
+ * @param {AttackOptions} options
+ * @param {{checkButton: boolean}} how
+ * @returns {Choice}
+ */
+function modelChoiceOf({ token, plugin, model }, action, options, { checkButton }) {
+  const blocked = checkButton ? actionProblem(model, token, plugin, action) : null;
+  if (blocked) throw new VolleyApiError(blocked, { code: "blocked" });
+  /** @type {Choice} */
+  let choice;
+  try {
+    choice = /** @type {Choice} */ (/** @type {unknown} */ ({ ...model.toRequest(action), rollMode: userMessageMode() }));
+  } catch (error) {
+    throw new VolleyApiError(refusalOf(model, error, problemText), { code: "form", reply: error });
+  }
+  return withRollMode(choice, options);
+}
+
+/**
+ * The choice with who may read the card as the options ask.
+ * @param {Choice} choice
+ * @param {AttackOptions} options
+ */
+function withRollMode(choice, options) {
+  const asked = options.rollMode ?? options.messageMode;
+  // "roll" is core's "the user's current mode": read it here, in the user's own client.
+  if (asked !== undefined && asked !== null && asked !== "") choice.rollMode = asked === "roll" ? userMessageMode() : messageMode(asked);
+  return choice;
+}
+
+/**
+ * The world's rule system, for a token the user owns, when it has an attack dialog (or a choice model).
+ * @param {TokenDocument} token
+ */
+function pluginFor(token) {
+  if (!token.isOwner) throw new VolleyApiError(t("VOLLEY.Errors.NotOwner"), { code: "not_owner" });
+  const plugin = systemPlugin(worldRuleSystem());
+  if (!plugin) throw new VolleyApiError(t("VOLLEY.Errors.NoRuleSystem"), { code: "no_system" });
+  if (!plugin.dialog && !plugin.choice) throw new VolleyApiError(t("VOLLEY.Errors.NoDialogYet", { system: t(plugin.label) }), { code: "no_dialog" });
+  return plugin;
+}
+
+/**
  * A hidden dialog for the token, filled from the options; the caller closes it.
  * @param {TokenRef} tokenRef
  * @param {AttackOptions} options
@@ -262,10 +357,7 @@ async function choiceOf(dialog, action, options, { checkButton }) {
     } catch (error) {
       throw new VolleyApiError(dialog.refusalText(error), { code: "form", reply: error });
     }
-    const asked = options.rollMode ?? options.messageMode;
-    // "roll" is core's "the user's current mode": read it here, in the user's own client.
-    if (asked !== undefined && asked !== null && asked !== "") choice.rollMode = asked === "roll" ? userMessageMode() : messageMode(asked);
-    return choice;
+    return withRollMode(choice, options);
   } finally {
     await dialog.close({ animate: false });
   }
@@ -302,9 +394,21 @@ function cardOf(requestId) {
  * @returns {Promise<import("../volley-api").VolleyFireResult>}
  */
 export async function fire(token, options = {}) {
-  const { token: doc, plugin, dialog } = await headlessDialog(token, options);
   const action = options.action ?? "attack";
-  const choice = await choiceOf(dialog, action, options, { checkButton: true });
+  const filled = await modelChoice(token, options);
+  /** @type {Choice} */
+  let choice;
+  /** @type {{token: TokenDocument, plugin: import("../registry.js").RuleSystemPlugin}} */
+  let from;
+  if (filled) {
+    choice = modelChoiceOf(filled, action, options, { checkButton: true });
+    from = filled;
+  } else {
+    const { dialog, ...rest } = await headlessDialog(token, options);
+    choice = await choiceOf(dialog, action, options, { checkButton: true });
+    from = rest;
+  }
+  const { token: doc, plugin } = from;
   const type = plugin.previewActions.includes(action) ? "attack" : "action";
   const reply = await sendChoice(type, choice, { token: doc, source: "api" });
   if (reply.type === "error") {
@@ -336,13 +440,22 @@ export async function fire(token, options = {}) {
  * @returns {Promise<import("../volley-api").VolleyOdds>}
  */
 export async function odds(token, options = {}) {
-  const { dialog } = await headlessDialog(token, options);
-  const action = options.action ?? dialog.previewAction();
-  if (!action) {
-    await dialog.close({ animate: false });
-    throw new VolleyApiError(t("VOLLEY.Form.NoOdds"), { code: "no_odds" });
+  /** @type {Choice} */
+  let choice;
+  const filled = await modelChoice(token, options);
+  if (filled) {
+    const action = options.action ?? filled.model.previewAction();
+    if (!action) throw new VolleyApiError(t("VOLLEY.Form.NoOdds"), { code: "no_odds" });
+    choice = modelChoiceOf(filled, action, options, { checkButton: false });
+  } else {
+    const { dialog } = await headlessDialog(token, options);
+    const action = options.action ?? dialog.previewAction();
+    if (!action) {
+      await dialog.close({ animate: false });
+      throw new VolleyApiError(t("VOLLEY.Form.NoOdds"), { code: "no_odds" });
+    }
+    choice = await choiceOf(dialog, action, options, { checkButton: false });
   }
-  const choice = await choiceOf(dialog, action, options, { checkButton: false });
   if (!bridgeOnline()) throw new VolleyApiError(t("VOLLEY.Dialog.Offline"), { code: "offline" });
   const reply = await sendRelayed({ type: "odds", id: newRequestId(), choice });
   if (reply.type !== "odds") throw new VolleyApiError(problemText(reply), { code: String(reply.code ?? "refused"), reply });

@@ -10,6 +10,7 @@ import { loadedWithinCapacity } from "../common/magazine.js";
 import { registerSystem, standardReadout, standardWeaponStateKey } from "../../registry.js";
 import { DEFAULT_MALF, GURPS_FAULTS, parseRof } from "./notation.js";
 import { buildGurpsRequest } from "./requests.js";
+import { gurpsChoice } from "./choice.js";
 
 /**
  * What the table asks first about each target, on the card's face: the shots at it and the effective
@@ -103,6 +104,7 @@ const gurps = {
   weaponStateKey: standardWeaponStateKey,
   buildRequest: buildGurpsRequest,
   previewActions: ["attack"],
+  choice: gurpsChoice,
   dialog: () => import("./attack-dialog.js"),
   cardRows,
   cardExtras(result) {
