@@ -8,8 +8,9 @@ because ``rules.odds`` gives the full outcome distribution of each attack as it 
 * ``luck`` turns each attack into a luck percentile and sums a shooter's into one figure;
 * ``tally`` adds up rounds, reloads, jams, hits and expectations per shooter, weapon and target;
 * ``fairness`` tests the faces the dice showed, and the luck percentiles, against fair dice;
-* ``charts`` draws with matplotlib (the optional ``report`` extra) and ``page`` writes one
-  self-contained HTML page; ``build`` ties them together.
+* ``build`` ties them together into ``findings`` (what the page shows);
+* ``page`` writes one self-contained HTML page: its tables from ``tables``, its sentences from
+  ``wording``, its charts from ``charts`` (matplotlib, the optional ``report`` extra).
 
 Words come from the CLI catalogue (``bridge/locale/report.<lang>.json``), never from log text.
 """

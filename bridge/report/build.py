@@ -7,8 +7,9 @@ from pathlib import Path
 
 from bridge.i18n import Catalogue
 from bridge.report.fairness import calibration_of, die_tests, judge, order_tests
+from bridge.report.findings import Findings
 from bridge.report.luck import judge_luck
-from bridge.report.page import Findings, render_page
+from bridge.report.page import render_page
 from bridge.report.record import SessionRecord
 from bridge.report.tally import Tally, tally
 

@@ -9,124 +9,21 @@ histogram, and what in the journal could not be used. Every word comes from the 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from html import escape
-from typing import Any
 
 import bridge
-from bridge.i18n import DECIMAL_MARK, Catalogue
-from bridge.report import charts
-from bridge.report.fairness import (
-    ALERT_P,
-    JUDGE_POWER,
-    LOADING,
-    STICKY,
-    WATCH_P,
-    Calibration,
-    DieTest,
-    OrderTest,
-    banded,
-    loading_width,
-    overall,
-)
-from bridge.report.luck import LUCK_ALERT_P, LUCK_NOTE_P, Luck
-from bridge.report.tally import Expectation, ShooterTally, Tally, TargetTally
+from bridge.i18n import Catalogue
+from bridge.report.fairness import JUDGE_POWER, LOADING, STICKY
+from bridge.report.findings import Findings
+from bridge.report.luck import LUCK_ALERT_P, LUCK_NOTE_P
+from bridge.report.tables import fairness_section, shooters_section, targets_section
+from bridge.report.tally import Tally
+from bridge.report.wording import Words, die_lines, luck_line, luck_words, outside_change
 
-__all__ = ["Findings", "render_page"]
+__all__ = ["render_page"]
 
 #: How many skipped lines the page lists one by one (the rest are counted).
 LISTED_PROBLEMS = 20
-#: A die rolled fewer times than this gets no chart panel when others have one.
-PANEL_ROLLS = 20
-#: From this chance up a table would say "almost every time" (below it: "about 9 times in 10").
-ALMOST_ALWAYS = 0.99
-
-
-@dataclass(frozen=True)
-class Findings:
-    """Everything the page shows: the tally and the tests made on it, with corrected verdicts.
-
-    ``luck`` holds each shooter's luck with its p-value corrected for the other shooters
-    (``bridge.report.luck.judge_luck``); a shooter missing from it is judged alone. ``orders`` are
-    the repeats tests of the die sizes, corrected with ``dice`` and ``calibration``.
-    """
-
-    tally: Tally
-    dice: list[DieTest]
-    calibration: Calibration
-    luck: Mapping[str, Luck] = field(default_factory=dict)
-    orders: list[OrderTest] = field(default_factory=list)
-
-    @property
-    def verdict(self) -> str:
-        """The page's verdict: the worst of the dice's tests (counts and order), or the luck chart's
-        when that one raised a flag.
-
-        A die with too few rolls outranks a fair one, so the page is never summed up as fair while
-        some die could not be judged. The luck chart having too few attacks says nothing about dice.
-        """
-        flagged = [self.calibration.verdict] if self.calibration.verdict in ("watch", "alert") else []
-        tests = [test.verdict for test in self.dice] + [test.verdict for test in self.orders]
-        return overall(tests + flagged)
-
-    @property
-    def flagged(self) -> str | None:
-        """What the headline is about: ``dice`` (their counts), ``order`` (the order of their faces)
-        or ``luck`` (the attack results), whichever raised the page's verdict, in that order of
-        precedence; None when nothing was flagged."""
-        verdict = self.verdict
-        if verdict not in ("watch", "alert"):
-            return None
-        if any(test.verdict == verdict for test in self.dice):
-            return "dice"
-        if any(test.verdict == verdict for test in self.orders):
-            return "order"
-        return "luck"
-
-    def order_of(self, die: int) -> OrderTest | None:
-        return next((test for test in self.orders if test.die == die), None)
-
-    def luck_of(self, shooter: ShooterTally) -> Luck:
-        return self.luck.get(shooter.name) or shooter.luck
-
-
-class _Words:
-    """The catalogue, bound to one language, with the page's number formats."""
-
-    def __init__(self, catalogue: Catalogue) -> None:
-        self.catalogue = catalogue
-        self.mark = DECIMAL_MARK.get(catalogue.language, ".")
-
-    def __call__(self, key: str, **values: Any) -> str:
-        return escape(self.catalogue.message(f"report.{key}", values))
-
-    def number(self, value: float, digits: int = 1) -> str:
-        return f"{value:.{digits}f}".replace(".", self.mark)
-
-    def p(self, value: float | None) -> str:
-        """A p-value with its relation: ``p = 0.04``, ``p < 0.001`` (tiny ones are all alike)."""
-        if value is None:
-            return "p —"
-        if value < 0.001:
-            return "p < " + self.number(0.001, 3)
-        return "p = " + self.number(value, 3 if value < 0.01 else 2)
-
-    def p_value(self, value: float | None) -> str:
-        """A p-value alone, for a column headed "p"."""
-        return escape(self.p(value).removeprefix("p = ").removeprefix("p "))
-
-    def percent(self, value: float) -> str:
-        """A share as a percentage: 0.2 -> "20%"."""
-        return f"{round(100 * value)}%"
-
-    def percentile(self, value: float) -> str:
-        return str(min(99, max(1, round(100 * value))))
-
-    def count(self, value: int) -> str:
-        """A whole number with the language's thousands separator: 1,041 or 1\u00a0041."""
-        grouped = f"{value:,}"
-        return grouped if self.mark == "." else grouped.replace(",", "\u00a0")
 
 
 CSS = """
@@ -193,7 +90,7 @@ footer { margin-top: 22px; color: var(--muted); font-size: 12.5px; text-align: c
 
 
 def render_page(findings: Findings, catalogue: Catalogue) -> str:
-    words = _Words(catalogue)
+    words = Words(catalogue)
     tally = findings.tally
     campaign = len(tally.sessions) > 1
     title = words("title_campaign" if campaign else "title_session")
@@ -208,9 +105,9 @@ def render_page(findings: Findings, catalogue: Catalogue) -> str:
         _header(findings, words, title),
         _banner(findings, words),
         _cards(findings, words),
-        _shooters(findings, words),
-        _targets(tally, words),
-        _fairness(findings, words),
+        shooters_section(findings, words),
+        targets_section(tally, words),
+        fairness_section(findings, words),
         _method(findings, words),
         _notes(tally, words),
         f"<footer>{words('footer', version=bridge.__version__)}</footer>",
@@ -219,7 +116,7 @@ def render_page(findings: Findings, catalogue: Catalogue) -> str:
     return "\n".join(part for part in parts if part) + "\n"
 
 
-def _header(findings: Findings, words: _Words, title: str) -> str:
+def _header(findings: Findings, words: Words, title: str) -> str:
     tally = findings.tally
     sessions = ", ".join(escape(line.name) for line in tally.sessions[:3])
     if len(tally.sessions) > 3:
@@ -237,7 +134,7 @@ def _header(findings: Findings, words: _Words, title: str) -> str:
     return f"<header><h1>{title}</h1><p>{sessions}</p><p>{summary}{' · ' + span if span else ''}</p></header>"
 
 
-def _banner(findings: Findings, words: _Words) -> str:
+def _banner(findings: Findings, words: Words) -> str:
     verdict = findings.verdict
     marks = {"fair": "✓", "watch": "!", "alert": "✗", "too_few": "…"}
     flagged = findings.flagged
@@ -249,9 +146,9 @@ def _banner(findings: Findings, words: _Words) -> str:
         headline = words("banner_too_few_some")
     else:
         headline = words("banner_" + verdict)
-    lines = [line for test in findings.dice for line in _die_lines(test, findings.order_of(test.die), words)]
+    lines = [line for test in findings.dice for line in die_lines(test, findings.order_of(test.die), words)]
     if findings.calibration.verdict in ("watch", "alert"):
-        lines.append(_luck_line(findings.calibration, words))
+        lines.append(luck_line(findings.calibration, words))
     detail = "".join(f'<span class="line">{line}</span>' for line in lines if line)
     return (
         f'<div class="banner {verdict}" id="verdict"><span class="mark">{marks[verdict]}</span>'
@@ -259,98 +156,7 @@ def _banner(findings: Findings, words: _Words) -> str:
     )
 
 
-def _die_lines(test: DieTest, order: OrderTest | None, words: _Words) -> list[str]:
-    """What the page can say of one die: what it saw (in its counts, in its order), or what it could
-    have seen, or how many rolls it would take to say anything."""
-    flags = []
-    if test.verdict in ("watch", "alert"):
-        flags.append(_hot_text(test, words))
-    if order is not None and order.verdict in ("watch", "alert"):
-        flags.append(_order_text(order, words))
-    if flags:
-        return flags
-    if test.verdict == "fair" and (order is None or order.verdict == "fair"):
-        loading = words("loading_tens") if loading_width(test.die) > 1 else words("loading_face")
-        return [
-            words(
-                "banner_die_fair",
-                die=test.die,
-                rolls=words.count(test.rolls),
-                loading=loading,
-                chance=_chance(test.power, words),
-            )
-        ]
-    needed = [n for n in (test.needed, order.needed if order is not None else None) if n is not None]
-    if not needed:
-        return []
-    return [
-        words(
-            "banner_die_too_few", die=test.die, rolls=words.count(test.rolls), needed=words.count(max(needed))
-        )
-    ]
-
-
-def _chance(power: float, words: _Words) -> str:
-    """A chance as a table says it, never more than it is: "about 8 times in 10" for 0.80 to 0.89,
-    "almost every time" from 0.99."""
-    if power >= ALMOST_ALWAYS:
-        return words("chance_almost")
-    return words("chance_tenths", tenths=math.floor(10 * power))
-
-
-def _expected(value: float, words: _Words) -> str:
-    """An expected count as a table says it: whole above ten, one decimal below."""
-    return words.number(value, 0 if value >= 10 else 1)
-
-
-def _hot_text(test: DieTest, words: _Words) -> str:
-    """The face (or band) that departs most from a fair die's share: how often it came up, against
-    what a fair die gives."""
-    if test.hot is None:
-        return ""
-    low, high, count, expected = test.hot
-    values = {
-        "die": test.die,
-        "count": count,
-        "rolls": words.count(test.rolls),
-        "expected": _expected(expected, words),
-        "p": words.p(test.adjusted),
-    }
-    if low == high:
-        return words("hot_face", face=str(low), **values)
-    return words("hot_band", face=f"{low}–{high}", bands=test.bands, **values)
-
-
-def _order_text(order: OrderTest, words: _Words) -> str:
-    """How often the die showed the same face twice running, against a fair die."""
-    return words(
-        "hot_order",
-        die=order.die,
-        count=order.repeats,
-        pairs=words.count(order.pairs),
-        expected=_expected(order.expected, words),
-        p=words.p(order.adjusted),
-    )
-
-
-def _luck_line(calibration: Calibration, words: _Words) -> str:
-    """The tenth of the luck scale that departs most from its share of the attacks."""
-    test = calibration.test
-    if test.hot is None:
-        return ""
-    low, high, count, expected = test.hot
-    return words(
-        "hot_luck",
-        low=(low - 1) * 10,
-        high=high * 10,
-        count=count,
-        attacks=words.count(calibration.count),
-        expected=_expected(expected, words),
-        p=words.p(test.adjusted),
-    )
-
-
-def _cards(findings: Findings, words: _Words) -> str:
+def _cards(findings: Findings, words: Words) -> str:
     tally = findings.tally
     shooters = list(tally.shooters.values())
     rounds = sum(int(s.total("rounds")) for s in shooters)
@@ -372,10 +178,10 @@ def _cards(findings: Findings, words: _Words) -> str:
     unlucky = [pair for pair in judged if pair[1].verdict in ("unlucky", "very_unlucky")]
     if lucky:
         best = max(lucky, key=lambda pair: pair[1].z)
-        cards.append((words("card_luckiest"), escape(best[0].name), _luck_words(best[1], words)))
+        cards.append((words("card_luckiest"), escape(best[0].name), luck_words(best[1], words)))
     if unlucky:
         worst = min(unlucky, key=lambda pair: pair[1].z)
-        cards.append((words("card_unluckiest"), escape(worst[0].name), _luck_words(worst[1], words)))
+        cards.append((words("card_unluckiest"), escape(worst[0].name), luck_words(worst[1], words)))
     if judged and not lucky and not unlucky:
         nobody = f'<span class="words">{words("card_luck_nobody")}</span>'
         cards.append((words("card_luck"), nobody, words("card_luck_judged", count=len(judged))))
@@ -387,334 +193,7 @@ def _cards(findings: Findings, words: _Words) -> str:
     return f'<div class="cards">{body}</div>'
 
 
-def _luck_words(luck: Luck, words: _Words) -> str:
-    return words(
-        "luck_detail", percentile=words.percentile(luck.standing), verdict=words("luck_" + luck.verdict)
-    )
-
-
-def _luck_cell(luck: Luck, words: _Words) -> str:
-    if luck.verdict == "too_few":
-        return f'<span class="chip too_few">{words("luck_too_few")}</span>'
-    position = round(100 * luck.standing)
-    return (
-        f'<span class="figure"><span class="meter"><i style="left:{position}%"></i></span>'
-        f'<span class="num">{words.percentile(luck.standing)}</span></span> '
-        f'<span class="chip {luck.verdict}">{words("luck_" + luck.verdict)}</span>'
-    )
-
-
-def _against(observed: int, expected: float, words: _Words, digits: int = 1) -> str:
-    """One cell: what happened, then (muted) what the odds expected."""
-    return f'<td class="num">{observed} <span class="expected">/ {words.number(expected, digits)}</span></td>'
-
-
-def _shooters(findings: Findings, words: _Words) -> str:
-    tally = findings.tally
-    shooters = sorted(tally.shooters.values(), key=lambda s: (-s.total("rounds"), s.name))
-    if not shooters:
-        lead = f'<p class="lead">{words("no_shooters")}</p>'
-        return f'<section id="shooters"><h2>{words("shooters")}</h2>{lead}</section>'
-    head = "".join(
-        f"<th{' class=verdict' if key == 'col_luck' else ''}>{words(key)}</th>"
-        for key in (
-            "col_shooter",
-            "col_requests",
-            "col_rounds",
-            "col_reloads",
-            "col_jams",
-            "col_hits",
-            "col_luck",
-            "col_luck_p",
-            "col_luck_adjusted",
-        )
-    )
-    rows = []
-    for shooter in shooters:
-        rows.append(_shooter_row(shooter, findings.luck_of(shooter), words))
-        if len(shooter.weapons) > 1 or any(w.scripted or w.undone for w in shooter.weapons.values()):
-            rows.extend(_weapon_row(shooter, name, words) for name in sorted(shooter.weapons))
-        else:
-            (name,) = shooter.weapons
-            rows[-1] = rows[-1].replace("</strong>", f"</strong> <span class=note>· {escape(name)}</span>", 1)
-    by_rounds = [(s.name, int(s.total("rounds"))) for s in shooters]
-    by_hits = sorted(
-        ((s.name, int(s.total("hits")), s.total("hits_expected")) for s in shooters),
-        key=lambda row: (-row[2], row[0]),
-    )
-    figures = charts.rounds_chart(
-        by_rounds, words("chart_rounds"), words("chart_rounds_axis")
-    ) + charts.hits_chart(
-        by_hits, words("chart_hits"), words("chart_hits_scored"), words("chart_hits_expected")
-    )
-    return (
-        f'<section id="shooters"><h2>{words("shooters")}</h2>'
-        f'<p class="lead">{words("shooters_lead")}</p>'
-        f"{_table(head, ''.join(rows))}"
-        f'<div class="charts">{figures}</div></section>'
-    )
-
-
-def _shooter_row(shooter: ShooterTally, luck: Luck, words: _Words) -> str:
-    hits, expected = shooter.total("hits"), shooter.total("hits_expected")
-    jams, jams_expected = shooter.total("jams"), shooter.total("jams_expected")
-    undone = int(shooter.total("undone"))
-    note = f' <span class="note undone">({words("undone_attacks", count=undone)})</span>' if undone else ""
-    return (
-        f'<tr class="shooter"><td><strong>{escape(shooter.name)}</strong>{note}</td>'
-        f'<td class="num">{int(shooter.total("requests"))}</td>'
-        f'<td class="num">{int(shooter.total("rounds"))}</td>'
-        f'<td class="num">{int(shooter.total("reloads"))}</td>'
-        f"{_against(int(jams), jams_expected, words, 2)}{_against(int(hits), expected, words)}"
-        f'<td class="verdict luck">{_luck_cell(luck, words)}</td>'
-        f'<td class="num">{words.p_value(luck.p) if luck.count else ""}</td>'
-        f'<td class="num">{words.p_value(luck.adjusted) if luck.adjusted is not None else ""}</td></tr>'
-    )
-
-
-def _weapon_row(shooter: ShooterTally, name: str, words: _Words) -> str:
-    weapon = shooter.weapons[name]
-    faults = ", ".join(f"{escape(kind)} ×{count}" for kind, count in sorted(weapon.malfunctions.items()))
-    notes = []
-    if faults:
-        notes.append(faults)
-    if weapon.scripted:
-        notes.append(words("scripted_attacks", count=weapon.scripted))
-    if weapon.undone:
-        notes.append(words("undone_attacks", count=weapon.undone))
-    note = f' <span class="note">({"; ".join(notes)})</span>' if notes else ""
-    return (
-        f'<tr class="weapon"><td>{escape(name)}{note}</td>'
-        f'<td class="num">{weapon.requests}</td><td class="num">{weapon.rounds}</td>'
-        f'<td class="num">{weapon.reloads}</td>'
-        f"{_against(weapon.jams, weapon.jams_expected, words, 2)}"
-        f"{_against(weapon.hits, weapon.hits_expected, words)}"
-        f"<td></td><td></td><td></td></tr>"
-    )
-
-
-def _table(head: str, rows: str) -> str:
-    """A table that scrolls sideways on a narrow screen instead of spilling out of its card."""
-    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>'
-
-
-def _expectation(seen: Expectation, words: _Words) -> str:
-    if not seen.trials:
-        return '<td class="num">—</td>'
-    return (
-        f'<td class="num">{seen.observed} / {words.number(seen.expected)}'
-        f' <span class="note">({words("of_tests", count=seen.trials)})</span></td>'
-    )
-
-
-def _targets(tally: Tally, words: _Words) -> str:
-    targets = sorted(tally.targets.values(), key=lambda t: (-t.hits, -t.hits_expected, t.name))
-    targets = [t for t in targets if t.attacks or t.hits or t.suppressed.trials or t.prone.trials]
-    if not targets:
-        return ""
-    d100 = any(t.suppressed.trials or t.prone.trials for t in targets)
-    keys = ["col_target", "col_tokens", "col_attacks", "col_hits_taken"]
-    if d100:
-        keys += ["col_suppressed", "col_prone"]
-    head = "".join(f"<th>{words(key)}</th>" for key in keys)
-    rows = "".join(_target_row(target, words, d100) for target in targets)
-    lead = words("targets_lead") + (" " + words("targets_lead_d100") if d100 else "")
-    return (
-        f'<section id="targets"><h2>{words("targets")}</h2><p class="lead">{lead}</p>'
-        f"{_table(head, rows)}</section>"
-    )
-
-
-def _target_row(target: TargetTally, words: _Words, d100: bool) -> str:
-    cells = (
-        f"<td>{escape(target.name)}</td><td class=num>{len(target.tokens)}</td>"
-        f"<td class=num>{target.attacks}</td>{_against(target.hits, target.hits_expected, words)}"
-    )
-    if d100:
-        cells += _expectation(target.suppressed, words) + _expectation(target.prone, words)
-    return f"<tr>{cells}</tr>"
-
-
-def _fairness(findings: Findings, words: _Words) -> str:
-    tally = findings.tally
-    rows = []
-    panels: list[tuple[str, Sequence[str], Sequence[int], str]] = []
-    for test in findings.dice:
-        rows.append(
-            f"<tr><td>d{test.die}</td><td class=num>{words.count(test.rolls)}</td>"
-            f"<td class=wrap>{_test_words(test, words)}</td>"
-            f"<td class=num>{words.number(test.chi2, 1) if test.chi2 is not None else '—'}</td>"
-            f"<td class=num>{words.p_value(test.chi2_p) if test.chi2 is not None else '—'}</td>"
-            f"<td class=num>{words.p_value(test.face_p) if test.face_p is not None else '—'}</td>"
-            f"<td class=num>{_corrected(test, words)}</td>"
-            f"<td class=wrap>{_power_words(test, words)}</td>"
-            f'<td class="verdict"><span class="chip {test.verdict}">'
-            f"{words('die_' + test.verdict)}</span></td></tr>"
-        )
-        panels.append(_panel(test, words))
-    head = _head(
-        words,
-        "col_die",
-        "col_rolls",
-        "col_test",
-        "col_chi2",
-        "col_chi2_p",
-        "col_face_p",
-        "col_p_adjusted",
-        "col_power",
-        "col_verdict",
-    )
-    table = _table(head, "".join(rows)) if rows else f'<p class="note">{words("no_rolls")}</p>'
-    shown = [panel for panel, test in zip(panels, findings.dice, strict=True) if test.rolls >= PANEL_ROLLS]
-    panels = shown or panels  # a few stray rolls of some die say nothing, unless nothing else was rolled
-    calibration = findings.calibration
-    figures = ""
-    if panels:
-        figures += charts.faces_chart(panels, words("chart_faces"))
-    figures += charts.calibration_chart(
-        calibration.histogram,
-        words("chart_calibration"),
-        words("chart_calibration_axis"),
-        words("chart_calibration_count"),
-        calibration.verdict,
-        band=calibration.band,
-    )
-    tests: list[DieTest | OrderTest] = [*findings.dice, *findings.orders, calibration.test]
-    family = max((test.family for test in tests), default=1)
-    left_out = sum(1 for test in tests if not test.tested and test.p is not None)
-    lead = words(
-        "fairness_lead", count=family, alert=words.number(ALERT_P, 3), watch=words.number(WATCH_P, 2)
-    )
-    if left_out:
-        lead += " " + words("fairness_left_out", count=left_out)
-    scripted = (
-        f'<p class="note">{words("scripted_faces", count=tally.dice.scripted)}</p>'
-        if tally.dice.scripted
-        else ""
-    )
-    return (
-        f'<section id="fairness"><h2>{words("fairness")}</h2>'
-        f"<p class=lead>{lead}</p>"
-        f"{table}{scripted}"
-        f"{_orders(findings, words)}"
-        f"<h3>{words('calibration')}</h3>"
-        f'<p><span class="chip {calibration.verdict}">{_chart_chip(calibration.verdict, words)}</span> '
-        f"{_calibration_words(calibration, words)}</p>"
-        f'<div class="charts">{figures}</div>'
-        f'<p class="note">{words("chart_fair_caption")}</p></section>'
-    )
-
-
-def _chart_chip(verdict: str, words: _Words) -> str:
-    return words("chart_too_few") if verdict == "too_few" else words("die_" + verdict)
-
-
-def _head(words: _Words, *keys: str) -> str:
-    return "".join(f"<th{' class=verdict' if key == 'col_verdict' else ''}>{words(key)}</th>" for key in keys)
-
-
-def _corrected(test: DieTest | OrderTest, words: _Words) -> str:
-    """The corrected p, or why there is none (too few rolls to enter the correction at all)."""
-    if test.p is None:
-        return "—"
-    if not test.tested:
-        return f'<span class="note">{words("not_counted")}</span>'
-    return words.p_value(test.adjusted)
-
-
-def _orders(findings: Findings, words: _Words) -> str:
-    """The order of each die's faces: how often the same face came twice running."""
-    if not findings.orders:
-        return ""
-    rows = "".join(
-        f"<tr><td>d{test.die}</td><td class=num>{words.count(test.pairs)}</td>"
-        f"{_against(test.repeats, test.expected, words)}"
-        f"<td class=num>{words.p_value(test.p) if test.p is not None else '—'}</td>"
-        f"<td class=num>{_corrected(test, words)}</td>"
-        f"<td class=wrap>{_power_words(test, words)}</td>"
-        f'<td class="verdict"><span class="chip {test.verdict}">'
-        f"{words('die_' + test.verdict)}</span></td></tr>"
-        for test in findings.orders
-    )
-    head = _head(
-        words,
-        "col_die",
-        "col_pairs",
-        "col_repeats",
-        "col_p",
-        "col_p_adjusted",
-        "col_power_sticky",
-        "col_verdict",
-    )
-    return (
-        f"<h3>{words('order')}</h3>"
-        f'<p class="note">{words("order_lead", sticky=words.percent(STICKY))}</p>'
-        f"{_table(head, rows)}"
-    )
-
-
-def _calibration_words(calibration: Calibration, words: _Words) -> str:
-    test = calibration.test
-    mean = words.percentile(calibration.mean)
-    if test.p is None:
-        return words("calibration_too_few", count=calibration.count)
-    if test.chi2 is not None:
-        cells = words("calibration_bars") if test.bands == test.die else words("test_bands", bands=test.bands)
-        statistic = words(
-            "calibration_chi2", cells=cells, chi2=words.number(test.chi2, 1), p=words.p(test.chi2_p)
-        )
-    else:
-        statistic = words("calibration_busiest", p=words.p(test.face_p))
-    corrected = words.p(test.adjusted) if test.tested else words("not_counted")
-    text = words(
-        "calibration_test",
-        count=calibration.count,
-        mean=mean,
-        statistic=statistic,
-        adjusted=corrected,
-        power=_power_figure(test.power, words),
-    )
-    if test.verdict == "too_few" and test.needed is not None:
-        text += " " + words("calibration_needed", needed=words.count(test.needed))
-    return text
-
-
-def _test_words(test: DieTest, words: _Words) -> str:
-    """Which cells the chi-square test used, and whether the busiest face was tested exactly."""
-    if test.chi2 is None:
-        return words("test_face_only") if test.face_p is not None else "—"
-    cells = words("test_faces") if test.bands == test.die else words("test_bands", bands=test.bands)
-    return cells + (" " + words("test_face_exact") if test.face_p is not None else "")
-
-
-def _power_figure(power: float, words: _Words) -> str:
-    """A test's power as a percentage, rounded down (never more than it is): "83%", "over 99%"."""
-    if power > ALMOST_ALWAYS:
-        return words("power_over", percent=99)
-    return words("power_cell", percent=math.floor(100 * power))
-
-
-def _power_words(test: DieTest | OrderTest, words: _Words) -> str:
-    """The chance the test had of catching its reference die, and the rolls it would need."""
-    chance = _power_figure(test.power, words)
-    if test.power >= JUDGE_POWER or test.needed is None:
-        return chance
-    return chance + f' <span class="note">({words("power_needed", needed=words.count(test.needed))})</span>'
-
-
-def _panel(test: DieTest, words: _Words) -> tuple[str, Sequence[str], Sequence[int], str]:
-    """A die's panel: each face, or bands of ten for dice of more than twenty faces."""
-    counts: list[int] = list(test.faces)
-    labels = [str(face) for face in range(1, test.die + 1)]
-    if test.die > 20 and test.die % 10 == 0:
-        width = test.die // 10
-        counts = banded(counts, 10)
-        labels = [str(i * width + 1) for i in range(10)]
-    name = words("panel", die=test.die, rolls=test.rolls)
-    return name, labels, counts, test.verdict
-
-
-def _method(findings: Findings, words: _Words) -> str:
+def _method(findings: Findings, words: Words) -> str:
     """How to read the page: what luck is, why its bands are two-sided, what corrected means."""
     judged = sum(1 for luck in findings.luck.values() if luck.adjusted is not None)
     looks = max(1, judged)
@@ -753,31 +232,7 @@ def _method(findings: Findings, words: _Words) -> str:
     )
 
 
-def _outside(change: Mapping[str, Any], words: _Words) -> str:
-    """One change made outside Volley, as an ``applied`` mark journalled it."""
-
-    def text(*keys: str) -> str:
-        for key in keys:
-            value = change.get(key)
-            if value is not None and value != "":
-                return str(value)
-        return "?"
-
-    values = {
-        "token": text("token_name", "token"),
-        "weapon": text("weapon_name", "weapon"),
-        "field": text("field"),
-        "before": text("from"),
-        "after": text("to"),
-        "kept": words("outside_kept") if change.get("kept") is True else words("outside_put_back"),
-    }
-    by = change.get("by_name") or change.get("by")
-    if by:
-        return words("outside_change_by", by=str(by), **values)
-    return words("outside_change", **values)
-
-
-def _notes(tally: Tally, words: _Words) -> str:
+def _notes(tally: Tally, words: Words) -> str:
     notes = tally.notes
     items: list[str] = []
     if notes.undone:
@@ -820,7 +275,9 @@ def _notes(tally: Tally, words: _Words) -> str:
     if notes.cancelled:
         items.append(f"<p>{words('cancelled', count=notes.cancelled)}</p>")
     if notes.outside_count:
-        listed = "".join(f"<li>{_outside(change, words)}</li>" for change in notes.outside[:LISTED_PROBLEMS])
+        listed = "".join(
+            f"<li>{outside_change(change, words)}</li>" for change in notes.outside[:LISTED_PROBLEMS]
+        )
         more = notes.outside_count - min(LISTED_PROBLEMS, len(notes.outside))
         if more > 0:
             listed += f"<li>{words('and_more', count=more)}</li>"

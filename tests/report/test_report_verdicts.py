@@ -24,9 +24,11 @@ from scipy import stats
 from bridge.i18n import Catalogue
 from bridge.report.build import judged
 from bridge.report.fairness import ALERT_P, LOADING, STICKY, WATCH_P, repeats_p
+from bridge.report.findings import Findings
 from bridge.report.luck import LUCK_ALERT_P, LUCK_NOTE_P
-from bridge.report.page import Findings, _banner, _chance, _Words, render_page
+from bridge.report.page import _banner, render_page
 from bridge.report.tally import LUCK_BARS, LuckChart, Tally
+from bridge.report.wording import Words, chance
 
 #: Fair evenings simulated (``VOLLEY_REPORT_EVENINGS=3000 ... -s`` for the figures in docs/report.md).
 SESSIONS = int(os.environ.get("VOLLEY_REPORT_EVENINGS", "400"))
@@ -202,7 +204,7 @@ def _text(html: str) -> str:
 
 
 def _needed_on_page(found: Findings, die: int) -> int:
-    banner = _text(_banner(found, _Words(Catalogue.load("en"))))
+    banner = _text(_banner(found, Words(Catalogue.load("en"))))
     match = re.search(rf"Too few d{die} rolls to judge: [\d,]+ of the ~([\d,]+) needed", banner)
     assert match, banner
     return int(match.group(1).replace(",", ""))
@@ -252,7 +254,7 @@ def test_the_sticky_die_is_caught_at_two_thousand_rolls() -> None:
     caught = sum(any(t.die == 6 and t.verdict in ("watch", "alert") for t in f.orders) for f in found)
     print(f"sticky d6, 2,000 rolls: caught {caught} of {evenings}")
     assert caught >= 0.9 * evenings
-    headline = _text(_banner(found[0], _Words(Catalogue.load("en"))))
+    headline = _text(_banner(found[0], Words(Catalogue.load("en"))))
     assert "The dice do not look random" in headline and "The dice look loaded" not in headline
     assert re.search(r"d6: the same face came up twice running \d+ times in 1,999 pairs of rolls", headline)
 
@@ -268,9 +270,9 @@ def test_a_lucky_chart_alone_is_not_called_loaded_dice() -> None:
         ("en", "Attack results do not spread as fair dice spread them.", "The dice look loaded."),
         ("ru", "Результаты атак распределены не так, как при честных костях.", "Похоже, кости нечестные."),
     ):
-        banner = _text(_banner(found, _Words(Catalogue.load(language))))
+        banner = _text(_banner(found, Words(Catalogue.load(language))))
         assert said in banner and never not in banner
-    english = _text(_banner(found, _Words(Catalogue.load("en"))))
+    english = _text(_banner(found, Words(Catalogue.load("en"))))
     assert "No sign of loaded dice in 1,000 d6 rolls" in english
     assert re.search(
         r"Attacks with luck 90–100 of 100: \d+ of 2,000, where fair dice give about 200", english
@@ -290,7 +292,7 @@ def test_ten_01s_in_ten_d100_rolls_make_the_banner_say_loaded(language: str) -> 
     tally = Tally()
     tally.dice.faces = {100: [10] + [0] * 99, 6: [200] * 6}
     found = judged(tally)
-    banner = _text(_banner(found, _Words(Catalogue.load(language))))
+    banner = _text(_banner(found, Words(Catalogue.load(language))))
     if language == "en":
         assert "The dice look loaded." in banner
         assert "d100: 1 came up 10 times in 10 rolls, where a fair die gives about 0.1 (p < 0.001)" in banner
@@ -305,7 +307,7 @@ def test_ten_01s_in_ten_d100_rolls_make_the_banner_say_loaded(language: str) -> 
 def test_a_d6_that_never_rolls_1_is_named_by_its_1(language: str) -> None:
     tally = Tally()
     tally.dice.faces = {6: [0, 93, 87, 86, 85, 86]}
-    banner = _text(_banner(judged(tally), _Words(Catalogue.load(language))))
+    banner = _text(_banner(judged(tally), Words(Catalogue.load(language))))
     expected = {
         "en": "d6: 1 came up 0 times in 437 rolls, where a fair die gives about 73",
         "ru": "d6: 1 выпало 0 раз из 437 бросков, а честная кость даёт около 73",
@@ -324,7 +326,7 @@ def test_the_banded_chi_square_column_shows_the_chi_square_tests_own_p() -> None
     assert row and d100.chi2_p is not None
     cells = re.findall(r"<td class=num>(.*?)</td>", row.group(1))
     # rolls, χ², p (χ²), p (busiest face), corrected p
-    assert cells[2] == _Words(Catalogue.load("en")).p_value(d100.chi2_p) == "0.002"  # the bands' own p
+    assert cells[2] == Words(Catalogue.load("en")).p_value(d100.chi2_p) == "0.002"  # the bands' own p
     assert cells[3] == "&lt; 0.001" and d100.p is not None and d100.p < 1e-17  # the one face's
 
 
@@ -340,14 +342,14 @@ def test_the_banded_chi_square_column_shows_the_chi_square_tests_own_p() -> None
 def test_chances_are_never_said_above_what_they_are(power: float, english: str, russian: str) -> None:
     """0.96 is "about 9 times in 10", not ten; "almost every time" (and the Russian, which says the
     same) only from 0.99."""
-    assert _chance(power, _Words(Catalogue.load("en"))) == english
-    assert _chance(power, _Words(Catalogue.load("ru"))) == russian
+    assert chance(power, Words(Catalogue.load("en"))) == english
+    assert chance(power, Words(Catalogue.load("ru"))) == russian
 
 
 def test_the_power_cell_never_rounds_up_to_certainty() -> None:
-    from bridge.report.page import _power_figure
+    from bridge.report.wording import power_figure
 
-    words = _Words(Catalogue.load("en"))
-    assert _power_figure(0.957, words) == "95%"
-    assert _power_figure(0.999, words) == "over 99%"
-    assert _power_figure(0.799, words) == "79%"
+    words = Words(Catalogue.load("en"))
+    assert power_figure(0.957, words) == "95%"
+    assert power_figure(0.999, words) == "over 99%"
+    assert power_figure(0.799, words) == "79%"
