@@ -36,10 +36,11 @@ from bridge.report.route import add_report_route
 from bridge.resolution import SeedSource
 from bridge.scribe import Scribe
 from bridge.server import entrance
-from bridge.server.connection import Connection, Pace
+from bridge.server.connection import Connection
 from bridge.server.door import Door
 from bridge.server.fast_send import one_write_per_socket
 from bridge.server.gate import GATE, GatedSite
+from bridge.server.outbox import Pace
 from bridge.server.ratelimit import BURST, RATE, RelayLimits
 from bridge.server.stopping import stop_on_signals
 from bridge.server.workers import RulesWorkers

@@ -36,28 +36,25 @@ stays on the loop, where it costs less than the round trip to a worker would (ab
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import logging
-import multiprocessing
 import os
-import pickle
-import signal
-import struct
 import sys
-import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing.connection import Connection
 from typing import Any, Protocol
+
+from bridge.server.executor_pool import ExecutorPool
+from bridge.server.pipe_pool import PipePool
+from bridge.server.worker_process import ORPHAN_CHECK, WORKER_NICE, Outcome, _odds, _ready
 
 __all__ = [
     "OFFLOAD_MS",
     "ORPHAN_CHECK",
     "WORKER_NICE",
     "ExecutorPool",
+    "Outcome",
     "PipePool",
     "RulesWorkers",
     "default_workers",
@@ -67,15 +64,8 @@ log = logging.getLogger("volley.bridge")
 
 #: Odds the rules estimate above this many milliseconds are computed in a worker.
 OFFLOAD_MS = 1.0
-#: How much lower a worker's scheduling priority is than the server's (``nice`` steps).
-WORKER_NICE = 19
-#: Seconds between a worker's checks that the server that started it is still alive.
-ORPHAN_CHECK = 0.5
 #: Seconds a worker stopped mid-warm-up has to go after SIGTERM before it is killed (SIGKILL).
 KILL_GRACE = 1.0
-
-#: (kind, payload...): ``("odds", reply bytes)`` or ``("error", code, message, path, msg)``.
-Outcome = tuple[Any, ...]
 
 
 def default_workers() -> int:
@@ -99,88 +89,6 @@ async def _kill_the_deaf(processes: list[Any], grace: float) -> None:
                 process.kill()
 
 
-# --- in the worker --------------------------------------------------------------------------------
-
-
-def _leave_when_orphaned(parent: int) -> None:
-    while True:
-        time.sleep(ORPHAN_CHECK)
-        if os.getppid() != parent:
-            os._exit(0)
-
-
-def _start_worker(parent: int, warm_up: bool) -> None:
-    """Worker initializer: orphan watch, warm caches, then lower priority for the jobs.
-
-    The warm-up (about half a second of CPU) runs at the server's own priority: at ``WORKER_NICE``
-    beside two busy processes it took over a minute (a nice-19 process gets ~1.5% of a contended
-    core), and until it ends costly previews fall back to the loop. Lowered afterwards, since only
-    the jobs compete with the loop while tables are being served.
-    """
-    threading.Thread(target=_leave_when_orphaned, args=(parent,), daemon=True, name="orphan-watch").start()
-    if warm_up:
-        import gc
-
-        import rules
-
-        rules.warm_up()
-        gc.freeze()  # the warm tables live as long as the worker: keep them out of every collection
-    if sys.platform != "win32":  # Windows has no nice; its workers run at the server's priority
-        with contextlib.suppress(OSError):
-            os.nice(WORKER_NICE)
-
-
-def _ready() -> int:
-    return os.getpid()
-
-
-def _odds(id: str, request: bytes) -> Outcome:
-    """Odds in a worker, exactly as the loop would compute them (``bridge.resolution``)."""
-    import gc
-
-    from bridge.protocol import ProtocolError
-    from bridge.resolution import odds_reply
-
-    try:
-        return ("odds", odds_reply(id, request))
-    except ProtocolError as error:
-        return ("error", error.code, error.message, error.path, error.msg)
-    finally:
-        # What a cold preview computed is memoised for the worker's life: keep it out of later
-        # collections, which would otherwise walk every table on each full pass.
-        gc.freeze()
-
-
-def _serve(parent: int, warm_up: bool, jobs: Connection, answers: Connection) -> None:
-    """A ``PipePool`` worker: start (``_start_worker``), then answer jobs one at a time until the
-    server closes the jobs' pipe (or is gone: the same end of file)."""
-    # Ctrl-C in a terminal reaches every process of the group: the server decides when workers stop.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _start_worker(parent, warm_up)
-    while True:
-        try:
-            job, args = pickle.loads(jobs.recv_bytes())
-        except (EOFError, OSError):  # nothing to tidy up: a worker holds only caches
-            os._exit(0)
-        try:
-            answer: tuple[bool, Any] = (True, job(*args))
-        except Exception as error:
-            answer = (False, error)
-        try:
-            payload = pickle.dumps(answer, pickle.HIGHEST_PROTOCOL)
-        except Exception as error:  # an answer that cannot cross: said as a failure, never lost
-            payload = pickle.dumps((False, RuntimeError(f"unpicklable answer: {error!r}")))
-        try:
-            answers.send_bytes(payload)
-        except OSError:  # the server closed its end
-            os._exit(0)
-
-
-# --- in the server --------------------------------------------------------------------------------
-
-_LENGTH = struct.Struct("!i")  # how ``multiprocessing.connection`` frames a message (up to 2 GiB)
-
-
 class Pool(Protocol):
     """What ``RulesWorkers`` needs of a pool of worker processes."""
 
@@ -200,232 +108,6 @@ class Pool(Protocol):
     def join(self) -> None:
         """Wait until every worker has exited (blocking: run it in a thread)."""
         ...
-
-
-class _Worker:
-    """One worker process as the server sees it: its pipes and the job it holds."""
-
-    __slots__ = ("answers", "busy", "inbox", "jobs", "outgoing", "process", "reading")
-
-    def __init__(self, process: Any, jobs: Connection, answers: Connection) -> None:
-        self.process = process
-        self.jobs = jobs  # the server writes jobs here (non-blocking)
-        self.answers = answers  # and reads answers here, when the loop says it is readable
-        self.busy: asyncio.Future[Any] | None = None  # the job it holds
-        self.inbox = bytearray()  # answer bytes read so far
-        self.outgoing = bytearray()  # job bytes the pipe has not taken yet
-        self.reading = False
-
-
-class PipePool:
-    """Worker processes fed and read by the event loop itself, with no thread (module docstring).
-
-    Each worker holds at most one job; the others wait here in order and go to the first worker that
-    answers. Jobs and answers are pickled and framed as ``multiprocessing.connection`` frames them (the
-    worker reads and writes with its blocking ``Connection``; the server with non-blocking ``os.read``
-    and ``os.write`` on the same pipes). A worker whose answers' pipe ends (it died: a crash, the OOM
-    killer, SIGKILL) breaks the pool, as it breaks a ``ProcessPoolExecutor``: every job not answered
-    fails with ``BrokenProcessPool``, and so does every later ``submit``.
-    """
-
-    def __init__(self, workers: int, *, parent: int, warm_up: bool) -> None:
-        self.workers = workers
-        self._args = (parent, warm_up)
-        self._context = multiprocessing.get_context("spawn")
-        self._processes: dict[int, Any] = {}
-        self._all: list[_Worker] = []
-        self._idle: deque[_Worker] = deque()
-        self._waiting: deque[tuple[bytes, asyncio.Future[Any]]] = deque()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._broken: str | None = None
-        self._stopped = False
-
-    def submit(self, job: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
-        if self._broken is not None:
-            raise BrokenProcessPool(self._broken)
-        if self._stopped:
-            raise RuntimeError("the rules workers are stopped")
-        loop = asyncio.get_running_loop()
-        if self._loop is None:
-            self._loop = loop
-            self._launch()
-        future: asyncio.Future[Any] = loop.create_future()
-        self._waiting.append((pickle.dumps((job, args), pickle.HIGHEST_PROTOCOL), future))
-        self._dispatch()
-        return future
-
-    def _launch(self) -> None:
-        if sys.platform == "win32":  # never chosen there (``_loop_reads_pipes``)
-            raise NotImplementedError("the rules workers' pipes need a POSIX event loop")
-        assert self._loop is not None
-        for _ in range(self.workers):
-            jobs_in, jobs_out = self._context.Pipe(duplex=False)
-            answers_in, answers_out = self._context.Pipe(duplex=False)
-            process = self._context.Process(
-                target=_serve,
-                args=(*self._args, jobs_in, answers_out),
-                name="volley-rules-worker",
-                daemon=True,
-            )
-            try:
-                process.start()
-            finally:
-                jobs_in.close()  # the worker's ends: the server keeps only its own, so that either
-                answers_out.close()  # side's exit is the other's end of file
-            worker = _Worker(process, jobs_out, answers_in)
-            os.set_blocking(jobs_out.fileno(), False)
-            os.set_blocking(answers_in.fileno(), False)
-            self._loop.add_reader(answers_in.fileno(), self._readable, worker)
-            worker.reading = True
-            assert process.pid is not None
-            self._processes[process.pid] = process
-            self._all.append(worker)
-            self._idle.append(worker)
-
-    def _dispatch(self) -> None:
-        """Give waiting jobs to idle workers (a job whose waiter left is dropped)."""
-        while self._idle and self._waiting:
-            payload, future = self._waiting.popleft()
-            if future.done():
-                continue
-            worker = self._idle.popleft()
-            worker.busy = future
-            self._send(worker, _LENGTH.pack(len(payload)) + payload)
-
-    def _send(self, worker: _Worker, frame: bytes) -> None:
-        try:
-            written = os.write(worker.jobs.fileno(), frame)
-        except BlockingIOError:
-            written = 0
-        except OSError as error:  # the worker is gone; its answers' pipe says so too
-            self._break(f"a rules worker's pipe failed: {error!r}")
-            return
-        if written < len(frame):  # a job larger than the pipe holds: the rest when it has room
-            worker.outgoing += frame[written:]
-            assert self._loop is not None
-            self._loop.add_writer(worker.jobs.fileno(), self._writable, worker)
-
-    def _writable(self, worker: _Worker) -> None:
-        try:
-            written = os.write(worker.jobs.fileno(), worker.outgoing)
-        except BlockingIOError:
-            return
-        except OSError as error:
-            self._break(f"a rules worker's pipe failed: {error!r}")
-            return
-        del worker.outgoing[:written]
-        if not worker.outgoing and self._loop is not None:
-            self._loop.remove_writer(worker.jobs.fileno())
-
-    def _readable(self, worker: _Worker) -> None:
-        """The loop says the worker's answers' pipe has bytes (or has ended)."""
-        try:
-            data = os.read(worker.answers.fileno(), 1 << 16)
-        except BlockingIOError:
-            return
-        except OSError as error:
-            self._break(f"a rules worker's pipe failed: {error!r}")
-            return
-        if not data:
-            self._break(f"a rules worker (pid {worker.process.pid}) died")
-            return
-        inbox = worker.inbox
-        inbox += data
-        while len(inbox) >= 4:
-            (size,) = _LENGTH.unpack_from(inbox)
-            if len(inbox) < 4 + size:
-                return
-            answer = bytes(inbox[4 : 4 + size])
-            del inbox[: 4 + size]
-            self._answered(worker, answer)
-
-    def _answered(self, worker: _Worker, payload: bytes) -> None:
-        future, worker.busy = worker.busy, None
-        self._idle.append(worker)
-        if future is not None and not future.done():
-            try:
-                ok, value = pickle.loads(payload)
-            except Exception as error:
-                future.set_exception(error)
-            else:
-                if ok:
-                    future.set_result(value)
-                else:
-                    future.set_exception(value)
-        self._dispatch()
-
-    def _break(self, reason: str) -> None:
-        """A worker died: the pool is broken (every job not answered fails, later ones too)."""
-        if self._broken is not None or self._stopped:
-            return
-        self._broken = reason
-        error = BrokenProcessPool(reason)
-        futures = [worker.busy for worker in self._all] + [future for _, future in self._waiting]
-        self._release()
-        for future in futures:
-            if future is not None and not future.done():
-                future.set_exception(error)
-
-    def _release(self) -> None:
-        """Stop watching the pipes and close the server's ends: every worker reads its end of file."""
-        for worker in self._all:
-            if self._loop is not None and not self._loop.is_closed():
-                if worker.reading:
-                    self._loop.remove_reader(worker.answers.fileno())
-                if worker.outgoing:
-                    self._loop.remove_writer(worker.jobs.fileno())
-            worker.reading = False
-            worker.outgoing.clear()
-            worker.busy = None
-            worker.jobs.close()
-            worker.answers.close()
-        self._idle.clear()
-        self._waiting.clear()
-
-    def stop(self) -> None:
-        if self._stopped:
-            return
-        futures = [worker.busy for worker in self._all] + [future for _, future in self._waiting]
-        self._release()
-        self._stopped = True
-        for future in futures:
-            if future is not None:
-                future.cancel()
-        if self._broken is not None:  # the others of a broken pool are let go at once
-            for process in self._processes.values():
-                with contextlib.suppress(OSError, ValueError):
-                    process.terminate()
-
-    def join(self) -> None:
-        for process in self._processes.values():
-            process.join()
-
-
-class ExecutorPool:
-    """``concurrent.futures.ProcessPoolExecutor`` behind ``Pool``: where the event loop cannot watch a
-    pipe (Windows' proactor loop), each job and answer passes the executor's threads as before."""
-
-    def __init__(self, workers: int, *, parent: int, warm_up: bool) -> None:
-        self._executor = concurrent.futures.ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_start_worker,
-            initargs=(parent, warm_up),
-        )
-
-    @property
-    def _processes(self) -> dict[int, Any]:
-        # The executor's own table of its workers (there is no public one).
-        return getattr(self._executor, "_processes", None) or {}
-
-    def submit(self, job: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
-        return asyncio.wrap_future(self._executor.submit(job, *args))
-
-    def stop(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
-
-    def join(self) -> None:
-        self._executor.shutdown(wait=True, cancel_futures=True)
 
 
 def _loop_reads_pipes() -> bool:

@@ -173,7 +173,8 @@ class PushingBack:
 async def test_a_client_that_stops_reading_is_cut_off_after_the_stall_and_aborted() -> None:
     """Replies fill the outbox; only when it stays full past the deadline is the client cut off, and a
     close frame it will not take is not waited for: the socket is aborted and the replies let go."""
-    from bridge.server.connection import Connection, Pace
+    from bridge.server.connection import Connection
+    from bridge.server.outbox import Pace
 
     socket, transport = StuckSocket(), Transport()
     pace = Pace(outgoing_frames=3, stall_timeout=0.1, close_timeout=0.1)
@@ -209,7 +210,7 @@ async def test_a_client_that_stops_reading_is_cut_off_after_the_stall_and_aborte
 
 
 async def test_an_outbox_that_drains_in_time_keeps_the_client() -> None:
-    from bridge.server.connection import Outbox, Pace
+    from bridge.server.outbox import Outbox, Pace
 
     events: list[str] = []
     outbox = Outbox(
@@ -252,7 +253,7 @@ async def test_the_loop_turns_after_a_budget_of_frames_and_work_not_after_every_
     get read) once ``TURN_WORK`` was spent on at least ``TURN_FRAMES`` of them, or ``TURN_WORK_LIMIT``
     on fewer. On a busy host every attack alone took longer than ``TURN_WORK`` and the loop turned after
     each one (issue 38: ~8% of the server's CPU per attack under load)."""
-    from bridge.server.connection import TURN_FRAMES, TURN_WORK, TURN_WORK_LIMIT, Turns
+    from bridge.server.turns import TURN_FRAMES, TURN_WORK, TURN_WORK_LIMIT, Turns
 
     def turns_after(seconds: float, frames: int) -> list[int]:
         turns = Turns()

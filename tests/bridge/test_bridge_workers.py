@@ -123,7 +123,7 @@ async def test_a_worker_warms_up_at_the_servers_priority_and_then_lowers_it() ->
     """What a worker's initializer does, in a process of its own: the warm-up sees the priority the
     process started with, the jobs after it ``WORKER_NICE`` more."""
     probe = (
-        "import json, os, rules, bridge.server.workers as w\n"
+        "import json, os, rules, bridge.server.worker_process as w\n"
         "seen = []\n"
         "rules.warm_up = lambda: seen.append(os.getpriority(os.PRIO_PROCESS, 0))\n"
         "w._start_worker(os.getppid(), True)\n"

@@ -8,6 +8,7 @@ import os
 
 import pytest
 
+import bridge.server.worker_process
 import bridge.server.workers
 from bridge.server.workers import RulesWorkers
 
@@ -29,7 +30,7 @@ async def test_close_does_not_wait_for_a_warm_up_that_never_ends(monkeypatch: py
     await asyncio.sleep(0)  # the start task is running and waiting
     await asyncio.wait_for(workers.close(), HANG_S)
     assert starting.cancelled()
-    assert await workers.run(bridge.server.workers._ready) is None  # closed: callers compute inline
+    assert await workers.run(bridge.server.worker_process._ready) is None  # closed: callers compute inline
 
 
 async def test_close_during_a_real_warm_up_leaves_no_worker_behind() -> None:

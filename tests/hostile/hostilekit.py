@@ -22,9 +22,9 @@ from typing import Any
 from servekit import BUDGET_S, ServeProcess, serve_command
 
 from bridge.server.app import CONNECTIONS, BridgeSettings, Serving, serving
-from bridge.server.connection import Pace
 from bridge.server.door import Door
 from bridge.server.gate import GATE
+from bridge.server.outbox import Pace
 
 TOKEN = "hostile-test-token"
 

@@ -25,7 +25,8 @@ from servekit import GURPS_MP5, ServeProcess, memory_kib
 
 from bridge.protocol import MAX_FRAME_BYTES
 from bridge.server.app import CONNECTIONS
-from bridge.server.connection import Connection, Pace
+from bridge.server.connection import Connection
+from bridge.server.outbox import Pace
 
 pytestmark = pytest.mark.asyncio
 
