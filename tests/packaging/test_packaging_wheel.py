@@ -92,7 +92,10 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
 
     venv = work / "venv"
     _run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=work)
-    _run(sys.executable, "-m", "pip", "--python", venv / "bin" / "python", "install", "-q", wheel, cwd=work)
+    # --no-compile: pip would byte-compile every file of SciPy and matplotlib (two thirds of the install's
+    # CPU); Python compiles the few modules these tests import when they are first imported instead.
+    pip = (sys.executable, "-m", "pip", "--python", venv / "bin" / "python", "install", "-q", "--no-compile")
+    _run(*pip, wheel, cwd=work)
     outside = work / "elsewhere"
     outside.mkdir()
     return Installed(wheel, venv, outside)
