@@ -40,52 +40,41 @@ under the sticky die each pair repeats with chance ``STICKY + (1 - STICKY) / die
 it is a binomial sum over the test's rejection region. A test with less than ``JUDGE_POWER`` of that
 chance is "too few rolls to judge", never "fair", and ``rolls_needed`` says how many rolls would do.
 
-SciPy computes the distributions.
+The exact distributions of a fair die are in ``distributions``; the reference dice, the power and
+the rolls needed in ``power``. SciPy computes the distributions.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
-import numpy as np
-from scipy import signal, special, stats  # type: ignore[import-untyped]
+from scipy import special, stats  # type: ignore[import-untyped]
 
 from bridge.report.correction import holm
+from bridge.report.distributions import banded, bands_for, max_face_p, repeats_p
+from bridge.report.power import JUDGE_POWER, order_power, order_rolls_needed, power, rolls_needed
 
 __all__ = [
     "ALERT_P",
     "BAND_MISS",
     "CALIBRATION_BINS",
-    "JUDGE_POWER",
-    "LOADING",
-    "MIN_EXPECTED",
-    "POWER_DRAWS",
-    "STICKY",
     "WATCH_P",
     "Calibration",
     "DieTest",
     "OrderTest",
     "admitted",
-    "banded",
     "calibration",
     "calibration_of",
     "die_test",
     "die_tests",
     "judge",
     "least_p",
-    "loading_width",
-    "max_face_p",
-    "order_power",
-    "order_rolls_needed",
     "order_test",
     "order_tests",
     "overall",
-    "power",
-    "repeats_p",
-    "rolls_needed",
     "verdict_for",
 ]
 
@@ -93,43 +82,10 @@ __all__ = [
 ALERT_P = 0.001
 #: Below this one "unusual, worth watching", without accusing anyone (once in a hundred fair sessions).
 WATCH_P = 0.01
-#: Expected rolls per cell a chi-square test needs to be trusted (Cochran's rule).
-MIN_EXPECTED = 5.0
-#: Never more cells than this: a d100 is judged by at most twenty bands of five faces.
-MAX_BANDS = 20
 #: Bars of the calibration histogram (the luck chart), tested as the faces of a d10.
 CALIBRATION_BINS = 10
 #: The luck chart's shaded band misses some bar of a fair session at most this often.
 BAND_MISS = 0.05
-#: The reference loaded die: one face (a d100: one run of ten) comes up this many times its share.
-LOADING = 1.5
-#: The reference sticky die: it shows its last face again this share of the time, else rolls fairly.
-STICKY = 0.2
-#: A test counts as judged ("fair" rather than "too few rolls") when it had at least this chance of
-#: flagging its reference die.
-JUDGE_POWER = 0.8
-#: Draws of the reference loaded die behind each power figure (standard error at most 0.0036; at a
-#: power of 0.8, 0.0028).
-POWER_DRAWS = 20_000
-#: Draws behind each step of the search for the rolls needed (the answer is checked with all of them).
-SEARCH_DRAWS = 4_000
-#: The seed of those draws: the same page twice says the same power.
-POWER_SEED = 36
-#: Draws are made this many at a time (memory: at most a few megabytes for a d100).
-_BATCH = 2_000
-#: Below this the one-face p-value is taken from its Bonferroni bound (``die`` times one face's
-#: binomial tail), which is then exact to many digits, instead of one minus a number close to one.
-_TINY = 1e-9
-#: Dice with more faces than this take the one-face test's Bonferroni bound (always a valid, slightly
-#: cautious p-value) instead of the face-by-face sum, which grows with the number of faces.
-MAX_EXACT_FACES = 1000
-#: Convolutions of arrays whose lengths multiply to more than this are made by FFT.
-_DIRECT_CONVOLUTION = 4_000_000
-#: Never look for more rolls than this when saying how many are needed.
-_MOST_ROLLS = 10_000_000
-#: Binomial probabilities further out than this many standard deviations are below 1e-30: the
-#: order test's power sums only the window inside.
-_WINDOW_SD = 12.0
 
 #: Verdicts from best to worst. ``too_few`` ranks above ``fair``: one die judged fair does not make a
 #: page "fair" while another die had too few rolls to judge.
@@ -151,13 +107,6 @@ def _verdict(adjusted: float | None, chance: float) -> str:
     if flag == "fair" and (adjusted is None or chance < JUDGE_POWER):
         return "too_few"
     return flag
-
-
-def _round_up(rolls: int) -> int:
-    """Rolls to three significant figures, rounded up (1,013 -> 1,020): close enough to print, and
-    never fewer than the power needs."""
-    digits = max(0, len(str(rolls)) - 3)
-    return int(math.ceil(rolls / 10**digits) * 10**digits)
 
 
 # --- the counts -------------------------------------------------------------------------------------
@@ -222,63 +171,6 @@ class DieTest:
         )
 
 
-def _bands(die: int, rolls: int) -> int | None:
-    """The most equal bands of faces (each face alone if possible) with enough rolls in each."""
-    for bands in range(min(die, MAX_BANDS), 1, -1):
-        if die % bands == 0 and rolls / bands >= MIN_EXPECTED:
-            return bands
-    return None
-
-
-def banded(faces: Sequence[int], bands: int) -> list[int]:
-    """Face counts summed into ``bands`` equal bands of consecutive faces (1-10, 11-20, ... of a d100)."""
-    width = len(faces) // bands
-    return [sum(faces[i * width : (i + 1) * width]) for i in range(bands)]
-
-
-def max_face_p(die: int, rolls: int, most: int) -> float:
-    """P(some face of a fair ``die`` shows at least ``most`` times in ``rolls`` rolls), exactly.
-
-    When ``most`` is more than half the rolls, at most one face can reach it, so the chance is ``die``
-    times one face's binomial tail, exactly. Otherwise the chance that *every* face stays below
-    ``most`` comes from Poissonisation: the counts of a fair die are independent Poisson counts of
-    mean ``rolls / die`` given that they add up to ``rolls``, so it is the ``rolls``-th term of the
-    ``die``-fold convolution of the Poisson probabilities below ``most`` (worked out by repeated
-    squaring), divided by the Poisson chance of exactly ``rolls`` in all. When the answer is tiny,
-    one minus a number near one would lose it in rounding, so the Bonferroni bound
-    ``die * P(Binomial(rolls, 1/die) >= most)`` is used instead: it exceeds the exact value by less
-    than the chance of two faces both reaching ``most``, which is then negligible.
-    """
-    if most <= 0 or rolls <= 0:
-        return 1.0
-    if most > rolls:
-        return 0.0
-    bound = float(die * stats.binom.sf(most - 1, rolls, 1.0 / die))
-    if 2 * most > rolls or bound < _TINY or die > MAX_EXACT_FACES:
-        return min(1.0, bound)
-    below = stats.poisson.pmf(np.arange(most), rolls / die)
-    together = np.ones(1)
-    power_ = below
-    times = die
-    while times:
-        if times & 1:
-            together = _convolve(together, power_, rolls)
-        times >>= 1
-        if times:
-            power_ = _convolve(power_, power_, rolls)
-    inside = float(together[rolls]) if len(together) > rolls else 0.0
-    return min(1.0, max(0.0, 1.0 - inside / float(stats.poisson.pmf(rolls, rolls))))
-
-
-def _convolve(a: np.ndarray, b: np.ndarray, rolls: int) -> np.ndarray:
-    """``a`` convolved with ``b``, up to the ``rolls``-th term (by FFT once the arrays are long)."""
-    if len(a) * len(b) <= _DIRECT_CONVOLUTION:
-        out = np.convolve(a, b)
-    else:
-        out = np.maximum(signal.fftconvolve(a, b), 0.0)
-    return out[: rolls + 1]
-
-
 @dataclass(frozen=True)
 class _Counts:
     """The two statistics of a die's counts, before any verdict."""
@@ -297,7 +189,7 @@ class _Counts:
 
 def _counts(die: int, counts: Sequence[int]) -> _Counts:
     rolls = sum(counts)
-    bands = _bands(die, rolls)
+    bands = bands_for(die, rolls)
     chi2 = chi_p = None
     if bands is not None:
         expected = rolls / bands
@@ -356,143 +248,6 @@ def _die_test(die: int, faces: Sequence[int]) -> DieTest:
     )
 
 
-def loading_width(die: int) -> int:
-    """How many faces the reference loading favours: one, or a run of ten on a d100-like die."""
-    return die // 10 if die > 20 and die % 10 == 0 else 1
-
-
-def _loaded_shares(die: int) -> list[float]:
-    """The reference loaded die: its first ``loading_width`` faces come up ``LOADING`` times their
-    share, the other faces share what is left equally."""
-    width = loading_width(die)
-    favoured = LOADING / die
-    rest = (1.0 - width * favoured) / (die - width)
-    return [favoured] * width + [rest] * (die - width)
-
-
-@cache
-def _critical_most(die: int, rolls: int, level: float) -> int | None:
-    """The fewest rolls of the busiest face that make ``max_face_p`` fall below ``level`` (None: no
-    count can). The Bonferroni bound (never below the exact value) finds it from above in one
-    vectorised step; the exact value then walks down the few counts where the two differ."""
-    if rolls <= 0 or max_face_p(die, rolls, rolls) >= level:
-        return None
-    counts = np.arange(1, rolls + 1)
-    bound = die * stats.binom.sf(counts - 1, rolls, 1.0 / die)
-    most = int(counts[np.argmax(bound < level)])  # the bound falls below the level here
-    while most > 1 and max_face_p(die, rolls, most - 1) < level:
-        most -= 1
-    return most
-
-
-def power(die: int, rolls: int, level: float) -> float:
-    """The chance the page's counts test flags the reference loaded die at p < ``level`` in ``rolls``.
-
-    Simulated: ``POWER_DRAWS`` face counts of the loaded die, each judged by the page's rule (the
-    chi-square p below its level, or the busiest face at or above the count whose exact p is; when
-    both run, each at half the level, as the doubled smaller p is).
-    """
-    return _power(die, rolls, level, POWER_DRAWS)
-
-
-@cache
-def _power(die: int, rolls: int, level: float, draws: int) -> float:
-    """``power`` from the first ``draws`` draws (the same ones whatever ``draws`` is)."""
-    if die < 2:
-        return 0.0  # a one-sided die cannot be loaded
-    bands = _bands(die, rolls)
-    exact = rolls > 0 and (bands is None or bands < die)
-    if bands is None and not exact:
-        return 0.0
-    both = bands is not None and exact
-    most = _critical_most(die, rolls, level / 2 if both else level) if exact else None
-    if bands is None and most is None:
-        return 0.0
-    rng = np.random.default_rng(POWER_SEED)
-    shares = _loaded_shares(die)
-    caught = 0
-    for _ in range(draws // _BATCH):
-        counts = rng.multinomial(rolls, shares, size=_BATCH)
-        flagged = np.zeros(_BATCH, dtype=bool)
-        if bands is not None:
-            expected = rolls / bands
-            grouped = counts.reshape(_BATCH, bands, die // bands).sum(axis=2)
-            statistic = ((grouped - expected) ** 2).sum(axis=1) / expected
-            flagged |= special.chdtrc(bands - 1, statistic) < (level / 2 if both else level)
-        if most is not None:
-            flagged |= counts.max(axis=1) >= most
-        caught += int(flagged.sum())
-    return caught / draws
-
-
-def _needed(
-    measure: Callable[[int, float], float],
-    level: float,
-    target: float,
-    guess: int = 16,
-    check: Callable[[int, float], float] | None = None,
-) -> int | None:
-    """The fewest rolls (three significant figures, rounded up) at which ``measure(rolls, level)``
-    reaches ``target``: a bracket from ``guess`` (growing or shrinking by a tenth, doubling once far
-    off), then halved down to half a percent; ``check`` (the finer measure) has the last word."""
-    high = max(2, guess)
-    if measure(high, level) >= target:
-        low = high
-        while low > 2 and measure(low, level) >= target:
-            high, low = low, max(2, int(low * 0.9))
-    else:
-        low, step = high, 1.1
-        while measure(high, level) < target:
-            low, high = high, max(high + 1, int(high * step))
-            step = min(2.0, step * 1.2)
-            if high > _MOST_ROLLS:
-                return None
-    while high - low > max(1, high // 200):
-        middle = (low + high) // 2
-        if measure(middle, level) >= target:
-            high = middle
-        else:
-            low = middle
-    needed = _round_up(high)
-    final = check or measure
-    while final(needed, level) < target:  # a simulated curve is not quite monotone
-        needed = _round_up(needed + max(1, needed // 200))
-    return needed
-
-
-def _approximate_needed(die: int, level: float, target: float) -> int:
-    """Where to start looking: the rolls the noncentral chi-square approximation of Pearson's
-    statistic on single faces (or twenty bands) gives."""
-    bands = min(die, MAX_BANDS) if die % min(die, MAX_BANDS) == 0 else die
-    width = die // bands
-    faces = _loaded_shares(die)
-    shares = [math.fsum(faces[i * width : (i + 1) * width]) for i in range(bands)]
-    per_roll = bands * math.fsum((share - 1.0 / bands) ** 2 for share in shares)
-    critical = stats.chi2.isf(level, bands - 1)
-    low, high = 1.0, float(_MOST_ROLLS)
-    for _ in range(60):
-        middle = math.sqrt(low * high)
-        if stats.ncx2.sf(critical, bands - 1, middle * per_roll) >= target:
-            high = middle
-        else:
-            low = middle
-    return max(2, int(high))
-
-
-@cache
-def rolls_needed(die: int, level: float, target: float = JUDGE_POWER) -> int | None:
-    """The fewest rolls with which the counts test reaches ``target`` power (three significant figures)."""
-    if die < 2:
-        return None
-    return _needed(
-        lambda rolls, at: _power(die, rolls, at, SEARCH_DRAWS),
-        level,
-        target,
-        _approximate_needed(die, level, target),
-        check=lambda rolls, at: power(die, rolls, at),
-    )
-
-
 # --- the order --------------------------------------------------------------------------------------
 
 
@@ -538,103 +293,11 @@ class OrderTest:
 
 
 @cache
-def order_rolls_needed(die: int, level: float, target: float = JUDGE_POWER) -> int | None:
-    """The fewest rolls with which the repeats test reaches ``target`` power against the sticky die."""
-    return _needed(lambda rolls, at: order_power(die, max(0, rolls - 1), at), level, target)
-
-
-def repeats_p(die: int, pairs: int, repeats: int) -> float | None:
-    """The exact two-sided binomial p-value of ``repeats`` in ``pairs`` at chance ``1/die``: the
-    chance of a count no likelier than the one seen (SciPy's ``binomtest``, worked out the same way
-    with its special functions, which is a hundred times quicker)."""
-    if pairs <= 0 or die < 2:
-        return None
-    n, k, chance = pairs, repeats, 1.0 / die
-    mean = n * chance
-    if k == mean:
-        return 1.0
-    limit = _binomial_pmf(k, n, chance) * (1 + 1e-7)
-    if k < mean:
-        # the counts above the mean no likelier than k: from the first one at or below the limit
-        low, high = math.ceil(mean), n
-        while low < high:
-            middle = (low + high) // 2
-            if _binomial_pmf(middle, n, chance) <= limit:
-                high = middle
-            else:
-                low = middle + 1
-        upper = float(special.bdtrc(low - 1, n, chance)) if _binomial_pmf(low, n, chance) <= limit else 0.0
-        p = float(special.bdtr(k, n, chance)) + upper
-    else:
-        # the counts below the mean no likelier than k: up to the last one at or below the limit
-        low, high = 0, math.floor(mean)
-        while low < high:
-            middle = (low + high + 1) // 2
-            if _binomial_pmf(middle, n, chance) <= limit:
-                low = middle
-            else:
-                high = middle - 1
-        lower = float(special.bdtr(low, n, chance)) if _binomial_pmf(low, n, chance) <= limit else 0.0
-        p = lower + float(special.bdtrc(k - 1, n, chance))
-    return min(1.0, p)
-
-
-def _binomial_pmf(k: int, n: int, chance: float) -> float:
-    if k < 0 or k > n:
-        return 0.0
-    logs = (
-        special.gammaln(n + 1)
-        - special.gammaln(k + 1)
-        - special.gammaln(n - k + 1)
-        + special.xlogy(k, chance)
-        + special.xlog1py(n - k, -chance)
-    )
-    return float(np.exp(logs))
-
-
-@cache
 def _order_least_p(die: int, pairs: int) -> float:
     if pairs <= 0 or die < 2:
         return 1.0
     extremes = [repeats_p(die, pairs, 0), repeats_p(die, pairs, pairs)]
     return min(1.0 if p is None else p for p in extremes)
-
-
-def _window(pairs: int, chance: float) -> np.ndarray:
-    spread = _WINDOW_SD * math.sqrt(pairs * chance * (1 - chance)) + 10
-    low = max(0, math.floor(pairs * chance - spread))
-    high = min(pairs, math.ceil(pairs * chance + spread))
-    return np.arange(low, high + 1)
-
-
-@cache
-def order_power(die: int, pairs: int, level: float) -> float:
-    """The chance the repeats test flags the reference sticky die at p < ``level``, exactly.
-
-    The test keeps the counts whose p-value is at least ``level``: a stretch around ``pairs / die``
-    (inside the window of fair counts that are not vanishingly rare). Under the sticky die the count
-    of repeats is binomial with chance ``STICKY + (1 - STICKY) / die``; the power is one minus its
-    probability of landing in that stretch.
-    """
-    if pairs <= 0 or die < 2:
-        return 0.0
-    fair = 1.0 / die
-    ks = _window(pairs, fair)
-    pmf = stats.binom.pmf(ks, pairs, fair)
-    # each count's two-sided p: the mass of every count no likelier than it (those outside the
-    # window are below 1e-30 together, far under any level the page uses)
-    order = np.argsort(pmf, kind="stable")
-    cumulative = np.cumsum(pmf[order])
-    positions = np.searchsorted(pmf[order], pmf * (1 + 1e-7), side="right") - 1
-    p_values = cumulative[positions]
-    kept = ks[p_values >= level]
-    if not len(kept):
-        return 1.0
-    sticky = STICKY + (1.0 - STICKY) / die
-    inside = float(
-        stats.binom.cdf(kept.max(), pairs, sticky) - stats.binom.cdf(kept.min() - 1, pairs, sticky)
-    )
-    return max(0.0, min(1.0, 1.0 - inside))
 
 
 def order_test(die: int, pairs: int, repeats: int, *, family: int = 1) -> OrderTest:

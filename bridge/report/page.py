@@ -13,9 +13,9 @@ from html import escape
 
 import bridge
 from bridge.i18n import Catalogue
-from bridge.report.fairness import JUDGE_POWER, LOADING, STICKY
 from bridge.report.findings import Findings
 from bridge.report.luck import LUCK_ALERT_P, LUCK_NOTE_P
+from bridge.report.power import JUDGE_POWER, LOADING, STICKY
 from bridge.report.tables import fairness_section, shooters_section, targets_section
 from bridge.report.tally import Tally
 from bridge.report.wording import Words, die_lines, luck_line, luck_words, outside_change

@@ -7,9 +7,11 @@ from collections.abc import Sequence
 from html import escape
 
 from bridge.report import charts
-from bridge.report.fairness import ALERT_P, STICKY, WATCH_P, DieTest, OrderTest, banded
+from bridge.report.distributions import banded
+from bridge.report.fairness import ALERT_P, WATCH_P, DieTest, OrderTest
 from bridge.report.findings import Findings
 from bridge.report.luck import Luck
+from bridge.report.power import STICKY
 from bridge.report.tally import Expectation, ShooterTally, Tally, TargetTally
 from bridge.report.wording import Words, calibration_words, power_words, test_words
 

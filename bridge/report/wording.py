@@ -10,8 +10,9 @@ from html import escape
 from typing import Any
 
 from bridge.i18n import DECIMAL_MARK, Catalogue
-from bridge.report.fairness import JUDGE_POWER, Calibration, DieTest, OrderTest, loading_width
+from bridge.report.fairness import Calibration, DieTest, OrderTest
 from bridge.report.luck import Luck
+from bridge.report.power import JUDGE_POWER, loading_width
 
 __all__ = [
     "ALMOST_ALWAYS",

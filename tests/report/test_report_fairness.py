@@ -12,10 +12,9 @@ import pytest
 from scipy import stats
 
 from bridge.report.correction import holm
+from bridge.report.distributions import max_face_p, repeats_p
 from bridge.report.fairness import (
     ALERT_P,
-    JUDGE_POWER,
-    STICKY,
     WATCH_P,
     Calibration,
     admitted,
@@ -23,15 +22,11 @@ from bridge.report.fairness import (
     die_test,
     judge,
     least_p,
-    max_face_p,
-    order_power,
     order_test,
     order_tests,
     overall,
-    power,
-    repeats_p,
-    rolls_needed,
 )
+from bridge.report.power import JUDGE_POWER, STICKY, order_power, power, rolls_needed
 
 
 def test_chi_square_matches_a_worked_value() -> None:

@@ -23,10 +23,12 @@ from scipy import stats
 
 from bridge.i18n import Catalogue
 from bridge.report.build import judged
-from bridge.report.fairness import ALERT_P, LOADING, STICKY, WATCH_P, repeats_p
+from bridge.report.distributions import repeats_p
+from bridge.report.fairness import ALERT_P, WATCH_P
 from bridge.report.findings import Findings
 from bridge.report.luck import LUCK_ALERT_P, LUCK_NOTE_P
 from bridge.report.page import _banner, render_page
+from bridge.report.power import LOADING, STICKY
 from bridge.report.tally import LUCK_BARS, LuckChart, Tally
 from bridge.report.wording import Words, chance
 
