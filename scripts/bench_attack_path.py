@@ -21,12 +21,11 @@ from typing import Any
 
 import msgspec
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from servekit import GURPS_MP5
-
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bridge import resolution
 from bridge.protocol import decode_client
 from bridge.store.lines import Entry, line_time
+from devkit.serve import GURPS_MP5
 from rules.registry import SYSTEMS, _typed
 
 

@@ -37,9 +37,9 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parent.parent
-# The servers are started as the tests start them (tests/servekit.py).
-sys.path.insert(0, str(ROOT / "tests"))
-from servekit import GURPS_MP5, LISTENING, ServeProcess, memory_kib, serve_command  # noqa: E402
+# The servers are started as the tests start them (devkit/serve.py).
+sys.path.insert(0, str(ROOT))
+from devkit.serve import GURPS_MP5, LISTENING, ServeProcess, memory_kib, serve_command  # noqa: E402
 
 TOKEN = "bench"
 

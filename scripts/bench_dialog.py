@@ -39,16 +39,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests" / "browser"), str(ROOT / "tests")]
-
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+sys.path.insert(0, str(ROOT))
 
 #: Milliseconds between two keys in a field: someone typing or tapping an arrow key, five a second.
 KEY_GAP_MS = 200
@@ -296,8 +287,9 @@ def main() -> int:
     if unknown:
         parser.error(f"unknown system(s): {', '.join(unknown)}")
 
-    from browserkit import Sandbox, wait_booted, wait_connected
     from playwright.sync_api import sync_playwright
+
+    from devkit.browser import CHROMIUM, CHROMIUM_ARGS, Sandbox, wait_booted, wait_connected
 
     load_before = os.getloadavg()
     results: dict[str, dict[str, dict[str, float]]] = {}
@@ -307,7 +299,7 @@ def main() -> int:
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(
-                    executable_path=os.environ.get("VOLLEY_CHROMIUM", "/usr/bin/chromium"),
+                    executable_path=str(CHROMIUM),
                     headless=True,
                     args=CHROMIUM_ARGS,
                 )

@@ -38,12 +38,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-# The skirmish lives with the report's tests, which build their sessions from it too.
-sys.path.insert(0, str(ROOT / "tests" / "report"))
-# The kits the report's kit imports (pytest's pythonpath); after the checkout's own packages, since
-# tests/ has folders named like them (tests/bridge).
+# The checkout (the skirmish the report's tests build their sessions from: devkit/sessions.py) and
+# scripts/ itself.
 sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
-sys.path.append(str(ROOT / "tests"))
 
 TARGET_S = 10.0
 #: The live part's target: a lone attack's p99 while a report is built, against its p99 alone.
@@ -56,12 +53,11 @@ PING_GAP_S = 0.01
 
 
 def timing(requests: int, seed: int) -> dict[str, float]:
-    from reportkit import write_session
-
     from bridge.i18n import Catalogue
     from bridge.report.build import findings, write_page
     from bridge.report.page import render_page
     from bridge.report.record import read_record
+    from devkit.sessions import write_session
 
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
@@ -115,7 +111,7 @@ def _report_process(journal: Path, out: Path) -> tuple[float, float]:
 
 
 def rss(sizes: list[int], seed: int) -> dict[str, Any]:
-    from reportkit import write_session
+    from devkit.sessions import write_session
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -145,7 +141,7 @@ def rss(sizes: list[int], seed: int) -> dict[str, Any]:
 def _requests(count: int, seed: int) -> Iterator[str]:
     """``count`` attack and action frames of a skirmish (a two-step attack's first step is sent whole,
     not deferred: the table's state comes from the skirmish's own rolls, so any order is valid)."""
-    from reportkit import play
+    from devkit.sessions import play
 
     for number, entry in enumerate(play(count + count // 5, seed=seed)):
         if entry.type == "allocate":
@@ -225,7 +221,7 @@ class _Watch:
 
 
 async def _watch_children(pid: int, stop: asyncio.Event, seen: _Watch) -> None:
-    from servekit import memory_kib
+    from devkit.serve import memory_kib
 
     while not stop.is_set():
         for child in _children(pid):
@@ -244,7 +240,8 @@ def _fetch_report(url: str) -> tuple[int, int]:
 
 async def _live(bridge: Any, seconds: float) -> dict[str, Any]:
     from bench_bridge import summary
-    from servekit import memory_kib
+
+    from devkit.serve import memory_kib
 
     alone = await _spell(bridge.url, seconds)
     peak_before = memory_kib(bridge.pid, "VmHWM") / 1024

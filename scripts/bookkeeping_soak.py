@@ -2,10 +2,10 @@
 
 Two checks, each seeded and repeatable, per rule system:
 
-* ``--walk``: the generated dialog-vs-rules walk (tests/browser/dialog_walker.js): the system's real
+* ``--walk``: the generated dialog-vs-rules walk (devkit/dialog_walker.js): the system's real
   attack dialog through random states and clicks; whatever it sends must be accepted, whatever it
   refuses must be refused before sending, naming the field by its label.
-* the bookkeeping invariant (tests/browser/bookkeeping_run.py): random sequences of fire, two-step
+* the bookkeeping invariant (devkit/bookkeeping.py): random sequences of fire, two-step
   fire, allocate, cancel, reload, unjam, undo, deleted cards, a reloaded referee page and console writes
   by a player and by the referee; then every weapon's rounds must equal the record's count.
 
@@ -31,21 +31,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests" / "browser"), str(ROOT / "tests"), str(ROOT)]
+sys.path.insert(0, str(ROOT))
 
-from bookkeeping_run import SETUPS, BookkeepingRun  # noqa: E402
-from browserkit import Pages, Sandbox, Shots, Table  # noqa: E402
-from test_dialog_walk import walk  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from devkit.bookkeeping import SETUPS, BookkeepingRun  # noqa: E402
+from devkit.browser import CHROMIUM, CHROMIUM_ARGS, Pages, Sandbox, Shots, Table  # noqa: E402
+from devkit.walk import walk  # noqa: E402
 
 
 def seeds_of(text: str) -> list[int]:
@@ -61,7 +51,9 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
         try:
             yield chromium
         finally:

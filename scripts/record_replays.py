@@ -12,7 +12,7 @@ retarget, recover...), so every action of every system is guarded by a recording
 
 An example whose ``action`` is the system's default action goes as ``attack``, any other as
 ``action``. For systems with two-step attacks (``TWO_STEP``) each firing example is also sent with
-``"allocation": "defer"`` and then allocated (a simple split, ``tests/allocationkit.py``), so the
+``"allocation": "defer"`` and then allocated (a simple split, ``devkit/allocation.py``), so the
 recording covers ``pending`` and ``allocate`` too. That split is test data, not a rule: the bridge itself
 knows nothing of pools.
 
@@ -40,9 +40,9 @@ from bridge.protocol import reply_pending
 from bridge.server.app import BridgeSettings, serving
 
 ROOT = Path(__file__).resolve().parent.parent
-# The split a deferred attack is allocated with is the tests' own (tests/allocationkit.py).
-sys.path.insert(0, str(ROOT / "tests"))
-from allocationkit import simple_allocation  # noqa: E402
+# The split a deferred attack is allocated with is the tests' own (devkit/allocation.py).
+sys.path.insert(0, str(ROOT))
+from devkit.allocation import simple_allocation  # noqa: E402
 
 EXAMPLES = ROOT / "docs" / "examples"
 REPLAYS = ROOT / "tests" / "replays"

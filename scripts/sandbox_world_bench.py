@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests" / "browser"), str(ROOT / "tests")]
+sys.path.insert(0, str(ROOT))
 
 MEASURE = """async ([cards, size, marks]) => {
   const body = '<section class="volley-card">' + 'x'.repeat(size) + '</section>';
@@ -59,8 +59,9 @@ def main() -> int:
     args = parser.parse_args()
     import tempfile
 
-    from browserkit import Sandbox, wait_booted
     from playwright.sync_api import sync_playwright
+
+    from devkit.browser import Sandbox, wait_booted
 
     marks = sorted({m for m in (1, 100, 300, 510, 633, args.cards) if m <= args.cards})
     with tempfile.TemporaryDirectory() as work:

@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "browser"))
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
 #: Per system: the scene, the shooter, a target whose chart shows the dialog is ready, and the dice
 #: each attack is scripted with (a hit that neither jams nor fumbles, so every attack is alike).
@@ -117,7 +116,7 @@ CLOCK = """() => {
 
 def soak(page: Any, attacks: int, system: str = "gurps", errors: list[str] | None = None) -> Soak:
     """Fire ``attacks`` attacks through the dialog on a sandbox page that holds the bridge."""
-    from browserkit import open_attack_dialog, wait_for_chart
+    from devkit.browser import open_attack_dialog, wait_for_chart
 
     spec = SYSTEMS[system]
     result = Soak(errors=errors if errors is not None else [])
@@ -174,9 +173,9 @@ def main() -> int:
     if args.attacks < 2 * WINDOW:
         parser.error(f"--attacks: at least {2 * WINDOW}, to compare the first {WINDOW} with the last")
 
-    from browserkit import Sandbox, wait_booted, wait_connected
-    from conftest import CHROMIUM, CHROMIUM_ARGS
     from playwright.sync_api import sync_playwright
+
+    from devkit.browser import CHROMIUM, CHROMIUM_ARGS, Sandbox, wait_booted, wait_connected
 
     with tempfile.TemporaryDirectory() as work:
         sandbox = Sandbox(Path(work))

@@ -1,8 +1,12 @@
 """Which Python code may import which (the module's own boundary is eslint's: vtt_module/eslint.config.js,
 tests/js/layering.test.mjs).
 
-- ``rules`` is the engine alone: it never imports ``bridge``, the module's package or the tests.
-- ``bridge`` never imports the tests (nor their kits, which pytest puts on the path as bare names).
+- ``rules`` is the engine alone: it never imports ``bridge``, the module's package, the dev kit or the
+  tests.
+- ``bridge`` never imports the dev kit (``devkit``) nor the tests (nor their kits, which pytest puts on
+  the path as bare names).
+- ``devkit`` (what the tests and the scripts share) and ``scripts/`` never import the tests, nor put a
+  test folder on ``sys.path``: what both need lives in ``devkit``.
 
 Read from the source with ``ast`` (every ``import`` and ``from ... import``, at any depth, relative ones
 resolved against the file's package), so an import inside a function counts as much as one at the top.
@@ -19,7 +23,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = ROOT / "tests"
 #: The project's own top-level Python packages (a test folder of the same name, tests/bridge, is not one).
-PACKAGES = {"rules", "bridge", "vtt_module"}
+PACKAGES = {"rules", "bridge", "vtt_module", "devkit"}
 
 
 def kit_names() -> set[str]:
@@ -96,8 +100,10 @@ def offences(folder: str, forbidden: set[str]) -> list[str]:
 
 
 LAYERS = {
-    "rules": {"bridge", "vtt_module"},
-    "bridge": set(),
+    "rules": {"bridge", "vtt_module", "devkit"},
+    "bridge": {"devkit"},
+    "devkit": set(),
+    "scripts": set(),
 }
 
 
@@ -128,6 +134,6 @@ def test_the_scan_sees_what_it_must_refuse(tmp_path: Path) -> None:
     )
     names = [name for _, name in imported(probe, tmp_path)]
     assert sorted(names) == ["bridge", "bridge.session", "pathlib", "servekit", "sys"]
-    assert {"servekit", "browserkit", "conftest", "tests"} <= kit_names()
-    assert "bridge" not in kit_names()
+    assert {"reportkit", "browserkit", "conftest", "tests"} <= kit_names()
+    assert "bridge" not in kit_names() and "devkit" not in kit_names()
     assert sorted(paths_to_tests(probe)) == [7, 8]

@@ -7,12 +7,12 @@ import gc
 from typing import Any
 
 import msgspec
-from servekit import GURPS_MP5
 
 from bridge import resolution
 from bridge.card import build_card
 from bridge.protocol import Attack
 from bridge.store.lines import Entry, line_time
+from devkit.serve import GURPS_MP5
 from rules.results import Message, Roll
 
 

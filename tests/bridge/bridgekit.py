@@ -9,9 +9,9 @@ from typing import Any
 
 import aiohttp
 from aiohttp.test_utils import TestClient
-from servekit import BUDGET_S, GURPS_MP5
 
 from bridge.store.lines import FORMAT_VERSION, Header
+from devkit.serve import BUDGET_S, GURPS_MP5
 
 __all__ = [
     "BUDGET_S",

@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 from bridgekit import BUDGET_S, GURPS_MP5
-from servekit import ROOT, ServeProcess, serve_command
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from bridge.store.reader import read_session
+from devkit.serve import ROOT, ServeProcess, serve_command
 
 TOKEN = "process-test-token"
 #: Sockets, each streaming attacks with WINDOW of them always in flight until the server dies, so

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 import websockets
 from aiohttp.test_utils import TestClient
-from servekit import BUDGET_S, GURPS_MP5
+
+from devkit.serve import BUDGET_S, GURPS_MP5
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,4 @@
-"""The bookkeeping invariant (issue #31), a short seeded run per system (tests/browser/bookkeeping_run.py):
+"""The bookkeeping invariant (issue #31), a short seeded run per system (devkit/bookkeeping.py):
 fire, two-step fire, allocate, cancel, reload, unjam, undo, delete cards, reload the referee's page, a
 player's console write (put back) and a referee's (kept), in seeded random order; then every weapon's
 rounds equal the rounds at the start plus what each applied, not undone card changed plus what changed
@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from bookkeeping_run import SETUPS, BookkeepingRun
 from browserkit import Table
+
+from devkit.bookkeeping import SETUPS, BookkeepingRun
 
 
 @pytest.mark.parametrize("system", list(SETUPS))

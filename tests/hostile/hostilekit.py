@@ -19,12 +19,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from servekit import BUDGET_S, ServeProcess, serve_command
-
 from bridge.server.app import CONNECTIONS, BridgeSettings, Serving, serving
 from bridge.server.door import Door
 from bridge.server.gate import GATE
 from bridge.server.outbox import Pace
+from devkit.serve import BUDGET_S, ServeProcess, serve_command
 
 TOKEN = "hostile-test-token"
 

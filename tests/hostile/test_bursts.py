@@ -15,9 +15,9 @@ from typing import Any
 import aiohttp
 import pytest
 from hostilekit import bridge, message, raw_websocket, settings_for
-from servekit import GURPS_MP5
 
 from bridge.server.ratelimit import RATE
+from devkit.serve import GURPS_MP5
 
 pytestmark = pytest.mark.asyncio
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 from hostilekit import bridge, http_get, raw_websocket, settings_for
-from servekit import BUDGET_S
 
 from bridge.server.door import Door
 from bridge.server.origins import host_allowed, normal_origin
+from devkit.serve import BUDGET_S
 
 PATHS = ["/healthz", "/schema", "/ws", "/no-such-page"]
 

@@ -26,9 +26,9 @@ from hostilekit import (
     serve_process,
     settings_for,
 )
-from servekit import BUDGET_S
 
 from bridge.server.door import Door
+from devkit.serve import BUDGET_S
 
 pytestmark = pytest.mark.asyncio
 

@@ -21,12 +21,12 @@ from hostilekit import (
     serve_process,
     settings_for,
 )
-from servekit import GURPS_MP5, ServeProcess, memory_kib
 
 from bridge.protocol import MAX_FRAME_BYTES
 from bridge.server.app import CONNECTIONS
 from bridge.server.connection import Connection
 from bridge.server.outbox import Pace
+from devkit.serve import GURPS_MP5, ServeProcess, memory_kib
 
 pytestmark = pytest.mark.asyncio
 

@@ -21,8 +21,9 @@ from hostilekit import (
     serve_process,
     settings_for,
 )
-from servekit import BUDGET_S, GURPS_MP5, serve_command
 from websockets.asyncio.client import connect
+
+from devkit.serve import BUDGET_S, GURPS_MP5, serve_command
 
 
 @pytest.fixture(scope="module")

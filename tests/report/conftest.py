@@ -1,7 +1,7 @@
 """Sessions for the report's tests: the recorded replays, and synthetic skirmishes with fair and loaded dice.
 
 The synthetic journals are written once per test run (they take a second or two each) by
-``reportkit``, through the real rules and the bridge's journal writer.
+``devkit.sessions``, through the real rules and the bridge's journal writer.
 """
 
 from __future__ import annotations

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-from servekit import GURPS_MP5
 
 from bridge.server.app import BridgeSettings, serving
+from devkit.serve import GURPS_MP5
 
 TOKEN = "store-test-token-0123456789"
 

@@ -16,13 +16,13 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from servekit import ROOT, ServeProcess, serve_command
 from storekit import TOKEN, first_session
 
 from bridge.server.access import find_token
 from bridge.store.files import LineReader, odd_files, session_files
 from bridge.store.lines import FORMAT_VERSION, Header
 from bridge.store.reader import read_session
+from devkit.serve import ROOT, ServeProcess, serve_command
 
 #: Seconds a reader may take before it counts as hung (a hang is forever).
 HANG = 120

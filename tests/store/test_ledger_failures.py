@@ -13,7 +13,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from servekit import ServeProcess, serve_command
 from storekit import TOKEN, first_session, ids, running
 
 from bridge.store import write_behind
@@ -21,6 +20,7 @@ from bridge.store.journal import Journal, JournalError, Written
 from bridge.store.ledger import INDEX_NAME
 from bridge.store.lines import Entry, line_time
 from bridge.store.sqlite_index import SqliteIndex
+from devkit.serve import ServeProcess, serve_command
 
 
 def hold_exclusive(data: Path) -> sqlite3.Connection:

@@ -18,7 +18,8 @@ as still to be reported. Because each result's request carries the rounds it was
 built from a stale magazine (a pending attack allocated after another shot, a repeated key applied
 again, an undo that refunds another card's rounds) breaks the sum.
 
-Used by tests/browser/test_bookkeeping_invariant.py (a short seeded run) and scripts/bookkeeping_soak.py.
+Used by tests/browser/test_bookkeeping_invariant.py (a short seeded run) and scripts/bookkeeping_soak.py
+(long ones).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from browserkit import BUDGET_S, Table, ms, open_as, wait_booted, wait_connected
+from devkit.browser import BUDGET_S, Table, ms, open_as, wait_booted, wait_connected
 
 API = "game.modules.get('volley').api"
 
