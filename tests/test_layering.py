@@ -28,7 +28,7 @@ PACKAGES = {"rules", "bridge", "vtt_module", "devkit"}
 
 def kit_names() -> set[str]:
     """Every name a file or folder under tests/ can be imported by once pytest puts tests/ and its
-    folders on the path (``servekit``, ``browserkit``, ``conftest``, ``test_d100``...), and ``tests``."""
+    folders on the path (``reportkit``, ``browserkit``, ``conftest``, ``test_d100``...), and ``tests``."""
     names = {"tests"}
     for path in TESTS.rglob("*"):
         if "node_modules" in path.parts:
