@@ -83,6 +83,9 @@ class Sandbox:
         seed_base = os.environ.get("VOLLEY_SANDBOX_SEED_BASE", "1")
         command = [sys.executable, "-m", "bridge.cli", "sandbox", "--no-open", "--port", "0"]
         command += ["--seed-base", seed_base]
+        # The rules worker starts on the first attack, cold (most browser tests fire none): its warm-up
+        # only fills caches, about a second of CPU per sandbox, per test.
+        command += ["--no-warm-up"]
         log = self.log_path.open("a", encoding="utf-8")
         self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True)
         assert self.process.stdout is not None

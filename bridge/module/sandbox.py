@@ -69,6 +69,11 @@ def register(commands: Any) -> None:
         default=None,
         help="draw seeds N, N+1, ... instead of random ones (the browser tests use it: same rolls every run)",
     )
+    parser.add_argument(
+        "--no-warm-up",
+        action="store_true",
+        help="start the rules worker cold, on the first attack (the browser tests: most never fire one)",
+    )
     parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
     parser.set_defaults(run=cmd_sandbox)
 
@@ -89,7 +94,11 @@ def cmd_sandbox(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="volley-sandbox-") as data:
         # Scripted dice are on: the page lets you choose the next roll's faces, to see a jam on purpose.
         settings = BridgeSettings(
-            token=token, data_dir=Path(data), allow_scripted_dice=True, seed_base=args.seed_base
+            token=token,
+            data_dir=Path(data),
+            allow_scripted_dice=True,
+            seed_base=args.seed_base,
+            warm_up=not args.no_warm_up,
         )
         app = create_app(settings)
         add_sandbox_routes(app, token)
