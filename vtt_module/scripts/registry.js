@@ -182,7 +182,11 @@
  * What a choice model is built from, as data (gathered by scripts/foundry/choice.js): the system, the
  * shooter's token, the chosen weapon, the shooter's character numbers and the targets with theirs.
  * @typedef {{system: RuleSystemId, token: TargetRef, weapon: VolleyWeapon | null, character: Record<string, unknown>,
- *   targets: {id: string, name: string, character: Record<string, unknown>}[], previewActions: readonly string[]}} ChoiceFacts
+ *   targets: {id: string, name: string, character: Record<string, unknown>}[], previewActions: readonly string[],
+ *   scene?: {id: string, name: string, x: number, y: number}[], state?: Record<string, unknown>, lockName?: string | null,
+ *   tableRules?: Record<string, Record<string, unknown>>}} ChoiceFacts `scene`: the tokens on the shooter's scene with
+ *   their centres in grid squares; `state`: the shooter's Volley state (a target lock); `lockName`: the locked token's
+ *   name; `tableRules`: the table rules as stored
  */
 
 /**

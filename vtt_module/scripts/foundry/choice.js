@@ -8,8 +8,9 @@
 
 import { findWeapon } from "../adapters/identity.js";
 import { holdOf } from "../books.js";
-import { arsenalOf, findTokenDocument, tokenState } from "./documents.js";
+import { arsenalOf, findTokenDocument, placedTokens, tokenCentreSquares, tokenState } from "./documents.js";
 import { bridgeOnline } from "./bridge.js";
+import { tableRules } from "./table-rules.js";
 import { t } from "./words.js";
 
 /**
@@ -60,7 +61,20 @@ export function choiceFacts(token, plugin, weaponId, targets) {
       return { ...target, character: doc ? arsenalOf(doc, plugin.id).character : {} };
     }),
     previewActions: plugin.previewActions,
+    scene: placedTokens(token, tokenCentreSquares).flatMap(({ id, name, centre }) => (centre ? [{ id, name, x: centre.x, y: centre.y }] : [])),
+    state: tokenState(token),
+    lockName: lockName(tokenState(token).target),
+    tableRules: tableRules(),
   };
+}
+
+/**
+ * The name of the token a weapon is locked on (its id when no scene has it).
+ * @param {unknown} lock
+ */
+function lockName(lock) {
+  if (typeof lock !== "string" || !lock) return null;
+  return findTokenDocument(lock)?.name ?? lock;
 }
 
 /**
@@ -89,7 +103,9 @@ export function say(message) {
  * @param {(error: unknown) => string} otherwise the words for a refusal that is not the model's
  */
 export function refusalOf(model, error, otherwise) {
-  const e = /** @type {{field?: unknown, key?: unknown, values?: unknown, label?: unknown}} */ (typeof error === "object" && error !== null ? error : {});
+  const e = /** @type {{field?: unknown, key?: unknown, values?: unknown, label?: unknown, words?: unknown}} */ (typeof error === "object" && error !== null ? error : {});
+  // A reason the model words itself (the weapon not ready, targets the mode cannot take): as it is.
+  if (typeof e.words === "object" && e.words !== null) return say(/** @type {ChoiceMessage} */ (e.words));
   if (typeof e.key !== "string") return otherwise(error);
   const values = typeof e.values === "object" && e.values !== null ? /** @type {Record<string, unknown>} */ (e.values) : {};
   const label = "label" in e ? /** @type {ChoiceMessage | null} */ (e.label) : typeof e.field === "string" ? model.labelOf(e.field) : null;

@@ -14,29 +14,11 @@
 
 import { isShowing } from "../../foundry/app-state.js";
 import { AttackDialog, formValues } from "../common/attack-dialog.js";
-import { FormError, requireInt } from "../../fields.js";
-import { DM_LIMIT } from "./requests.js";
-import { arsenalOf, findTokenDocument, placedTokens, tokenCentreSquares, tokenState } from "../../foundry/documents.js";
-import { tableRuleValue } from "../../foundry/table-rules.js";
+import { findTokenDocument } from "../../foundry/documents.js";
+import { choiceFacts, say as sayMessage } from "../../foundry/choice.js";
 import { t } from "../../foundry/words.js";
-import { defaultFiringAction, firingPlan, handlingActions } from "./actions.js";
-import { choiceTargets, lineup } from "./lineup.js";
-import { checkBulletSplit } from "./split.js";
-import {
-  BRING_TO_BEAR_DM,
-  DIFFICULTIES,
-  FAST_DRAW_DM,
-  FIRING_ACTIONS,
-  MODE_RULES,
-  READINESS,
-  SELECTOR,
-  characteristicDm,
-  burstSize,
-  modeForSelector,
-  weaponKind,
-  weaponModes,
-  weaponSelectors,
-} from "./modes.js";
+import { BRING_TO_BEAR_DM, DIFFICULTIES, FAST_DRAW_DM, FIRING_ACTIONS, MODE_RULES, characteristicDm, burstSize, weaponKind, weaponModes } from "./modes.js";
+import { megatravellerChoice } from "./choice.js";
 import { isForm, isSelect } from "../../foundry/window-dom.js";
 
 /**
@@ -62,44 +44,8 @@ import { isForm, isSelect } from "../../foundry/window-dom.js";
 
 const P = "VOLLEY.MegaTraveller";
 
-/** Icons of the weapon-handling buttons. */
-const ICONS = /** @type {Record<string, string>} */ ({
-  draw: "fa-solid fa-hand",
-  unsling: "fa-solid fa-person-rifle",
-  ready: "fa-solid fa-hand-fist",
-  select_mode: "fa-solid fa-sliders",
-  retarget: "fa-solid fa-location-crosshairs",
-  reload: "fa-solid fa-rotate",
-});
-
 /** Fields whose change reshapes the body (who is listed, what is offered, what it costs). */
 const RESHAPING = new Set(["mode", "how", "primary", "add"]);
-
-/**
- * @param {string | null} weaponId
- * @returns {Draft}
- */
-function freshDraft(weaponId) {
-  return { weaponId, mode: null, how: null, primary: null, allocation: "default", emptyMagazine: false, rows: new Map(), added: [], bulletsFor: "" };
-}
-
-/**
- * How many targets the splitting DM counts as the dialog can tell before the roll: every target
- * designated (Volley's reading: undefined), or, under the table rule `split_dm_counts: "receiving"`, a
- * burst's targets whose share is at least one bullet. Where the shares are not known before the roll
- * (rapid fire's pool is rolled; a burst the player has not split by hand) the count is null: the DM
- * line then says the splitting DM comes after the roll, rather than show the designated count.
- * @param {FireMode} mode
- * @param {Lineup} laid
- * @returns {number | null | undefined}
- */
-function splitCounted(mode, laid) {
-  if (!MODE_RULES[mode].splitDm || tableRuleValue("megatraveller", "split_dm_counts") !== "receiving") return undefined;
-  if (laid.chosen < 2) return undefined;
-  if (mode !== "burst") return null;
-  const chosen = laid.rows.filter((row) => row.role === "target" && row.bullets !== null);
-  return chosen.length === laid.chosen ? chosen.filter((row) => Number(row.bullets) > 0).length : null;
-}
 
 /**
  * A message of actions.js or lineup.js in the reader's language; values `{i18n: key}` are module words.
@@ -116,24 +62,6 @@ export function say(words) {
   return t(words.key, values);
 }
 
-/**
- * A refusal the preview and the notice show as it is (the player's own words, no field name).
- * @param {string} text
- */
-function plainProblem(text) {
-  return Object.assign(new Error(text), { plain: true });
-}
-
-/**
- * The tokens on the shooter's scene with their centres in grid squares (a player's client does not see
- * hidden ones).
- * @param {TokenDocument} token the shooter
- * @returns {{id: string, name: string, x: number, y: number}[]}
- */
-function sceneSpots(token) {
-  return placedTokens(token, tokenCentreSquares).flatMap(({ id, name, centre }) => (centre ? [{ id, name, x: centre.x, y: centre.y }] : []));
-}
-
 export default class MegaTravellerAttackDialog extends AttackDialog {
   static PARTS = AttackDialog.partsWith("modules/volley/templates/systems/megatraveller/attack-body.hbs");
 
@@ -144,39 +72,29 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
     position: { ...AttackDialog.DEFAULT_OPTIONS.position, width: 680 },
   };
 
-  /** What the player has set. @type {Draft} */
-  draft = freshDraft(null);
+  /** The choice the player sets (./choice.js): the dialog draws it and writes each edit into it. */
+  #model = megatravellerChoice({ system: "megatraveller", token: { id: "", name: "" }, weapon: null, character: {}, targets: [], previewActions: [] });
 
-  /** The attack as last drawn (the buttons read it). @type {Attack | null} */
+  /** The attack as last drawn (the preview reads it). @type {Attack | null} */
   #attack = null;
 
-  // --- the draft ------------------------------------------------------------------------------------
+  /** What the player has set (kept across renders). */
+  get draft() {
+    return this.#model.draft;
+  }
+
+  /** The model on the token, its weapon, targets and scene as they are now. */
+  choice() {
+    this.#model.facts = choiceFacts(this.token, this.plugin, this.weaponId, this.targets());
+    return this.#model;
+  }
 
   /**
-   * Take what the form shows into the draft (every field; a row's values by its token id).
+   * Take what the form shows into the model (every field; a row's values by its token id).
    * @param {Record<string, string>} values
    */
   #absorb(values) {
-    const draft = this.draft;
-    if (draft.weaponId !== this.weaponId) return;
-    if (typeof values.mode === "string" && values.mode) draft.mode = /** @type {FireMode} */ (values.mode);
-    if (typeof values.how === "string" && FIRING_ACTIONS.includes(/** @type {FiringAction} */ (values.how))) {
-      draft.how = { value: /** @type {FiringAction} */ (values.how), state: values.how_state ?? "" };
-    }
-    if (values.primary) draft.primary = values.primary;
-    if (values.allocation) draft.allocation = values.allocation;
-    if ("empty_magazine_shown" in values) draft.emptyMagazine = values.empty_magazine === "on";
-    for (let index = 0; `rows.${index}.id` in values; index += 1) {
-      const id = values[`rows.${index}.id`] ?? "";
-      const row = draft.rows.get(id) ?? {};
-      const field = (/** @type {string} */ name) => values[`rows.${index}.${name}`];
-      if (field("role") !== undefined) row.role = /** @type {Role} */ (field("role"));
-      if (field("difficulty") !== undefined) row.difficulty = field("difficulty");
-      if (field("dm") !== undefined) row.dm = field("dm");
-      if (field("closer") !== undefined) row.closer = field("closer");
-      if (field("bullets") !== undefined) row.bullets = field("bullets");
-      draft.rows.set(id, row);
-    }
+    this.choice().assign(values);
   }
 
   /** The form as it is now, when it is on screen. */
@@ -185,7 +103,7 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
   }
 
   /**
-   * Re-render parts from the draft (what the user typed is in it already).
+   * Re-render parts from the model (what the user typed is in it already).
    * @param {string[]} parts
    */
   async refresh(parts) {
@@ -193,87 +111,23 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
     await super.refresh(parts, { keep: false });
   }
 
-  // --- working it out -------------------------------------------------------------------------------
-
-  /**
-   * The shooter as the token holds it now.
-   * @param {VolleyWeapon} weapon
-   * @param {Arsenal} arsenal
-   * @returns {Shooter}
-   */
-  #shooter(weapon, arsenal) {
-    const state = weapon.state ?? {};
-    const lockId = tokenState(this.token).target;
-    const lock = typeof lockId === "string" && lockId ? lockId : null;
-    return {
-      weapon: weapon.name || t("VOLLEY.Dialog.Unnamed"),
-      stats: weapon.stats ?? {},
-      readiness: READINESS.includes(/** @type {any} */ (state.readiness)) ? /** @type {any} */ (state.readiness) : "ready",
-      selector: SELECTOR.includes(/** @type {any} */ (state.selector)) ? /** @type {any} */ (state.selector) : "single",
-      loaded: typeof state.loaded === "number" ? state.loaded : 0,
-      capacity: typeof weapon.stats?.capacity === "number" ? weapon.stats.capacity : null,
-      lock,
-      lockName: lock ? (findTokenDocument(lock)?.name ?? lock) : "",
-      skill: typeof weapon.skill === "number" ? weapon.skill : 0,
-      dex: typeof arsenal.character.dex === "number" ? arsenal.character.dex : 7,
-    };
-  }
-
-  /**
-   * Everything the draft means for this weapon now.
-   * @param {VolleyWeapon} weapon
-   * @param {Arsenal} arsenal
-   * @param {TargetRef[]} targets
-   * @returns {Attack}
-   */
-  #work(weapon, arsenal, targets) {
-    if (this.draft.weaponId !== weapon.id) this.draft = freshDraft(weapon.id);
-    const draft = this.draft;
-    const shooter = this.#shooter(weapon, arsenal);
-    const stats = shooter.stats;
-    const mode = draft.mode && weaponModes(stats).includes(draft.mode) ? draft.mode : modeForSelector(stats, shooter.selector);
-    draft.mode = mode;
-    const spots = sceneSpots(this.token);
-    const me = spots.find((spot) => spot.id === this.token.id) ?? { id: String(this.token.id), name: "", x: 0, y: 0 };
-    // The danger space's shape is a table rule (reading 14): the table's width and reach, else Volley's.
-    const space = { halfWidth: Number(tableRuleValue("megatraveller", "danger_space_half_width")), beyond: Number(tableRuleValue("megatraveller", "danger_space_beyond")) };
-    const input = { mode, stats, shooter: me, targeted: targets, primary: draft.primary, lock: shooter.lock, scene: spots, drafts: draft.rows, added: draft.added, space };
-    let laid = lineup(input);
-    // A burst's split starts from the default whenever the chosen targets change.
-    const chosenNow = laid.rows.filter((row) => row.role === "target").map((row) => row.id).join(",");
-    if (draft.bulletsFor !== chosenNow) {
-      draft.bulletsFor = chosenNow;
-      for (const row of draft.rows.values()) row.bullets = null;
-      laid = lineup(input);
-    }
-    const primaryName = laid.rows.find((row) => row.id === laid.primary)?.name ?? "";
-    const howState = `${shooter.readiness}|${shooter.lock ?? ""}|${laid.primary ?? ""}`;
-    // The table's Fast Draw reading (docs/rules/megatraveller.md, reading 10): what the engine will allow.
-    const fastDrawWeapons = tableRuleValue("megatraveller", "fast_draw_weapons") === "any" ? "any" : "small";
-    const how = draft.how && draft.how.state === howState ? draft.how.value : defaultFiringAction(shooter, laid.primary, fastDrawWeapons);
-    /** @type {Aim} */
-    const aim = { mode, how, primary: laid.primary, primaryName, designated: laid.chosen, counted: splitCounted(mode, laid), fastDrawWeapons };
-    const attack = { weapon, shooter, mode, lineup: laid, aim, plan: firingPlan(shooter, aim), howState };
-    this.#attack = attack;
-    return attack;
-  }
-
-  /** The attack for the weapon picked now, from the documents and the draft. */
+  /** The attack for the weapon picked now, from the documents and the model. */
   #workNow() {
-    const arsenal = arsenalOf(this.token, this.plugin.id);
-    const weapon = arsenal.weapons.find((w) => w.id === this.weaponId);
-    return weapon ? this.#work(weapon, arsenal, this.targets()) : null;
+    this.#attack = this.choice().work();
+    return this.#attack;
   }
 
   // --- what the frame asks of a system --------------------------------------------------------------
 
   /**
-   * @param {VolleyWeapon} weapon
-   * @param {Arsenal} arsenal
-   * @param {TargetRef[]} targets
+   * @param {VolleyWeapon} _weapon
+   * @param {Arsenal} _arsenal
+   * @param {TargetRef[]} _targets
    */
-  async systemContext(weapon, arsenal, targets) {
-    const { shooter, mode, lineup: laid, aim, plan, howState } = this.#work(weapon, arsenal, targets);
+  async systemContext(_weapon, _arsenal, _targets) {
+    const attack = this.#workNow();
+    if (!attack) return {};
+    const { shooter, mode, lineup: laid, aim, plan, howState } = attack;
     const rule = MODE_RULES[mode];
     const kind = weaponKind(shooter.stats.kind);
     const word = (/** @type {string} */ group, /** @type {string} */ value) => t(`${P}.${group}.${value}`);
@@ -360,87 +214,42 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
   }
 
   /**
-   * The player's part of the choice for `action`, from the form.
+   * The player's part of the choice for `action`, from the form (through the model).
    * @param {Record<string, string>} values
    * @param {string} action
    */
   choiceFields(values, action) {
-    this.#absorb(values);
-    const attack = this.#workNow();
-    if (!attack) throw new FormError("weapon", "VOLLEY.Form.NoWeapon");
-    const { mode, lineup: laid, aim, plan, shooter } = attack;
-    const rule = MODE_RULES[mode];
-    const primary = laid.primary ? [{ id: laid.primary }] : [];
-    if (action === "attack") {
-      if (plan.blocked) throw plainProblem(say(plan.blocked));
-      if (laid.problem) throw plainProblem(say(laid.problem));
-      // Each listed token's DM and a burst's bullets, read as the referee's browser will read them, so a
-      // slip is refused here by the field's own label, not after sending (#31).
-      // An empty DM is no DM (0), as the field's own default says; what is sent is the number read.
-      /** @type {Map<string, number>} */
-      const dms = new Map();
-      laid.rows.forEach((row, index) => {
-        if (row.role === "out") return;
-        dms.set(row.id, /** @type {number} */ (requireInt(String(row.dm).trim() === "" ? 0 : row.dm, `rows.${index}.dm`, { min: -DM_LIMIT, max: DM_LIMIT })));
-        if (mode === "burst" && row.role === "target" && row.bullets !== null) requireInt(row.bullets, `rows.${index}.bullets`, { min: 0, max: 100 });
-      });
-      const { targets, tokens, bullets } = choiceTargets(laid.rows, mode);
-      for (const entry of targets) entry.dm = dms.get(String(entry.id)) ?? 0;
-      if (mode === "burst" && bullets) {
-        // A burst's split by hand must fire the whole burst, the primary not behind: said by its fields.
-        const first = laid.rows.findIndex((row) => row.role === "target");
-        try {
-          checkBulletSplit(bullets.map(Number), Number(burstSize(shooter.stats)));
-        } catch (error) {
-          if (error instanceof FormError) throw new FormError(`rows.${Math.max(0, first)}.bullets`, error.key, error.values);
-          throw error;
-        }
-      }
-      /** @type {Record<string, unknown>} */
-      const fields = { how: aim.how, mode, targets, tokens };
-      if (mode === "burst" && bullets) fields.allocation = bullets;
-      else if (rule.pool) fields.allocation = this.draft.allocation === "defer" ? "defer" : "default";
-      if (mode === "auto" && this.draft.emptyMagazine) fields.empty_magazine = true;
-      return fields;
+    const model = this.choice();
+    model.assign(values);
+    try {
+      return model.systemRequest(action);
+    } catch (error) {
+      // A reason the window words itself (the weapon not ready, targets the mode cannot take), as it is.
+      const words = /** @type {{words?: import("../../registry.js").ChoiceMessage}} */ (error)?.words;
+      if (words) throw Object.assign(new Error(sayMessage(words)), { plain: true });
+      throw error;
     }
-    const selector = weaponSelectors(shooter.stats).includes(rule.selector) ? rule.selector : null;
-    if (action === "draw" || action === "ready") return selector ? { targets: primary, selector } : { targets: primary };
-    if (action === "select_mode") return { selector: rule.selector };
-    if (action === "retarget") return { targets: primary };
-    return {};
   }
 
   /**
    * Fire (blocked, with the reason, while the weapon is not ready or the targets do not fit the mode),
-   * then the weapon-handling actions that make sense now.
+   * then the weapon-handling actions that make sense now: the model's, in the reader's words.
    * @param {VolleyWeapon} _weapon
-   * @param {import("../../registry.js").WeaponReadout} _readout
+   * @param {import("../../registry.js").WeaponReadout} readout
    * @returns {ActionSpec[]}
    */
-  actionsFor(_weapon, _readout) {
-    const attack = this.#attack;
-    if (!attack) return super.actionsFor(_weapon, _readout);
-    const { plan, lineup: laid, shooter, aim } = attack;
-    // A selector on a setting the weapon does not have (a hand-edited profile): the rules refuse every
-    // action of the weapon, so the dialog offers none and says how to fix it (#31).
-    const selectorMissing = weaponSelectors(shooter.stats).includes(shooter.selector)
-      ? null
-      : t(`${P}.SelectorMissing`, { weapon: shooter.weapon, selector: t(`${P}.Selectors.${shooter.selector}`) });
-    const blocked = selectorMissing ?? (plan.blocked ? say(plan.blocked) : laid.problem ? say(laid.problem) : null);
-    /** @type {ActionSpec[]} */
-    const actions = [
-      { action: "attack", label: t("VOLLEY.Dialog.Fire"), icon: "fa-solid fa-crosshairs", primary: true, needsTargets: true, blocked, hint: say(plan.charge) },
-    ];
-    for (const handling of handlingActions(shooter, aim)) {
-      actions.push({
-        action: handling.action,
-        label: say(handling.label),
-        icon: ICONS[handling.action] ?? "fa-solid fa-hand",
-        blocked: selectorMissing ?? (handling.blocked ? say(handling.blocked) : null),
-        hint: say(handling.hint),
-      });
-    }
-    return actions;
+  actionsFor(_weapon, readout) {
+    return this.choice()
+      .actions(readout)
+      .map((spec) => ({
+        action: spec.action,
+        label: sayMessage(spec.label),
+        icon: spec.icon,
+        primary: spec.primary,
+        needsTargets: spec.needsTargets,
+        blocked: spec.blocked ? sayMessage(spec.blocked) : null,
+        hint: spec.hint ? sayMessage(spec.hint) : "",
+      }));
   }
 
   /**
@@ -479,17 +288,10 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
     if (!isSelect(field) || field.name === "weapon") return;
     const values = this.#formNow();
     this.#absorb(values);
-    if (field.name === "mode") {
-      // The mode sets how many targets there may be and who is a bystander: roles start afresh.
-      for (const row of this.draft.rows.values()) row.role = null;
-    } else if (field.name === "primary") {
-      const row = this.draft.rows.get(field.value);
-      if (row && row.role !== "target") row.role = "target";
-    } else if (field.name === "add") {
-      if (field.value && !this.draft.added.includes(field.value)) this.draft.added.push(field.value);
-    } else if (!RESHAPING.has(field.name) && !field.name.endsWith(".role")) {
-      return;
-    }
+    // The mode sets how many targets there may be and who is a bystander (roles start afresh); a primary
+    // is a target; a token added joins the danger space (the model's reshaping).
+    if (!RESHAPING.has(field.name) && !field.name.endsWith(".role")) return;
+    this.#model.reshape(field.name, field.value);
     await super.refresh(["body", "footer"], { keep: false });
     this.refreshPreview();
   }

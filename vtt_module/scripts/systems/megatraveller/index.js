@@ -10,6 +10,7 @@
 
 import { FIRE_MODES, READINESS, SELECTOR, weaponSelectors } from "./modes.js";
 import { buildMegaTravellerAllocation, buildMegaTravellerRequest } from "./requests.js";
+import { megatravellerChoice } from "./choice.js";
 import { loadedWithinCapacity } from "../common/magazine.js";
 import { registerSystem, standardReadout, standardWeaponStateKey } from "../../registry.js";
 
@@ -160,6 +161,7 @@ const megatraveller = {
   buildRequest: buildMegaTravellerRequest,
   buildAllocation: buildMegaTravellerAllocation,
   previewActions: ["attack"],
+  choice: megatravellerChoice,
   dialog: () => import("./attack-dialog.js"),
   allocationDialog: () => import("./allocation-dialog.js"),
   cardExtras,
