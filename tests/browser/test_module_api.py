@@ -3,7 +3,7 @@
 A macro is a script calling ``game.modules.get('volley').api``: the tests run exactly such scripts in
 the page. In each system a shot fired from the dialog is undone through ``api.undo`` and fired again
 through ``api.fire`` with the dialog's dice scripted: the bridge must get the same request and the
-card must show the same rolls and hits, so the API goes the dialog's way (the same headless form, the
+card must show the same rolls and hits, so the API goes the dialog's way (the same choice, the
 same relay, the same checks, the same card). A ``volley.preAttack`` handler that returns false stops
 the shot (the API's and the dialog's) with its reason, and nothing reaches the bridge's journal;
 ``volley.attackResolved`` and ``volley.undone`` see what happened. A weapon dragged from the dialog
@@ -486,11 +486,13 @@ def test_open_attack_dialog_comes_pre_filled(table: Table) -> None:
     assert table.pages.errors == []
 
 
-def test_a_gurps_macro_fills_the_choice_model_and_renders_no_dialog(table: Table) -> None:
+@pytest.mark.parametrize("system", ["gurps", "megatraveller"])
+def test_a_macro_fills_the_choice_model_and_renders_no_dialog(table: Table, system: str) -> None:
     """#37: the API read its choice from a hidden attack dialog it rendered. Now it fills the system's
-    choice model (systems/gurps/choice.js): with every attack dialog's render refused, odds, a refusal
+    choice model (systems/<id>/choice.js): with every attack dialog's render refused, odds, a refusal
     and a shot still go as before, and no window is drawn."""
-    page, sent = table.watched()
+    _, token, _, mode = SYSTEMS[system]
+    page, sent = table.watched(scene=system)
     page.evaluate(
         """async () => {
           const { AttackDialog } = await import('/modules/volley/scripts/systems/common/attack-dialog.js');
@@ -503,19 +505,28 @@ def test_a_gurps_macro_fills_the_choice_model_and_renders_no_dialog(table: Table
         }"""
     )
     try:
-        odds = api_call(page, "return await api.odds('tokHale000000001', {shots: 3});")
-        assert odds["ok"], odds
-        assert len(odds["value"]["targets"][0]["hits"]) == 4
-        over = api_call(page, "return await api.fire('tokHale000000001', {shots: 40});")
-        assert over == {
-            "ok": False,
-            "error": "Shots 40 / RoF 13: 27 too many, the weapon fires at most 13 a turn",
-            "code": "blocked",
-            "name": "VolleyApiError",
-        }, over
-        fired = api_call(page, "return (await api.fire('tokHale000000001', {shots: 2})).id;")
-        assert fired["ok"], fired
-        assert sent_with_id(sent, fired["value"])["request"]["shots"] == 2
+        if system == "gurps":
+            odds = api_call(page, f"return await api.odds('{token}', {{shots: 3}});")
+            assert odds["ok"], odds
+            assert len(odds["value"]["targets"][0]["hits"]) == 4
+            over = api_call(page, f"return await api.fire('{token}', {{shots: 40}});")
+            assert over == {
+                "ok": False,
+                "error": "Shots 40 / RoF 13: 27 too many, the weapon fires at most 13 a turn",
+                "code": "blocked",
+                "name": "VolleyApiError",
+            }, over
+            fired = api_call(page, f"return (await api.fire('{token}', {{shots: 2}})).id;")
+            assert fired["ok"], fired
+            assert sent_with_id(sent, fired["value"])["request"]["shots"] == 2
+        else:
+            odds = api_call(page, f"return await api.odds('{token}', {{mode: '{mode}'}});")
+            assert odds["ok"], odds
+            wrong = api_call(page, f"return await api.fire('{token}', {{mode: 'rapid'}});")
+            assert wrong["ok"] is False and wrong["code"] == "bad_option" and "rapid" in wrong["error"], wrong
+            fired = api_call(page, f"return (await api.fire('{token}', {{mode: '{mode}'}})).id;")
+            assert fired["ok"], fired
+            assert sent_with_id(sent, fired["value"])["request"]["mode"] == mode
         assert page.evaluate("window.dialogRenders") == 0
         assert page.locator(".volley-attack-dialog").count() == 0
     finally:

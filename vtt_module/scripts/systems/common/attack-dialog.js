@@ -27,9 +27,10 @@
  *   user types, in one place, and disables Fire with its reason;
  * - the window never runs past the bottom of the screen: its body scrolls, the buttons stay in view;
  * - its buttons and the module API (scripts/foundry/api.js) send through the same door (`sendChoice`, which
- *   calls `volley.preAttack` first). The API builds its choice in a *headless* dialog: the same
- *   window, rendered hidden and never focused, so a macro's shot starts from what the dialog would
- *   show and passes the same checks (the running check included).
+ *   calls `volley.preAttack` first). The API fills the system's choice model (systems/<id>/choice.js,
+ *   the one the dialog edits) without rendering anything, so a macro's shot starts from what the dialog
+ *   would show and passes the same checks (the running check included); a system without a model yet
+ *   (d100) is read from a *headless* dialog: the same window, rendered hidden and never focused.
  */
 
 import { findWeapon } from "../../adapters/identity.js";
