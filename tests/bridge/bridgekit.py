@@ -11,7 +11,7 @@ import aiohttp
 from aiohttp.test_utils import TestClient
 
 from bridge.store.lines import FORMAT_VERSION, Header
-from devkit.serve import BUDGET_S, GURPS_MP5
+from devkit.serve import BUDGET_S, GURPS_MP5, TOKEN, say_hello
 
 __all__ = [
     "BUDGET_S",
@@ -28,7 +28,6 @@ __all__ = [
 #: ``start_bridge(**setting_changes)``: start a bridge on a real socket, get its test client.
 Start = Callable[..., Awaitable[TestClient[Any, Any]]]
 
-TOKEN = "test-token-0123456789"
 #: The header of the journals the tests write by hand.
 HEADER = Header(
     format=FORMAT_VERSION,
@@ -67,10 +66,7 @@ class Session:
 
 async def open_session(client: TestClient[Any, Any], token: str = TOKEN) -> Session:
     ws = await client.ws_connect("/ws")
-    await ws.send_str(json.dumps({"type": "hello", "token": token, "client": "pytest"}))
-    welcome = json.loads((await ws.receive(timeout=BUDGET_S)).data)
-    assert welcome["type"] == "welcome", welcome
-    return Session(ws, welcome)
+    return Session(ws, await say_hello(ws, token))
 
 
 def journal_bytes(path: Path) -> bytes:

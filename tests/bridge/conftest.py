@@ -1,7 +1,7 @@
 """Real bridges on real sockets for the tests, with temporary directories.
 
-Each bridge is started by ``bridge.server.app.serving``, the same path ``volley serve`` takes (the door's
-gated site included), and wrapped for aiohttp's ``TestClient``.
+Each bridge is started by ``devkit.serve.bridge`` (``bridge.server.app.serving``, the same path
+``volley serve`` takes, the door's gated site included), and wrapped for aiohttp's ``TestClient``.
 """
 
 from __future__ import annotations
@@ -17,15 +17,16 @@ import pytest_asyncio
 import skirmish
 from aiohttp import web
 from aiohttp.test_utils import BaseTestServer, TestClient
-from bridgekit import TOKEN, Start
+from bridgekit import Start
 from yarl import URL
 
 import rules.registry
-from bridge.server.app import BridgeSettings, serving
+from bridge.server.app import BridgeSettings
+from devkit.serve import bridge, bridge_settings
 
 
 class BridgeTestServer(BaseTestServer):
-    """A bridge served by ``bridge.server.app.serving`` on a free loopback port, for ``TestClient``."""
+    """A bridge served by ``devkit.serve.bridge`` on a free loopback port, for ``TestClient``."""
 
     def __init__(self, settings: BridgeSettings) -> None:
         super().__init__(host="127.0.0.1")
@@ -34,12 +35,12 @@ class BridgeTestServer(BaseTestServer):
         self._stack = contextlib.AsyncExitStack()
 
     async def start_server(self, loop: Any = None, **kwargs: Any) -> None:
-        served = await self._stack.enter_async_context(serving(self.settings, "127.0.0.1", 0))
+        served = await self._stack.enter_async_context(bridge(self.settings))
         self.app, self.port = served.app, served.port
         self._root = URL(f"http://127.0.0.1:{served.port}")
 
     async def _make_runner(self, **kwargs: Any) -> web.BaseRunner:
-        raise NotImplementedError("served by bridge.server.app.serving")
+        raise NotImplementedError("served by devkit.serve.bridge")
 
     async def close(self) -> None:
         await self._stack.aclose()
@@ -53,8 +54,7 @@ def skirmish_system(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def settings(tmp_path: Path) -> BridgeSettings:
-    # No rules warm-up: a few hundred ms of cache filling per server would slow every test down.
-    return BridgeSettings(token=TOKEN, data_dir=tmp_path / "data", allow_scripted_dice=True, warm_up=False)
+    return bridge_settings(tmp_path / "data", allow_scripted_dice=True)
 
 
 @pytest.fixture

@@ -22,9 +22,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from bridge.store.reader import read_session
-from devkit.serve import ROOT, ServeProcess, serve_command
+from devkit.serve import ROOT, TOKEN, ServeProcess, serve_command
 
-TOKEN = "process-test-token"
 #: Sockets, each streaming attacks with WINDOW of them always in flight until the server dies, so
 #: the kill always lands mid-stream however fast the machine. The server runs with the rate limit
 #: raised to match (a real client would be refused past 40 at once).

@@ -1,8 +1,8 @@
 """Tools for treating the bridge the way a hostile or clumsy world would.
 
 A raw websocket client (frames built by hand, written in one TCP write, read or never read), bridges
-started the way ``volley serve`` starts them (in this process through ``bridge.server.app.serving``, or as
-a real ``volley serve`` process, ``servekit``), and what the door and the server hold (open sockets).
+started the way ``volley serve`` starts them (``devkit.serve``: in this process, held to stopping in time,
+or as a real ``volley serve`` process), and what the door and the server hold (open sockets).
 """
 
 from __future__ import annotations
@@ -14,51 +14,35 @@ import json
 import os
 import socket
 import struct
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bridge.server.app import CONNECTIONS, BridgeSettings, Serving, serving
+from bridge.server.app import CONNECTIONS, BridgeSettings, Serving
 from bridge.server.door import Door
 from bridge.server.gate import GATE
 from bridge.server.outbox import Pace
-from devkit.serve import BUDGET_S, ServeProcess, serve_command
-
-TOKEN = "hostile-test-token"
+from devkit.serve import BUDGET_S, TOKEN, bridge_settings
+from devkit.serve import bridge as serve_bridge
 
 TEXT, BINARY, CLOSE, PING, PONG, CONTINUATION = 0x1, 0x2, 0x8, 0x9, 0xA, 0x0
 
 
 def settings_for(tmp: Path, **changes: Any) -> BridgeSettings:
     """Test settings: small caps (this process holds both ends of every socket), no rules warm-up."""
-    base = BridgeSettings(
-        token=TOKEN,
-        data_dir=tmp / "data",
-        warm_up=False,
-        door=Door(max_connections=24, max_strangers=16, request_timeout=5.0),
-        pace=Pace(),
-    )
-    return replace(base, **changes)
+    door = Door(max_connections=24, max_strangers=16, request_timeout=5.0)
+    return replace(bridge_settings(tmp / "data", door=door, pace=Pace()), **changes)
 
 
-#: However hostile the test, the bridge must stop within this many seconds when asked.
-STOP_WITHIN = 15.0
+#: However hostile the test, the bridge must stop within this many seconds when asked (a quarter of
+#: the budget: 15 s on an idle machine).
+STOP_WITHIN = BUDGET_S / 4
 
 
-@contextlib.asynccontextmanager
-async def bridge(settings: BridgeSettings) -> AsyncIterator[Serving]:
-    """A bridge for one test, served as ``volley serve`` serves it; stopping it may not hang."""
-    running = serving(settings, "127.0.0.1", 0)
-    served = await running.__aenter__()
-    try:
-        yield served
-    finally:
-        try:
-            async with asyncio.timeout(STOP_WITHIN):
-                await running.__aexit__(None, None, None)
-        except TimeoutError:
-            raise AssertionError(f"the bridge did not stop within {STOP_WITHIN:g} s") from None
+def bridge(settings: BridgeSettings) -> contextlib.AbstractAsyncContextManager[Serving]:
+    """A bridge for one test (``devkit.serve.bridge``); stopping it may not take over ``STOP_WITHIN``."""
+    return serve_bridge(settings, stop_within=STOP_WITHIN)
 
 
 def door_of(served: Serving) -> dict[str, int]:
@@ -206,20 +190,3 @@ async def http_get(
     status_line, *header_lines = head.strip().split("\r\n")
     parsed = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in header_lines)}
     return int(status_line.split()[1]), parsed
-
-
-# --- a real volley serve ------------------------------------------------------------------------
-
-
-def serve_process(tmp: Path, *options: str, file_limit: int | None = None) -> ServeProcess:
-    """``volley serve`` in its own process (its own file limit, its own memory to measure)."""
-    # ``ulimit -n`` for the server alone, set by the interpreter it runs in before the CLI starts.
-    limit = (
-        f"resource.setrlimit(resource.RLIMIT_NOFILE, ({file_limit}, {file_limit})); " if file_limit else ""
-    )
-    launcher = (
-        f"import resource, runpy, sys; {limit}"
-        "sys.argv[0] = 'volley'; runpy.run_module('bridge.cli', run_name='__main__')"
-    )
-    options = ("--port", "0", "--token", TOKEN, *options)
-    return ServeProcess(serve_command(tmp / "data", tmp / "config", *options, python=("-c", launcher)))

@@ -23,12 +23,11 @@ from hostilekit import (
     idle_socket,
     message,
     raw_websocket,
-    serve_process,
     settings_for,
 )
 
 from bridge.server.door import Door
-from devkit.serve import BUDGET_S
+from devkit.serve import BUDGET_S, TOKEN, serve_process
 
 pytestmark = pytest.mark.asyncio
 
@@ -213,7 +212,7 @@ async def test_a_flood_of_idle_sockets_under_a_small_file_limit_does_not_lock_th
         await asyncio.sleep(0.3)
         async with asyncio.timeout(BUDGET_S), aiohttp.ClientSession() as session:
             ws = await session.ws_connect(server.url)
-            await ws.send_str(json.dumps({"type": "hello", "token": "hostile-test-token"}))
+            await ws.send_str(json.dumps({"type": "hello", "token": TOKEN}))
             welcome = json.loads((await ws.receive(timeout=BUDGET_S)).data)
             assert welcome["type"] == "welcome"
             await ws.close()

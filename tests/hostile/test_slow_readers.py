@@ -18,7 +18,6 @@ from hostilekit import (
     message,
     open_connections,
     raw_websocket,
-    serve_process,
     settings_for,
 )
 
@@ -26,13 +25,13 @@ from bridge.protocol import MAX_FRAME_BYTES
 from bridge.server.app import CONNECTIONS
 from bridge.server.connection import Connection
 from bridge.server.outbox import Pace
-from devkit.serve import GURPS_MP5, ServeProcess, memory_kib
+from devkit.serve import BUDGET_S, GURPS_MP5, ServeProcess, memory_kib, serve_process
 
 pytestmark = pytest.mark.asyncio
 
 
-#: Seconds a test waits for something before calling it a hang (not a speed limit: the machine may be busy).
-HANG = 60.0
+#: Seconds a test waits for something before calling it a hang (the budget: not a speed limit).
+HANG = BUDGET_S
 
 
 async def until(condition: Callable[[], bool], hang: str) -> None:

@@ -18,12 +18,11 @@ from hostilekit import (
     closed_by_server,
     door_of,
     idle_socket,
-    serve_process,
     settings_for,
 )
 from websockets.asyncio.client import connect
 
-from devkit.serve import BUDGET_S, GURPS_MP5, serve_command
+from devkit.serve import BUDGET_S, GURPS_MP5, serve_command, serve_process
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +55,7 @@ def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
         ],
         check=True,
         capture_output=True,
-        timeout=30,
+        timeout=BUDGET_S / 2,
     )
     return cert, key
 
@@ -134,7 +133,7 @@ def _serve(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
         serve_command(tmp_path / "d", tmp_path / "c", "--port", "0", "--token", TOKEN, *options),
         capture_output=True,
         text=True,
-        timeout=30,
+        timeout=BUDGET_S / 2,
         cwd=tmp_path,
         check=False,
     )

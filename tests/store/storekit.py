@@ -1,6 +1,6 @@
 """Helpers for breaking the store's promises: a bridge in this process, a socket to it, the journals.
 
-``running(data)`` serves a bridge on a free loopback port through ``bridge.server.app.serving`` (the path
+``running(data)`` serves a bridge on a free loopback port through ``devkit.serve.bridge`` (the path
 ``volley serve`` takes); ``Client`` sends requests and collects raw reply frames; ``lines(data)`` is
 every resolved line of every journal, in order (duplicates kept: a test counts them).
 """
@@ -16,14 +16,15 @@ from typing import Any
 
 import aiohttp
 
-from bridge.server.app import BridgeSettings, serving
-from devkit.serve import GURPS_MP5
+from bridge.server.app import BridgeSettings
+from devkit.serve import BUDGET_S, GURPS_MP5, TOKEN, bridge, bridge_settings, say_hello
 
-TOKEN = "store-test-token-0123456789"
+__all__ = ["TOKEN", "Client", "first_session", "ids", "lines", "running", "settings"]
 
 
 def settings(data: Path) -> BridgeSettings:
-    return BridgeSettings(token=TOKEN, data_dir=data, warm_up=False, rate=100000.0, burst=100000)
+    """A bridge whose rate limit never refuses the tests' bursts."""
+    return bridge_settings(data, rate=100000.0, burst=100000)
 
 
 @dataclass
@@ -32,7 +33,7 @@ class Client:
 
     async def raw(self, message: dict[str, Any]) -> str:
         await self.ws.send_str(json.dumps(message))
-        frame = await self.ws.receive(timeout=60)
+        frame = await self.ws.receive(timeout=BUDGET_S)
         assert frame.type == aiohttp.WSMsgType.TEXT, frame
         return str(frame.data)
 
@@ -45,7 +46,7 @@ class Client:
             await self.ws.send_str(json.dumps({"type": "attack", "id": id, "request": GURPS_MP5}))
         replies = {}
         while len(replies) < len(ids):
-            frame = await self.ws.receive(timeout=60)
+            frame = await self.ws.receive(timeout=BUDGET_S)
             assert frame.type == aiohttp.WSMsgType.TEXT, frame
             replies[json.loads(frame.data)["id"]] = str(frame.data)
         return replies
@@ -63,13 +64,11 @@ class Client:
 @contextlib.asynccontextmanager
 async def running(data: Path) -> AsyncIterator[Client]:
     async with (
-        serving(settings(data), "127.0.0.1", 0) as served,
+        bridge(settings(data)) as served,
         aiohttp.ClientSession() as http,
         http.ws_connect(served.url) as ws,
     ):
-        await ws.send_str(json.dumps({"type": "hello", "token": TOKEN}))
-        welcome = json.loads((await ws.receive(timeout=60)).data)
-        assert welcome["type"] == "welcome", welcome
+        await say_hello(ws)
         yield Client(ws)
 
 

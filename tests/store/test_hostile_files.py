@@ -16,16 +16,16 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from storekit import TOKEN, first_session
+from storekit import first_session
 
 from bridge.server.access import find_token
 from bridge.store.files import LineReader, odd_files, session_files
 from bridge.store.lines import FORMAT_VERSION, Header
 from bridge.store.reader import read_session
-from devkit.serve import ROOT, ServeProcess, serve_command
+from devkit.serve import BUDGET_S, ROOT, ServeProcess, serve_command, serve_process
 
-#: Seconds a reader may take before it counts as hung (a hang is forever).
-HANG = 120
+#: Seconds a reader may take before it counts as hung (a hang is forever): twice the budget.
+HANG = 2 * BUDGET_S
 #: Peak memory a reader may reach on a 2 GB journal (it used 4.2 GB).
 FLAT_KIB = 200 * 1024
 
@@ -81,7 +81,7 @@ async def test_a_fifo_named_like_a_journal_hangs_nothing(tmp_path: Path) -> None
     assert session_files(sessions) == sorted(sessions.glob("2*.jsonl"))[1:]  # the FIFO sorts first
     assert odd_files(sessions) == [f"{fifo.name}: a FIFO; skipped"]
 
-    server = ServeProcess(serve_command(data, tmp_path / "config", "--port", "0", "--token", TOKEN))
+    server = serve_process(tmp_path)
     code, err = server.stop(signal.SIGTERM, timeout=HANG)
     assert code == 0, err
     assert f"{fifo.name}: a FIFO; skipped" in err

@@ -13,14 +13,14 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from storekit import TOKEN, first_session, ids, running
+from storekit import first_session, ids, running
 
 from bridge.store import write_behind
 from bridge.store.journal import Journal, JournalError, Written
 from bridge.store.ledger import INDEX_NAME
 from bridge.store.lines import Entry, line_time
 from bridge.store.sqlite_index import SqliteIndex
-from devkit.serve import ServeProcess, serve_command
+from devkit.serve import serve_process
 
 
 def hold_exclusive(data: Path) -> sqlite3.Connection:
@@ -143,12 +143,12 @@ async def test_serve_starts_whatever_the_ledger_is(tmp_path: Path, how: str) -> 
 def test_a_locked_ledger_neither_stops_serve_nor_sigterm(tmp_path: Path) -> None:
     """The process: starts with the index locked by another process, and SIGTERM stops it (exit 0)
     with nothing left behind (a run that resolved nothing removes its header-only session)."""
-    data, config = tmp_path / "data", tmp_path / "config"
+    data = tmp_path / "data"
     (data / "sessions").mkdir(parents=True)
     sqlite3.connect(data / "sessions" / INDEX_NAME).close()
     holder = hold_exclusive(data)
     try:
-        server = ServeProcess(serve_command(data, config, "--port", "0", "--token", TOKEN))
+        server = serve_process(tmp_path)
         code, err = server.stop(signal.SIGTERM)
     finally:
         holder.close()
