@@ -11,7 +11,8 @@ from bridge.report.findings import Findings
 from bridge.report.luck import judge_luck
 from bridge.report.page import render_page
 from bridge.report.record import SessionRecord
-from bridge.report.tally import Tally, tally
+from bridge.report.tally import tally
+from bridge.report.totals import Tally
 
 __all__ = ["findings", "judged", "report_html", "write_page"]
 

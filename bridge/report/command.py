@@ -73,7 +73,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     except ImportError:
         print(EXTRA_MISSING, file=sys.stderr)
         return EXIT_USAGE
-    from bridge.cli.replay import ProgressBar
+    from bridge.cli.progress import ProgressBar
     from bridge.report.record import read_record
 
     records = []

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from bridge.report.fairness import Calibration, DieTest, OrderTest, overall
 from bridge.report.luck import Luck
-from bridge.report.tally import ShooterTally, Tally
+from bridge.report.totals import ShooterTally, Tally
 
 __all__ = ["Findings"]
 

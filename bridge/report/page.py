@@ -17,7 +17,7 @@ from bridge.report.findings import Findings
 from bridge.report.luck import LUCK_ALERT_P, LUCK_NOTE_P
 from bridge.report.power import JUDGE_POWER, LOADING, STICKY
 from bridge.report.tables import fairness_section, shooters_section, targets_section
-from bridge.report.tally import Tally
+from bridge.report.totals import Tally
 from bridge.report.wording import Words, die_lines, luck_line, luck_words, outside_change
 
 __all__ = ["render_page"]

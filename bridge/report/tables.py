@@ -12,7 +12,7 @@ from bridge.report.fairness import ALERT_P, WATCH_P, DieTest, OrderTest
 from bridge.report.findings import Findings
 from bridge.report.luck import Luck
 from bridge.report.power import STICKY
-from bridge.report.tally import Expectation, ShooterTally, Tally, TargetTally
+from bridge.report.totals import Expectation, ShooterTally, Tally, TargetTally
 from bridge.report.wording import Words, calibration_words, power_words, test_words
 
 __all__ = ["fairness_section", "shooters_section", "targets_section"]

@@ -16,7 +16,8 @@ from reportkit import REPLAYS, write_session
 import rules
 from bridge.report.build import report_html
 from bridge.report.record import read_record, read_record_bytes
-from bridge.report.tally import Tally, tally
+from bridge.report.tally import tally
+from bridge.report.totals import Tally
 from bridge.store.lines import AppliedLine, CancelLine, UndoLine
 
 REPLAY = {path.stem: path for path in REPLAYS}

@@ -29,7 +29,7 @@ from bridge.report.findings import Findings
 from bridge.report.luck import LUCK_ALERT_P, LUCK_NOTE_P
 from bridge.report.page import _banner, render_page
 from bridge.report.power import LOADING, STICKY
-from bridge.report.tally import LUCK_BARS, LuckChart, Tally
+from bridge.report.totals import LUCK_BARS, LuckChart, Tally
 from bridge.report.wording import Words, chance
 
 #: Fair evenings simulated (``VOLLEY_REPORT_EVENINGS=3000 ... -s`` for the figures in docs/report.md).
