@@ -270,7 +270,9 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from bridge.cli.replay import print_report, replay_against, replay_session
+    from bridge.cli.replay import replay_session
+    from bridge.cli.replay_report import print_report
+    from bridge.cli.replay_wire import replay_against
     from bridge.cli.sessions import find_session
 
     try:

@@ -38,7 +38,7 @@ __all__ = [
 
 #: Version of the line format below; a reader refuses files from a newer format. 2: the replies inside
 #: carry protocol-2 message objects (log lines, roll purposes, card titles) instead of English text;
-#: replay compares a format-1 file's text fields leniently (``bridge.cli.replay``). 3: the replies are
+#: replay compares a format-1 file's text fields leniently (``bridge.cli.differences``). 3: the replies are
 #: protocol 3's, each thing once (``bridge.protocol.ResultReply``); replay re-resolves a format-2 file
 #: into the older shape, so its bytes still compare.
 FORMAT_VERSION = 3

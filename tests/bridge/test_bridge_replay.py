@@ -19,7 +19,9 @@ from bridgekit import GURPS_MP5, TOKEN, Start, open_session
 
 import rules
 from bridge.cli import main
-from bridge.cli.replay import LONG_LOG, TEXT_FIELDS, ProgressBar, differences, replay_session, want_progress
+from bridge.cli.differences import TEXT_FIELDS, differences
+from bridge.cli.progress import LONG_LOG, ProgressBar, want_progress
+from bridge.cli.replay import replay_session
 from bridge.server.app import BridgeSettings
 
 ROOT = Path(__file__).resolve().parents[2]
