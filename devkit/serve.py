@@ -2,10 +2,11 @@
 
 In this process: ``bridge(settings)`` serves it as ``volley serve`` does, on a free loopback port, and
 stops it when the block ends (``bridge_settings`` gives a test's settings, ``say_hello`` opens a session
-on its websocket). As a process of its own: ``serve_process`` (``volley serve`` on a free port with its
-own directories and file limit), or ``ServeProcess`` for any command line ``serve_command`` builds; it
-reads the start-up lines up to the one it waits for (by default the last one ``volley serve`` prints,
-where to install the Foundry module), and stops the process with a signal.
+on its websocket, ``BridgeTestServer`` is the same bridge for aiohttp's ``TestClient``). As a process of
+its own: ``serve_process`` (``volley serve`` on a free port with its own directories and file limit), or
+``ServeProcess`` for any command line ``serve_command`` builds; it reads the start-up lines up to the one
+it waits for (by default the last one ``volley serve`` prints, where to install the Foundry module), and
+stops the process with a signal.
 
 Every bridge has the access token ``TOKEN``; every wait is taken from ``BUDGET_S`` (``devkit.budget``:
 ``VOLLEY_TEST_SLOWDOWN`` scales it). ``GURPS_MP5`` is the request the tests and benchmarks fire.
@@ -28,6 +29,9 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+from aiohttp import web
+from aiohttp.test_utils import BaseTestServer
+from yarl import URL
 
 from bridge.server.app import BridgeSettings, Serving, serving
 from devkit.budget import BUDGET_S
@@ -71,6 +75,28 @@ async def bridge(settings: BridgeSettings, *, stop_within: float = BUDGET_S) -> 
                 await running.__aexit__(None, None, None)
         except TimeoutError:
             raise AssertionError(f"the bridge did not stop within {stop_within:g} s") from None
+
+
+class BridgeTestServer(BaseTestServer):
+    """A bridge served by ``bridge`` on a free loopback port, for aiohttp's ``TestClient``
+    (``aiohttp_client(BridgeTestServer(settings))``)."""
+
+    def __init__(self, settings: BridgeSettings) -> None:
+        super().__init__(host="127.0.0.1")
+        self.settings = settings
+        self.app: web.Application | None = None
+        self._stack = contextlib.AsyncExitStack()
+
+    async def start_server(self, loop: Any = None, **kwargs: Any) -> None:
+        served = await self._stack.enter_async_context(bridge(self.settings))
+        self.app, self.port = served.app, served.port
+        self._root = URL(f"http://127.0.0.1:{served.port}")
+
+    async def _make_runner(self, **kwargs: Any) -> web.BaseRunner:
+        raise NotImplementedError("served by devkit.serve.bridge")
+
+    async def close(self) -> None:
+        await self._stack.aclose()
 
 
 async def say_hello(ws: aiohttp.ClientWebSocketResponse, token: str = TOKEN) -> dict[str, Any]:

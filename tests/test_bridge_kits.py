@@ -1,6 +1,7 @@
 """One way to start a bridge in the tests, and every wait of it from one budget (issue #37).
 
-- Only ``devkit/serve.py`` enters ``bridge.server.app.serving``: the kits (``bridgekit`` and the bridge
+- Only ``devkit/serve.py`` enters ``bridge.server.app.serving`` (no test serves an app of its own,
+  ``create_app``, either): the kits (``bridgekit`` and the bridge
   tests' ``conftest``, ``storekit``, ``hostilekit``) start their bridges through ``devkit.serve``, and
   share its token.
 - The bridge kits take their waits from ``devkit.budget.BUDGET_S``: no timeout is a bare number, so
@@ -64,7 +65,7 @@ def test_only_the_dev_kit_serves_a_bridge() -> None:
             if (
                 isinstance(node, ast.ImportFrom)
                 and node.module == "bridge.server.app"
-                and any(alias.name == "serving" for alias in node.names)
+                and any(alias.name in ("serving", "create_app") for alias in node.names)
             ):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert found == []

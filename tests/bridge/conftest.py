@@ -6,7 +6,6 @@ Each bridge is started by ``devkit.serve.bridge`` (``bridge.server.app.serving``
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -15,35 +14,12 @@ from typing import Any
 import pytest
 import pytest_asyncio
 import skirmish
-from aiohttp import web
-from aiohttp.test_utils import BaseTestServer, TestClient
+from aiohttp.test_utils import TestClient
 from bridgekit import Start
-from yarl import URL
 
 import rules.registry
 from bridge.server.app import BridgeSettings
-from devkit.serve import bridge, bridge_settings
-
-
-class BridgeTestServer(BaseTestServer):
-    """A bridge served by ``devkit.serve.bridge`` on a free loopback port, for ``TestClient``."""
-
-    def __init__(self, settings: BridgeSettings) -> None:
-        super().__init__(host="127.0.0.1")
-        self.settings = settings
-        self.app: web.Application | None = None
-        self._stack = contextlib.AsyncExitStack()
-
-    async def start_server(self, loop: Any = None, **kwargs: Any) -> None:
-        served = await self._stack.enter_async_context(bridge(self.settings))
-        self.app, self.port = served.app, served.port
-        self._root = URL(f"http://127.0.0.1:{served.port}")
-
-    async def _make_runner(self, **kwargs: Any) -> web.BaseRunner:
-        raise NotImplementedError("served by devkit.serve.bridge")
-
-    async def close(self) -> None:
-        await self._stack.aclose()
+from devkit.serve import BridgeTestServer, bridge_settings
 
 
 @pytest.fixture(autouse=True)

@@ -13,19 +13,15 @@ from aiohttp.test_utils import TestClient
 
 from bridge.report import build as report_build
 from bridge.report.route import build_in_child
-from bridge.server.app import BridgeSettings, create_app
-
-TOKEN = "report-token"
+from devkit.serve import TOKEN, BridgeTestServer, bridge_settings
 
 pytestmark = pytest.mark.asyncio
 
 
 @pytest_asyncio.fixture
 async def bridge(aiohttp_client: Any, tmp_path: Path) -> AsyncIterator[TestClient[Any, Any]]:
-    settings = BridgeSettings(
-        token=TOKEN, data_dir=tmp_path / "data", allow_scripted_dice=True, warm_up=False
-    )
-    client: TestClient[Any, Any] = await aiohttp_client(create_app(settings))
+    settings = bridge_settings(tmp_path / "data", allow_scripted_dice=True)
+    client: TestClient[Any, Any] = await aiohttp_client(BridgeTestServer(settings))
     yield client
 
 
