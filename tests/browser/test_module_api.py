@@ -486,7 +486,7 @@ def test_open_attack_dialog_comes_pre_filled(table: Table) -> None:
     assert table.pages.errors == []
 
 
-@pytest.mark.parametrize("system", ["gurps", "megatraveller"])
+@pytest.mark.parametrize("system", ["gurps", "megatraveller", "d100"])
 def test_a_macro_fills_the_choice_model_and_renders_no_dialog(table: Table, system: str) -> None:
     """#37: the API read its choice from a hidden attack dialog it rendered. Now it fills the system's
     choice model (systems/<id>/choice.js): with every attack dialog's render refused, odds, a refusal
@@ -519,6 +519,34 @@ def test_a_macro_fills_the_choice_model_and_renders_no_dialog(table: Table, syst
             fired = api_call(page, f"return (await api.fire('{token}', {{shots: 2}})).id;")
             assert fired["ok"], fired
             assert sent_with_id(sent, fired["value"])["request"]["shots"] == 2
+        elif system == "d100":
+            odds = api_call(page, f"return await api.odds('{token}', {{mode: 'long_burst'}});")
+            assert odds["ok"], odds
+            assert [target["id"] for target in odds["value"]["targets"]][:1] == ["tokHeretic0000002"]
+            # Suppressing fire with no Facing, and a morale test for nobody listed: refused by the label.
+            unaimed = api_call(page, f"return await api.fire('{token}', {{mode: 'suppressing_full'}});")
+            assert unaimed["ok"] is False and unaimed["code"] == "form", unaimed
+            assert unaimed["error"] == "Facing (°, 0 = east, clockwise): required", unaimed
+            nobody = api_call(
+                page,
+                f"return await api.fire('{token}', {{action: 'suppression_test', targets: [],"
+                " fields: {who: 'targets'}});",
+            )
+            assert nobody["ok"] is False and nobody["code"] == "form", nobody
+            assert nobody["error"] == "For: nobody listed: target a token (T over it), or choose this token"
+            fired = api_call(
+                page,
+                f"return (await api.fire('{token}', {{mode: 'suppressing_full',"
+                " fields: {facing: 352}})).id;",
+            )
+            assert fired["ok"], fired
+            request = sent_with_id(sent, fired["value"])["request"]
+            assert request["mode"] == "suppressing" and request["rate"] == "full", request
+            # The sector's tokens, nearest first, as the dialog lists them; the demagogue is outside it.
+            assert [target["id"] for target in request["targets"]] == [
+                "tokCultist0000003",
+                "tokHeretic0000002",
+            ], request
         else:
             odds = api_call(page, f"return await api.odds('{token}', {{mode: '{mode}'}});")
             assert odds["ok"], odds

@@ -184,9 +184,11 @@
  * @typedef {{system: RuleSystemId, token: TargetRef, weapon: VolleyWeapon | null, character: Record<string, unknown>,
  *   targets: {id: string, name: string, character: Record<string, unknown>}[], previewActions: readonly string[],
  *   scene?: {id: string, name: string, x: number, y: number}[], state?: Record<string, unknown>, lockName?: string | null,
- *   tableRules?: Record<string, Record<string, unknown>>}} ChoiceFacts `scene`: the tokens on the shooter's scene with
- *   their centres in grid squares; `state`: the shooter's Volley state (a target lock); `lockName`: the locked token's
- *   name; `tableRules`: the table rules as stored
+ *   tableRules?: Record<string, Record<string, unknown>>, plane?: {inMetres: boolean, origin: {x: number, y: number} | null,
+ *   tokens: {id: string, name: string, x: number, y: number}[]}, gm?: boolean}} ChoiceFacts `scene`: the tokens on the
+ *   shooter's scene with their centres in grid squares; `state`: the shooter's Volley state (a target lock, a standing
+ *   order); `lockName`: the locked token's name; `tableRules`: the table rules as stored; `plane`: the shooter's centre
+ *   and the scene's tokens with theirs, in metres when the scene has units, else pixels; `gm`: the user is a game master
  */
 
 /**
@@ -200,6 +202,8 @@
  * @property {(name: string, value: unknown) => void} set
  * @property {() => {tally: ChoiceMessage, blocked: ChoiceMessage | null} | null} liveCheck
  * @property {(readout: WeaponReadout) => ChoiceActionSpec[]} actions
+ * @property {() => ChoiceActionSpec[]} [bodyActions] the buttons of the system's own body (d100's morale tests)
+ * @property {() => {id: string, name: string}[]} [chosenTargets] the tokens fired at, when not the user's targets
  * @property {() => string | null} previewAction
  * @property {(action: string) => Record<string, unknown>} toRequest
  */
@@ -226,7 +230,6 @@
  * @property {(options?: {animate?: boolean}) => Promise<unknown>} close
  * @property {(name: string) => string | null} controlLabel
  * @property {() => Promise<void>} whenSettled
- * @property {(action: string) => string | null} actionProblem
  * @property {(action: string) => Choice} readChoice
  * @property {(error: unknown) => string} refusalText
  * @property {() => string | null} previewAction

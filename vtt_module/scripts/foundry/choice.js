@@ -8,7 +8,7 @@
 
 import { findWeapon } from "../adapters/identity.js";
 import { holdOf } from "../books.js";
-import { arsenalOf, findTokenDocument, placedTokens, tokenCentreSquares, tokenState } from "./documents.js";
+import { arsenalOf, findTokenDocument, placedTokens, tokenCentre, tokenCentrePixels, tokenCentreSquares, tokenState } from "./documents.js";
 import { bridgeOnline } from "./bridge.js";
 import { tableRules } from "./table-rules.js";
 import { t } from "./words.js";
@@ -65,7 +65,21 @@ export function choiceFacts(token, plugin, weaponId, targets) {
     state: tokenState(token),
     lockName: lockName(tokenState(token).target),
     tableRules: tableRules(),
+    plane: planeOf(token),
+    gm: Boolean(game.user?.isGM),
   };
+}
+
+/**
+ * The shooter's centre and the scene's tokens with theirs: in metres when the scene's units allow,
+ * else in pixels (d100's sectors).
+ * @param {TokenDocument} token
+ */
+function planeOf(token) {
+  const metres = tokenCentre(token);
+  const inMetres = metres !== null;
+  const tokens = placedTokens(token, inMetres ? tokenCentre : tokenCentrePixels).flatMap(({ id, name, centre }) => (centre ? [{ id, name, x: centre.x, y: centre.y }] : []));
+  return { inMetres, origin: metres ?? tokenCentrePixels(token), tokens };
 }
 
 /**
@@ -128,12 +142,17 @@ export function actionProblem(model, token, plugin, action) {
   const weapon = model.facts.weapon;
   if (!weapon) return t("VOLLEY.Dialog.NoWeapons", { name: token.name ?? "" });
   const specs = model.actions(plugin.readout(weapon));
+  // The buttons of the system's own body (d100's morale section) go unless the bridge is away.
+  const body = model.bodyActions?.() ?? [];
   const held = holdOf(tokenState(token), weapon) ? t("VOLLEY.Dialog.Held", { weapon: weapon.name || t("VOLLEY.Dialog.Unnamed") }) : null;
+  const inBody = body.find((s) => s.action === action);
+  if (inBody) return bridgeOnline() ? (inBody.blocked ? say(inBody.blocked) : null) : t("VOLLEY.Dialog.Offline");
   const spec = specs.find((s) => s.action === action) ?? (held && action === CANCEL_HELD ? { action, blocked: null, needsTargets: false, primary: false } : null);
-  if (!spec) return t("VOLLEY.Api.NoSuchAction", { action, actions: specs.map((s) => s.action).join(", ") });
+  if (!spec) return t("VOLLEY.Api.NoSuchAction", { action, actions: [...specs, ...body].map((s) => s.action).join(", ") });
   let reason = spec.blocked ? say(spec.blocked) : null;
   if (held && spec.action !== CANCEL_HELD) reason = held;
-  if (!reason && spec.needsTargets && model.facts.targets.length === 0) reason = t("VOLLEY.Dialog.NoTargets");
+  const targets = model.chosenTargets?.() ?? model.facts.targets;
+  if (!reason && spec.needsTargets && targets.length === 0) reason = t("VOLLEY.Dialog.NoTargets");
   if (!bridgeOnline()) reason = t("VOLLEY.Dialog.Offline");
   if (reason) return reason;
   // Fire waits on the system's running check of the form too (GURPS: shots against RoF).

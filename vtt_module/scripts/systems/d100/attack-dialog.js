@@ -14,13 +14,18 @@
  *
  * BS, WP, skills, the weapon's numbers and every distance are the actor's and the map's, read again by
  * the referee's browser (requests.js); the dialog only shows them.
+ *
+ * The choice itself is the d100 choice model (./choice.js, #37): the mode, the sector and its list, the
+ * rows left out, the primary, the buttons and the request each sends are its; the dialog draws from it
+ * and writes each edit into it, with the same form names. The module API fills the same model without
+ * this window.
  */
 
 import { isShowing } from "../../foundry/app-state.js";
 import { AttackDialog, formValues } from "../common/attack-dialog.js";
-import { FormError, readFlag, requireInt } from "../../fields.js";
-import { distanceBetween, readFacing, tokensInSector, wholeDegrees } from "../../sector.js";
-import { arsenalOf, findTokenDocument, metresPerPixel, placedTokens, tokenCentre, tokenCentrePixels, tokenState } from "../../foundry/documents.js";
+import { distanceBetween, wholeDegrees } from "../../sector.js";
+import { arsenalOf, findTokenDocument, metresPerPixel, tokenCentre, tokenCentrePixels } from "../../foundry/documents.js";
+import { choiceFacts, say } from "../../foundry/choice.js";
 import { canPickOnCanvas, pickDirection } from "../../foundry/sector-picker.js";
 import { bridgeOnline } from "../../foundry/bridge.js";
 import { formatPercent } from "../../odds-preview.js";
@@ -30,7 +35,6 @@ import {
   bandOf,
   DIALOG_MODES,
   dialogModes,
-  isDialogMode,
   maxOverwatchShots,
   overwatchModes,
   rofPositions,
@@ -43,9 +47,7 @@ import {
 import { d100OddsLines } from "./odds.js";
 import { MODIFIER_LIMIT } from "./requests.js";
 import { isDetails, isInput, isSelect } from "../../foundry/window-dom.js";
-
-/** The morale buttons: each rolls with the Suppression and morale modifier, for that roll only. */
-const MORALE_ACTIONS = new Set(["suppression_test", "recover", "enter_melee"]);
+import { d100Choice, MORALE_ACTIONS } from "./choice.js";
 
 /**
  * @typedef {import("../../profile/types.js").VolleyWeapon} VolleyWeapon
@@ -56,12 +58,6 @@ const MORALE_ACTIONS = new Set(["suppression_test", "recover", "enter_melee"]);
  * @typedef {import("../../sector.js").Point} Point
  * @typedef {{facing: number, arc: number}} PickedSector
  */
-
-/** @param {unknown} value */
-const isRecord = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** Seed 004: the classes that do not fire while locked in melee (rules/d100/handling.py `_NO_MELEE`). */
-const NO_MELEE_CLASSES = Object.freeze(["long_rifle", "heavy"]);
 
 export default class D100AttackDialog extends AttackDialog {
   static PARTS = AttackDialog.partsWith("modules/volley/templates/systems/d100/attack-body.hbs");
@@ -78,26 +74,18 @@ export default class D100AttackDialog extends AttackDialog {
     },
   };
 
-  /** The Mode select's choice (checked against the weapon each time it is read). @type {string | null} */
-  mode = null;
-  /** The sector aimed (picked on the map or typed) for wide bursts, suppressing fire and setting overwatch. @type {PickedSector | null} */
-  sector = null;
-  /** Tokens the picked sector listed, plus any the user added. @type {string[] | null} */
-  sectorList = null;
-  /** Tokens in the standing order's sector (overwatch fire), plus any the user added. @type {string[] | null} */
-  triggerList = null;
-  /** Rows the user unticked. @type {Set<string>} */
-  excluded = new Set();
-  /** The primary target the user chose. @type {string | null} */
-  primary = null;
-  /** Overwatch fire's mode select: "order" (the order's own) or a mode picked when the trigger came. @type {string | null} */
-  fireMode = null;
+  /** The choice the player sets (./choice.js): the dialog draws it and writes each edit into it. */
+  #model = d100Choice({ system: "d100", token: { id: "", name: "" }, weapon: null, character: {}, targets: [], previewActions: [] });
   /** Whether the morale section is open (kept across re-renders). */
   moraleOpen = false;
   /** The standing order as last seen (JSON), to notice one set, fired or lifted. @type {string | null | undefined} */
   #orderSeen = undefined;
 
-  // --- what the token and its weapon allow ------------------------------------------------------
+  /** The model on the token, its weapon, the user's targets and the scene as they are now. */
+  choice() {
+    this.#model.facts = choiceFacts(this.token, this.plugin, this.weaponId, this.userTargets());
+    return this.#model;
+  }
 
   /** @returns {{weapon: VolleyWeapon | null, arsenal: Arsenal}} */
   #current() {
@@ -106,34 +94,22 @@ export default class D100AttackDialog extends AttackDialog {
     return { weapon, arsenal };
   }
 
-  /**
-   * A standing order waits for its trigger; firing it is a step of its own, opened by "The trigger is
-   * met" (never by the button that set it, so a second click cannot spend the order).
-   */
-  triggerMet = false;
-
   /** The order stands and its trigger has not been declared met: nothing to fire, nobody listed. */
   #waiting() {
-    return this.currentMode() === "overwatch_fire" && !this.triggerMet;
+    return this.choice().waiting();
   }
 
-  /** The token's standing overwatch order, or null. @returns {Record<string, unknown> | null} */
+  /** The token's standing overwatch order, or null. */
   #order() {
-    const order = tokenState(this.token).overwatch;
-    return isRecord(order) ? /** @type {Record<string, unknown>} */ (order) : null;
+    return this.choice().order();
   }
 
   /**
    * The mode in force: the user's, while the weapon allows it; else overwatch fire when an order stands,
    * else the weapon's first.
-   * @returns {DialogMode | null}
    */
   currentMode() {
-    const { weapon } = this.#current();
-    if (!weapon) return null;
-    const allowed = dialogModes(weapon, { order: this.#order() !== null });
-    const chosen = isDialogMode(this.mode) && allowed.includes(this.mode) ? this.mode : (allowed[0] ?? null);
-    return chosen;
+    return this.choice().currentMode();
   }
 
   // --- targets ------------------------------------------------------------------------------------
@@ -145,36 +121,6 @@ export default class D100AttackDialog extends AttackDialog {
     return { origin: tokenCentrePixels(this.token), inMetres: false, scale: null };
   }
 
-  /**
-   * Tokens of the scene (not the shooter) inside a sector opening from the shooter, nearest first.
-   * @param {PickedSector} sector
-   * @param {VolleyWeapon} weapon
-   * @returns {string[]}
-   */
-  #inSector(sector, weapon) {
-    const { origin, inMetres } = this.#geometry();
-    if (!origin) return [];
-    const length = inMetres ? sectorLength(weapon, this.#current().arsenal.character) : Infinity;
-    const others = placedTokens(this.token, inMetres ? tokenCentre : tokenCentrePixels).filter((placed) => placed.id !== this.token.id);
-    return tokensInSector({ origin, facing: sector.facing, arc: sector.arc, length }, others).map((found) => found.id);
-  }
-
-  /** The list the rows come from for the mode in force, or null for the user's targets. @returns {string[] | null} */
-  #list() {
-    const mode = this.currentMode();
-    if (!mode) return null;
-    if (mode === "overwatch_fire") {
-      if (!this.triggerList) {
-        const order = this.#order();
-        const { weapon } = this.#current();
-        this.triggerList = order && weapon ? this.#inSector({ facing: Number(order.facing) || 0, arc: Number(order.arc) || SECTOR_MAX_DEGREES }, weapon) : [];
-      }
-      return this.triggerList;
-    }
-    if (DIALOG_MODES[mode].sector && this.sectorList) return this.sectorList;
-    return null;
-  }
-
   /** The user's own targets (Foundry: T over a token). @returns {TargetRef[]} */
   userTargets() {
     return super.targets();
@@ -182,28 +128,12 @@ export default class D100AttackDialog extends AttackDialog {
 
   /** Every row the dialog shows, ticked or not, primary first. @returns {TargetRef[]} */
   #rows() {
-    if (this.currentMode() === "overwatch" || this.#waiting()) return [];
-    const list = this.#list();
-    /** @type {TargetRef[]} */
-    let rows;
-    if (list === null) rows = this.userTargets();
-    else {
-      rows = list.flatMap((id) => {
-        const doc = findTokenDocument(id);
-        return doc && doc.id !== this.token.id ? [{ id, name: doc.name ?? id }] : [];
-      });
-    }
-    const primary = this.#primaryOf(rows);
-    return primary ? [primary, ...rows.filter((row) => row.id !== primary.id)] : rows;
+    return this.choice().rows();
   }
 
-  /**
-   * @param {TargetRef[]} rows
-   * @returns {TargetRef | null}
-   */
+  /** @param {TargetRef[]} rows */
   #primaryOf(rows) {
-    const ticked = rows.filter((row) => !this.excluded.has(row.id));
-    return ticked.find((row) => row.id === this.primary) ?? ticked[0] ?? null;
+    return this.#model.primaryOf(rows);
   }
 
   /**
@@ -211,8 +141,7 @@ export default class D100AttackDialog extends AttackDialog {
    * @returns {TargetRef[]}
    */
   targets() {
-    const rows = this.#rows().filter((row) => !this.excluded.has(row.id));
-    return this.currentMode() === "single" ? rows.slice(0, 1) : rows;
+    return this.choice().chosenTargets();
   }
 
   // --- the body -------------------------------------------------------------------------------------
@@ -223,16 +152,16 @@ export default class D100AttackDialog extends AttackDialog {
    * @param {TargetRef[]} _targets
    */
   async systemContext(weapon, arsenal, _targets) {
-    const mode = this.currentMode();
-    this.mode = mode;
+    const model = this.choice();
+    const mode = model.currentMode();
+    model.mode = mode;
     const character = arsenal.character;
     const order = this.#order();
     const statuses = new Set([...(this.token.actor?.statuses ?? [])].map(String));
     const rows = this.#rows();
     const primary = this.#primaryOf(rows);
     const spec = mode ? DIALOG_MODES[mode] : null;
-    const firing = mode === "overwatch_fire" ? this.#overwatchFireMode() : null;
-    const burst = spec?.action === "attack" ? spec.mode !== "single" && spec.mode !== "suppressing" : firing !== null && firing !== "single";
+    const burst = model.burst();
     const bs = typeof character.bs === "number" ? character.bs : null;
     const rof = rofPositions(weapon.stats.rof);
     const online = bridgeOnline();
@@ -255,12 +184,12 @@ export default class D100AttackDialog extends AttackDialog {
       burst,
       suppressing: spec?.mode === "suppressing",
       rows: rows.map((row) => this.#rowView(row, { weapon, character, primary, burst, mode })),
-      primaryChoices: (burst || mode === "single") && rows.length > 1 ? rows.filter((row) => !this.excluded.has(row.id)).map((row) => ({ ...row, selected: row.id === primary?.id })) : [],
+      primaryChoices: (burst || mode === "single") && rows.length > 1 ? rows.filter((row) => !model.excluded.has(row.id)).map((row) => ({ ...row, selected: row.id === primary?.id })) : [],
       primaryLabel: t(mode === "single" ? "VOLLEY.D100.Dialog.SingleTarget" : "VOLLEY.D100.Dialog.Primary"),
       primaryHint: t(mode === "single" ? "VOLLEY.D100.Dialog.SingleTargetHint" : "VOLLEY.D100.Dialog.PrimaryHint"),
-      addChoices: this.#addChoices(rows),
+      addChoices: model.addChoices(),
       // Single shots and bursts fire at the user's targets (T over a token); a sector's list is edited here.
-      addable: (mode === "overwatch_fire" && !this.#waiting()) || Boolean(spec?.sector && mode !== "overwatch" && mode !== "overwatch_fire"),
+      addable: model.addable(),
       rowsHint: this.#rowsHint(mode, rows),
       wider: burst,
       upkeep: this.#upkeepView(weapon, character),
@@ -298,14 +227,15 @@ export default class D100AttackDialog extends AttackDialog {
    */
   #sectorView(weapon, arsenal, mode) {
     const reach = sectorLength(weapon, arsenal.character);
-    const picked = this.sector;
+    const model = this.#model;
+    const picked = model.sector;
     return {
       canPick: canPickOnCanvas(),
       facing: picked ? picked.facing : "",
       arc: picked?.arc ?? SECTOR_MAX_DEGREES,
       max: SECTOR_MAX_DEGREES,
       reach: Number.isFinite(reach) ? t("VOLLEY.D100.Dialog.Reach", { metres: reach }) : t("VOLLEY.D100.Dialog.ReachUnknown"),
-      picked: picked ? t("VOLLEY.D100.Dialog.Picked", { facing: Math.round(picked.facing), arc: picked.arc, n: this.sectorList?.length ?? 0 }) : "",
+      picked: picked ? t("VOLLEY.D100.Dialog.Picked", { facing: Math.round(picked.facing), arc: picked.arc, n: model.sectorList?.length ?? 0 }) : "",
       hint: mode === "overwatch" ? t("VOLLEY.D100.Dialog.PickOrderHint") : t("VOLLEY.D100.Dialog.PickHint"),
     };
   }
@@ -323,11 +253,12 @@ export default class D100AttackDialog extends AttackDialog {
 
   /** @param {VolleyWeapon} weapon */
   #settingView(weapon) {
-    const inside = this.sector ? this.#inSector(this.sector, weapon) : [];
+    const model = this.#model;
+    const inside = model.sector ? model.inSector(model.sector) : [];
     const names = inside.map((id) => findTokenDocument(id)?.name ?? id);
     return {
       modes: overwatchModes(weapon).map((id, index) => ({ id, label: t(`VOLLEY.D100.Modes.${id}`), selected: index === 0 })),
-      inside: this.sector ? t("VOLLEY.D100.Dialog.InSectorNow", { n: names.length, names: names.join(", ") || "—" }) : "",
+      inside: model.sector ? t("VOLLEY.D100.Dialog.InSectorNow", { n: names.length, names: names.join(", ") || "—" }) : "",
     };
   }
 
@@ -339,13 +270,13 @@ export default class D100AttackDialog extends AttackDialog {
   #firingView(weapon, order, bs) {
     const orderMode = typeof order?.mode === "string" ? order.mode : "single";
     const rof = rofPositions(weapon.stats.rof);
-    const chosen = this.fireMode ?? "order";
+    const chosen = this.#model.fireMode ?? "order";
     return {
       modes: [
         { id: "order", label: t("VOLLEY.D100.Dialog.OrderMode", { mode: t(`VOLLEY.D100.Modes.${orderMode}`) }), selected: chosen === "order" },
         ...overwatchModes(weapon).map((id) => ({ id, label: t(`VOLLEY.D100.Modes.${id}`), selected: chosen === id })),
       ],
-      shots: bs !== null && rof && this.#overwatchFireMode() === "single" ? t("VOLLEY.D100.Dialog.SingleShots", { n: maxOverwatchShots(bs, rof.highest) }) : "",
+      shots: bs !== null && rof && this.#model.overwatchFireMode() === "single" ? t("VOLLEY.D100.Dialog.SingleShots", { n: maxOverwatchShots(bs, rof.highest) }) : "",
     };
   }
 
@@ -363,7 +294,7 @@ export default class D100AttackDialog extends AttackDialog {
     const distance = shooterAt && at ? distanceBetween(shooterAt, at) : null;
     const band = distance === null ? null : bandOf(distance, weaponRange(weapon, character));
     const isPrimary = row.id === primary?.id;
-    const included = !this.excluded.has(row.id);
+    const included = !this.#model.excluded.has(row.id);
     const single = mode === "single";
     const primaryAt = primary ? findTokenDocument(primary.id) : null;
     const primaryCentre = primaryAt && primaryAt.parent === this.token.parent ? tokenCentre(primaryAt) : null;
@@ -401,14 +332,6 @@ export default class D100AttackDialog extends AttackDialog {
     };
   }
 
-  /** Tokens of the scene not listed yet, for the Add select. @param {TargetRef[]} rows */
-  #addChoices(rows) {
-    const listed = new Set(rows.map((row) => row.id));
-    return placedTokens(this.token)
-      .filter((placed) => placed.id !== this.token.id && !listed.has(placed.id))
-      .map((placed) => ({ id: placed.id, name: placed.name }));
-  }
-
   /**
    * @param {DialogMode | null} mode
    * @param {TargetRef[]} rows
@@ -417,7 +340,7 @@ export default class D100AttackDialog extends AttackDialog {
     if (mode === "overwatch" || this.#waiting()) return "";
     if (rows.length === 0) {
       if (mode === "overwatch_fire") return t("VOLLEY.D100.Dialog.NobodyInOrderSector");
-      if (mode && DIALOG_MODES[mode].sector && this.sectorList) return t("VOLLEY.D100.Dialog.NobodyInSector");
+      if (mode && DIALOG_MODES[mode].sector && this.#model.sectorList) return t("VOLLEY.D100.Dialog.NobodyInSector");
       return t("VOLLEY.Dialog.NoTargets");
     }
     return "";
@@ -447,150 +370,23 @@ export default class D100AttackDialog extends AttackDialog {
   // --- the choice -----------------------------------------------------------------------------------
 
   /**
+   * The model's request for `action`, from the form (FormError names a bad field).
    * @param {Record<string, string>} values
    * @param {string} action
    */
   choiceFields(values, action) {
-    const limit = { min: -MODIFIER_LIMIT, max: MODIFIER_LIMIT };
-    const shooter = { moved: readFlag(values.moved), in_melee: readFlag(values.in_melee) };
-    // Seed 004: locked in melee, a long rifle or a heavy weapon does not fire, and nothing is braced.
-    // Refused here, naming the box, not after sending (#31).
-    if (shooter.in_melee) {
-      const weapon = this.#current().weapon;
-      if ((action === "attack" || action === "overwatch_fire") && NO_MELEE_CLASSES.includes(String(weapon?.stats.class ?? ""))) {
-        throw new FormError("in_melee", "VOLLEY.D100.Form.NoFireInMelee", { weapon: weapon?.name ?? "" });
-      }
-      if (action === "brace") throw new FormError("in_melee", "VOLLEY.D100.Form.NoBraceInMelee");
-    }
-    switch (action) {
-      case "attack": {
-        const mode = this.currentMode();
-        const spec = mode ? DIALOG_MODES[mode] : null;
-        if (!spec || spec.action !== "attack") return { ...shooter, mode: "single", targets: [] };
-        /** @type {Record<string, unknown>} */
-        const fields = {
-          ...shooter,
-          mode: spec.mode,
-          modifier: requireInt(values.modifier || 0, "modifier", limit),
-          targets: this.#choiceTargets(values, { shares: spec.mode !== "single" && spec.mode !== "suppressing" }),
-        };
-        if (spec.rate) fields.rate = spec.rate;
-        if (spec.mode === "suppressing") {
-          // Suppressing fire sweeps a sector: with no Facing there is none, and nothing is guessed (#31).
-          this.#sectorAimed(values);
-          fields.arc = requireInt(values.arc || SECTOR_MAX_DEGREES, "arc", { min: 1, max: SECTOR_MAX_DEGREES });
-        }
-        else if (readFlag(values.gm_allows_wider)) fields.gm_allows_wider = true;
-        return fields;
-      }
-      case "overwatch_fire":
-        return {
-          ...shooter,
-          modifier: requireInt(values.modifier || 0, "modifier", limit),
-          fire_mode: values.fire_mode || "order",
-          targets: this.#choiceTargets(values, { shares: this.#overwatchFireMode() !== "single" }),
-          ...(readFlag(values.gm_allows_wider) ? { gm_allows_wider: true } : {}),
-        };
-      case "overwatch":
-        // An order's sector is where it watches: an empty Facing is refused, never taken for 0° (#31).
-        this.#sectorAimed(values);
-        return {
-          ...shooter,
-          order: {
-            mode: values.order_mode || "single",
-            trigger: values.trigger ?? "",
-            facing: requireInt(values.facing, "facing", { min: -360, max: 720 }),
-            arc: requireInt(values.arc || SECTOR_MAX_DEGREES, "arc", { min: 1, max: SECTOR_MAX_DEGREES }),
-          },
-        };
-      case "lift_overwatch":
-      case "reload":
-      case "brace":
-      case "release_brace":
-        return shooter;
-      case "unjam":
-      case "recover_ammo":
-        return { ...shooter, using: values.using || "best", tech_modifier: requireInt(values.tech_modifier || 0, "tech_modifier", limit) };
-      case "suppression_test":
-      case "recover":
-      case "enter_melee": {
-        const who = values.who === "targets" ? "targets" : "self";
-        const targets = who === "targets" ? this.#choiceTargets(values, { shares: false }) : [];
-        // "For: the listed targets" with nobody listed is refused here, naming the For field, not by the
-        // referee's browser after sending (#31: the generated walk found it).
-        if (who === "targets" && targets.length === 0) throw new FormError("who", "VOLLEY.D100.Form.NobodyListed");
-        return {
-          who,
-          morale_modifier: requireInt(values.morale_modifier || 0, "morale_modifier", limit),
-          quiet: readFlag(values.quiet),
-          cover: readFlag(values.self_cover),
-          reach_cover: readFlag(values.self_reach),
-          targets,
-        };
-      }
-      default:
-        return {};
-    }
+    const model = this.choice();
+    model.assign(values);
+    return model.systemRequest(action);
   }
 
-  /**
-   * A sector is aimed and its Facing says where: refused naming the Facing field otherwise.
-   * @param {Record<string, string>} values
-   */
-  #sectorAimed(values) {
-    if (!(values.facing ?? "").trim() || !this.sector) throw new FormError("facing", "VOLLEY.Form.Required");
-  }
-
-  /** The standing order's mode. */
-  #orderMode() {
-    const mode = this.#order()?.mode;
-    return typeof mode === "string" ? mode : "single";
-  }
-
-  /** The mode overwatch fire answers with: the order's, or the one picked now. */
-  #overwatchFireMode() {
-    return this.fireMode && this.fireMode !== "order" ? this.fireMode : this.#orderMode();
-  }
-
-  /**
-   * The targets as the player chose them, primary first: cover, reach, band, and for a burst each
-   * secondary's share (a secondary with no share is not fired at).
-   * @param {Record<string, string>} values
-   * @param {{shares: boolean}} how
-   */
-  #choiceTargets(values, { shares }) {
-    /** @type {Record<string, unknown>[]} */
-    const out = [];
-    for (const [index, target] of this.targets().entries()) {
-      const field = (/** @type {string} */ name) => values[`t.${target.id}.${name}`];
-      /** @type {Record<string, unknown>} */
-      const entry = {
-        id: target.id,
-        cover: readFlag(field("cover")),
-        // Every row has the box: absent from the form means unticked.
-        reach_cover: readFlag(field("reach")),
-        band: field("band") || "auto",
-      };
-      if (shares && index > 0) {
-        const share = requireInt(field("share") || 0, `t.${target.id}.share`, { min: 0, max: 100 });
-        if (share === 0) continue;
-        entry.share = share;
-      }
-      out.push(entry);
-    }
-    return out;
-  }
-
-  /** Seed 004 calls it Клин. */
   jamLabel() {
     return t("VOLLEY.D100.Dialog.JamChance");
   }
 
   /** @returns {string | null} */
   previewAction() {
-    const mode = this.currentMode();
-    if (!mode || mode === "overwatch" || this.#waiting()) return null;
-    return mode === "overwatch_fire" ? "overwatch_fire" : "attack";
+    return this.choice().previewAction();
   }
 
   /**
@@ -609,67 +405,25 @@ export default class D100AttackDialog extends AttackDialog {
    * @param {VolleyWeapon} weapon
    * @param {import("../../registry.js").WeaponReadout} readout
    */
-  actionsFor(weapon, readout) {
-    const mode = this.currentMode();
-    const jammedBlocks = readout.jammed ? t("VOLLEY.Dialog.JammedBlocks") : null;
-    /** @type {ActionSpec[]} */
-    const actions = [];
-    if (mode === "overwatch") {
-      actions.push({ action: "overwatch", label: t("VOLLEY.D100.Dialog.SetOverwatch"), icon: "fa-solid fa-eye", primary: true, blocked: jammedBlocks });
-    } else if (this.#waiting()) {
-      // Where Set overwatch stood, a button that does nothing: the order waits for its trigger.
-      actions.push({ action: "overwatch_waiting", label: t("VOLLEY.D100.Dialog.Waiting"), icon: "fa-solid fa-stopwatch", primary: true, blocked: t("VOLLEY.D100.Dialog.WaitingHint") });
-      actions.push({ action: "trigger_met", label: t("VOLLEY.D100.Dialog.TriggerMet"), icon: "fa-solid fa-bullseye", hint: t("VOLLEY.D100.Dialog.TriggerMetHint"), blocked: jammedBlocks });
-    } else {
-      // The rounds this shot fires must be loaded (seed 004; the rules refuse a short magazine, #31).
-      const needed = mode ? this.#roundsNeeded(weapon, mode) : 0;
-      const loaded = typeof weapon.state.loaded === "number" ? weapon.state.loaded : 0;
-      const short = needed > loaded ? t("VOLLEY.D100.Dialog.ShortMagazine", { loaded, needed }) : null;
-      actions.push({
-        action: mode === "overwatch_fire" ? "overwatch_fire" : "attack",
-        label: t("VOLLEY.Dialog.Fire"),
-        icon: "fa-solid fa-crosshairs",
-        primary: true,
-        needsTargets: true,
-        blocked: jammedBlocks ?? (mode ? short : t("VOLLEY.D100.Dialog.NoModes")),
-      });
-      if (mode === "overwatch_fire") actions.push({ action: "trigger_back", label: t("VOLLEY.D100.Dialog.NotYet"), icon: "fa-solid fa-eye", hint: t("VOLLEY.D100.Dialog.NotYetHint") });
-    }
-    if (this.#order()) actions.push({ action: "lift_overwatch", label: t("VOLLEY.D100.Dialog.LiftOverwatch"), icon: "fa-solid fa-eye-slash" });
-    actions.push({ action: "reload", label: t("VOLLEY.Dialog.Reload"), icon: "fa-solid fa-rotate", blocked: readout.jammed ? t("VOLLEY.D100.Dialog.ReloadJammed") : null });
-    if (readout.jammed) actions.push({ action: "unjam", label: t("VOLLEY.D100.Dialog.Unjam"), icon: "fa-solid fa-wrench" });
-    if (typeof weapon.state.spoiled === "number" && weapon.state.spoiled > 0) {
-      actions.push({ action: "recover_ammo", label: t("VOLLEY.D100.Dialog.RecoverAmmo"), icon: "fa-solid fa-box-open" });
-    }
-    if (weapon.stats.class === "heavy") {
-      actions.push(
-        weapon.state.braced === true
-          ? { action: "release_brace", label: t("VOLLEY.D100.Dialog.ReleaseBrace"), icon: "fa-solid fa-person-walking" }
-          : { action: "brace", label: t("VOLLEY.D100.Dialog.Brace"), icon: "fa-solid fa-anchor" },
-      );
-    }
-    return actions;
-  }
 
   /**
-   * The rounds the mode fires, as the rules count them: one for a single shot or a thrown weapon, the
-   * RoF's position for a burst and for suppressing fire's rate, and for overwatch fire one shot per token
-   * (single) or the burst's RoF.
-   * @param {VolleyWeapon} weapon
-   * @param {DialogMode} mode
+   * The model's buttons for the weapon, in the reader's words.
+   * @param {VolleyWeapon} _weapon
+   * @param {import("../../registry.js").WeaponReadout} readout
+   * @returns {ActionSpec[]}
    */
-  #roundsNeeded(weapon, mode) {
-    if (["thrown", "grenade"].includes(String(weapon.stats.class))) return 1;
-    const rof = rofPositions(weapon.stats.rof);
-    const of = (/** @type {string} */ fired) => (fired === "single" ? 1 : fired.startsWith("short") || fired === "wide_short_burst" ? (rof?.short ?? 0) : (rof?.long ?? 0));
-    if (mode === "overwatch") return 0;
-    if (mode === "overwatch_fire") {
-      const fired = this.#overwatchFireMode();
-      return fired === "single" ? Math.max(1, this.targets().length) : of(fired);
-    }
-    const spec = DIALOG_MODES[mode];
-    if (spec.mode === "suppressing") return spec.rate === "semi" ? (rof?.short ?? 0) : (rof?.long ?? 0);
-    return of(String(spec.mode));
+  actionsFor(_weapon, readout) {
+    return this.choice()
+      .actions(readout)
+      .map((spec) => ({
+        action: spec.action,
+        label: say(spec.label),
+        icon: spec.icon,
+        primary: spec.primary,
+        needsTargets: spec.needsTargets,
+        blocked: spec.blocked ? say(spec.blocked) : null,
+        hint: spec.hint ? say(spec.hint) : undefined,
+      }));
   }
 
   // --- life cycle -----------------------------------------------------------------------------------
@@ -710,9 +464,7 @@ export default class D100AttackDialog extends AttackDialog {
     const seen = order ? JSON.stringify(order) : null;
     if (seen !== this.#orderSeen) {
       this.#orderSeen = seen;
-      this.triggerList = null;
-      this.triggerMet = false;
-      if (order) this.mode = "overwatch_fire";
+      this.#model.orderChanged(order !== null);
     }
     await super.tokenChanged();
   }
@@ -724,11 +476,10 @@ export default class D100AttackDialog extends AttackDialog {
    */
   async localAction(action) {
     if (action !== "trigger_met" && action !== "trigger_back") return false;
-    this.triggerMet = action === "trigger_met";
-    this.triggerList = null;
+    this.#model.declareTrigger(action === "trigger_met");
     await this.refresh(["body", "preview", "footer"]);
     this.refreshPreview();
-    if (this.triggerMet) /** @type {HTMLElement | null} */ (this.element?.querySelector(".volley-d100__target input, select[name=fire_mode]"))?.focus();
+    if (this.#model.triggerMet) /** @type {HTMLElement | null} */ (this.element?.querySelector(".volley-d100__target input, select[name=fire_mode]"))?.focus();
     return true;
   }
 
@@ -748,7 +499,7 @@ export default class D100AttackDialog extends AttackDialog {
    * @param {string} action
    */
   afterAction(action) {
-    if (!MORALE_ACTIONS.has(action)) return;
+    if (!MORALE_ACTIONS.includes(action)) return;
     const field = this.element?.querySelector('[name="morale_modifier"]');
     if (isInput(field)) field.value = "0";
   }
@@ -757,22 +508,23 @@ export default class D100AttackDialog extends AttackDialog {
   async #onD100Change(event) {
     const field = event.target;
     if (!(isInput(field) || isSelect(field))) return;
+    const model = this.#model;
     if (field.name === "mode") {
-      this.mode = field.value;
+      model.mode = field.value;
       await this.refresh(["body", "preview", "footer"]);
     } else if (field.name === "fire_mode") {
-      this.fireMode = field.value;
+      model.fireMode = field.value;
       await this.refresh(["body", "preview"]);
     } else if (field.name === "primary") {
-      this.primary = field.value;
+      model.primary = field.value;
       await this.refresh(["body", "preview"]);
     } else if (field.name === "facing" || field.name === "arc") {
       await this.#aim();
       return;
     } else if (isInput(field) && /^t\..+\.include$/.test(field.name)) {
       const id = field.name.slice(2, -".include".length);
-      if (field.checked) this.excluded.delete(id);
-      else this.excluded.add(id);
+      if (field.checked) model.excluded.delete(id);
+      else model.excluded.add(id);
       await this.refresh(["body", "preview", "footer"]);
     } else {
       return;
@@ -791,39 +543,27 @@ export default class D100AttackDialog extends AttackDialog {
     const { weapon } = this.#current();
     if (!weapon || !isShowing(this)) return;
     const values = formValues(/** @type {HTMLFormElement} */ (this.element));
-    /** @type {PickedSector} */
-    let sector;
+    let aimed = false;
     try {
-      const arc = requireInt(values.arc || SECTOR_MAX_DEGREES, "arc", { min: 1, max: SECTOR_MAX_DEGREES });
-      const typed = (values.facing ?? "").trim();
-      if (!typed && !this.sector) return;
-      sector = { facing: typed ? readFacing(typed) : /** @type {PickedSector} */ (this.sector).facing, arc };
+      aimed = this.choice().aimTyped(values);
     } catch (error) {
       this.notice = { text: problemText(error), error: true };
       await this.refresh(["footer"]);
       return;
     }
-    if (this.sector && this.sector.facing === sector.facing && this.sector.arc === sector.arc) {
-      // Aimed as it was: a slip said before is put right, the list the user edited stays.
-      if (this.notice.error) {
+    if (!aimed) {
+      // Aimed as it was (or nothing typed yet): a slip said before is put right, the list the user edited stays.
+      if (this.notice.error && this.#model.sector) {
         this.notice = { text: "", error: false };
         await this.refresh(["footer"]);
       }
       return;
     }
-    await this.#aimAt(sector, weapon);
+    await this.#aimed();
   }
 
-  /**
-   * List the tokens inside a sector just aimed (clicked or typed); the user's edits of the old list go.
-   * @param {PickedSector} sector
-   * @param {VolleyWeapon} weapon
-   */
-  async #aimAt(sector, weapon) {
-    this.sector = sector;
-    this.sectorList = this.#inSector(sector, weapon);
-    this.excluded.clear();
-    this.primary = null;
+  /** A sector was just aimed (clicked or typed): the model listed its tokens; show them. */
+  async #aimed() {
     // The sector's own line says what was aimed.
     this.notice = { text: "", error: false };
     await this.refresh(["body", "preview", "footer"]);
@@ -861,7 +601,8 @@ export default class D100AttackDialog extends AttackDialog {
     const facing = wholeDegrees(picked);
     const field = this.element?.querySelector('input[name="facing"]');
     if (isInput(field)) field.value = String(facing);
-    await this.#aimAt({ facing, arc }, weapon);
+    this.choice().aimAt({ facing, arc });
+    await this.#aimed();
   }
 
   /**
@@ -872,13 +613,7 @@ export default class D100AttackDialog extends AttackDialog {
     const select = this.element.querySelector('select[name="add_token"]');
     const id = isSelect(select) ? select.value : "";
     if (!id || !findTokenDocument(id)) return;
-    if (this.currentMode() === "overwatch_fire") this.triggerList = [...(this.#list() ?? []), id];
-    else {
-      // Before a sector is picked the list is the user's targets: the added token joins them.
-      const base = this.#list() ?? this.userTargets().map((row) => row.id);
-      this.sectorList = [...base.filter((known) => known !== id), id];
-    }
-    this.excluded.delete(id);
+    this.choice().addTarget(id);
     await this.refresh(["body", "preview", "footer"]);
     this.refreshPreview();
   }
@@ -888,8 +623,7 @@ export default class D100AttackDialog extends AttackDialog {
    * @this {D100AttackDialog}
    */
   static async #onRescan() {
-    this.triggerList = null;
-    this.excluded.clear();
+    this.#model.rescan();
     await this.refresh(["body", "preview", "footer"]);
     this.refreshPreview();
   }

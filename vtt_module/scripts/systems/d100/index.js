@@ -15,6 +15,7 @@ import { registerSystem, standardReadout, standardWeaponStateKey } from "../../r
 import { d100CardExtras, d100CardHits, d100CardRows } from "./card.js";
 import { parseD100Rof, parseReliability } from "./notation.js";
 import { buildD100Request } from "./requests.js";
+import { d100Choice } from "./choice.js";
 
 /** rules/d100/requests.py: WeaponClass. */
 export const WEAPON_CLASSES = Object.freeze(["pistol", "rifle", "long_rifle", "heavy", "thrown", "grenade"]);
@@ -69,6 +70,7 @@ const d100 = {
   buildRequest: buildD100Request,
   // An attack and overwatch fire are previewed (the dialog picks by its mode); both go as `attack`.
   previewActions: ["attack", "overwatch_fire"],
+  choice: d100Choice,
   dialog: () => import("./attack-dialog.js"),
   cardExtras: d100CardExtras,
   cardRows: d100CardRows,
