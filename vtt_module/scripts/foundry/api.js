@@ -6,8 +6,7 @@
  *   system's choice model (systems/<id>/choice.js, the one the dialog edits), filled in by `options`
  *   without any dialog, so it starts from what the dialog would show and passes its checks
  *   (foundry/choice.js); it then goes through the same door as the Fire button (`sendChoice`:
- *   `volley.preAttack`, the relay to the referee's browser, the bridge, the card). A system without a
- *   model yet is read from its dialog, built hidden (`headlessDialog`);
+ *   `volley.preAttack`, the relay to the referee's browser, the bridge, the card). No dialog is drawn;
  * - `odds(token, options)`: the same preview the dialog charts;
  * - `openAttackDialog(token, options)`: the dialog itself, pre-filled;
  * - `undo(messageId)`: a game master takes a card back, as its Undo button does.
@@ -151,17 +150,6 @@ function weaponIdOf(token, pluginId, wanted) {
 }
 
 /**
- * The world's rule system and its dialog class, for a token the user owns.
- * @param {TokenDocument} token
- */
-async function dialogClassFor(token) {
-  const plugin = pluginFor(token);
-  if (!plugin.dialog) throw new VolleyApiError(t("VOLLEY.Errors.NoDialogYet", { system: t(plugin.label) }), { code: "no_dialog" });
-  const { default: Dialog } = await plugin.dialog();
-  return { plugin, Dialog: /** @type {new (setup: any) => AttackDialog} */ (/** @type {unknown} */ (Dialog)) };
-}
-
-/**
  * Set one of the dialog's fields as a user would, and wait for any re-render it causes.
  * @param {AttackDialog} dialog
  * @param {string} name
@@ -248,8 +236,7 @@ function fillModel(model, options, rows) {
 }
 
 /**
- * The token's choice as its system's model, filled from the options, for a system that has one; null
- * for a system still read from its dialog.
+ * The token's choice as its system's model, filled from the options.
  * @param {TokenRef} tokenRef
  * @param {AttackOptions} options
  */
@@ -259,7 +246,7 @@ async function modelChoice(tokenRef, options) {
   }
   const token = tokenOf(tokenRef);
   const plugin = pluginFor(token);
-  if (!plugin.choice) return null;
+  if (!plugin.choice) throw new VolleyApiError(t("VOLLEY.Errors.NoDialogYet", { system: t(plugin.label) }), { code: "no_dialog" });
   const weaponId = weaponIdOf(token, plugin.id, options.weapon);
   const targets = options.targets === undefined ? null : targetsOf(options.targets);
   const model = plugin.choice(choiceFacts(token, plugin, weaponId, choiceTargets(token, targets?.refs ?? null)));
@@ -301,66 +288,15 @@ function withRollMode(choice, options) {
 }
 
 /**
- * The world's rule system, for a token the user owns, when it has an attack dialog (or a choice model).
+ * The world's rule system, for a token the user owns, when it has a choice model.
  * @param {TokenDocument} token
  */
 function pluginFor(token) {
   if (!token.isOwner) throw new VolleyApiError(t("VOLLEY.Errors.NotOwner"), { code: "not_owner" });
   const plugin = systemPlugin(worldRuleSystem());
   if (!plugin) throw new VolleyApiError(t("VOLLEY.Errors.NoRuleSystem"), { code: "no_system" });
-  if (!plugin.dialog && !plugin.choice) throw new VolleyApiError(t("VOLLEY.Errors.NoDialogYet", { system: t(plugin.label) }), { code: "no_dialog" });
+  if (!plugin.choice) throw new VolleyApiError(t("VOLLEY.Errors.NoDialogYet", { system: t(plugin.label) }), { code: "no_dialog" });
   return plugin;
-}
-
-/**
- * A hidden dialog for the token, filled from the options; the caller closes it.
- * @param {TokenRef} tokenRef
- * @param {AttackOptions} options
- */
-async function headlessDialog(tokenRef, options) {
-  if (options !== undefined && (typeof options !== "object" || options === null)) {
-    throw new VolleyApiError(t("VOLLEY.Api.BadOption", { option: "options" }), { code: "bad_option" });
-  }
-  const token = tokenOf(tokenRef);
-  const { plugin, Dialog } = await dialogClassFor(token);
-  const weaponId = weaponIdOf(token, plugin.id, options.weapon);
-  const targets = options.targets === undefined ? null : targetsOf(options.targets);
-  const dialog = new Dialog({ token, plugin, headless: true });
-  if (weaponId) dialog.weaponId = weaponId;
-  if (targets) dialog.fixedTargets = targets.refs;
-  await dialog.render({ force: true });
-  try {
-    await fill(dialog, options, targets?.rows ?? []);
-  } catch (error) {
-    await dialog.close({ animate: false });
-    throw error;
-  }
-  return { token, plugin, dialog };
-}
-
-/**
- * Read the dialog's choice for `action`, as its button would send it, then close the dialog.
- * @param {AttackDialog} dialog
- * @param {string} action
- * @param {AttackOptions} options
- * @param {{checkButton: boolean}} how
- * @returns {Promise<Choice>}
- */
-async function choiceOf(dialog, action, options, { checkButton }) {
-  try {
-    const blocked = checkButton ? dialog.actionProblem(action) : null;
-    if (blocked) throw new VolleyApiError(blocked, { code: "blocked" });
-    /** @type {Choice} */
-    let choice;
-    try {
-      choice = dialog.readChoice(action);
-    } catch (error) {
-      throw new VolleyApiError(dialog.refusalText(error), { code: "form", reply: error });
-    }
-    return withRollMode(choice, options);
-  } finally {
-    await dialog.close({ animate: false });
-  }
 }
 
 /**
@@ -396,19 +332,8 @@ function cardOf(requestId) {
 export async function fire(token, options = {}) {
   const action = options.action ?? "attack";
   const filled = await modelChoice(token, options);
-  /** @type {Choice} */
-  let choice;
-  /** @type {{token: TokenDocument, plugin: import("../registry.js").RuleSystemPlugin}} */
-  let from;
-  if (filled) {
-    choice = modelChoiceOf(filled, action, options, { checkButton: true });
-    from = filled;
-  } else {
-    const { dialog, ...rest } = await headlessDialog(token, options);
-    choice = await choiceOf(dialog, action, options, { checkButton: true });
-    from = rest;
-  }
-  const { token: doc, plugin } = from;
+  const choice = modelChoiceOf(filled, action, options, { checkButton: true });
+  const { token: doc, plugin } = filled;
   const type = plugin.previewActions.includes(action) ? "attack" : "action";
   const reply = await sendChoice(type, choice, { token: doc, source: "api" });
   if (reply.type === "error") {
@@ -440,22 +365,10 @@ export async function fire(token, options = {}) {
  * @returns {Promise<import("../volley-api").VolleyOdds>}
  */
 export async function odds(token, options = {}) {
-  /** @type {Choice} */
-  let choice;
   const filled = await modelChoice(token, options);
-  if (filled) {
-    const action = options.action ?? filled.model.previewAction();
-    if (!action) throw new VolleyApiError(t("VOLLEY.Form.NoOdds"), { code: "no_odds" });
-    choice = modelChoiceOf(filled, action, options, { checkButton: false });
-  } else {
-    const { dialog } = await headlessDialog(token, options);
-    const action = options.action ?? dialog.previewAction();
-    if (!action) {
-      await dialog.close({ animate: false });
-      throw new VolleyApiError(t("VOLLEY.Form.NoOdds"), { code: "no_odds" });
-    }
-    choice = await choiceOf(dialog, action, options, { checkButton: false });
-  }
+  const action = options.action ?? filled.model.previewAction();
+  if (!action) throw new VolleyApiError(t("VOLLEY.Form.NoOdds"), { code: "no_odds" });
+  const choice = modelChoiceOf(filled, action, options, { checkButton: false });
   if (!bridgeOnline()) throw new VolleyApiError(t("VOLLEY.Dialog.Offline"), { code: "offline" });
   const reply = await sendRelayed({ type: "odds", id: newRequestId(), choice });
   if (reply.type !== "odds") throw new VolleyApiError(problemText(reply), { code: String(reply.code ?? "refused"), reply });

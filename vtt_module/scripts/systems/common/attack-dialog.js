@@ -29,8 +29,7 @@
  * - its buttons and the module API (scripts/foundry/api.js) send through the same door (`sendChoice`, which
  *   calls `volley.preAttack` first). The API fills the system's choice model (systems/<id>/choice.js,
  *   the one the dialog edits) without rendering anything, so a macro's shot starts from what the dialog
- *   would show and passes the same checks (the running check included); a system without a model yet
- *   (d100) is read from a *headless* dialog: the same window, rendered hidden and never focused.
+ *   would show and passes the same checks (the running check included).
  */
 
 import { findWeapon } from "../../adapters/identity.js";
@@ -65,15 +64,11 @@ const TEMPLATES = "modules/volley/templates/attack";
  * @typedef {{action: string, label: string, icon: string, primary?: boolean, needsTargets?: boolean,
  *   blocked?: string | null, hint?: string}} ActionSpec a button: `blocked` says why it cannot be used
  *   now (a jam); `hint`, what it does (its tooltip while it can be used)
- * @typedef {{token: TokenDocument, plugin: RuleSystemPlugin, headless?: boolean}} DialogSetup `headless`:
- *   rendered hidden, never focused, not refreshed by the glue (the module API's dialog)
+ * @typedef {{token: TokenDocument, plugin: RuleSystemPlugin}} DialogSetup
  */
 
 /** The dialog's button that cancels the pending attack holding the weapon (#31). */
 const CANCEL_HELD = "cancel_pending";
-
-/** Numbers the headless dialogs, so each has an id of its own next to a visible one. */
-let headlessCount = 0;
 
 /**
  * @param {HTMLFormElement} form
@@ -132,15 +127,10 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   fixedTargets = null;
 
   /** @param {DialogSetup} setup */
-  constructor({ token, plugin, headless = false }) {
-    super(
-      headless
-        ? { id: `volley-attack-api-${token.id}-${(headlessCount += 1)}`, classes: ["volley-attack-dialog--headless"] }
-        : { id: `volley-attack-${token.id}` },
-    );
+  constructor({ token, plugin }) {
+    super({ id: `volley-attack-${token.id}` });
     this.token = token;
     this.plugin = plugin;
-    this.headless = headless;
     // Made as the window opens: the focused element is the control that opened it (the HUD's Fire).
     this.#focus = new WindowFocus({
       fallback: () => document.querySelector(`button.volley-fire[data-token-id="${CSS.escape(String(token.id))}"]`),
@@ -439,13 +429,6 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   async _onFirstRender(context, options) {
     await super._onFirstRender(context, options);
     const root = this.element;
-    if (this.headless) {
-      // Never seen, never focused, never refreshed by the glue: it only turns options into a choice.
-      root.hidden = true;
-      root.style.display = "none";
-      root.setAttribute("aria-hidden", "true");
-      return;
-    }
     AttackDialog.openDialogs.add(this);
     root.setAttribute("role", "dialog");
     root.setAttribute("aria-label", this.title);
@@ -467,7 +450,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   /** @param {any} context @param {any} options */
   async _preRender(context, options) {
     await super._preRender(context, options);
-    if (!this.headless) this.#focus.remember(this.element);
+    this.#focus.remember(this.element);
     // What the user typed, read now, as the render begins: a render waits its turn behind others (v13
     // queues renders), and what was typed meanwhile belongs in the fresh parts too.
     if (options?.volleyKeep && this.element) options.volleyKept = this.#typed();
@@ -487,11 +470,11 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       else input.value = kept[input.name] ?? input.value;
     }
     const hotbar = this.element.querySelector("button.volley-hotbar-button");
-    if (isButton(hotbar) && !this.headless) makeWeaponDraggable(hotbar, () => this.#weaponDrop());
+    if (isButton(hotbar)) makeWeaponDraggable(hotbar, () => this.#weaponDrop());
     // While a request is out every button is disabled: the focus waits on the window, then goes back.
-    if (!this.headless) this.#focus.restore(this.element, { fallback: ".volley-attack__buttons button" });
+    this.#focus.restore(this.element, { fallback: ".volley-attack__buttons button" });
     this.applyLiveCheck();
-    if (!this.headless) fitToWindow(this.element);
+    fitToWindow(this.element);
   }
 
   /**
@@ -540,7 +523,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
    */
   close(options) {
     AttackDialog.openDialogs.delete(this);
-    if (!this.headless) this.#focus.leaving(this.element);
+    this.#focus.leaving(this.element);
     return super.close(options);
   }
 
@@ -550,7 +533,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     AttackDialog.openDialogs.delete(this);
     this.oddsPanel.cancel();
     this.#unsubscribe?.();
-    if (!this.headless) this.#focus.closed();
+    this.#focus.closed();
   }
 
   /**
@@ -584,31 +567,6 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       // A change handler may ask for its re-render only after its own first await.
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
-  }
-
-  /**
-   * Why `action` cannot be sent now, as its button would say it (a jam, no targets, the bridge
-   * offline, an action this weapon does not have), or null when it can.
-   * @param {string} action
-   * @returns {string | null}
-   */
-  actionProblem(action) {
-    const arsenal = arsenalOf(this.token, this.plugin.id);
-    const weapon = arsenal.weapons.find((w) => w.id === this.weaponId);
-    if (!weapon) return t("VOLLEY.Dialog.NoWeapons", { name: this.token.name ?? "" });
-    const view = this.#actionViews(weapon, this.plugin.readout(weapon), this.targets()).find((spec) => spec.action === action);
-    if (view) {
-      if (view.reason) return view.reason;
-      // Fire waits on the system's running check of the form too (GURPS: shots against RoF).
-      const check = view.primary ? this.liveCheck(formValues(/** @type {HTMLFormElement} */ (this.element))) : null;
-      return check?.blocked ? `${check.tally}: ${check.blocked}` : null;
-    }
-    // An action of the system's own body (d100's suppression test): its button says whether it can go.
-    const buttons = [...this.element.querySelectorAll("button[data-action='volleyAct'][data-volley]")].map((b) => /** @type {HTMLButtonElement} */ (b));
-    const button = buttons.find((b) => b.dataset.volley === action);
-    if (button) return button.disabled ? button.title || t("VOLLEY.Api.NotNow", { action }) : null;
-    const actions = [...new Set([...this.actionsFor(weapon, this.plugin.readout(weapon)).map((spec) => spec.action), ...buttons.map((b) => b.dataset.volley)])];
-    return t("VOLLEY.Api.NoSuchAction", { action, actions: actions.join(", ") });
   }
 
   /**
@@ -734,7 +692,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
 
   /** Ask for the odds of the form as it is now (paced, one in flight). */
   refreshPreview() {
-    if (!isShowing(this) || this.headless) return;
+    if (!isShowing(this)) return;
     this.markRefused(null);
     if (this.applyLiveCheck()) {
       // The running line already shows why: no odds, and no second copy of the reason under the
