@@ -69,11 +69,14 @@ async def test_action_resolves_a_non_firing_action(bridge_client: TestClient[Any
     }
 
 
-async def test_a_real_gurps_attack_goes_through(bridge_client: TestClient[Any, Any]) -> None:
-    session = await open_session(bridge_client)
+async def test_a_real_gurps_attack_goes_through(start_bridge: Start) -> None:
+    # The bridge rolls (no scripted dice), from a known seed: with fresh seeds one attack in 54 rolls 17+
+    # and malfunctions (Malf 17), spending one round, not ten (the hog run on c27a120 drew one).
+    session = await open_session(await start_bridge(seed_base=1))
     reply = await session.ask({"type": "attack", "id": "g1", "request": GURPS_MP5})
     assert reply["type"] == "result"
     assert reply["result"]["system"] == "gurps"
+    assert reply["result"]["weapon"]["malfunction"] is None
     assert reply["result"]["weapon"]["loaded"] == 20  # ten shots from a full 30-round magazine
     title = reply["card"]["title"]
     assert Catalogue.load("en").render(title) == "Kane fires MP5"
