@@ -5,8 +5,9 @@
  * template: modes, targets, modifiers), `preview` (a bar chart of P(k hits) per target, the jam chance)
  * and `footer` (the bridge's state, what happened last, and the action buttons). A system subclasses
  * `AttackDialog`, names its body template with `AttackDialog.partsWith(...)`, and fills in three
- * methods: `systemContext`, `choiceFields` and `actionsFor`. A system with fire modes puts a select
- * named `mode` (labelled "Mode") in its body template.
+ * methods: `systemContext`, `choiceFields` and `actionsFor`; a system whose choice lives in a model
+ * (systems/<id>/choice.js) subclasses `ChoiceAttackDialog` instead, which takes its buttons from the
+ * model. A system with fire modes puts a select named `mode` (labelled "Mode") in its body template.
  *
  * What the frame does for every system:
  * - the choice it sends is the player's alone (weapon, mode, targets, shots, modifiers); the referee's
@@ -49,6 +50,7 @@ import { problemText, t } from "../../foundry/words.js";
 import { userMessageMode } from "../../foundry/settings.js";
 import { FormError } from "../../fields.js";
 import { isButton, isInput, isSelect } from "../../foundry/window-dom.js";
+import { say } from "../../foundry/choice.js";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -60,6 +62,7 @@ const TEMPLATES = "modules/volley/templates/attack";
  * @typedef {import("../../registry.js").RuleSystemPlugin} RuleSystemPlugin
  * @typedef {import("../../registry.js").WeaponReadout} WeaponReadout
  * @typedef {import("../../registry.js").Choice} Choice
+ * @typedef {import("../../registry.js").ChoiceModelView} ChoiceModelView
  * @typedef {{id: string, name: string}} TargetRef
  * @typedef {{action: string, label: string, icon: string, primary?: boolean, needsTargets?: boolean,
  *   blocked?: string | null, hint?: string}} ActionSpec a button: `blocked` says why it cannot be used
@@ -830,5 +833,40 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     if (reply.type !== "error") this.afterAction(action);
     this.refreshPreview();
     if (reply.type === "pending") await this.onPending(reply, choice);
+  }
+}
+
+/**
+ * The frame for a dialog whose choice lives in the system's choice model (systems/<id>/choice.js, #37):
+ * the dialog names its model (`choice`), and its buttons are the model's, in the reader's words.
+ */
+export class ChoiceAttackDialog extends AttackDialog {
+  /**
+   * The system's choice model for the weapon and targets as they are now.
+   * @param {Record<string, string>} [_values] what the form holds, for a model built afresh each time
+   * @returns {ChoiceModelView}
+   */
+  choice(_values) {
+    throw new Error(`${this.constructor.name} names no choice model`);
+  }
+
+  /**
+   * The model's buttons for the weapon, in the reader's words; the first `primary` one is Fire.
+   * @param {VolleyWeapon} _weapon
+   * @param {WeaponReadout} readout
+   * @returns {ActionSpec[]}
+   */
+  actionsFor(_weapon, readout) {
+    return this.choice()
+      .actions(readout)
+      .map((spec) => ({
+        action: spec.action,
+        label: say(spec.label),
+        icon: spec.icon,
+        primary: spec.primary,
+        needsTargets: spec.needsTargets,
+        blocked: spec.blocked ? say(spec.blocked) : null,
+        hint: spec.hint ? say(spec.hint) : undefined,
+      }));
   }
 }

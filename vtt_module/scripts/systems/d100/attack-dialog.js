@@ -22,10 +22,10 @@
  */
 
 import { isShowing } from "../../foundry/app-state.js";
-import { AttackDialog, formValues } from "../common/attack-dialog.js";
+import { AttackDialog, ChoiceAttackDialog, formValues } from "../common/attack-dialog.js";
 import { distanceBetween, wholeDegrees } from "../../sector.js";
 import { arsenalOf, findTokenDocument, metresPerPixel, tokenCentre, tokenCentrePixels } from "../../foundry/documents.js";
-import { choiceFacts, say } from "../../foundry/choice.js";
+import { choiceFacts } from "../../foundry/choice.js";
 import { canPickOnCanvas, pickDirection } from "../../foundry/sector-picker.js";
 import { bridgeOnline } from "../../foundry/bridge.js";
 import { formatPercent } from "../../odds-preview.js";
@@ -59,7 +59,7 @@ import { d100Choice, MORALE_ACTIONS } from "./choice.js";
  * @typedef {{facing: number, arc: number}} PickedSector
  */
 
-export default class D100AttackDialog extends AttackDialog {
+export default class D100AttackDialog extends ChoiceAttackDialog {
   static PARTS = AttackDialog.partsWith("modules/volley/templates/systems/d100/attack-body.hbs");
 
   static DEFAULT_OPTIONS = {
@@ -399,31 +399,6 @@ export default class D100AttackDialog extends AttackDialog {
       percent: (p) => formatPercent(p, decimal),
       line: (parts) => t("VOLLEY.D100.Odds.Line", parts),
     });
-  }
-
-  /**
-   * @param {VolleyWeapon} weapon
-   * @param {import("../../registry.js").WeaponReadout} readout
-   */
-
-  /**
-   * The model's buttons for the weapon, in the reader's words.
-   * @param {VolleyWeapon} _weapon
-   * @param {import("../../registry.js").WeaponReadout} readout
-   * @returns {ActionSpec[]}
-   */
-  actionsFor(_weapon, readout) {
-    return this.choice()
-      .actions(readout)
-      .map((spec) => ({
-        action: spec.action,
-        label: say(spec.label),
-        icon: spec.icon,
-        primary: spec.primary,
-        needsTargets: spec.needsTargets,
-        blocked: spec.blocked ? say(spec.blocked) : null,
-        hint: spec.hint ? say(spec.hint) : undefined,
-      }));
   }
 
   // --- life cycle -----------------------------------------------------------------------------------

@@ -9,7 +9,7 @@
  * same model without this window.
  */
 
-import { AttackDialog } from "../common/attack-dialog.js";
+import { AttackDialog, ChoiceAttackDialog } from "../common/attack-dialog.js";
 import { choiceFacts, say } from "../../foundry/choice.js";
 import { t } from "../../foundry/words.js";
 import { gurpsChoice } from "./choice.js";
@@ -20,7 +20,7 @@ import { gurpsChoice } from "./choice.js";
  * @typedef {import("../common/attack-dialog.js").TargetRef} TargetRef
  */
 
-export default class GurpsAttackDialog extends AttackDialog {
+export default class GurpsAttackDialog extends ChoiceAttackDialog {
   static PARTS = AttackDialog.partsWith("modules/volley/templates/systems/gurps/attack-body.hbs");
 
   /**
@@ -79,23 +79,5 @@ export default class GurpsAttackDialog extends AttackDialog {
   liveCheck(values) {
     const check = this.choice(values).liveCheck();
     return check ? { tally: say(check.tally), blocked: check.blocked ? say(check.blocked) : null } : null;
-  }
-
-  /**
-   * @param {VolleyWeapon} _weapon
-   * @param {import("../../registry.js").WeaponReadout} readout
-   */
-  actionsFor(_weapon, readout) {
-    return this.choice()
-      .actions(readout)
-      .map((spec) => ({
-        action: spec.action,
-        label: say(spec.label),
-        icon: spec.icon,
-        primary: spec.primary,
-        needsTargets: spec.needsTargets,
-        blocked: spec.blocked ? say(spec.blocked) : null,
-        hint: spec.hint ? say(spec.hint) : undefined,
-      }));
   }
 }

@@ -13,7 +13,7 @@
  */
 
 import { isShowing } from "../../foundry/app-state.js";
-import { AttackDialog, formValues } from "../common/attack-dialog.js";
+import { AttackDialog, ChoiceAttackDialog, formValues } from "../common/attack-dialog.js";
 import { findTokenDocument } from "../../foundry/documents.js";
 import { choiceFacts, say as sayMessage } from "../../foundry/choice.js";
 import { t } from "../../foundry/words.js";
@@ -62,7 +62,7 @@ export function say(words) {
   return t(words.key, values);
 }
 
-export default class MegaTravellerAttackDialog extends AttackDialog {
+export default class MegaTravellerAttackDialog extends ChoiceAttackDialog {
   static PARTS = AttackDialog.partsWith("modules/volley/templates/systems/megatraveller/attack-body.hbs");
 
   /** Wider than the frame's default: the tokens' table has more columns. */
@@ -229,27 +229,6 @@ export default class MegaTravellerAttackDialog extends AttackDialog {
       if (words) throw Object.assign(new Error(sayMessage(words)), { plain: true });
       throw error;
     }
-  }
-
-  /**
-   * Fire (blocked, with the reason, while the weapon is not ready or the targets do not fit the mode),
-   * then the weapon-handling actions that make sense now: the model's, in the reader's words.
-   * @param {VolleyWeapon} _weapon
-   * @param {import("../../registry.js").WeaponReadout} readout
-   * @returns {ActionSpec[]}
-   */
-  actionsFor(_weapon, readout) {
-    return this.choice()
-      .actions(readout)
-      .map((spec) => ({
-        action: spec.action,
-        label: sayMessage(spec.label),
-        icon: spec.icon,
-        primary: spec.primary,
-        needsTargets: spec.needsTargets,
-        blocked: spec.blocked ? sayMessage(spec.blocked) : null,
-        hint: spec.hint ? sayMessage(spec.hint) : "",
-      }));
   }
 
   /**
