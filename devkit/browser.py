@@ -256,8 +256,13 @@ class Table:
         page: Any = None,
     ) -> Any:
         """A sandbox page, booted (the module loaded, init/setup/ready done)."""
+        # The test's first page is its only one: a GM page need not wait for others to answer before it
+        # takes the bridge (the sandbox's ``settle=lone``, checked again by the page itself). Every later
+        # page waits as a browser at a real table does.
+        first = not any(not opened.is_closed() for opened in self.pages.context.pages)
         page = page or self.pages.new()
-        page.goto(f"{self.sandbox.url}?lang={lang}&scene={scene}&view={view}{self.query}{extra}")
+        lone = "&settle=lone" if first and "settle=" not in extra else ""
+        page.goto(f"{self.sandbox.url}?lang={lang}&scene={scene}&view={view}{self.query}{lone}{extra}")
         wait_booted(page)
         return page
 

@@ -226,6 +226,20 @@ def test_a_second_tab_of_the_referee_follows_and_takes_over_when_the_first_goes(
     assert table.pages.errors == []
 
 
+def test_a_lone_referee_page_takes_the_bridge_at_once_and_a_second_tab_still_waits(table: Table) -> None:
+    """A GM page waits a second (the module's settle time) for its user's other browsers to say they hold
+    the bridge. The sandbox knows every page at its table, so a test's first page (``settle=lone``) skips
+    that wait when it is the only GM page; a second tab asking the same is refused it and follows."""
+    first = open_as(table, "referee")
+    wait_connected(first)
+    assert first.evaluate("CONFIG.volley?.presence?.settleMs ?? null") == 0
+    second = open_as(table, "referee", tab=2, extra="&settle=lone")
+    second.wait_for_function(f"import('{BRIDGE}').then((b) => b.isFollower())")
+    assert second.evaluate("CONFIG.volley?.presence?.settleMs ?? null") is None
+    assert second.evaluate(CONNECTION_STATE) is None, "the second tab opened a connection of its own"
+    assert table.pages.errors == []
+
+
 @pytest.mark.foundry(13, 14)
 def test_the_referee_reloads_with_a_players_shot_in_flight(table: Table) -> None:
     referee = open_as(table, "referee")

@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 
 import { fromConnection, fromWire, isOnline, statusWords, toWire } from "../../vtt_module/scripts/bridge-status.js";
 import { electBridgeHolder, electHolderBrowser, holderOrder, isBridgeHolder } from "../../vtt_module/scripts/gm-election.js";
-import { AnswerThrottle, ANSWER_BURST, ANSWER_INTERVAL_MS, Presence, PRESENCE_KIND } from "../../vtt_module/scripts/presence.js";
+import { AnswerThrottle, ANSWER_BURST, ANSWER_INTERVAL_MS, Presence, PRESENCE_KIND, PRESENCE_TIMING, presenceTimingFrom } from "../../vtt_module/scripts/presence.js";
 import { BridgeConnection, errorFrom, RESEND_DELAYS_MS } from "../../vtt_module/scripts/connection.js";
 import { MAX_ID, Relay, RELAY_KIND, relayTimeoutMs, requestKey, SOCKET_NAME, vetRelayed, wireReply } from "../../vtt_module/scripts/relay.js";
 import { FormError } from "../../vtt_module/scripts/fields.js";
@@ -430,6 +430,36 @@ describe("which browser holds the bridge", () => {
     now = 60_000;
     presence.sweep();
     assert.deepEqual(presence.browsers(), []);
+  });
+});
+
+describe("a table's own settle time (CONFIG.volley.presence)", () => {
+  it("takes a settle time of 0 to 60 s and nothing else", () => {
+    assert.deepEqual(presenceTimingFrom({ settleMs: 0 }), { settleMs: 0 });
+    assert.deepEqual(presenceTimingFrom({ settleMs: 2500 }), { settleMs: 2500 });
+    for (const bad of [undefined, null, "fast", 7, { settleMs: -1 }, { settleMs: Number.NaN }, { settleMs: Infinity }, { settleMs: "0" }, { settleMs: 60_001 }]) {
+      assert.deepEqual(presenceTimingFrom(bad), {}, `refused: ${String(bad?.settleMs ?? bad)}`);
+    }
+    assert.deepEqual(presenceTimingFrom({ settleMs: 10, heartbeatMs: 0, expiryMs: 0 }), { settleMs: 10 }, "the heartbeat and expiry are not the table's");
+  });
+
+  it("puts a GM browser forward after the table's settle time, not the module's", () => {
+    const waits = [];
+    const presence = new Presence({
+      emit: () => {},
+      browser: "me",
+      userId: () => "gm",
+      isGm: () => true,
+      hasToken: () => true,
+      timers: { setInterval: () => 0, clearInterval() {}, setTimeout: (fn, ms) => waits.push([fn, ms]) },
+      timing: presenceTimingFrom({ settleMs: 0 }),
+    });
+    presence.start();
+    assert.deepEqual(waits.map(([, ms]) => ms), [0]);
+    assert.equal(presence.settled, false);
+    waits[0][0]();
+    assert.equal(presence.settled, true);
+    assert.equal(PRESENCE_TIMING.settleMs, 1000, "the module's own settle time is unchanged");
   });
 });
 

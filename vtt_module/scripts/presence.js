@@ -26,6 +26,21 @@ export const PRESENCE_KIND = Object.freeze({
 /** How often a GM browser says it is still here, and when silence means it is gone. */
 export const PRESENCE_TIMING = Object.freeze({ heartbeatMs: 5_000, expiryMs: 20_000, settleMs: 1_000 });
 
+/**
+ * A table's own settle time, from `CONFIG.volley.presence.settleMs` (set by a world script or a module
+ * before `ready`): a table whose Foundry server relays socket messages slowly can have a GM browser wait
+ * longer before it puts itself forward; the sandbox, which knows every browser at its table, lets a lone
+ * GM browser skip the wait. Only a finite number of milliseconds from 0 to a minute is taken; anything
+ * else leaves `PRESENCE_TIMING.settleMs`. (The heartbeat and expiry are not a table's to change: the
+ * relay's timeouts are computed from them.)
+ * @param {unknown} config
+ * @returns {{settleMs?: number}}
+ */
+export function presenceTimingFrom(config) {
+  const settleMs = typeof config === "object" && config !== null ? /** @type {{settleMs?: unknown}} */ (config).settleMs : undefined;
+  return typeof settleMs === "number" && Number.isFinite(settleMs) && settleMs >= 0 && settleMs <= 60_000 ? { settleMs } : {};
+}
+
 /** Longest browser id kept (ours are 32 hex digits). */
 const MAX_BROWSER = 64;
 
@@ -117,7 +132,7 @@ export class Presence {
   /**
    * @param {{emit: (data: unknown, routing?: Routing) => void, browser: string, userId: () => string, isGm: (userId: string) => boolean,
    *   hasToken: () => boolean, now?: () => number, timers?: PresenceTimers, onChange?: () => void,
-   *   timing?: Partial<typeof PRESENCE_TIMING>}} options `emit` sends on the module channel (to everyone,
+   *   timing?: {heartbeatMs?: number, expiryMs?: number, settleMs?: number}}} options `emit` sends on the module channel (to everyone,
    *   or with `routing` to those users only)
    */
   constructor({ emit, browser, userId, isGm, hasToken, now = () => Date.now(), timers, onChange = () => {}, timing = {} }) {

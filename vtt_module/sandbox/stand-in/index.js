@@ -432,6 +432,10 @@ export async function installFoundry({ lang, userId, worldId, scenes, users, gen
     leave() {
       world.sync.post({ op: "bye", user: me.id, socket: socketId });
     },
+    /** How many other pages of this table belong to a GM (as heard since `announce`). */
+    otherGmPages() {
+      return [...sockets.values()].filter((id) => world.users.get(id)?.isGM).length;
+    },
   };
   return { world, game, notifications, canvas, presence, socketId, registered };
 }

@@ -21,7 +21,7 @@
 import { fromConnection, fromWire, isOnline, toWire, UNKNOWN_STATUS } from "../bridge-status.js";
 import { BridgeConnection, isLoopbackAddress } from "../connection.js";
 import { electHolderBrowser, TOKEN_FLAG } from "../gm-election.js";
-import { newBrowserId, Presence, PRESENCE_TIMING } from "../presence.js";
+import { newBrowserId, Presence, PRESENCE_TIMING, presenceTimingFrom } from "../presence.js";
 import { Relay, relayTimeoutMs } from "../relay.js";
 import { accessToken, bridgeAddressTrusted, bridgeUrl, confirmBridgeAddress, MODULE_ID, requestTimeoutMs } from "./settings.js";
 import { t } from "./words.js";
@@ -151,6 +151,8 @@ export function sendRelayed(message) {
  */
 export async function startBridge(forward, ownsToken, maySee) {
   const isGm = (/** @type {string} */ userId) => Boolean(game.users.get(userId)?.isGM);
+  // The table's own settle time, if it set one (CONFIG.volley.presence), else the module's.
+  const timing = { ...PRESENCE_TIMING, ...presenceTimingFrom(/** @type {any} */ (globalThis).CONFIG?.volley?.presence) };
   relay = new Relay({
     socket: game.socket,
     userId: () => String(game.user.id),
@@ -164,7 +166,7 @@ export async function startBridge(forward, ownsToken, maySee) {
     maySee,
     forward,
     currentStatus: () => toWire(ownStatus, Date.now()),
-    timeoutMs: () => relayTimeoutMs(requestTimeoutMs(), PRESENCE_TIMING),
+    timeoutMs: () => relayTimeoutMs(requestTimeoutMs(), timing),
   });
   presence = new Presence({
     emit: (data, routing) => relay?.emit(data, routing),
@@ -173,6 +175,7 @@ export async function startBridge(forward, ownsToken, maySee) {
     isGm,
     hasToken: () => accessToken() !== "",
     onChange: () => syncConnection(),
+    timing,
   });
   const here = presence;
   relay.also((data, senderId) => here.receive(data, senderId));
