@@ -5,8 +5,9 @@
 // the update, `combatTurnChange(combat, prior, current)` when the combatant or the round changed, and
 // `updateCombat(combat, changed, options, userId)`. TEST STAND-IN, NOT FOUNDRY.
 
-import { Collection, Document, permissionError, postChange } from "./documents.js";
+import { Collection, Document, permissionError } from "./documents.js";
 import { Hooks } from "./hooks.js";
+import { postChange } from "./sync.js";
 import { deepClone, expandObject, mergeObject } from "./utils.js";
 
 export class Combatant {

@@ -1,7 +1,7 @@
-// The documents the module touches (users, actors and their items, tokens, chat messages, scenes;
-// combats in combat.js), kept in step between the sandbox's pages the way Foundry's server keeps real
-// clients in step: a change is checked against the user's rights first, as the server checks it, then
-// kept (store.js), broadcast and applied everywhere with the same hooks. A change the user may not make
+// The documents the module touches (users, actors and their items, tokens, scenes; chat messages in
+// messages.js, combats in combat.js), kept in step between the sandbox's pages the way Foundry's server
+// keeps real clients in step: a change is checked against the user's rights first, as the server checks
+// it, then kept (store.js), broadcast (sync.js) and applied everywhere with the same hooks. A change the user may not make
 // rejects its promise, as Foundry's does, and reaches no other page.
 //
 // TEST STAND-IN, NOT FOUNDRY. Where it has to choose how Foundry behaves, the comment names the v13
@@ -11,10 +11,15 @@
 // BroadcastChannel or writes IndexedDB itself bypasses the checks (as a hacked Foundry server would).
 // Receiving pages check the claimed user's rights again, so a change sent through the documents' API
 // of one page never lands on another unless that user may make it.
+//
+// This file holds the document classes; the world a page builds from them and the records it loads
+// back are world.js; the channel between the pages and what a page does with a change it hears are
+// sync.js.
 
 import { findStatus } from "./generations.js";
 import { Hooks } from "./hooks.js";
 import { deepClone, expandObject, getProperty, isPlainObject, mergeObject } from "./utils.js";
+import { postChange } from "./sync.js";
 
 /** CONST.DOCUMENT_OWNERSHIP_LEVELS */
 export const OWNERSHIP = Object.freeze({ INHERIT: -1, NONE: 0, LIMITED: 1, OBSERVER: 2, OWNER: 3 });
@@ -25,8 +30,6 @@ export const ROLES = Object.freeze({ NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 
  * common/constants.d.mts, `SETTINGS_MODIFY.defaultRole: USER_ROLES.ASSISTANT`).
  */
 const PERMISSION_ROLES = Object.freeze({ SETTINGS_MODIFY: ROLES.ASSISTANT, MESSAGE_WHISPER: ROLES.PLAYER, TOKEN_CONFIGURE: ROLES.TRUSTED });
-
-const db = new BroadcastChannel("volley-sandbox-db");
 
 export class Collection extends Map {
   get contents() {
@@ -47,11 +50,6 @@ export class Collection extends Map {
   getName(name) {
     return this.find((doc) => doc.name === name);
   }
-}
-
-/** Tell the other pages about a change (they apply it with `fromSync`). */
-export function postChange(message) {
-  db.postMessage(message);
 }
 
 /** The error Foundry's server answers a refused write with (its message, as the client shows it). */
@@ -163,7 +161,7 @@ export class Document {
     this._applyChanges(expanded);
     if (!fromSync) {
       this.world.keep(this);
-      db.postMessage({ op: "update", doc: this.syncKind, id: this.syncId, changes: deepClone(changes), userId: author, options });
+      postChange({ op: "update", doc: this.syncKind, id: this.syncId, changes: deepClone(changes), userId: author, options });
     }
     this._onUpdate(expanded, options, author);
     this.world.changed();
@@ -432,7 +430,7 @@ export class Actor extends Document {
   _afterItems(fromSync, message, userId) {
     if (fromSync) return;
     this.world.keep(this);
-    db.postMessage({ ...message, doc: this.syncKind, id: this.syncId, userId });
+    postChange({ ...message, doc: this.syncKind, id: this.syncId, userId });
   }
 
   /**
@@ -457,7 +455,7 @@ export class Actor extends Document {
     this._setStatus(id, on);
     if (!fromSync) {
       this.world.keep(this);
-      db.postMessage({ op: "status", doc: this.syncKind, id: this.syncId, status: id, active: on, userId: author });
+      postChange({ op: "status", doc: this.syncKind, id: this.syncId, status: id, active: on, userId: author });
     }
     const token = this.token ?? this.getActiveTokens(false, true)[0] ?? null;
     Hooks.callAll("applyTokenStatusEffect", token?.object, id, on);
@@ -620,174 +618,7 @@ export function randomId() {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (n) => abc[n % abc.length]).join("");
 }
 
-/** The world one sandbox page sees: the same documents in every page, one of them "me". */
-export function createWorld({ scenes, users, me }) {
-  const world = {
-    users: new Collection(),
-    actors: new Collection(),
-    scenes: new Collection(),
-    messages: new Collection(),
-    settings: new Map(),
-    me: null,
-    store: null,
-    onChange: () => {},
-    changed() {
-      this.onChange();
-    },
-    /** Keep one document's record (the sandbox's server storage). */
-    keep(doc) {
-      const key = doc.storeKey;
-      if (key && this.store) this.store.put(key, doc.toStore());
-    },
-    forget(key) {
-      this.store?.delete(key);
-    },
-  };
-  for (const user of users) world.users.set(user.id, new User(world, user));
-  world.me = world.users.get(me);
-  for (const scene of scenes) {
-    const tokens = scene.tokens.map((token) => {
-      const actorId = token.actor.id ?? `${token.id}-actor`;
-      world.actors.set(actorId, new Actor(world, { ...token.actor, id: actorId, name: token.name, ownership: token.ownership }));
-      return { ...token, actorId, actorLink: token.actorLink ?? Boolean(token.ownership) };
-    });
-    world.scenes.set(scene.id, new Scene(world, { ...scene, tokens }));
-  }
-  return world;
-}
-
 /** Every token document of every scene. */
 export function allTokens(world) {
   return world.scenes.contents.flatMap((scene) => scene.tokens.contents);
 }
-
-function findToken(world, key) {
-  const [sceneId, tokenId] = String(key).split("/");
-  return world.scenes.get(sceneId)?.tokens.get(tokenId) ?? null;
-}
-
-/** An actor by how pages name it: a world actor by id, a synthetic one by its token. */
-function findActor(world, kind, id) {
-  if (kind === "ActorDelta") return findToken(world, id)?.actor ?? null;
-  return world.actors.get(id) ?? null;
-}
-
-function findDocument(world, kind, id) {
-  switch (kind) {
-    case "Actor":
-    case "ActorDelta":
-      return findActor(world, kind, id);
-    case "Item": {
-      const [parent, itemId] = String(id).split("|");
-      const [parentKind, parentId] = parent.split(":");
-      return findActor(world, parentKind, parentId)?.items.get(itemId) ?? null;
-    }
-    case "User":
-      return world.users.get(id);
-    case "ChatMessage":
-      return world.messages.get(id);
-    case "Combat":
-      return world.combats?.get(id) ?? null;
-    case "Token":
-      return findToken(world, id);
-    default:
-      return null;
-  }
-}
-
-/**
- * Put the kept records back on the world's documents, without hooks (the world as the server hands it
- * to a client that connects: before `init`).
- */
-export function loadRecords(world, entries, ChatMessageClass) {
-  const messages = [];
-  for (const [key, value] of entries) {
-    const [kind, ...rest] = key.split("/");
-    const id = rest.join("/");
-    if (kind === "actor") {
-      const actor = world.actors.get(id);
-      if (!actor) continue;
-      actor.flags = deepClone(value.flags ?? {});
-      actor.system = deepClone(value.system ?? {});
-      actor.statuses = new Set(value.statuses ?? []);
-      actor.items = new Collection((value.items ?? []).map((item) => [item._id, new Item(world, item, actor)]));
-    } else if (kind === "token") {
-      const token = findToken(world, id);
-      if (!token) continue;
-      Object.assign(token, { x: value.x, y: value.y, name: value.name, hidden: value.hidden, flags: deepClone(value.flags ?? {}), delta: deepClone(value.delta ?? {}) });
-      token.synthetic = null;
-    } else if (kind === "user") {
-      const user = world.users.get(id);
-      if (user) {
-        user.flags = deepClone(value.flags ?? {});
-        user.role = value.role ?? user.role;
-      }
-    } else if (kind === "msg") messages.push(value);
-    else if (kind === "setting") world.settings.set(id, value);
-    else if (kind === "combat") world.combats?.get(id)?.restore(value);
-    else if (kind === "meta") world.meta = { ...(world.meta ?? {}), [id]: value };
-  }
-  messages.sort((a, b) => (a.timestamp ?? 0) - (b.timestamp ?? 0));
-  for (const data of messages) world.messages.set(data._id, new ChatMessageClass(world, { ...data, id: data._id }));
-  for (const token of allTokens(world)) token.rebuildActor();
-}
-
-/**
- * Listen to the other pages. `onSetting` applies a world setting; `onScene` shows a scene; `onPresence`
- * hears who is connected. Changes are checked again here against the rights of the user who sent them.
- */
-export function connectWorld(world, { onSetting, onScene, onPresence, onReset, createMessage, deleteMessage }) {
-  const queue = [];
-  let ready = false;
-  const handle = async (data) => {
-    const remote = { fromSync: true, userId: data.userId };
-    switch (data.op) {
-      case "update": {
-        const doc = findDocument(world, data.doc, data.id);
-        if (doc) await doc._update(data.changes, data.options ?? {}, remote);
-        break;
-      }
-      case "status": {
-        const actor = findActor(world, data.doc, data.id);
-        if (actor) await actor._toggleStatus(data.status, data.active, remote).catch(() => {});
-        break;
-      }
-      case "createItems":
-        await findActor(world, data.doc, data.id)?._createItems(data.data, {}, remote);
-        break;
-      case "deleteItems":
-        await findActor(world, data.doc, data.id)?._deleteItems(data.ids, {}, remote);
-        break;
-      case "create":
-        await createMessage(data.data, {}, remote);
-        break;
-      case "delete":
-        await deleteMessage(data.id, {}, remote);
-        break;
-      case "setting":
-        onSetting(data.key, data.value, data.userId);
-        break;
-      default:
-    }
-  };
-  db.onmessage = ({ data }) => {
-    // Presence, scenes and resets are not documents: they need no world loaded.
-    if (["hello", "bye", "presence?"].includes(data.op)) return onPresence(data);
-    if (data.op === "scene") return onScene(data.id);
-    if (data.op === "reset") return onReset();
-    if (!ready) queue.push(data);
-    else void handle(data);
-  };
-  return {
-    /** The world is loaded: apply what other pages changed meanwhile (applying twice is harmless). */
-    async start() {
-      ready = true;
-      for (const data of queue.splice(0)) await handle(data);
-    },
-    broadcastSetting: (key, value, userId) => db.postMessage({ op: "setting", key, value, userId }),
-    broadcastScene: (id) => db.postMessage({ op: "scene", id }),
-    post: (message) => db.postMessage(message),
-  };
-}
-
-export { findActor, findToken };

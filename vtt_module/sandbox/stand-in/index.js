@@ -6,13 +6,15 @@
 import { ActorSheetV2, ApplicationV2, DialogV2, getTemplate, HandlebarsApplicationMixin, loadTemplates, registerHelpers, renderTemplate } from "./applications.js";
 import { Combat } from "./combat.js";
 import { Die, NumericTerm, OperatorTerm, Roll } from "./dice.js";
-import { allTokens, Collection, connectWorld, createWorld, loadRecords, OWNERSHIP, permissionError, randomId, ROLES } from "./documents.js";
+import { allTokens, Collection, OWNERSHIP, permissionError, randomId, ROLES } from "./documents.js";
 import { Hooks } from "./hooks.js";
 import { loadTranslations, makeI18n } from "./i18n.js";
 import { installHotbar, Macro, macros } from "./macros.js";
 import { ChatMessage as BaseChatMessage, createMessage, deleteMessage } from "./messages.js";
 import { WorldStore } from "./store.js";
+import { connectWorld } from "./sync.js";
 import { deepClone, expandObject, getProperty, mergeObject, setProperty } from "./utils.js";
+import { createWorld, loadRecords } from "./world.js";
 import {
   legacyToMessageMode,
   logCompatibilityWarning,
