@@ -25,7 +25,8 @@ setup(
     package_dir={FOUNDRY_MODULE: "vtt_module"},
     package_data={
         "rules": ["py.typed"],
-        "bridge": ["py.typed", "locale/*.json"],
+        # report/power_table.json: the rolls needed worked out ahead (scripts/power_table.py).
+        "bridge": ["py.typed", "locale/*.json", "report/power_table.json"],
         FOUNDRY_MODULE: [
             "module.json",
             "README.md",

@@ -1,7 +1,8 @@
 """The power of the fairness tests: the reference loaded die (``LOADING``) and sticky die
 (``STICKY``), the chance each test had of catching them (``power``, simulated; ``order_power``,
 exact), and how many rolls it would take to reach ``JUDGE_POWER`` (``rolls_needed``,
-``order_rolls_needed``). ``fairness`` says why a test without that power says "too few rolls".
+``order_rolls_needed``: read from ``power_table`` for the dice and levels pages meet, else searched
+for). ``fairness`` says why a test without that power says "too few rolls".
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from functools import cache
 import numpy as np
 from scipy import special, stats  # type: ignore[import-untyped]
 
+from bridge.report import power_table
 from bridge.report.distributions import MAX_BANDS, bands_for, max_face_p
 
 __all__ = [
@@ -25,6 +27,8 @@ __all__ = [
     "order_rolls_needed",
     "power",
     "rolls_needed",
+    "search_order_rolls_needed",
+    "search_rolls_needed",
 ]
 
 
@@ -183,7 +187,15 @@ def _approximate_needed(die: int, level: float, target: float) -> int:
 
 @cache
 def rolls_needed(die: int, level: float, target: float = JUDGE_POWER) -> int | None:
-    """The fewest rolls with which the counts test reaches ``target`` power (three significant figures)."""
+    """The fewest rolls with which the counts test reaches ``target`` power (three significant figures):
+    from ``power_table`` when it holds the answer, else searched for."""
+    ahead = power_table.entries()
+    key = ("counts", die, level, target)
+    return ahead[key] if key in ahead else search_rolls_needed(die, level, target)
+
+
+def search_rolls_needed(die: int, level: float, target: float = JUDGE_POWER) -> int | None:
+    """``rolls_needed`` worked out afresh."""
     if die < 2:
         return None
     return _needed(
@@ -234,5 +246,13 @@ def order_power(die: int, pairs: int, level: float) -> float:
 
 @cache
 def order_rolls_needed(die: int, level: float, target: float = JUDGE_POWER) -> int | None:
-    """The fewest rolls with which the repeats test reaches ``target`` power against the sticky die."""
+    """The fewest rolls with which the repeats test reaches ``target`` power against the sticky die:
+    from ``power_table`` when it holds the answer, else searched for."""
+    ahead = power_table.entries()
+    key = ("order", die, level, target)
+    return ahead[key] if key in ahead else search_order_rolls_needed(die, level, target)
+
+
+def search_order_rolls_needed(die: int, level: float, target: float = JUDGE_POWER) -> int | None:
+    """``order_rolls_needed`` worked out afresh."""
     return _needed(lambda rolls, at: order_power(die, max(0, rolls - 1), at), level, target)
