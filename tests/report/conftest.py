@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from reportkit import write_session
+from reportkit import Built, write_session
 
 #: Long enough for every test to have its say (about 2,000 d6 and 400 d100 rolls), short enough to be quick.
 SESSION_REQUESTS = 600
@@ -34,3 +34,9 @@ def loaded_session(sessions_dir: Path) -> Path:
 @pytest.fixture(scope="session")
 def sticky_session(sessions_dir: Path) -> Path:
     return write_session(sessions_dir, SESSION_REQUESTS, seed=13, sticky=True)
+
+
+@pytest.fixture(scope="module")
+def built() -> Built:
+    """The findings and pages of the module's sessions, each made once (``reportkit.Built``)."""
+    return Built()

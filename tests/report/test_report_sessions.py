@@ -12,18 +12,18 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from reportkit import REPLAYS, write_session
+from reportkit import REPLAYS, Built, write_session
 
 from bridge.report.build import findings, report_html
 from bridge.report.record import read_record
 
 
 @pytest.mark.parametrize("path", REPLAYS, ids=lambda p: p.stem)
-def test_recorded_sessions_are_not_flagged(path: Path) -> None:
-    found = findings([read_record(path)])
+def test_recorded_sessions_are_not_flagged(path: Path, built: Built) -> None:
+    found = built.findings(path)
     assert found.verdict in ("fair", "too_few")
     assert all(test.verdict in ("fair", "too_few") for test in found.dice)
-    html = report_html([read_record(path)], "en")
+    html = built.page("en", path)
     assert 'class="banner alert"' not in html and 'class="banner watch"' not in html
 
 
@@ -33,9 +33,11 @@ def test_recorded_sessions_together_make_a_campaign() -> None:
     assert all(path.stem in html for path in REPLAYS)
 
 
-def test_fair_synthetic_sessions_are_not_flagged_and_not_overclaimed(fair_sessions: list[Path]) -> None:
+def test_fair_synthetic_sessions_are_not_flagged_and_not_overclaimed(
+    fair_sessions: list[Path], built: Built
+) -> None:
     for path in fair_sessions:
-        found = findings([read_record(path)])
+        found = built.findings(path)
         six = next(test for test in found.dice if test.die == 6)
         d100 = next(test for test in found.dice if test.die == 100)
         assert six.rolls > 1000 and six.verdict == "fair"  # enough rolls that a loaded die could not hide
@@ -45,7 +47,7 @@ def test_fair_synthetic_sessions_are_not_flagged_and_not_overclaimed(fair_sessio
         assert found.calibration.count > 100 and found.calibration.verdict == "too_few"
         assert found.calibration.test.power < 0.8
         assert all(test.verdict == "fair" for test in found.orders if test.die in (6, 100))
-        html = report_html([read_record(path)], "en")
+        html = built.page("en", path)
         assert "No sign of loaded dice, but some dice had too few rolls to judge." in html
         assert re.search(
             r"No sign of loaded dice in 1,\d{3} d6 rolls: a die favouring one face by half again", html
@@ -54,8 +56,8 @@ def test_fair_synthetic_sessions_are_not_flagged_and_not_overclaimed(fair_sessio
         assert "The dice look fair." not in html
 
 
-def test_a_loaded_die_is_caught_and_named(loaded_session: Path) -> None:
-    found = findings([read_record(loaded_session)])
+def test_a_loaded_die_is_caught_and_named(loaded_session: Path, built: Built) -> None:
+    found = built.findings(loaded_session)
     assert found.verdict == "alert"
     six = next(test for test in found.dice if test.die == 6)
     assert six.verdict == "alert" and six.hot is not None and six.hot[:2] == (6, 6)
@@ -65,7 +67,7 @@ def test_a_loaded_die_is_caught_and_named(loaded_session: Path) -> None:
     assert all(
         test.verdict in ("fair", "too_few") for test in found.dice if test.die != 6
     )  # the d100 was fair
-    html = report_html([read_record(loaded_session)], "en")
+    html = built.page("en", loaded_session)
     assert 'class="banner alert"' in html
     assert "The dice look loaded." in html
     assert re.search(
@@ -76,18 +78,18 @@ def test_a_loaded_die_is_caught_and_named(loaded_session: Path) -> None:
 
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_a_sticky_die_rolled_through_the_rules_is_caught_by_its_order(
-    sticky_session: Path, language: str
+    sticky_session: Path, language: str, built: Built
 ) -> None:
     """Every die from a source that repeats its last face one time in five, through the real rules and
     the journal: the counts see nothing, the order of the d6's faces gives it away, and the headline
     says so (not "loaded")."""
-    found = findings([read_record(sticky_session)])
+    found = built.findings(sticky_session)
     six = next(test for test in found.dice if test.die == 6)
     order = next(test for test in found.orders if test.die == 6)
     assert six.verdict in ("fair", "too_few") and six.rolls > 1500
     assert order.verdict == "alert" and order.repeats > 1.5 * order.expected
     assert found.flagged == "order"
-    html = report_html([read_record(sticky_session)], language)
+    html = built.page(language, sticky_session)
     said = {
         "en": "The dice do not look random: their faces follow one another in a pattern.",
         "ru": "Кости не похожи на случайные: грани идут друг за другом по какому-то правилу.",
@@ -96,20 +98,20 @@ def test_a_sticky_die_rolled_through_the_rules_is_caught_by_its_order(
     assert "The dice look loaded." not in html and "Похоже, кости нечестные." not in html
 
 
-def test_a_fair_evening_names_nobody_lucky_on_the_cards(fair_sessions: list[Path]) -> None:
+def test_a_fair_evening_names_nobody_lucky_on_the_cards(fair_sessions: list[Path], built: Built) -> None:
     """Luckiest and Unluckiest appear only for a corrected verdict; otherwise one card says so."""
-    html = report_html([read_record(fair_sessions[0])], "en")
-    found = findings([read_record(fair_sessions[0])])
+    html = built.page("en", fair_sessions[0])
+    found = built.findings(fair_sessions[0])
     assert all(luck.verdict in ("ordinary", "too_few") for luck in found.luck.values())
     assert "Luckiest" not in html and "Unluckiest" not in html
     assert "Nobody stood out" in html and "7 shooters judged" in html
     assert "remarkably" not in re.sub(r'<section id="method">.*?</section>', "", html, flags=re.S)
 
 
-def test_the_cards_follow_the_corrected_verdicts(loaded_session: Path) -> None:
-    found = findings([read_record(loaded_session)])
+def test_the_cards_follow_the_corrected_verdicts(loaded_session: Path, built: Built) -> None:
+    found = built.findings(loaded_session)
     lucky = [name for name, luck in found.luck.items() if luck.verdict in ("lucky", "very_lucky")]
-    html = report_html([read_record(loaded_session)], "en")
+    html = built.page("en", loaded_session)
     assert lucky and "Luckiest" in html
     # a shooter whose own p is below 0.05 but not after correction is "within chance", not "unlucky"
     borderline = [n for n, luck in found.luck.items() if luck.p < 0.05 and luck.verdict == "ordinary"]
@@ -121,26 +123,25 @@ def test_a_loaded_session_in_a_campaign_still_shows(fair_sessions: list[Path], l
     assert found.verdict == "alert"
 
 
-def test_a_campaign_gives_one_corrected_verdict_per_shooter(fair_sessions: list[Path]) -> None:
+def test_a_campaign_gives_one_corrected_verdict_per_shooter(fair_sessions: list[Path], built: Built) -> None:
     """Three evenings of the same seven characters: seven looks, not twenty-one."""
-    records = [read_record(path) for path in fair_sessions]
-    found = findings(records)
+    found = built.findings(*fair_sessions)
     assert len(found.luck) == 7
     assert all(luck.adjusted is not None for luck in found.luck.values())
-    one = findings(records[:1])
+    one = built.findings(fair_sessions[0])
     kane = found.luck["Kane"]
     assert kane.count > one.luck["Kane"].count * 2.5  # pooled over the sessions
     first = min(found.luck.values(), key=lambda luck: luck.p)
     assert first.adjusted == pytest.approx(min(1.0, 7 * first.p))  # Holm's first step: seven looks
-    html = report_html(records, "en")
+    html = built.page("en", *fair_sessions)
     assert "one corrected verdict per shooter, not one per session" in html
     assert html.count('<tr class="shooter">') == 7
     six = next(test for test in found.dice if test.die == 6)
     assert six.rolls > 5000 and six.verdict == "fair"
 
 
-def test_the_page_in_russian(loaded_session: Path) -> None:
-    html = report_html([read_record(loaded_session)], "ru")
+def test_the_page_in_russian(loaded_session: Path, built: Built) -> None:
+    html = built.page("ru", loaded_session)
     assert '<html lang="ru">' in html
     for words in (
         "Отчёт о сессии",
@@ -157,8 +158,8 @@ def test_the_page_in_russian(loaded_session: Path) -> None:
     assert "Session report" not in html and "Shooters" not in html
 
 
-def test_the_page_is_self_contained(fair_sessions: list[Path]) -> None:
-    html = report_html([read_record(fair_sessions[0])], "en")
+def test_the_page_is_self_contained(fair_sessions: list[Path], built: Built) -> None:
+    html = built.page("en", fair_sessions[0])
     assert html.startswith("<!DOCTYPE html>")
     assert "<script" not in html
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", html)  # nothing fetched from anywhere
