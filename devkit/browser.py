@@ -77,6 +77,13 @@ class Sandbox:
         self.lines: list[str] = []
 
     def start(self) -> None:
+        """Start ``volley sandbox`` and wait until it listens."""
+        self.launch()
+        self.wait_started()
+
+    def launch(self) -> None:
+        """Start the process, without waiting for it (``wait_started`` does): a test run starts the next
+        test's sandbox while the current test plays (tests/browser/conftest.py ``SandboxPool``)."""
         # Fixed seeds: a test that fires without scripted dice rolls the same dice every run, so an
         # unlucky malfunction (a GURPS MP5 jams on 17+, about 1 attack in 54) cannot fail it one run in
         # fifty. VOLLEY_SANDBOX_SEED_BASE tries the suite against other rolls.
@@ -88,7 +95,12 @@ class Sandbox:
         command += ["--no-warm-up"]
         log = self.log_path.open("a", encoding="utf-8")
         self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True)
-        assert self.process.stdout is not None
+
+    def wait_started(self) -> None:
+        """Until the sandbox prints its address (``RuntimeError`` if it says anything else, or if the wait
+        took longer than ``START_TIMEOUT_S``: counted from this call, as a spare may have been launched a
+        whole test earlier)."""
+        assert self.process is not None and self.process.stdout is not None, "launch() first"
         deadline = time.monotonic() + self.START_TIMEOUT_S
         line = self.process.stdout.readline()
         if not line.startswith("Sandbox: ") or time.monotonic() > deadline:

@@ -9,7 +9,6 @@ rules engine behind it, and the browser's own WebSocket.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -38,11 +37,45 @@ def generation() -> int:
     return DEFAULT_GENERATION
 
 
-@pytest.fixture
-def sandbox(tmp_path: Path) -> Iterator[Sandbox]:
-    server = Sandbox(tmp_path)
+class SandboxPool:
+    """Each test gets a fresh ``volley sandbox`` of its own; the pool starts the next one as it hands one
+    out, so the next test's sandbox (half a second of Python's start-up on an idle machine, several
+    seconds on a busy one) starts while this test's pages wait on Chromium. A test still never shares a
+    sandbox, its journal, its seeds or its data directory with another."""
+
+    def __init__(self, folders: pytest.TempPathFactory) -> None:
+        self.folders = folders
+        self.spare: Sandbox | None = None
+
+    def take(self) -> Sandbox:
+        server, self.spare = self.spare or self.launched(), None
+        server.wait_started()
+        self.spare = self.launched()
+        return server
+
+    def launched(self) -> Sandbox:
+        server = Sandbox(self.folders.mktemp("sandbox"))
+        server.launch()
+        return server
+
+    def close(self) -> None:
+        if self.spare is not None:
+            self.spare.stop()
+
+
+@pytest.fixture(scope="session")
+def sandbox_pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxPool]:
+    pool = SandboxPool(tmp_path_factory)
     try:
-        server.start()
+        yield pool
+    finally:
+        pool.close()
+
+
+@pytest.fixture
+def sandbox(sandbox_pool: SandboxPool) -> Iterator[Sandbox]:
+    try:
+        server = sandbox_pool.take()
     except RuntimeError as error:
         pytest.fail(str(error))
     try:
