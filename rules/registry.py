@@ -103,7 +103,8 @@ def decode_request(
 
     JSON text (the bytes of a client's frame) is decoded once, straight into the system's typed
     request (msgspec's tagged union, as its ``asyncio-kv`` example decodes): a first pass reads only
-    ``system`` and ``action``, skipping the rest, to pick the union. A request that pass or the typed
+    ``system`` and ``action``, skipping the rest, to pick the union (or, for a request that names no
+    action, the default action's own struct, which reads it without the tag). A request that pass or the typed
     decoder refuses is read again the long way (as a dict, then checked), so a refusal names the same
     field in the same words whichever way the request came.
 
@@ -157,7 +158,6 @@ class _Head(msgspec.Struct):
 
 
 _HEAD = msgspec.json.Decoder(_Head)
-_ACTION_FIELD: dict[str, bytes] = {}
 
 
 def _typed_from_json(data: bytes | bytearray | memoryview | msgspec.Raw) -> Any:
@@ -173,22 +173,22 @@ def _typed_from_json(data: bytes | bytearray | memoryview | msgspec.Raw) -> Any:
         return None
     known = _known_type(system.request_type)
     action = head.action
-    text: Any = data
-    if action is msgspec.UNSET:  # the default action, as a field, so the tagged union can read it
-        field = _ACTION_FIELD.get(system.default_action)
-        if field is None:
-            field = _ACTION_FIELD[system.default_action] = b'{"action":' + _JSON_OUT.encode(
-                system.default_action
+    if action is msgspec.UNSET:
+        # The default action: its own struct's decoder, which reads a request without the tag field
+        # as that struct (no copy of the request with the tag spliced in for the union to read).
+        decoder = known.defaults.get(system.default_action)
+        if decoder is None:
+            if system.default_action not in known.tags:
+                return None
+            decoder = known.defaults[system.default_action] = msgspec.json.Decoder(
+                _member(system.request_type, system.default_action)
             )
-        body = bytes(data).lstrip()
-        if not body.startswith(b"{"):
-            return None
-        rest = body[1:].lstrip()
-        text = field + (b"}" if rest.startswith(b"}") else b"," + rest)
-    elif action not in known.tags:
+    elif action in known.tags:
+        decoder = known.decoder
+    else:
         return None
     try:
-        return known.decoder.decode(text)
+        return decoder.decode(data)
     except (msgspec.DecodeError, RecursionError):
         return None
 
@@ -281,6 +281,8 @@ class _KnownType(NamedTuple):
     request_type: Any
     tags: tuple[str, ...]
     decoder: msgspec.json.Decoder[Any]
+    #: the decoder of each default action's own struct, by action (filled as systems ask)
+    defaults: dict[str, msgspec.json.Decoder[Any]]
 
 
 def _known_type(request_type: Any) -> _KnownType:
@@ -290,7 +292,7 @@ def _known_type(request_type: Any) -> _KnownType:
     found = _KNOWN.get(id(request_type))
     if found is None or found.request_type is not request_type:
         found = _KNOWN[id(request_type)] = _KnownType(
-            request_type, _tags(request_type), msgspec.json.Decoder(request_type)
+            request_type, _tags(request_type), msgspec.json.Decoder(request_type), {}
         )
     return found
 
@@ -314,7 +316,11 @@ def _tags(request_type: Any) -> tuple[str, ...]:
 
 
 def _request_member(system: RuleSystem, action: str) -> Any:
-    members = typing.get_args(system.request_type) or (system.request_type,)
+    return _member(system.request_type, action)
+
+
+def _member(request_type: Any, action: str) -> Any:
+    members = typing.get_args(request_type) or (request_type,)
     return next(member for member in members if member.__struct_config__.tag == action)
 
 
