@@ -34,29 +34,40 @@ Clock = Callable[[], float]
 
 
 class TokenBucket:
+    __slots__ = ("_clock", "_full", "_last", "_tokens", "burst", "rate")
+
     def __init__(self, rate: float = RATE, burst: int = BURST, clock: Clock = time.monotonic) -> None:
         self.rate = rate
         self.burst = burst
+        self._full = float(burst)
         self._clock = clock
         self._tokens = float(burst)
         self._last = clock()
 
     def _refill(self) -> None:
         now = self._clock()
-        self._tokens = min(float(self.burst), self._tokens + (now - self._last) * self.rate)
+        self._tokens = min(self._full, self._tokens + (now - self._last) * self.rate)
         self._last = now
 
     def take(self) -> bool:
         """Spend one token if there is one; ``False`` means refuse this message."""
-        self._refill()
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
+        return self.take_at(self._clock())
+
+    def take_at(self, now: float) -> bool:
+        """``take`` with the clock already read (every frame spends from two buckets: one read)."""
+        tokens = self._tokens + (now - self._last) * self.rate
+        if tokens > self._full:  # noqa: PLR1730 - min() is a call, and this is every frame, twice
+            tokens = self._full
+        self._last = now
+        if tokens >= 1.0:
+            self._tokens = tokens - 1.0
             return True
+        self._tokens = tokens
         return False
 
     def give_back(self) -> None:
         """Undo a ``take`` whose message was refused further on, so a refusal costs nothing here."""
-        self._tokens = min(float(self.burst), self._tokens + 1.0)
+        self._tokens = min(self._full, self._tokens + 1.0)
 
     @property
     def rested(self) -> bool:
@@ -107,11 +118,14 @@ class RelayLimits:
 
     def admit(self, user: str | None) -> Refusal | None:
         """``None`` to serve the message, else the limit that refuses it."""
-        bucket = self._bucket(user)
-        if not bucket.take():
+        bucket = self._users.get(user)
+        if bucket is None:
+            bucket = self._bucket(user)
+        now = self._clock()  # both buckets keep this clock (``__init__``)
+        if not bucket.take_at(now):
             who = "messages without a user" if user is None else f"user {user!r}"
             return Refusal(user, f"{who}: more than {self.rate:g} messages/s (burst {self.burst}); slow down")
-        if not self.connection.take():
+        if not self.connection.take_at(now):
             bucket.give_back()
             return Refusal(
                 user,
