@@ -119,8 +119,8 @@ def plain(request: Sent, *, id: str | None) -> dict[str, Any]:
     object is refused as the frame's decoder refused it when it built the dict itself."""
     if type(request) is dict:
         return request
-    if isinstance(request, Mapping):  # an ABC check: after the usual cases
-        return dict(request)
+    if type(request) is not msgspec.Raw and isinstance(request, Mapping):  # the ABC check: not for
+        return dict(request)  # a client's bytes (every attack), which it would have to refuse
     try:
         return _plain.decode(request)
     except msgspec.ValidationError as error:
