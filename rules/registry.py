@@ -350,9 +350,10 @@ def _allowed_values(request_type: Any, path: str) -> list[str] | None:
 
 def _system_of(request: Any) -> RuleSystem:
     name = getattr(request, "system", None)
-    if not isinstance(name, str) or name not in SYSTEMS:
+    system = SYSTEMS.get(name) if isinstance(name, str) else None  # one look-up, not ``in`` then ``[]``
+    if system is None:
         raise RuleError("$.system", errors.UNKNOWN_SYSTEM(system=repr(name), known=[]), code="invalid")
-    return SYSTEMS[name]
+    return system
 
 
 def dice_for(request: Any, seed: int) -> Dice:

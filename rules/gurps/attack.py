@@ -75,11 +75,12 @@ def _fire(
     """One target's attack roll that did not malfunction, and its dodge."""
     attack = judge(roll, volley.effective)
     log.append(_aim(request, plan, volley))
+    name = volley.name
     if not attack.success:
         missed: Outcome = "critical miss" if attack.critical == "failure" else "miss"
         log.append(
             msg.MISS(
-                target=volley.name,
+                target=name,
                 roll=attack.roll,
                 effective=attack.target,
                 by=-attack.margin,
@@ -91,7 +92,7 @@ def _fire(
     critical = attack.critical == "success"
     log.append(
         msg.HIT(
-            target=volley.name,
+            target=name,
             roll=attack.roll,
             effective=attack.target,
             by=attack.margin,
@@ -104,11 +105,11 @@ def _fire(
     dodged = 0
     score = dodge_score(volley, attack, scored)
     if score is not None:
-        dodge = judge(dice.total(3, 6, msg.ROLL_DODGE(target=volley.name)), score)
+        dodge = judge(dice.total(3, 6, msg.ROLL_DODGE(target=name)), score)
         dodged = dodged_hits(scored, dodge, plan.dodge_step)
         log.append(
             msg.DODGE(
-                target=volley.name,
+                target=name,
                 dodge=score,
                 roll=dodge.roll,
                 by=dodge.margin if dodge.success else -dodge.margin,
@@ -120,7 +121,7 @@ def _fire(
             )
         )
     elif critical and volley.target.dodge is not None:
-        log.append(msg.CRITICAL_NOT_DODGED(target=volley.name))
+        log.append(msg.CRITICAL_NOT_DODGED(target=name))
     hits = scored - dodged
     outcome: Outcome = "dodged" if hits == 0 else ("critical hit" if critical else "hit")
     return _target(volley, outcome, hits=hits, attack=attack, scored=scored, dodge=dodge, dodged=dodged)
