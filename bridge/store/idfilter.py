@@ -48,9 +48,13 @@ class IdFilter:
         if not self.complete:
             return True
         h = hash(id)
-        step = (h >> 23) | 1
         bits = self._bits
-        for _ in range(HASHES):
+        position = h & _MASK  # the first bit, on its own: for a new id (nearly every request) it is 0
+        if not bits[position >> 3] & (1 << (position & 7)):
+            return False
+        step = (h >> 23) | 1
+        h += step
+        for _ in range(HASHES - 1):
             position = h & _MASK
             if not bits[position >> 3] & (1 << (position & 7)):
                 return False
