@@ -31,17 +31,19 @@
  *   calls `volley.preAttack` first). The API fills the system's choice model (systems/<id>/choice.js,
  *   the one the dialog edits) without rendering anything, so a macro's shot starts from what the dialog
  *   would show and passes the same checks (the running check included).
+ *
+ * This file is the window: its life cycle, what it follows, the preview's wiring and the buttons. What
+ * its parts show of the token and weapon is built in ./attack-views.js; the DOM work on its form (what
+ * was typed, refusals marked, the running check beside Fire) is ./attack-form.js.
  */
 
 import { findWeapon } from "../../adapters/identity.js";
 import { isShowing } from "../../foundry/app-state.js";
-import { statusWords } from "../../bridge-status.js";
 import { sendChoice } from "../../foundry/attack-hooks.js";
 import { announcer } from "../../foundry/live-regions.js";
 import { assignWeaponMacro, makeWeaponDraggable, weaponDrop } from "../../foundry/hotbar.js";
-import { bridgeOnline, bridgeStatus, onBridgeStatus, sendRelayed } from "../../foundry/bridge.js";
-import { holdOf } from "../../books.js";
-import { arsenalOf, tokenState } from "../../foundry/documents.js";
+import { bridgeOnline, onBridgeStatus, sendRelayed } from "../../foundry/bridge.js";
+import { arsenalOf } from "../../foundry/documents.js";
 import { requestCancel } from "../../foundry/referee.js";
 import { WindowFocus } from "../../foundry/focus.js";
 import { OddsPanel } from "../../foundry/odds-panel.js";
@@ -50,7 +52,9 @@ import { problemText, t } from "../../foundry/words.js";
 import { userMessageMode } from "../../foundry/settings.js";
 import { FormError } from "../../fields.js";
 import { isButton, isInput, isSelect } from "../../foundry/window-dom.js";
-import { say } from "../../foundry/choice.js";
+import { CANCEL_HELD, say } from "../../foundry/choice.js";
+import { actionViews, bridgeView, problemsView, weaponLabel, weaponView } from "./attack-views.js";
+import { controlLabel, formValues, markRefused, refusalText, restoreTyped, showLiveCheck, typedValues } from "./attack-form.js";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -69,20 +73,6 @@ const TEMPLATES = "modules/volley/templates/attack";
  *   now (a jam); `hint`, what it does (its tooltip while it can be used)
  * @typedef {{token: TokenDocument, plugin: RuleSystemPlugin}} DialogSetup
  */
-
-/** The dialog's button that cancels the pending attack holding the weapon (#31). */
-const CANCEL_HELD = "cancel_pending";
-
-/**
- * @param {HTMLFormElement} form
- * @returns {Record<string, string>}
- */
-export function formValues(form) {
-  /** @type {Record<string, string>} */
-  const values = {};
-  for (const [key, value] of new FormData(form).entries()) values[key] = String(value);
-  return values;
-}
 
 export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   /** Every open attack dialog, so the glue can refresh them when a token, the targets or the bridge change. */
@@ -300,118 +290,18 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       ...base,
       appId: this.id,
       systemName: t(this.plugin.label),
-      weapons: arsenal.weapons.map((w) => ({ id: w.id, label: this.#weaponLabel(w), selected: w.id === this.weaponId })),
+      weapons: arsenal.weapons.map((w) => ({ id: w.id, label: weaponLabel(this.plugin, w), selected: w.id === this.weaponId })),
       noWeapons: t("VOLLEY.Dialog.NoWeapons", { name: this.token.name ?? "" }),
-      weapon: weapon && readout ? this.#weaponView(weapon, readout) : null,
-      ...this.#problemsView(arsenal.problems),
+      weapon: weapon && readout ? weaponView(weapon, readout) : null,
+      ...problemsView(arsenal.problems),
       targets,
       noTargets: targets.length === 0 ? t("VOLLEY.Dialog.NoTargets") : "",
       system: weapon ? await this.systemContext(weapon, arsenal, targets) : {},
       preview: this.#previewView(weapon ? this.previewTargets(targets) : targets),
-      bridge: this.#bridgeView(),
+      bridge: bridgeView(),
       notice: this.notice,
-      actions: weapon && readout ? this.#actionViews(weapon, readout, targets) : [],
+      actions: weapon && readout ? actionViews(this.token, weapon, this.actionsFor(weapon, readout), targets, this.sending) : [],
     };
-  }
-
-  /**
-   * What the dialog says about the actor's data: the version notice (first, alone), the fields to fix,
-   * and the weapons the adapter does not offer (named in the summary, each reason in the list).
-   * @param {import("../../profile/weapons.js").ArsenalProblem[]} all
-   */
-  #problemsView(all) {
-    const notice = all.find((problem) => problem.notice);
-    const refused = all.filter((problem) => problem.refused);
-    return {
-      versionNotice: notice ? this.#problemText(notice) : "",
-      problems: all.filter((problem) => !problem.refused && !problem.notice).slice(0, 8).map((problem) => this.#problemText(problem)),
-      refused: refused.map((problem) => this.#problemText(problem)),
-      refusedSummary: refused.length ? t("VOLLEY.Dialog.Refused", { n: refused.length, names: refused.map((problem) => problem.name ?? "").join(", ") }) : "",
-    };
-  }
-
-  /**
-   * A field the actor's data could not give (an adapter names its path): in the reader's language when
-   * the module has words for it.
-   * @param {import("../../profile/weapons.js").ArsenalProblem} problem
-   */
-  #problemText(problem) {
-    const key = problem.key ? `VOLLEY.Adapter.${problem.key}` : "";
-    if (!key || !game.i18n.has(key)) return problem.message;
-    const words = t(key, problem.values ?? {});
-    // A refused weapon or the version notice names no field to fix: the sentence says it all.
-    return problem.refused || problem.notice ? words : `${problem.field}: ${words}`;
-  }
-
-  /** @param {VolleyWeapon} weapon */
-  #weaponLabel(weapon) {
-    const readout = this.plugin.readout(weapon);
-    const name = weapon.name || t("VOLLEY.Dialog.Unnamed");
-    if (readout.jammed) return `${name} — ${t("VOLLEY.Dialog.JammedShort")}`;
-    if (readout.loaded === null) return name;
-    return `${name} (${readout.loaded}${readout.capacity === null ? "" : `/${readout.capacity}`})`;
-  }
-
-  /**
-   * @param {VolleyWeapon} weapon
-   * @param {WeaponReadout} readout
-   */
-  #weaponView(weapon, readout) {
-    const malfunction = typeof weapon.state.malfunction === "string" ? weapon.state.malfunction : "";
-    return {
-      name: weapon.name,
-      jammed: readout.jammed,
-      roundsText:
-        readout.loaded === null
-          ? ""
-          : t("VOLLEY.Dialog.Rounds", { loaded: readout.loaded, capacity: readout.capacity ?? "—" }),
-      jamText: malfunction ? t("VOLLEY.Dialog.JammedBecause", { why: this.#faultName(malfunction) }) : t("VOLLEY.Dialog.Jammed"),
-    };
-  }
-
-  /** @param {string} fault */
-  #faultName(fault) {
-    const key = `VOLLEY.Faults.${fault}`;
-    return game.i18n.has(key) ? t(key) : fault;
-  }
-
-  #bridgeView() {
-    const status = bridgeStatus();
-    const words = statusWords(status, Date.now());
-    return {
-      text: `${t("VOLLEY.Bridge.Label")}: ${t(words.key, words.values)}`,
-      online: status.state === "ready",
-    };
-  }
-
-  /**
-   * @param {VolleyWeapon} weapon
-   * @param {WeaponReadout} readout
-   * @param {TargetRef[]} targets
-   */
-  #actionViews(weapon, readout, targets) {
-    const offline = !bridgeOnline();
-    // A pending two-step attack holds the weapon's rounds and selector (#31): nothing else fires or
-    // handles it until the attack is allocated or cancelled, and Cancel is offered here too.
-    const held = holdOf(tokenState(this.token), weapon) ? t("VOLLEY.Dialog.Held", { weapon: weapon.name || t("VOLLEY.Dialog.Unnamed") }) : null;
-    /** @type {ActionSpec[]} */
-    const specs = this.actionsFor(weapon, readout);
-    if (held) specs.push({ action: CANCEL_HELD, label: t("VOLLEY.Dialog.CancelHeld"), icon: "fa-solid fa-ban", hint: t("VOLLEY.Card.CancelHint") });
-    return specs.map((spec) => {
-      let reason = spec.blocked ?? null;
-      if (held && spec.action !== CANCEL_HELD) reason = held;
-      if (!reason && spec.needsTargets && targets.length === 0) reason = t("VOLLEY.Dialog.NoTargets");
-      if (offline) reason = t("VOLLEY.Dialog.Offline");
-      return {
-        action: spec.action,
-        label: spec.label,
-        icon: spec.icon,
-        primary: Boolean(spec.primary),
-        disabled: Boolean(reason) || this.sending,
-        reason: reason ?? "",
-        hint: reason ? "" : (spec.hint ?? ""),
-      };
-    });
   }
 
   /** @param {TargetRef[]} targets */
@@ -456,22 +346,14 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     this.#focus.remember(this.element);
     // What the user typed, read now, as the render begins: a render waits its turn behind others (v13
     // queues renders), and what was typed meanwhile belongs in the fresh parts too.
-    if (options?.volleyKeep && this.element) options.volleyKept = this.#typed();
+    if (options?.volleyKeep && this.element) options.volleyKept = typedValues(/** @type {HTMLFormElement} */ (this.element));
   }
 
   /** @param {any} context @param {any} options */
   async _onRender(context, options) {
     await super._onRender(context, options);
     const kept = /** @type {Record<string, string> | undefined} */ (options?.volleyKept) ?? null;
-    // Only the parts drawn afresh take the kept values: a field outside them still shows what was typed.
-    const parts = /** @type {string[] | undefined} */ (options?.parts);
-    const fields = parts ? parts.map((part) => `[data-application-part="${part}"] :is(input[name], select[name])`).join(", ") : "input[name], select[name]";
-    for (const field of kept ? this.element.querySelectorAll(fields) : []) {
-      const input = /** @type {HTMLInputElement | HTMLSelectElement} */ (field);
-      if (!kept || input.name === "weapon" || !(input.name in kept)) continue;
-      if (isInput(input) && input.type === "checkbox") input.checked = kept[input.name] === "on";
-      else input.value = kept[input.name] ?? input.value;
-    }
+    if (kept) restoreTyped(this.element, kept, /** @type {string[] | undefined} */ (options?.parts));
     const hotbar = this.element.querySelector("button.volley-hotbar-button");
     if (isButton(hotbar)) makeWeaponDraggable(hotbar, () => this.#weaponDrop());
     // While a request is out every button is disabled: the focus waits on the window, then goes back.
@@ -487,30 +369,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   applyLiveCheck() {
     if (!this.element) return false;
     const check = this.weaponId ? this.liveCheck(formValues(/** @type {HTMLFormElement} */ (this.element))) : null;
-    const line = /** @type {HTMLElement | null} */ (this.element.querySelector(".volley-attack__tally"));
-    if (line) {
-      line.textContent = check ? (check.blocked ? `${check.tally}: ${check.blocked}` : check.tally) : "";
-      line.hidden = !check;
-      line.classList.toggle("volley-attack__tally--blocked", Boolean(check?.blocked));
-    }
-    const fire = /** @type {HTMLButtonElement | null} */ (this.element.querySelector(".volley-attack__button--primary"));
-    if (fire) {
-      const held = fire.dataset.volleyHeld === "true";
-      if (check?.blocked) {
-        if (!fire.disabled || held) {
-          fire.disabled = true;
-          fire.dataset.volleyHeld = "true";
-          fire.title = check.blocked;
-          fire.dataset.tooltip = check.blocked;
-        }
-      } else if (held) {
-        fire.disabled = this.sending;
-        delete fire.dataset.volleyHeld;
-        fire.title = fire.dataset.volleyHint ?? "";
-        fire.dataset.tooltip = fire.dataset.volleyHint ?? "";
-      }
-    }
-    return Boolean(check?.blocked);
+    return showLiveCheck(this.element, check, this.sending);
   }
 
   /** Put the focus in the dialog (it was asked for again while open). */
@@ -551,17 +410,6 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     await rendering;
   }
 
-  /** The form as typed, checkboxes as "on" or "off" (FormData leaves a clear one out). */
-  #typed() {
-    /** @type {Record<string, string>} */
-    const values = formValues(/** @type {HTMLFormElement} */ (this.element));
-    for (const box of this.element.querySelectorAll('input[type="checkbox"][name]')) {
-      const input = /** @type {HTMLInputElement} */ (box);
-      values[input.name] = input.checked ? "on" : "off";
-    }
-    return values;
-  }
-
   /** Once every re-render asked for so far (a field's change that reshapes the form) has finished. */
   async whenSettled() {
     for (let seen = null; seen !== this.#settling; ) {
@@ -579,12 +427,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
    * @returns {string | null}
    */
   controlLabel(name) {
-    const root = this.element;
-    const control = root?.querySelector(`[name="${CSS.escape(name)}"]`);
-    if (!root || !control) return null;
-    const label = control.id ? root.querySelector(`label[for="${CSS.escape(control.id)}"]`) : control.closest("label");
-    const text = (label?.textContent || control.getAttribute("aria-label") || "").replace(/\s+/g, " ").trim();
-    return text || null;
+    return this.element ? controlLabel(this.element, name) : null;
   }
 
   /**
@@ -593,16 +436,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
    * @param {unknown} error a FormError (its `field`), or nothing to clear every mark
    */
   markRefused(error) {
-    const field = typeof error === "object" && error !== null ? /** @type {{field?: unknown}} */ (error).field : null;
-    for (const marked of this.element?.querySelectorAll("[data-volley-refused]") ?? []) {
-      marked.removeAttribute("aria-invalid");
-      marked.removeAttribute("data-volley-refused");
-    }
-    const control = typeof field === "string" && field ? this.element?.querySelector(`[name="${CSS.escape(field)}"]`) : null;
-    if (control && !(isInput(control) && control.type === "hidden")) {
-      control.setAttribute("aria-invalid", "true");
-      control.setAttribute("data-volley-refused", "");
-    }
+    if (this.element) markRefused(this.element, error);
   }
 
   /**
@@ -611,13 +445,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
    * @param {unknown} error
    */
   refusalText(error) {
-    const e = /** @type {{field?: unknown, key?: unknown, values?: unknown}} */ (typeof error === "object" && error !== null ? error : {});
-    const label = typeof e.field === "string" && typeof e.key === "string" ? this.controlLabel(e.field) : null;
-    if (label && typeof e.key === "string") {
-      const values = typeof e.values === "object" && e.values !== null ? /** @type {Record<string, unknown>} */ (e.values) : {};
-      return `${label}: ${t(e.key, values)}`;
-    }
-    return problemText(error);
+    return refusalText(this.element, error);
   }
 
   /** The token or its weapons changed (rounds, a jam): show it, and ask for fresh odds. */
@@ -640,7 +468,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       await this.refresh(["footer"]);
       this.refreshPreview();
     } else if (line) {
-      line.textContent = this.#bridgeView().text;
+      line.textContent = bridgeView().text;
     }
   }
 

@@ -22,7 +22,8 @@
  */
 
 import { isShowing } from "../../foundry/app-state.js";
-import { AttackDialog, ChoiceAttackDialog, formValues } from "../common/attack-dialog.js";
+import { AttackDialog, ChoiceAttackDialog } from "../common/attack-dialog.js";
+import { formValues } from "../common/attack-form.js";
 import { distanceBetween, wholeDegrees } from "../../sector.js";
 import { arsenalOf, findTokenDocument, metresPerPixel, tokenCentre, tokenCentrePixels } from "../../foundry/documents.js";
 import { choiceFacts } from "../../foundry/choice.js";

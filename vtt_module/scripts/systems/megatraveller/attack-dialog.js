@@ -13,7 +13,8 @@
  */
 
 import { isShowing } from "../../foundry/app-state.js";
-import { AttackDialog, ChoiceAttackDialog, formValues } from "../common/attack-dialog.js";
+import { AttackDialog, ChoiceAttackDialog } from "../common/attack-dialog.js";
+import { formValues } from "../common/attack-form.js";
 import { findTokenDocument } from "../../foundry/documents.js";
 import { choiceFacts, say as sayMessage } from "../../foundry/choice.js";
 import { t } from "../../foundry/words.js";
