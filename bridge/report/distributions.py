@@ -2,7 +2,7 @@
 comes up at least so often (``max_face_p``), and the two-sided chance of so many repeats
 (``repeats_p``). The tests in ``fairness`` and the power in ``power`` are built on these.
 
-SciPy computes the distributions.
+SciPy computes the distributions (``laws``: those of ``scipy.stats`` without importing it).
 """
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import signal, special, stats  # type: ignore[import-untyped]
+from scipy import special  # type: ignore[import-untyped]
+
+from bridge.report.laws import binom_sf, poisson_pmf
 
 __all__ = ["MAX_BANDS", "MAX_EXACT_FACES", "MIN_EXPECTED", "banded", "bands_for", "max_face_p", "repeats_p"]
 
@@ -61,10 +63,10 @@ def max_face_p(die: int, rolls: int, most: int) -> float:
         return 1.0
     if most > rolls:
         return 0.0
-    bound = float(die * stats.binom.sf(most - 1, rolls, 1.0 / die))
+    bound = float(die * binom_sf(most - 1, rolls, 1.0 / die))
     if 2 * most > rolls or bound < _TINY or die > MAX_EXACT_FACES:
         return min(1.0, bound)
-    below = stats.poisson.pmf(np.arange(most), rolls / die)
+    below = poisson_pmf(np.arange(most), rolls / die)
     together = np.ones(1)
     power_ = below
     times = die
@@ -75,7 +77,7 @@ def max_face_p(die: int, rolls: int, most: int) -> float:
         if times:
             power_ = _convolve(power_, power_, rolls)
     inside = float(together[rolls]) if len(together) > rolls else 0.0
-    return min(1.0, max(0.0, 1.0 - inside / float(stats.poisson.pmf(rolls, rolls))))
+    return min(1.0, max(0.0, 1.0 - inside / float(poisson_pmf(rolls, rolls))))
 
 
 def _convolve(a: np.ndarray, b: np.ndarray, rolls: int) -> np.ndarray:
@@ -83,6 +85,8 @@ def _convolve(a: np.ndarray, b: np.ndarray, rolls: int) -> np.ndarray:
     if len(a) * len(b) <= _DIRECT_CONVOLUTION:
         out = np.convolve(a, b)
     else:
+        from scipy import signal  # only here: long arrays are rare, and it takes a while to import
+
         out = np.maximum(signal.fftconvolve(a, b), 0.0)
     return out[: rolls + 1]
 

@@ -51,10 +51,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
-from scipy import special, stats  # type: ignore[import-untyped]
+from scipy import special  # type: ignore[import-untyped]
 
 from bridge.report.correction import holm
 from bridge.report.distributions import banded, bands_for, max_face_p, repeats_p
+from bridge.report.laws import binom_isf, binom_ppf, chi2_sf
 from bridge.report.power import JUDGE_POWER, order_power, order_rolls_needed, power, rolls_needed
 
 __all__ = [
@@ -152,7 +153,7 @@ class DieTest:
         """The chi-square test's own p-value (before the two statistics are combined)."""
         if self.chi2 is None:
             return None
-        return float(stats.chi2.sf(self.chi2, self.bands - 1))
+        return float(chi2_sf(self.chi2, self.bands - 1))
 
     def judged(self, adjusted: float | None, family: int, *, tested: bool) -> DieTest:
         """The verdict from the corrected p-value, and the power of the test at that correction (a
@@ -356,8 +357,8 @@ class Calibration:
         if not self.count or not bars:
             return (0.0, 0.0)
         tail = BAND_MISS / bars / 2.0
-        low = float(stats.binom.ppf(tail, self.count, 1.0 / bars))
-        high = float(stats.binom.isf(tail, self.count, 1.0 / bars))
+        low = float(binom_ppf(tail, self.count, 1.0 / bars))
+        high = float(binom_isf(tail, self.count, 1.0 / bars))
         return (low, high)
 
 

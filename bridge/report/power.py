@@ -12,10 +12,11 @@ from collections.abc import Callable
 from functools import cache
 
 import numpy as np
-from scipy import special, stats  # type: ignore[import-untyped]
+from scipy import special  # type: ignore[import-untyped]
 
 from bridge.report import power_table
 from bridge.report.distributions import MAX_BANDS, bands_for, max_face_p
+from bridge.report.laws import binom_cdf, binom_pmf, binom_sf
 
 __all__ = [
     "JUDGE_POWER",
@@ -84,7 +85,7 @@ def _critical_most(die: int, rolls: int, level: float) -> int | None:
     if rolls <= 0 or max_face_p(die, rolls, rolls) >= level:
         return None
     counts = np.arange(1, rolls + 1)
-    bound = die * stats.binom.sf(counts - 1, rolls, 1.0 / die)
+    bound = die * binom_sf(counts - 1, rolls, 1.0 / die)
     most = int(counts[np.argmax(bound < level)])  # the bound falls below the level here
     while most > 1 and max_face_p(die, rolls, most - 1) < level:
         most -= 1
@@ -169,6 +170,8 @@ def _needed(
 def _approximate_needed(die: int, level: float, target: float) -> int:
     """Where to start looking: the rolls the noncentral chi-square approximation of Pearson's
     statistic on single faces (or twenty bands) gives."""
+    from scipy import stats  # only here: a search (the table holds the usual ones), and a slow import
+
     bands = min(die, MAX_BANDS) if die % min(die, MAX_BANDS) == 0 else die
     width = die // bands
     faces = _loaded_shares(die)
@@ -227,7 +230,7 @@ def order_power(die: int, pairs: int, level: float) -> float:
         return 0.0
     fair = 1.0 / die
     ks = _window(pairs, fair)
-    pmf = stats.binom.pmf(ks, pairs, fair)
+    pmf = binom_pmf(ks, pairs, fair)
     # each count's two-sided p: the mass of every count no likelier than it (those outside the
     # window are below 1e-30 together, far under any level the page uses)
     order = np.argsort(pmf, kind="stable")
@@ -238,9 +241,7 @@ def order_power(die: int, pairs: int, level: float) -> float:
     if not len(kept):
         return 1.0
     sticky = STICKY + (1.0 - STICKY) / die
-    inside = float(
-        stats.binom.cdf(kept.max(), pairs, sticky) - stats.binom.cdf(kept.min() - 1, pairs, sticky)
-    )
+    inside = float(binom_cdf(kept.max(), pairs, sticky) - binom_cdf(kept.min() - 1, pairs, sticky))
     return max(0.0, min(1.0, 1.0 - inside))
 
 

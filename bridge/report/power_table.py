@@ -4,11 +4,12 @@ that builds a report (the search simulates the loaded die some forty times: a se
 
 The table holds what a fresh search gives, for every die in ``DICE`` at the level a page of up to
 ``MOST_LOOKS`` corrected tests judges at (``WATCH_P / looks``), at ``JUDGE_POWER``. It is used only
-when its fingerprint is this checkout's: the bytes of ``power.py`` and ``distributions.py`` (the
-search and everything it calls) and the NumPy and SciPy versions (their draws and distributions).
-Anything else (an edited search, other libraries, a die or level outside the table) is searched for
-as before. ``scripts/power_table.py`` writes it; ``tests/report/test_report_power_table.py`` fails
-when it is stale and checks its entries against fresh searches.
+when its fingerprint is this checkout's: the bytes of ``power.py``, ``distributions.py`` and
+``laws.py`` (the search and everything it calls) and the NumPy and SciPy versions (their draws and
+distributions). Anything else (an edited search, other libraries, a die or level outside the table)
+is searched for as before. ``scripts/power_table.py`` writes it;
+``tests/report/test_report_power_table.py`` fails when it is stale and checks its entries against
+fresh searches.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ __all__ = ["DICE", "KINDS", "MOST_LOOKS", "TABLE", "entries", "fingerprint", "gr
 #: The table: beside this file, shipped in the package.
 TABLE = Path(__file__).with_name("power_table.json")
 #: What the table's numbers come from: a change to either file makes the table unused until rewritten.
-SOURCES = ("power.py", "distributions.py")
+SOURCES = ("power.py", "distributions.py", "laws.py")
 #: The die sizes the systems roll and the report's tests use.
 DICE = (2, 3, 4, 6, 8, 10, 12, 20, 100)
 #: The most corrected tests a page's level is worked out for (a page of several die sizes has two
