@@ -5,7 +5,9 @@ distributions), more than a report's tests. Each function here is the ``scipy.st
 named after, for the arguments the report passes (a whole ``n >= 0``, ``0 <= p <= 1``, a whole ``k``
 or ``df >= 1``), computed the way that method computes it: the same ``scipy.special`` function on the
 same numbers, the same edges of the support, the same clipping. So every figure is the same to the
-last bit (``tests/report/test_report_laws.py`` compares them with ``scipy.stats`` itself).
+last bit (``tests/report/test_report_laws.py`` compares them with ``scipy.stats`` itself). A SciPy
+whose ``scipy.special`` lacks the binomial's functions (older ones kept them in ``scipy.stats``)
+gets ``scipy.stats`` itself.
 """
 
 from __future__ import annotations
@@ -18,6 +20,16 @@ from scipy.special import _ufuncs  # type: ignore[import-untyped]  # the functio
 
 __all__ = ["binom_cdf", "binom_isf", "binom_pmf", "binom_ppf", "binom_sf", "chi2_sf", "poisson_pmf"]
 
+#: This SciPy's ``scipy.special`` has the binomial functions ``scipy.stats.binom`` calls.
+HERE = all(hasattr(_ufuncs, f"_binom_{law}") for law in ("sf", "cdf", "pmf", "ppf", "isf"))
+
+
+def _binom(law: str, *args: Any) -> Any:
+    """``scipy.stats.binom``'s own ``law``, for a SciPy without them in ``scipy.special``."""
+    from scipy import stats
+
+    return getattr(stats.binom, law)(*args)
+
 
 def _result(out: np.ndarray) -> Any:
     """A scalar for a scalar argument (``numpy.float64``), else the array, as ``scipy.stats`` returns."""
@@ -26,6 +38,8 @@ def _result(out: np.ndarray) -> Any:
 
 def binom_sf(k: Any, n: int, p: float) -> Any:
     """``scipy.stats.binom.sf(k, n, p)``: P(X > k)."""
+    if not HERE:
+        return _binom("sf", k, n, p)
     k = np.asarray(k)
     out = np.zeros(k.shape)
     out[k < 0] = 1.0
@@ -37,6 +51,8 @@ def binom_sf(k: Any, n: int, p: float) -> Any:
 
 def binom_cdf(k: Any, n: int, p: float) -> Any:
     """``scipy.stats.binom.cdf(k, n, p)``: P(X <= k)."""
+    if not HERE:
+        return _binom("cdf", k, n, p)
     k = np.asarray(k)
     out = np.zeros(k.shape)
     out[k >= n] = 1.0
@@ -48,6 +64,8 @@ def binom_cdf(k: Any, n: int, p: float) -> Any:
 
 def binom_pmf(k: Any, n: int, p: float) -> Any:
     """``scipy.stats.binom.pmf(k, n, p)``: P(X = k)."""
+    if not HERE:
+        return _binom("pmf", k, n, p)
     k = np.asarray(k)
     out = np.zeros(k.shape)
     inside = (k >= 0) & (k <= n) & (np.floor(k) == k)
@@ -58,6 +76,8 @@ def binom_pmf(k: Any, n: int, p: float) -> Any:
 
 def binom_ppf(q: float, n: int, p: float) -> Any:
     """``scipy.stats.binom.ppf(q, n, p)``: the least k with P(X <= k) >= q (-1 at q = 0)."""
+    if not HERE:
+        return _binom("ppf", q, n, p)
     if q == 0:
         return np.float64(-1.0)
     if q == 1:
@@ -69,6 +89,8 @@ def binom_ppf(q: float, n: int, p: float) -> Any:
 
 def binom_isf(q: float, n: int, p: float) -> Any:
     """``scipy.stats.binom.isf(q, n, p)``: the least k with P(X > k) <= q (-1 at q = 1)."""
+    if not HERE:
+        return _binom("isf", q, n, p)
     if q == 1:
         return np.float64(-1.0)
     if q == 0:

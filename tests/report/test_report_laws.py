@@ -65,3 +65,12 @@ def test_a_report_does_not_import_scipy_stats(tmp_path: Path) -> None:
     command = [sys.executable, "-c", probe, *map(str, REPLAYS)]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.split()[-2:] == ["0", "False"], done.stderr
+
+
+def test_a_scipy_without_the_binomial_in_special_gets_scipy_stats(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(laws, "HERE", False)
+    ks = np.arange(-2, 40)
+    for law in ("sf", "cdf", "pmf"):
+        _same(getattr(laws, f"binom_{law}")(ks, 37, 0.3), getattr(stats.binom, law)(ks, 37, 0.3))
+    _same(laws.binom_ppf(0.0025, 300, 0.1), stats.binom.ppf(0.0025, 300, 0.1))
+    _same(laws.binom_isf(0.0025, 300, 0.1), stats.binom.isf(0.0025, 300, 0.1))
