@@ -19,36 +19,28 @@
  * rows left out, the primary, the buttons and the request each sends are its; the dialog draws from it
  * and writes each edit into it, with the same form names. The module API fills the same model without
  * this window.
+ *
+ * What the body shows (the stats line, the sector, the order, the rows, the upkeep) is built in
+ * ./attack-views.js; this file is the window: its context, the edits written into the model, the
+ * sector picked on the map, the body's buttons.
  */
 
 import { isShowing } from "../../foundry/app-state.js";
 import { AttackDialog, ChoiceAttackDialog } from "../common/attack-dialog.js";
 import { formValues } from "../common/attack-form.js";
-import { distanceBetween, wholeDegrees } from "../../sector.js";
+import { wholeDegrees } from "../../sector.js";
 import { arsenalOf, findTokenDocument, metresPerPixel, tokenCentre, tokenCentrePixels } from "../../foundry/documents.js";
 import { choiceFacts } from "../../foundry/choice.js";
 import { canPickOnCanvas, pickDirection } from "../../foundry/sector-picker.js";
 import { bridgeOnline } from "../../foundry/bridge.js";
 import { formatPercent } from "../../odds-preview.js";
 import { decimalSeparator, problemText, t } from "../../foundry/words.js";
-import {
-  BANDS,
-  bandOf,
-  DIALOG_MODES,
-  dialogModes,
-  maxOverwatchShots,
-  overwatchModes,
-  rofPositions,
-  SECONDARY_REACH_METRES,
-  SECTOR_MAX_DEGREES,
-  sectorLength,
-  SUPPRESSION_TEST_BANDS,
-  weaponRange,
-} from "./modes.js";
+import { DIALOG_MODES, dialogModes, rofPositions, SECTOR_MAX_DEGREES, sectorLength } from "./modes.js";
 import { d100OddsLines } from "./odds.js";
 import { MODIFIER_LIMIT } from "./requests.js";
 import { isDetails, isInput, isSelect } from "../../foundry/window-dom.js";
 import { d100Choice, MORALE_ACTIONS } from "./choice.js";
+import { firingView, orderView, rowsHint, rowView, sectorView, settingView, statsLine, upkeepView } from "./attack-views.js";
 
 /**
  * @typedef {import("../../profile/types.js").VolleyWeapon} VolleyWeapon
@@ -172,28 +164,28 @@ export default class D100AttackDialog extends ChoiceAttackDialog {
         ...(statuses.has("suppressed") ? [t("VOLLEY.D100.Dialog.ShooterSuppressed")] : []),
         ...(statuses.has("prone") ? [t("VOLLEY.D100.Dialog.ShooterProne")] : []),
       ],
-      stats: this.#statsLine(weapon),
+      stats: statsLine(weapon),
       modes: dialogModes(weapon, { order: order !== null }).map((id) => ({ id, label: t(`VOLLEY.D100.DialogModes.${id}`), selected: id === mode })),
       noModes: rof === null && !["thrown", "grenade"].includes(String(weapon.stats.class)),
       modeHint: mode ? t(`VOLLEY.D100.ModeHints.${mode}`) : "",
       modifierLimit: MODIFIER_LIMIT,
-      sector: mode && spec?.sector && mode !== "overwatch_fire" ? this.#sectorView(weapon, arsenal, mode) : null,
-      order: order ? this.#orderView(order) : null,
+      sector: mode && spec?.sector && mode !== "overwatch_fire" ? sectorView(this.#model, weapon, arsenal, mode) : null,
+      order: order ? orderView(order) : null,
       waiting: this.#waiting() ? t("VOLLEY.D100.Dialog.OrderWaiting") : "",
-      setting: mode === "overwatch" ? this.#settingView(weapon) : null,
-      firing: mode === "overwatch_fire" && !this.#waiting() ? this.#firingView(weapon, order, bs) : null,
+      setting: mode === "overwatch" ? settingView(this.#model, weapon) : null,
+      firing: mode === "overwatch_fire" && !this.#waiting() ? firingView(this.#model, weapon, order, bs) : null,
       burst,
       suppressing: spec?.mode === "suppressing",
-      rows: rows.map((row) => this.#rowView(row, { weapon, character, primary, burst, mode })),
+      rows: rows.map((row) => rowView(this.#model, this.token, this.plugin, row, { weapon, character, primary, burst, mode })),
       primaryChoices: (burst || mode === "single") && rows.length > 1 ? rows.filter((row) => !model.excluded.has(row.id)).map((row) => ({ ...row, selected: row.id === primary?.id })) : [],
       primaryLabel: t(mode === "single" ? "VOLLEY.D100.Dialog.SingleTarget" : "VOLLEY.D100.Dialog.Primary"),
       primaryHint: t(mode === "single" ? "VOLLEY.D100.Dialog.SingleTargetHint" : "VOLLEY.D100.Dialog.PrimaryHint"),
       addChoices: model.addChoices(),
       // Single shots and bursts fire at the user's targets (T over a token); a sector's list is edited here.
       addable: model.addable(),
-      rowsHint: this.#rowsHint(mode, rows),
+      rowsHint: rowsHint(this.#model, mode, rows, mode !== "overwatch" && this.#waiting()),
       wider: burst,
-      upkeep: this.#upkeepView(weapon, character),
+      upkeep: upkeepView(weapon, character),
       moraleOpen: this.moraleOpen,
       morale: {
         gm: game.user.isGM,
@@ -201,170 +193,6 @@ export default class D100AttackDialog extends ChoiceAttackDialog {
         disabled: !online,
       },
       jammedNote: weapon.state.jammed === true ? t("VOLLEY.D100.Dialog.JammedNote", { spoiled: Number(weapon.state.spoiled ?? 0) }) : "",
-    };
-  }
-
-  /** @param {VolleyWeapon} weapon */
-  #statsLine(weapon) {
-    const stats = weapon.stats;
-    const classKey = `VOLLEY.D100.Classes.${String(stats.class ?? "rifle")}`;
-    const parts = [
-      game.i18n.has(classKey) ? t(classKey) : String(stats.class ?? ""),
-      t("VOLLEY.D100.Dialog.Rof", { rof: String(stats.rof ?? "—") }),
-    ];
-    if (stats.range !== undefined && stats.range !== null) parts.push(t("VOLLEY.D100.Dialog.Rng", { range: String(stats.range) }));
-    if (stats.reliability !== undefined && stats.reliability !== null && stats.reliability !== 0) {
-      const named = `VOLLEY.D100.ReliabilityNames.${String(stats.reliability).toLowerCase().replace(/\s+/g, "_")}`;
-      parts.push(t("VOLLEY.D100.Dialog.Reliability", { value: game.i18n.has(named) ? t(named) : String(stats.reliability) }));
-    }
-    if (stats.class === "heavy") parts.push(t(weapon.state.braced === true ? "VOLLEY.D100.Dialog.Braced" : "VOLLEY.D100.Dialog.NotBraced"));
-    return parts.join(" · ");
-  }
-
-  /**
-   * @param {VolleyWeapon} weapon
-   * @param {Arsenal} arsenal
-   * @param {DialogMode} mode
-   */
-  #sectorView(weapon, arsenal, mode) {
-    const reach = sectorLength(weapon, arsenal.character);
-    const model = this.#model;
-    const picked = model.sector;
-    return {
-      canPick: canPickOnCanvas(),
-      facing: picked ? picked.facing : "",
-      arc: picked?.arc ?? SECTOR_MAX_DEGREES,
-      max: SECTOR_MAX_DEGREES,
-      reach: Number.isFinite(reach) ? t("VOLLEY.D100.Dialog.Reach", { metres: reach }) : t("VOLLEY.D100.Dialog.ReachUnknown"),
-      picked: picked ? t("VOLLEY.D100.Dialog.Picked", { facing: Math.round(picked.facing), arc: picked.arc, n: model.sectorList?.length ?? 0 }) : "",
-      hint: mode === "overwatch" ? t("VOLLEY.D100.Dialog.PickOrderHint") : t("VOLLEY.D100.Dialog.PickHint"),
-    };
-  }
-
-  /** @param {Record<string, unknown>} order */
-  #orderView(order) {
-    const mode = typeof order.mode === "string" ? order.mode : "single";
-    return t("VOLLEY.D100.Dialog.OrderStanding", {
-      mode: t(`VOLLEY.D100.Modes.${mode}`),
-      facing: Math.round(Number(order.facing) || 0),
-      arc: Number(order.arc) || SECTOR_MAX_DEGREES,
-      trigger: typeof order.trigger === "string" && order.trigger ? order.trigger : "—",
-    });
-  }
-
-  /** @param {VolleyWeapon} weapon */
-  #settingView(weapon) {
-    const model = this.#model;
-    const inside = model.sector ? model.inSector(model.sector) : [];
-    const names = inside.map((id) => findTokenDocument(id)?.name ?? id);
-    return {
-      modes: overwatchModes(weapon).map((id, index) => ({ id, label: t(`VOLLEY.D100.Modes.${id}`), selected: index === 0 })),
-      inside: model.sector ? t("VOLLEY.D100.Dialog.InSectorNow", { n: names.length, names: names.join(", ") || "—" }) : "",
-    };
-  }
-
-  /**
-   * @param {VolleyWeapon} weapon
-   * @param {Record<string, unknown> | null} order
-   * @param {number | null} bs
-   */
-  #firingView(weapon, order, bs) {
-    const orderMode = typeof order?.mode === "string" ? order.mode : "single";
-    const rof = rofPositions(weapon.stats.rof);
-    const chosen = this.#model.fireMode ?? "order";
-    return {
-      modes: [
-        { id: "order", label: t("VOLLEY.D100.Dialog.OrderMode", { mode: t(`VOLLEY.D100.Modes.${orderMode}`) }), selected: chosen === "order" },
-        ...overwatchModes(weapon).map((id) => ({ id, label: t(`VOLLEY.D100.Modes.${id}`), selected: chosen === id })),
-      ],
-      shots: bs !== null && rof && this.#model.overwatchFireMode() === "single" ? t("VOLLEY.D100.Dialog.SingleShots", { n: maxOverwatchShots(bs, rof.highest) }) : "",
-    };
-  }
-
-  /**
-   * One row of the targets table.
-   * @param {TargetRef} row
-   * @param {{weapon: VolleyWeapon, character: Record<string, unknown>, primary: TargetRef | null, burst: boolean, mode: DialogMode | null}} how
-   */
-  #rowView(row, { weapon, character, primary, burst, mode }) {
-    const doc = findTokenDocument(row.id);
-    const theirs = doc ? arsenalOf(doc, this.plugin.id).character : {};
-    const statuses = new Set([...(doc?.actor?.statuses ?? [])].map(String));
-    const shooterAt = tokenCentre(this.token);
-    const at = doc && doc.parent === this.token.parent ? tokenCentre(doc) : null;
-    const distance = shooterAt && at ? distanceBetween(shooterAt, at) : null;
-    const band = distance === null ? null : bandOf(distance, weaponRange(weapon, character));
-    const isPrimary = row.id === primary?.id;
-    const included = !this.#model.excluded.has(row.id);
-    const single = mode === "single";
-    const primaryAt = primary ? findTokenDocument(primary.id) : null;
-    const primaryCentre = primaryAt && primaryAt.parent === this.token.parent ? tokenCentre(primaryAt) : null;
-    const toPrimary = burst && !isPrimary && at && primaryCentre ? distanceBetween(primaryCentre, at) : null;
-    const decimal = decimalSeparator();
-    const wp = typeof theirs.wp === "number" ? theirs.wp : null;
-    let note = "";
-    if (mode?.startsWith("suppressing") && band !== null && band !== "beyond" && !SUPPRESSION_TEST_BANDS.includes(band)) note = t("VOLLEY.D100.Dialog.NoTest");
-    if (single && !isPrimary && included) note = t("VOLLEY.D100.Dialog.IdleNote");
-    return {
-      id: row.id,
-      name: row.name,
-      included,
-      // A single shot fires at the one chosen above: that row says so; the others have no tick to
-      // give (a tick that does nothing would mislead) and say why.
-      idle: single && !isPrimary && included,
-      includeLabel: t(mode === "overwatch_fire" ? "VOLLEY.D100.Dialog.TriggeredBy" : "VOLLEY.D100.Dialog.IncludeTarget", { name: row.name }),
-      isPrimary,
-      primaryMark: isPrimary && burst ? t("VOLLEY.D100.Dialog.PrimaryMark") : isPrimary && single ? t("VOLLEY.D100.Dialog.SingleMark") : "",
-      range: distance === null ? "—" : `${distance.toFixed(1).replace(".", decimal)} ${t("VOLLEY.D100.Dialog.Metres")}`,
-      band: band === null ? "" : t(`VOLLEY.D100.Bands.${band}`),
-      beyond: band === "beyond",
-      bands: [{ id: "auto", label: t("VOLLEY.D100.Dialog.BandFromMap"), selected: true }, ...BANDS.map((id) => ({ id, label: t(`VOLLEY.D100.Bands.${id}`), selected: false }))],
-      bandLabel: t("VOLLEY.D100.Dialog.BandFor", { name: row.name }),
-      wp: wp ?? "—",
-      noWp: wp === null,
-      statuses: [...statuses].filter((id) => id === "suppressed" || id === "prone" || id === "pinned").map((id) => t(`VOLLEY.Statuses.${id}`)).join(", "),
-      coverLabel: t("VOLLEY.D100.Dialog.CoverFor", { name: row.name }),
-      reachLabel: t("VOLLEY.D100.Dialog.ReachFor", { name: row.name }),
-      share: burst && !isPrimary,
-      shareLabel: t("VOLLEY.D100.Dialog.ShareFor", { name: row.name }),
-      toPrimary: toPrimary === null ? "" : `${toPrimary.toFixed(1).replace(".", decimal)} ${t("VOLLEY.D100.Dialog.Metres")}`,
-      farFromPrimary: toPrimary !== null && toPrimary > SECONDARY_REACH_METRES,
-      note,
-    };
-  }
-
-  /**
-   * @param {DialogMode | null} mode
-   * @param {TargetRef[]} rows
-   */
-  #rowsHint(mode, rows) {
-    if (mode === "overwatch" || this.#waiting()) return "";
-    if (rows.length === 0) {
-      if (mode === "overwatch_fire") return t("VOLLEY.D100.Dialog.NobodyInOrderSector");
-      if (mode && DIALOG_MODES[mode].sector && this.#model.sectorList) return t("VOLLEY.D100.Dialog.NobodyInSector");
-      return t("VOLLEY.Dialog.NoTargets");
-    }
-    return "";
-  }
-
-  /**
-   * @param {VolleyWeapon} weapon
-   * @param {Record<string, unknown>} character
-   */
-  #upkeepView(weapon, character) {
-    const jammed = weapon.state.jammed === true;
-    const spoiled = typeof weapon.state.spoiled === "number" ? weapon.state.spoiled : 0;
-    const tech = typeof character.tech_use === "number" ? character.tech_use : null;
-    const smith = typeof character.weaponsmith === "number" ? character.weaponsmith : null;
-    if (!jammed && spoiled === 0) return null;
-    return {
-      jammed,
-      spoiled: spoiled > 0 ? t("VOLLEY.D100.Dialog.SpoiledRounds", { n: spoiled, skill: smith ?? "—" }) : "",
-      using: [
-        { id: "best", label: t("VOLLEY.D100.Dialog.UnjamBest", { skill: Math.max(tech ?? 0, smith ?? 0) || "—" }), selected: true },
-        { id: "tech_use", label: t("VOLLEY.D100.Dialog.UnjamTech", { skill: tech ?? "—" }), selected: false },
-        { id: "weaponsmith", label: t("VOLLEY.D100.Dialog.UnjamSmith", { skill: smith ?? "—" }), selected: false },
-      ],
     };
   }
 
