@@ -139,12 +139,19 @@ def journaled(request: Sent, view: dict[str, Any]) -> Any:
     return view
 
 
-def decode(request: Sent, *, id: str | None, keep: tuple[str, ...] = (), lenient: bool = False) -> Any:
+def decode(
+    request: Sent,
+    *,
+    id: str | None,
+    keep: tuple[str, ...] = (),
+    lenient: bool = False,
+    view: Mapping[str, Any] | None = None,
+) -> Any:
     """``rules.decode_request`` with its error paths pointing into the client's message (``lenient``
     only for a journaled request: a field no longer declared is dropped, as it was ignored then).
     A client's bytes are decoded once, straight into the typed request."""
     try:
-        return rules.decode_request(request, lenient=lenient)
+        return rules.decode_request(request, lenient=lenient, view=view)
     except rules.RuleError as error:
         raise _refused(error, id, keep) from None
 

@@ -395,7 +395,8 @@ class Scribe:
         view = plain(message.request, id=message.id)  # for the hold, the limits and the card
         held = self.holds.check(message.id, view)
         check_limits(view, allow_scripted_dice=self.allow_scripted_dice, id=message.id)
-        request = decode(message.request, id=message.id)  # the client's bytes, once, into its type
+        # the client's bytes, once, into its type (picked by the view's system and action)
+        request = decode(message.request, id=message.id, view=view)
         scripted = getattr(request, "dice", None)
         seed = None if scripted is not None else self.seeds.draw()
         result = resolve(request, dice_for(request, seed), id=message.id)

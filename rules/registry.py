@@ -93,7 +93,10 @@ SYSTEMS = SystemRegistry(
 
 
 def decode_request(
-    data: bytes | bytearray | memoryview | msgspec.Raw | str | Mapping[str, Any], *, lenient: bool = False
+    data: bytes | bytearray | memoryview | msgspec.Raw | str | Mapping[str, Any],
+    *,
+    lenient: bool = False,
+    view: Mapping[str, Any] | None = None,
 ) -> Any:
     """Parse and validate one request; a ``RuleError`` names the offending field's path.
 
@@ -104,16 +107,18 @@ def decode_request(
     JSON text (the bytes of a client's frame) is decoded once, straight into the system's typed
     request (msgspec's tagged union, as its ``asyncio-kv`` example decodes): a first pass reads only
     ``system`` and ``action``, skipping the rest, to pick the union (or, for a request that names no
-    action, the default action's own struct, which reads it without the tag). A request that pass or the typed
-    decoder refuses is read again the long way (as a dict, then checked), so a refusal names the same
-    field in the same words whichever way the request came.
+    action, the default action's own struct, which reads it without the tag). ``view``: the same
+    text already read as a dict (the bridge reads one for its own checks), whose ``system`` and
+    ``action`` are taken instead of that first pass. A request that pass or the typed decoder
+    refuses is read again the long way (as a dict, then checked), so a refusal names the same field
+    in the same words whichever way the request came.
 
     ``lenient`` is for reading old journals only (``volley replay``, the session report): a field
     that no longer exists was ignored when the request was resolved, so it is dropped again
     (:func:`drop_unknown_fields`) and the request resolves as it did at the table.
     """
     if not lenient and isinstance(data, (bytes, bytearray, memoryview, msgspec.Raw)):
-        typed = _typed_from_json(data)
+        typed = _typed_from_json(data, view)
         if typed is not None:
             return typed
         data = bytes(data)
@@ -160,19 +165,23 @@ class _Head(msgspec.Struct):
 _HEAD = msgspec.json.Decoder(_Head)
 
 
-def _typed_from_json(data: bytes | bytearray | memoryview | msgspec.Raw) -> Any:
+def _typed_from_json(
+    data: bytes | bytearray | memoryview | msgspec.Raw, view: Mapping[str, Any] | None = None
+) -> Any:
     """The typed request of JSON text, decoded once; None when anything is wrong with it (the caller
-    then reads it the long way, which says what)."""
-    try:
-        head = _HEAD.decode(data)
-    except (msgspec.DecodeError, RecursionError):  # a ValidationError is a DecodeError
-        return None
-    name = head.system
+    then reads it the long way, which says what). ``view``: the text as a dict, if it was read so."""
+    if view is None:
+        try:
+            head = _HEAD.decode(data)
+        except (msgspec.DecodeError, RecursionError):  # a ValidationError is a DecodeError
+            return None
+        name, action = head.system, head.action
+    else:
+        name, action = view.get("system"), view.get("action", msgspec.UNSET)
     system = SYSTEMS.get(name) if isinstance(name, str) else None
     if system is None:
         return None
     known = _known_type(system.request_type)
-    action = head.action
     if action is msgspec.UNSET:
         # The default action: its own struct's decoder, which reads a request without the tag field
         # as that struct (no copy of the request with the tag spliced in for the union to read).
