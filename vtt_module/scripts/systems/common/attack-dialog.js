@@ -52,7 +52,7 @@ import { problemText, t } from "../../foundry/words.js";
 import { userMessageMode } from "../../foundry/settings.js";
 import { FormError } from "../../fields.js";
 import { isButton, isInput, isSelect } from "../../foundry/window-dom.js";
-import { CANCEL_HELD, say } from "../../foundry/choice.js";
+import { CANCEL_HELD, choiceTargets, say } from "../../foundry/choice.js";
 import { actionViews, bridgeView, problemsView, weaponLabel, weaponView } from "./attack-views.js";
 import { controlLabel, formValues, markRefused, refusalText, restoreTyped, showLiveCheck, typedValues } from "./attack-form.js";
 
@@ -261,11 +261,7 @@ export class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
 
   /** The user's targets (or the API's), without the shooter. @returns {TargetRef[]} */
   targets() {
-    if (this.fixedTargets) return this.fixedTargets.filter((target) => target.id !== this.token.id);
-    return [...game.user.targets]
-      .map((target) => target.document)
-      .filter((doc) => doc?.id && doc.id !== this.token.id)
-      .map((doc) => ({ id: String(doc.id), name: doc.name ?? String(doc.id) }));
+    return choiceTargets(this.token, this.fixedTargets);
   }
 
   /**
