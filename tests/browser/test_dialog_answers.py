@@ -152,7 +152,9 @@ WARM = """async () => {
 def test_the_warm_up_compiles_the_dialogs_templates(table: Table, scene: str) -> None:
     # The session's first Fire no longer parses the dialog's templates (~100 ms of its first chart).
     page = table.ready(scene=scene)
-    used = sorted(page.evaluate(WARM))
+    # The page's own warm-up (started at `ready`, not awaited) may still be running when the spy goes in:
+    # its uses are seen too, so a template can be counted twice. Which templates were used is the point.
+    used = sorted(set(page.evaluate(WARM)))
     assert used == sorted(
         [
             "modules/volley/templates/attack/shooter.hbs",
