@@ -1,5 +1,6 @@
 """What runs in a rules worker process (``bridge.server.workers``): its start (an orphan watch, the
-rules' caches filled at the server's priority, then ``WORKER_NICE`` lower for the jobs), the jobs the
+rules' caches filled at the server's priority, then ``WORKER_NICE`` lower for the jobs; without a
+warm-up, lower once the first odds job is done), the jobs the
 server sends (``_odds``, ``_ready``), and the loop of a ``PipePool`` worker (``_serve``), which reads
 its jobs from one pipe and writes its answers to another, one job at a time.
 
@@ -44,6 +45,11 @@ def _start_worker(parent: int, warm_up: bool) -> None:
     beside two busy processes it took over a minute (a nice-19 process gets ~1.5% of a contended
     core), and until it ends costly previews fall back to the loop. Lowered afterwards, since only
     the jobs compete with the loop while tables are being served.
+
+    Without a warm-up the same cold work (importing the rules, filling the caches the first preview
+    needs: about a tenth of a second of CPU) falls to the first ``_odds`` job, which runs at the
+    server's priority too and lowers it when done. Lowered at once, a first MegaTraveller preview
+    beside two busy processes went unanswered past the module's 15 s request timeout.
     """
     threading.Thread(target=_leave_when_orphaned, args=(parent,), daemon=True, name="orphan-watch").start()
     if warm_up:
@@ -53,7 +59,19 @@ def _start_worker(parent: int, warm_up: bool) -> None:
 
         rules.warm_up()
         gc.freeze()  # the warm tables live as long as the worker: keep them out of every collection
-    if sys.platform != "win32":  # Windows has no nice; its workers run at the server's priority
+        _lower_priority()
+
+
+#: Set once the worker has lowered its priority (it does so once in its life).
+_LOWERED = threading.Event()
+
+
+def _lower_priority() -> None:
+    """``WORKER_NICE`` steps below the server, once (POSIX; Windows' workers keep the server's)."""
+    if _LOWERED.is_set():
+        return
+    _LOWERED.set()
+    if sys.platform != "win32":
         with contextlib.suppress(OSError):
             os.nice(WORKER_NICE)
 
@@ -77,6 +95,7 @@ def _odds(id: str, request: bytes) -> Outcome:
         # What a cold preview computed is memoised for the worker's life: keep it out of later
         # collections, which would otherwise walk every table on each full pass.
         gc.freeze()
+        _lower_priority()  # the cold first job is done (a no-op after a warm-up)
 
 
 def _serve(parent: int, warm_up: bool, jobs: Connection, answers: Connection) -> None:

@@ -26,7 +26,7 @@ stays on the loop, where it costs less than the round trip to a worker would (ab
   it costs tens of milliseconds there, where queued behind a worker's warm-up on a loaded machine it
   could wait seconds (a browser test once waited 60 s for a preview at load 15 on two cores). The
   same holds for a pool started again after a worker died. Without a warm-up (``warm_up=False``,
-  tests) jobs queue as before.
+  tests) jobs queue as before, and each worker's cold first job runs at the server's priority.
 * Workers leave with the server: a polite stop shuts the pool down and waits for it; if the server is
   killed (SIGKILL), each worker notices its parent is gone within ``ORPHAN_CHECK`` seconds and exits.
 * A worker that dies (a crash, the OOM killer) breaks the pool; the request gets ``internal`` and a

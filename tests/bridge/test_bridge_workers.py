@@ -140,6 +140,30 @@ async def test_a_worker_warms_up_at_the_servers_priority_and_then_lowers_it() ->
     assert after == min(19, started + bridge.server.workers.WORKER_NICE)
 
 
+async def test_a_worker_without_a_warm_up_takes_its_cold_first_job_at_the_servers_priority() -> None:
+    """Without a warm-up the cold work (importing the rules, a first preview's caches) falls to the
+    first odds job: it runs at the priority the process started with, the jobs after it lower.
+    Lowered at once, a first MegaTraveller preview beside two busy processes outlasted the module's
+    15 s request timeout (the import alone took 7.5 s at nice 19 there)."""
+    probe = (
+        "import json, os, bridge.server.worker_process as w\n"
+        "w._start_worker(os.getppid(), False)\n"
+        "before = os.getpriority(os.PRIO_PROCESS, 0)\n"
+        "answer = w._odds('p', b'{}')\n"
+        "print(json.dumps([before, os.getpriority(os.PRIO_PROCESS, 0), answer[0]]))\n"
+    )
+    command = [sys.executable, "-c", probe]
+    done = await asyncio.to_thread(
+        subprocess.run, command, check=False, capture_output=True, text=True, timeout=BUDGET_S
+    )
+    assert done.returncode == 0, done.stderr
+    before, after, kind = json.loads(done.stdout)
+    started = os.getpriority(os.PRIO_PROCESS, 0)
+    assert kind == "error"  # an empty request is refused, and still counts as the cold first job
+    assert before == started
+    assert after == min(19, started + bridge.server.workers.WORKER_NICE)
+
+
 async def test_a_warm_worker_takes_its_jobs_at_the_lower_priority(start_bridge: Start) -> None:
     """The warm-up runs at the server's priority (at nice 19 a busy machine starved it for a minute);
     once warm, the worker has lowered its own, so its jobs never win the CPU from the loop."""

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { chartView, formatHits, formatPercent, MAX_BARS, OddsPreview, PREVIEW_SPACING_MS, RATE_LIMIT_RETRIES, RATE_LIMIT_RETRY_MS, summariseOdds } from "../../vtt_module/scripts/odds-preview.js";
+import { ASKED_AGAIN_AFTER, chartView, formatHits, formatPercent, MAX_BARS, OddsPreview, PREVIEW_SPACING_MS, RATE_LIMIT_RETRIES, RATE_LIMIT_RETRY_MS, summariseOdds } from "../../vtt_module/scripts/odds-preview.js";
 import { FakeClock, flush } from "./fakes.mjs";
 
 describe("summariseOdds", () => {
@@ -245,5 +245,45 @@ describe("OddsPreview on a busy table", () => {
     await flush();
     assert.equal(answers.at(-1).error, limited, "after its retries the preview says why it has no odds");
     assert.equal(asked.length, 3 + 1 + RATE_LIMIT_RETRIES);
+  });
+
+  it("asks again after a question the connection gave up on, instead of staying empty", async () => {
+    // A cold bridge on a busy machine: the first answer comes after the connection's timeout, to a
+    // request it no longer waits for. The preview asks again; the next answer is drawn.
+    assert.ok(ASKED_AGAIN_AFTER.includes("timeout"));
+    const clock = new FakeClock();
+    const asked = [];
+    const answers = [];
+    const timedOut = Object.assign(new Error("no answer from the bridge in 15 s"), { code: "timeout" });
+    let silences = 1;
+    const preview = new OddsPreview({
+      fetchOdds: async (request) => {
+        asked.push(request);
+        if (silences-- > 0) throw timedOut;
+        return { targets: [{ id: "t", hits: [0.25, 0.75] }], jam: 0 };
+      },
+      onSummary: (summary, error) => answers.push({ summary, error }),
+      spacingMs: 200,
+      timers: clock,
+      now: () => clock.now,
+    });
+    preview.update({ shots: 3 });
+    await flush();
+    assert.deepEqual(answers, [], "a timeout is not shown while the preview asks again");
+    clock.advance(RATE_LIMIT_RETRY_MS);
+    await flush();
+    assert.deepEqual(asked, [{ shots: 3 }, { shots: 3 }]);
+    assert.equal(answers.length, 1);
+    assert.equal(answers[0].summary.targets[0].expected, 0.75);
+
+    // Another refusal is shown at once: asking again cannot change it.
+    const refused = Object.assign(new Error("shots 12 > RoF 10"), { code: "invalid" });
+    preview.fetchOdds = async () => {
+      throw refused;
+    };
+    preview.update({ shots: 12 });
+    clock.advance(200);
+    await flush();
+    assert.equal(answers.at(-1).error, refused);
   });
 });

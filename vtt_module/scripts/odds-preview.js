@@ -13,7 +13,10 @@
  * one question is in flight per dialog: a change made while the bridge is answering waits, and only the
  * newest waiting question is asked once the answer is in. Answers to a question older than the form are
  * dropped, so the preview never shows the odds of a stale form. With the bridge known to be down the
- * preview says so at once instead of waiting for a timeout.
+ * preview says so at once instead of waiting for a timeout. A question the bridge turned away for the
+ * flood limit, or left unanswered past the connection's timeout (a slow machine: the answer may still
+ * come, but to a request the connection has given up on), is asked again a few times before the preview
+ * says why it has no odds: a preview that gave up once would otherwise stay empty until the form changes.
  *
  * Pure: the odds fetcher, the connection check, the timers and the clock are injected.
  */
@@ -32,6 +35,12 @@ export const PREVIEW_SPACING_MS = 60;
  */
 export const RATE_LIMIT_RETRY_MS = 600;
 export const RATE_LIMIT_RETRIES = 3;
+
+/**
+ * The refusals a preview asks again after (RATE_LIMIT_RETRY_MS later, RATE_LIMIT_RETRIES times at most):
+ * the flood limit, and no answer within the connection's request timeout (a cold bridge on a busy machine).
+ */
+export const ASKED_AGAIN_AFTER = Object.freeze(["rate_limited", "timeout"]);
 
 /** The chart shows at most this many bars per target; the rest are summed into the last ("k+"). */
 export const MAX_BARS = 14;
@@ -209,7 +218,7 @@ export class OddsPreview {
   /**
    * @param {number} seq
    * @param {Record<string, unknown>} request
-   * @param {number} [retries] rate-limit retries left
+   * @param {number} [retries] retries left after a refusal in ASKED_AGAIN_AFTER
    */
   #ask(seq, request, retries = RATE_LIMIT_RETRIES) {
     if (this.#inFlight) {
@@ -230,9 +239,10 @@ export class OddsPreview {
         settle();
       },
       (error) => {
-        const limited = /** @type {{code?: unknown}} */ (error)?.code === "rate_limited";
-        if (limited && retries > 0 && seq === this.#seq && !this.#waiting) {
-          // The table is busy: ask again shortly instead of showing the refusal.
+        const code = /** @type {{code?: unknown}} */ (error)?.code;
+        const again = typeof code === "string" && ASKED_AGAIN_AFTER.includes(code);
+        if (again && retries > 0 && seq === this.#seq && !this.#waiting) {
+          // The table or the machine is busy: ask again shortly instead of showing the refusal.
           this.#inFlight = false;
           this.#timer = this.timers.setTimeout(() => {
             this.#timer = null;
