@@ -112,9 +112,9 @@ def _title(
     default_action: str,
 ) -> Message:
     if action == default_action:
-        return FIRES(who=attacker or SOMEONE(), weapon=weapon)
+        return FIRES.make(who=attacker or SOMEONE(), weapon=weapon)
     who: str | list[str] | Message = attacker or _target_names(request) or SOMEONE()
-    return ACTS(who=who, action=action_name(system, action), weapon=weapon)
+    return ACTS.make(who=who, action=action_name(system, action), weapon=weapon)
 
 
 def build_card(

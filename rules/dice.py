@@ -81,12 +81,30 @@ class SeededDice(Dice):
         # (the same faces, in the same order, as ``d`` one by one). A subclass with faces of its own
         # (the tests' loaded dice), a bad die, or a roll that would pass the guard goes die by die, so
         # each refusal is the same as ever.
+        # The generator is written out once more here (as in ``_faces``), each face recorded as it is
+        # drawn: no list of faces, no second pass to record them and a third to sum them.
         rolls = self.rolls
         if type(self) is not SeededDice or sides < 1 or len(rolls) + count > MAX_DICE_PER_REQUEST:
             return super().total(count, sides, purpose)
-        faces = self._faces(count, sides)
-        rolls.extend([Roll(sides, face, purpose) for face in faces])
-        return sum(faces)
+        limit = _LIMITS.get(sides)
+        if limit is None:
+            limit = (1 << 64) - ((1 << 64) % sides)
+        record = rolls.append
+        state = self._state
+        rolled = 0
+        for _ in range(count):
+            while True:
+                state = z = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+                value = z ^ (z >> 31)
+                if value < limit:
+                    break
+            face = value % sides + 1
+            record(Roll(sides, face, purpose))
+            rolled += face
+        self._state = state
+        return rolled
 
     def _face(self, sides: int, purpose: Message) -> int:
         return self._faces(1, sides)[0]

@@ -30,7 +30,7 @@ __all__ = ["resolve_attack"]
 
 
 def _aim(request: AttackRequest, plan: FirePlan, volley: Volley) -> Message:
-    return msg.AIM(
+    return msg.AIM.make(
         shooter=request.attacker.name or request.attacker.id,
         target=volley.name,
         weapon=weapon_name(request.weapon),
@@ -79,7 +79,7 @@ def _fire(
     if not attack.success:
         missed: Outcome = "critical miss" if attack.critical == "failure" else "miss"
         log.append(
-            msg.MISS(
+            msg.MISS.make(
                 target=name,
                 roll=attack.roll,
                 effective=attack.target,
@@ -91,7 +91,7 @@ def _fire(
     scored = volley.hits(attack, plan.rcl)
     critical = attack.critical == "success"
     log.append(
-        msg.HIT(
+        msg.HIT.make(
             target=name,
             roll=attack.roll,
             effective=attack.target,
@@ -105,10 +105,10 @@ def _fire(
     dodged = 0
     score = dodge_score(volley, attack, scored)
     if score is not None:
-        dodge = judge(dice.total(3, 6, msg.ROLL_DODGE(target=name)), score)
+        dodge = judge(dice.total(3, 6, msg.ROLL_DODGE.make(target=name)), score)
         dodged = dodged_hits(scored, dodge, plan.dodge_step)
         log.append(
-            msg.DODGE(
+            msg.DODGE.make(
                 target=name,
                 dodge=score,
                 roll=dodge.roll,
@@ -121,7 +121,7 @@ def _fire(
             )
         )
     elif critical and volley.target.dodge is not None:
-        log.append(msg.CRITICAL_NOT_DODGED(target=name))
+        log.append(msg.CRITICAL_NOT_DODGED.make(target=name))
     hits = scored - dodged
     outcome: Outcome = "dodged" if hits == 0 else ("critical hit" if critical else "hit")
     return _target(volley, outcome, hits=hits, attack=attack, scored=scored, dodge=dodge, dodged=dodged)
@@ -140,7 +140,7 @@ def resolve_attack(request: AttackRequest, dice: Dice) -> AttackResult:
             log.append(msg.NOT_FIRED(target=volley.name, weapon=weapon_name(weapon)))
             targets.append(_target(volley, "not fired"))
             continue
-        roll = dice.total(3, 6, msg.ROLL_TO_HIT(target=volley.name))
+        roll = dice.total(3, 6, msg.ROLL_TO_HIT.make(target=volley.name))
         if roll >= plan.malf:
             table_roll = dice.total(3, 6, msg.ROLL_MALFUNCTION(weapon=weapon_name(weapon)))
             fault = malfunction_kind(table_roll)
@@ -175,7 +175,7 @@ def resolve_attack(request: AttackRequest, dice: Dice) -> AttackResult:
         explosion_risk=explosion_risk,
     )
     log.append(
-        msg.WEAPON_AFTER(
+        msg.WEAPON_AFTER.make(
             weapon=weapon_name(weapon),
             loaded=state.loaded,
             jammed=state.jammed,

@@ -25,6 +25,7 @@ from catalogue_kit import (
 import rules
 from bridge.i18n import LANGUAGES, Catalogue
 from rules.messages import MessageKind
+from rules.results import Message
 
 #: How many plural forms each language's ``{n|...}`` takes (CLDR: English one/other, Russian one/few/many).
 PLURAL_FORMS = {"en": 2, "ru": 3}
@@ -155,20 +156,25 @@ def test_every_declared_message_is_built_somewhere() -> None:
         assert unused == [], f"{module.relative_to(ROOT)}: declared but never built: {unused}"
 
 
-def test_a_message_checks_the_values_it_is_given() -> None:
-    kind = MessageKind("test.line", names=("target",), signed=("modifier",))
-    assert kind(target="Cultist", modifier=-20).values == {
-        "target": "Cultist",
-        "modifier": -20,
-        "modifier_signed": "-20",
-    }
+@pytest.mark.parametrize("how", ["called", "make"])
+def test_a_message_checks_the_values_it_is_given(how: str) -> None:
+    declared = MessageKind("test.line", names=("target",), signed=("modifier",))
+    kind = declared if how == "called" else declared.make  # ``make``: the same, as a plain function
+    assert kind(target="Cultist", modifier=-20) == Message(
+        "test.line", {"target": "Cultist", "modifier": -20, "modifier_signed": "-20"}
+    )
     assert kind(target="Cultist", modifier=20).values["modifier_signed"] == "+20"
-    with pytest.raises(TypeError, match="missing values \\['modifier'\\]"):
+    with pytest.raises(TypeError, match=r"message test\.line: missing values \[.modifier.\]"):
         kind(target="Cultist")
     with pytest.raises(TypeError, match="unexpected values \\['roll'\\]"):
         kind(target="Cultist", modifier=0, roll=5)
     with pytest.raises(TypeError, match="must be an integer"):
         kind(target="Cultist", modifier="-20")
+    plain = MessageKind("test.plain", names=("target",))
+    make = plain if how == "called" else plain.make
+    assert make(target="Cultist") == Message("test.plain", {"target": "Cultist"})
+    with pytest.raises(TypeError, match=r"message test\.plain: missing values \[.target.\], unexpected"):
+        make(who="Cultist")
 
 
 def test_russian_plurals_read_right_in_a_real_message() -> None:
