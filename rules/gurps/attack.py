@@ -72,10 +72,26 @@ def _target(
 def _fire(
     request: AttackRequest, plan: FirePlan, volley: Volley, roll: int, *, dice: Dice, log: list[Message]
 ) -> GurpsTarget:
-    """One target's attack roll that did not malfunction, and its dodge."""
-    attack = judge(roll, volley.effective)
-    log.append(_aim(request, plan, volley))
-    name = volley.name
+    """One target's attack roll that did not malfunction, and its dodge. (Every attack comes here:
+    the aim line and the target's result are written out, not built through ``_aim`` and ``_target``.)"""
+    target = volley.target
+    effective = volley.effective
+    attack = judge(roll, effective)
+    name = target.name or target.id
+    attacker = request.attacker
+    log.append(
+        msg.AIM.make(
+            shooter=attacker.name or attacker.id,
+            target=name,
+            weapon=weapon_name(request.weapon),
+            shots=volley.shots,
+            pellets=volley.projectiles if plan.rof.pellets > 1 else 0,
+            skill=attacker.skill,
+            bonus=volley.bonus,
+            modifier=target.modifier,
+            effective=effective,
+        )
+    )
     if not attack.success:
         missed: Outcome = "critical miss" if attack.critical == "failure" else "miss"
         log.append(
@@ -87,7 +103,17 @@ def _fire(
                 critical=attack.critical == "failure",
             )
         )
-        return _target(volley, missed, attack=attack)
+        return GurpsTarget(
+            id=target.id,
+            name=target.name,
+            hits=0,
+            outcome=missed,
+            shots=volley.shots,
+            projectiles=volley.projectiles,
+            bonus=volley.bonus,
+            effective=effective,
+            attack=attack,
+        )
     scored = volley.hits(attack, plan.rcl)
     critical = attack.critical == "success"
     log.append(
@@ -120,11 +146,24 @@ def _fire(
                 scored=scored,
             )
         )
-    elif critical and volley.target.dodge is not None:
+    elif critical and target.dodge is not None:
         log.append(msg.CRITICAL_NOT_DODGED.make(target=name))
     hits = scored - dodged
     outcome: Outcome = "dodged" if hits == 0 else ("critical hit" if critical else "hit")
-    return _target(volley, outcome, hits=hits, attack=attack, scored=scored, dodge=dodge, dodged=dodged)
+    return GurpsTarget(
+        id=target.id,
+        name=target.name,
+        hits=hits,
+        outcome=outcome,
+        shots=volley.shots,
+        projectiles=volley.projectiles,
+        bonus=volley.bonus,
+        effective=effective,
+        attack=attack,
+        scored=scored,
+        dodge=dodge,
+        dodged=dodged,
+    )
 
 
 def resolve_attack(request: AttackRequest, dice: Dice) -> AttackResult:

@@ -161,17 +161,17 @@ def _shares(request: AttackRequest) -> list[int]:
     targets = request.targets
     if not targets:
         raise RuleError("$.targets", errors.NO_TARGET())
+    if len(targets) == 1:  # most attacks: a lone target is never listed twice
+        given = targets[0].shots
+        if given is not None and given != request.shots:
+            raise RuleError("$.targets[0].shots", msg.ERR_TARGET_SHOTS(given=given, shots=request.shots))
+        return [request.shots]
     seen: set[str] = set()
     for index, target in enumerate(targets):
         if target.id in seen:
             refusal = msg.ERR_LISTED_TWICE(target=target.name or target.id)
             raise RuleError(f"$.targets[{index}].id", refusal, code="invalid")
         seen.add(target.id)
-    if len(targets) == 1:
-        given = targets[0].shots
-        if given is not None and given != request.shots:
-            raise RuleError("$.targets[0].shots", msg.ERR_TARGET_SHOTS(given=given, shots=request.shots))
-        return [request.shots]
     shares: list[int] = []
     for index, target in enumerate(targets):
         path = f"$.targets[{index}].shots"
