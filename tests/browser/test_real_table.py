@@ -98,6 +98,57 @@ def emit_then_mark(sender: Any, receiver: Any, data: dict[str, Any]) -> None:
     receiver.evaluate("window.marked")
 
 
+#: Run before a page's own scripts: Volley's socket messages reaching this page are held back (in
+#: arrival order) while ``window.volleyHeld`` is a list, and delivered by ``window.volleyRelease()``: the
+#: page boots as one on a table whose Foundry server is slow to relay the referee's answer.
+HOLD_VOLLEYS_ANSWERS = """(() => {
+  const Native = BroadcastChannel;
+  window.volleyHeld = [];
+  window.volleyRelease = () => {
+    const held = window.volleyHeld;
+    window.volleyHeld = null;
+    for (const deliver of held) deliver();
+  };
+  window.BroadcastChannel = class extends Native {
+    set onmessage(handler) {
+      super.onmessage = (event) => {
+        const hold = window.volleyHeld && event.data?.name === 'module.volley';
+        if (hold) window.volleyHeld.push(() => handler(event));
+        else handler(event);
+      };
+    }
+    get onmessage() {
+      return super.onmessage;
+    }
+  };
+})();"""
+
+
+def test_a_request_made_as_the_page_is_ready_waits_to_hear_the_holder(table: Table) -> None:
+    """A macro run the moment a player's page is ready, before the referee's answer to its hello has
+    arrived, is sent to the referee once it arrives; it is not refused as "no referee" (CI saw that)."""
+    referee = open_as(table, "referee")
+    wait_connected(referee)
+    player = table.pages.new()
+    player.add_init_script(HOLD_VOLLEYS_ANSWERS)
+    table.open(page=player, view="player", extra="&settle=60000")
+    assert player.evaluate("window.volleyHeld.length") > 0, "the referee's answer is held back"
+    answer = player.evaluate(
+        f"""async (choice) => {{
+          const bridge = await import('{BRIDGE}');
+          const sent = bridge.sendRelayed({{type: 'attack', id: 'volley-early-1', choice}});
+          const early = await Promise.race([sent, new Promise((r) => setTimeout(() => r('waiting'), 50))]);
+          window.volleyRelease();
+          return {{early, answer: await sent}};
+        }}""",
+        CHOICE,
+    )
+    assert answer["early"] == "waiting", answer
+    assert answer["answer"]["type"] == "result", answer
+    referee.wait_for_function("game.messages.contents.length === 1")
+    assert table.pages.errors == []
+
+
 @pytest.mark.foundry(13, 14)
 def test_a_cheating_player_changes_nothing_on_any_token(table: Table) -> None:
     referee = open_as(table, "referee")

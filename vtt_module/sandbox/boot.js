@@ -12,7 +12,8 @@
 // whose show() never resolves, or resolves once the tab is visible; foundry=13|14 (default 14) is the
 // Foundry generation the stand-in plays (stand-in/generations.js); address=keep leaves a GM browser's bridge
 // address as it is instead of pointing it at the sandbox's bridge.
-// settle=lone lets a GM page that is the only GM page open take the bridge at once (see below).
+// settle=lone lets a GM page that is the only GM page open take the bridge at once; settle=<ms> sets the
+// page's settle time (see below).
 
 import { SCENE_BY_SYSTEM, SCENES, USERS } from "./scenes.js";
 import { compatWarnings, readGeneration } from "./stand-in/generations.js";
@@ -339,8 +340,13 @@ try {
   // ?settle=lone: a GM page the sandbox knows to be the only GM page at its table need not wait for
   // other browsers of its user to answer before it takes the bridge (the module's settle time, which
   // Foundry's client, knowing users but not their tabs, cannot skip). The tests ask for it.
-  if (params.get("settle") === "lone" && game.user.isGM && sandboxWorld.presence.otherGmPages() === 0) {
+  // ?settle=<ms>: this page's settle time, as a table whose Foundry server relays slowly sets it
+  // (CONFIG.volley.presence.settleMs): a test that holds the other browsers' answers back uses it.
+  const settle = params.get("settle") ?? "";
+  if (settle === "lone" && game.user.isGM && sandboxWorld.presence.otherGmPages() === 0) {
     CONFIG.volley = { ...CONFIG.volley, presence: { ...CONFIG.volley?.presence, settleMs: 0 } };
+  } else if (/^\d+$/.test(settle)) {
+    CONFIG.volley = { ...CONFIG.volley, presence: { ...CONFIG.volley?.presence, settleMs: Number(settle) } };
   }
   Hooks.callAll("setup");
   // The canvas and the chat log, drawn before `ready` as core draws them, the log with every message

@@ -53,6 +53,8 @@ let ticker = null;
 /** Notices already shown this session, so each is said once. */
 const said = new Set();
 let started = false;
+/** Requests sent before this browser has heard who holds the bridge, waiting to hear it. @type {Set<() => void>} */
+const waitingForHolder = new Set();
 
 /** The users as the election reads them. */
 function electorate() {
@@ -137,9 +139,30 @@ function announce() {
  * @param {RelayedMessage} message
  * @returns {Promise<BridgeMessage>}
  */
-export function sendRelayed(message) {
-  if (!relay) return Promise.resolve({ type: "error", id: message.id, code: "not_ready", message: "Volley is not ready yet" });
-  return relay.send(message);
+export async function sendRelayed(message) {
+  if (!relay) return { type: "error", id: message.id, code: "not_ready", message: "Volley is not ready yet" };
+  await holderHeard();
+  return /** @type {Relay} */ (relay).send(message);
+}
+
+/**
+ * Until this browser knows who holds the bridge, or has waited the settle time for the others to answer
+ * (after which "no referee" is the truth): a macro or a console call made the moment a page is ready is
+ * sent to the holder, not refused because the referee's answer to this page's hello is still on its way.
+ * @returns {Promise<void>}
+ */
+function holderHeard() {
+  if (bridgeHolder() !== null || presence === null || presence.settled) return Promise.resolve();
+  return new Promise((resolve) => waitingForHolder.add(resolve));
+}
+
+/** The presence changed (a browser heard, the settle time over): wake whoever waits for the holder. */
+function presenceChanged() {
+  if (bridgeHolder() !== null || presence?.settled) {
+    for (const wake of waitingForHolder) wake();
+    waitingForHolder.clear();
+  }
+  syncConnection();
 }
 
 /**
@@ -174,7 +197,7 @@ export async function startBridge(forward, ownsToken, maySee) {
     userId: () => String(game.user.id),
     isGm,
     hasToken: () => accessToken() !== "",
-    onChange: () => syncConnection(),
+    onChange: presenceChanged,
     timing,
   });
   const here = presence;
