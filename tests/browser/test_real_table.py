@@ -132,7 +132,7 @@ def test_a_request_made_as_the_page_is_ready_waits_to_hear_the_holder(table: Tab
     player = table.pages.new()
     player.add_init_script(HOLD_VOLLEYS_ANSWERS)
     table.open(page=player, view="player", extra="&settle=60000")
-    assert player.evaluate("window.volleyHeld.length") > 0, "the referee's answer is held back"
+    player.wait_for_function("window.volleyHeld.length > 0")  # the referee's answer came, and is held back
     answer = player.evaluate(
         f"""async (choice) => {{
           const bridge = await import('{BRIDGE}');
