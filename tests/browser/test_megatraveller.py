@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from browserkit import (
     FIRE,
+    OPEN_WINDOW,
     WEAPON,
     Table,
     cards,
@@ -379,7 +380,8 @@ def test_a_pending_attack_the_bridge_no_longer_holds(table: Table) -> None:
     )
     card = cards(page).last
     card.get_by_role("button", name="Allocate").click()
-    step = page.get_by_role("dialog", name=STEP)
+    # The step just closed may still be animating away (OPEN_WINDOW): the one on the screen is the new one.
+    step = page.get_by_role("dialog", name=STEP).and_(page.locator(OPEN_WINDOW))
     wait_for_chart(step, "Vargr raider")
     step.get_by_role("button", name="Allocate", exact=True).click()
     expired = "The bridge no longer holds this attack (it expired or was forgotten): fire again."
