@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browserkit import FIRE, Table, cards, open_attack_dialog, player_view, settle
+from browserkit import FIRE, Table, cards, notice_reads, open_attack_dialog, player_view, settle
 from test_d100 import CULTIST, DICE, HERETIC, SHOOTER, VEX, pick_sector, rows, statuses
 from test_module_api import api_call, resolved_count
 
@@ -46,7 +46,7 @@ def test_overwatch_single_shots_at_two_tokens_are_fired(table: Table) -> None:
     page.wait_for_function(f"document.querySelectorAll('.volley-card').length > {before}")
     card = cards(page).last
     assert card.locator(".volley-card__title").inner_text() == "Vex: Overwatch fire (Autogun)"
-    assert footer(dialog) == "Done: see the card in the chat.", footer(dialog)
+    assert notice_reads(dialog, "Done: see the card in the chat.") == "Done: see the card in the chat."
     page.wait_for_function(f"{AUTOGUN}.state.loaded === 28")
     assert "suppressed" in statuses(page, CULTIST)
     assert statuses(page, HERETIC) == []

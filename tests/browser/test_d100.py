@@ -22,6 +22,7 @@ from browserkit import (
     chat_flags,
     hits_of,
     message_of,
+    notice_reads,
     open_attack_dialog,
     player_view,
     reload_kept,
@@ -229,7 +230,7 @@ def test_suppressing_fire_at_a_sector_sets_statuses_and_undo_puts_them_back(tabl
     table.shots.take(page, "d100-sector-picking-en")
     page.keyboard.press("Escape")
     page.wait_for_function("document.querySelector('.volley-sector-preview') === null")
-    assert dialog.locator(".volley-attack__notice").inner_text() == "No sector picked."
+    assert notice_reads(dialog, "No sector picked.") == "No sector picked."
 
     pick_sector(page, dialog)
     assert dialog.locator(".volley-d100__picked").inner_text() == "Sector 45° facing 352°: 2 tokens inside."

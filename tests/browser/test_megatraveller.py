@@ -24,6 +24,7 @@ from browserkit import (
     fire_first,
     hits_of,
     message_of,
+    notice_reads,
     open_attack_dialog,
     player_view,
     sent_with_id,
@@ -227,10 +228,8 @@ def test_automatic_fire_split_after_the_roll(table: Table) -> None:
     assert card.locator(".volley-card__aimed").inner_text() == "At: Vargr raider, Vargr leader, Cpl. Dace"
     assert "Clusters: 3, 6, 6, 1" in card.locator(".volley-card__extras").inner_text()
     assert card.get_by_role("button", name="Allocate").is_visible()
-    assert (
-        dialog.locator(".volley-attack__notice").inner_text()
-        == "Waiting for the allocation: see the card in the chat."
-    )
+    waiting = "Waiting for the allocation: see the card in the chat."
+    assert notice_reads(dialog, waiting) == waiting
     table.shots.take(message_of(card), "megatraveller-card-pending-en")
 
     # Step two: the pool and the default split (Dace gets the smallest cluster), with its odds.
