@@ -343,10 +343,11 @@ try {
   // ?settle=<ms>: this page's settle time, as a table whose Foundry server relays slowly sets it
   // (CONFIG.volley.presence.settleMs): a test that holds the other browsers' answers back uses it.
   const settle = params.get("settle") ?? "";
-  if (settle === "lone" && game.user.isGM && sandboxWorld.presence.otherGmPages() === 0) {
-    CONFIG.volley = { ...CONFIG.volley, presence: { ...CONFIG.volley?.presence, settleMs: 0 } };
-  } else if (/^\d+$/.test(settle)) {
-    CONFIG.volley = { ...CONFIG.volley, presence: { ...CONFIG.volley?.presence, settleMs: Number(settle) } };
+  let settleMs = null;
+  if (settle === "lone" && game.user.isGM && sandboxWorld.presence.otherGmPages() === 0) settleMs = 0;
+  else if (/^\d+$/.test(settle)) settleMs = Number(settle);
+  if (settleMs !== null) {
+    CONFIG.volley = { ...CONFIG.volley, presence: { ...CONFIG.volley?.presence, settleMs } };
   }
   Hooks.callAll("setup");
   // The canvas and the chat log, drawn before `ready` as core draws them, the log with every message

@@ -152,13 +152,22 @@ export async function sendRelayed(message) {
  * @returns {Promise<void>}
  */
 function holderHeard() {
-  if (bridgeHolder() !== null || presence === null || presence.settled) return Promise.resolve();
+  if (mayRelayNow()) return Promise.resolve();
   return new Promise((resolve) => waitingForHolder.add(resolve));
+}
+
+/**
+ * Whether a relayed message may go now: the holder is known, the settle time is over, or there is no
+ * presence to wait on.
+ * @returns {boolean}
+ */
+function mayRelayNow() {
+  return bridgeHolder() !== null || presence === null || presence.settled;
 }
 
 /** The presence changed (a browser heard, the settle time over): wake whoever waits for the holder. */
 function presenceChanged() {
-  if (bridgeHolder() !== null || presence?.settled) {
+  if (mayRelayNow()) {
     for (const wake of waitingForHolder) wake();
     waitingForHolder.clear();
   }
