@@ -248,15 +248,19 @@ class RulesWorkers:
         self._closed = True
         pool, self._pool = self._pool, None
         processes = list(pool._processes.values()) if pool is not None else []
-        if pool is not None and not self._warm:
-            for process in processes:
-                process.terminate()
+        if pool is not None:
+            # Every job not answered is cancelled (the referee answers shutting_down) before anything
+            # here yields to the loop: a worker terminated below could otherwise be seen to die while
+            # the warm-up is awaited, and its jobs would fail as "a rules worker died" instead.
+            pool.stop()
+            if not self._warm:
+                for process in processes:
+                    process.terminate()
         if self._starting is not None and not self._starting.done():
             self._starting.cancel()
             await asyncio.wait([self._starting])
         if pool is None:
             return
-        pool.stop()
         if processes:
             await _kill_the_deaf(processes, KILL_GRACE)
         await asyncio.to_thread(pool.join)

@@ -176,3 +176,32 @@ async def test_a_job_handed_over_without_a_task_is_read_once_and_cancelled_by_a_
         with pytest.raises(asyncio.CancelledError):
             workers.outcome(held)
         assert workers.odds_soon("o5", request_bytes(COLD)) is None  # closed: computed inline
+
+
+async def test_a_job_in_flight_is_cancelled_by_a_stop_even_if_its_worker_dies_as_the_stop_waits() -> None:
+    """The bridge stops while the workers' warm-up is still under way and a preview is in a worker,
+    and that worker dies as the stop begins (a kill, the OOM killer). The stop awaits the warm-up:
+    its job must already be cancelled by then (the referee answers shutting_down), not failed as "a
+    rules worker died" when the loop reads the dead worker's pipe during that wait."""
+    workers = RulesWorkers(workers=1, warm_up=False)
+    async with asyncio.timeout(BUDGET_S):
+        first = workers.odds_soon("o6", request_bytes(COLD))
+        assert first is not None
+        await asyncio.wait([first])
+        workers.outcome(first)
+        pool = workers._pool
+        assert isinstance(pool, PipePool)
+        (worker,) = pool._all
+        # A warm-up still running when the stop comes (on a busy machine it can take seconds).
+        if workers._starting is not None:
+            await asyncio.wait([workers._starting])
+        workers._starting = asyncio.create_task(asyncio.sleep(3600), name="a warm-up still running")
+        held = workers.odds_soon("o7", request_bytes(COLD))
+        assert held is not None and not held.done()
+        os.kill(worker.process.pid, signal.SIGKILL)
+        worker.process.join(BUDGET_S)  # dead, and the loop has not yet run to read its pipe's end
+        assert worker.process.exitcode == -signal.SIGKILL
+        await workers.close()
+        assert held.cancelled(), held
+        with pytest.raises(asyncio.CancelledError):
+            workers.outcome(held)
