@@ -412,13 +412,17 @@ def open_attack_dialog(page: Any, shooter: str = SHOOTER, fire: str = FIRE, *, c
     return dialog
 
 
+def notice_text(dialog: Any) -> str:
+    """What the attack dialog's footer notice reads now."""
+    return str(dialog.locator(".volley-attack__notice").inner_text()).strip()
+
+
 def notice_reads(dialog: Any, text: str) -> str:
     """The attack dialog's footer notice once it reads ``text`` (the notice as it then reads, for the
     caller to assert on): the dialog redraws its footer after the reply that also put the card in the
     chat, so a card on the page does not yet mean the footer says so."""
-    notice = dialog.locator(".volley-attack__notice")
-    notice.filter(has_text=text).wait_for()
-    return str(notice.inner_text()).strip()
+    dialog.locator(".volley-attack__notice").filter(has_text=text).wait_for()
+    return notice_text(dialog)
 
 
 def wait_for_chart(dialog: Any, target: str) -> Any:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browserkit import FIRE, Table, cards, notice_reads, open_attack_dialog, player_view, settle
+from browserkit import FIRE, Table, cards, notice_reads, notice_text, open_attack_dialog, player_view, settle
 from test_d100 import CULTIST, DICE, HERETIC, SHOOTER, VEX, pick_sector, rows, statuses
 from test_module_api import api_call, resolved_count
 
@@ -16,10 +16,6 @@ HALE_MP5 = "canvas.scene.tokens.get('tokHale000000001').actor.flags.volley.profi
 AUTOGUN = f"{VEX}.actor.flags.volley.profile.weapons[0]"
 #: The d100 dialog's label on its Facing field.
 FACING = "Facing (°, 0 = east, clockwise)"
-
-
-def footer(dialog: Any) -> str:
-    return str(dialog.locator(".volley-attack__notice").inner_text()).strip()
 
 
 def test_overwatch_single_shots_at_two_tokens_are_fired(table: Table) -> None:
@@ -66,7 +62,7 @@ def test_an_empty_facing_is_refused_by_its_label_never_taken_for_zero(table: Tab
     before = len(sent)
     dialog.get_by_role("button", name="Set overwatch").click()
     page.wait_for_function("document.querySelector('.volley-attack__notice')?.textContent.includes('Facing')")
-    assert footer(dialog) == f"{FACING}: required", footer(dialog)
+    assert notice_text(dialog) == f"{FACING}: required", notice_text(dialog)
     for name in ("suppressing_semi", "suppressing_full"):
         if mode.locator(f"option[value={name}]").count():
             mode.select_option(name)
